@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Quire's module graph (see DESIGN.md): C stays behind VipsBridge; QuireGeometry and
+/// QuireLayout are pure Swift and never link libvips.
+let package = Package(
+    name: "Quire",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "QuireGeometry", targets: ["QuireGeometry"]),
+        .library(name: "QuireLayout", targets: ["QuireLayout"]),
+        .library(name: "QuireImaging", targets: ["QuireImaging"]),
+        .library(name: "QuireKit", targets: ["QuireKit"]),
+        .executable(name: "quire", targets: ["quire"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CVips",
+            path: "Sources/CVips",
+            pkgConfig: "vips",
+            providers: [.apt(["libvips-dev"])]
+        ),
+        .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim"),
+        .target(name: "VipsBridge", dependencies: ["CVips", "CVipsShim"]),
+        .target(name: "QuireGeometry"),
+        .target(name: "QuireLayout", dependencies: ["QuireGeometry"]),
+        .target(name: "QuireImaging", dependencies: ["VipsBridge", "QuireGeometry"]),
+        .target(name: "QuireKit", dependencies: ["QuireImaging", "QuireLayout", "QuireGeometry"]),
+        .executableTarget(
+            name: "quire",
+            dependencies: [
+                "QuireKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "QuireGeometryTests", dependencies: ["QuireGeometry"]),
+        .testTarget(name: "QuireLayoutTests", dependencies: ["QuireLayout", "QuireGeometry"]),
+        .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge"]),
+        .testTarget(name: "QuireImagingTests", dependencies: ["QuireImaging", "VipsBridge"]),
+        .testTarget(name: "QuireKitTests", dependencies: ["QuireKit", "QuireImaging", "VipsBridge"]),
+        .testTarget(name: "QuireCLITests", dependencies: ["quire", "QuireKit"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,349 @@
+/*
+ * CVipsShim core: runtime, loading, header access, colour, resizing, memory and saving.
+ * Each wrapper takes plain arguments and forwards them to one libvips call; the shim owns no
+ * policy (that lives in Swift), only the calling convention.
+ */
+#include "cvips_core.h"
+
+#include <string.h>
+
+/* ---- runtime ---------------------------------------------------------------------- */
+
+int cvips_init(const char *argv0) {
+    return VIPS_INIT(argv0 ? argv0 : "quire");
+}
+
+char *cvips_error_take(void) {
+    return vips_error_buffer_copy();
+}
+
+void cvips_free(void *pointer) {
+    g_free(pointer);
+}
+
+void cvips_unref(VipsImage *image) {
+    if (image) g_object_unref(image);
+}
+
+void cvips_concurrency_set(int threads) { vips_concurrency_set(threads); }
+int cvips_concurrency_get(void) { return vips_concurrency_get(); }
+void cvips_cache_set_max(int operations) { vips_cache_set_max(operations); }
+
+void cvips_operation_block(const char *name, int blocked) {
+    vips_operation_block_set(name, blocked ? TRUE : FALSE);
+}
+
+static void *count_image(VipsObject *object, void *a, void *b) {
+    (void) b;
+    if (VIPS_IS_IMAGE(object)) (*(int *) a)++;
+    return NULL;
+}
+
+int cvips_live_image_count(void) {
+    int count = 0;
+    vips_object_map((VipsSListMap2Fn) count_image, &count, NULL);
+    return count;
+}
+
+size_t cvips_tracked_mem(void) { return vips_tracked_get_mem(); }
+size_t cvips_tracked_mem_highwater(void) { return vips_tracked_get_mem_highwater(); }
+
+/* ---- loading ---------------------------------------------------------------------- */
+
+static int has_property(VipsOperation *op, const char *name) {
+    return g_object_class_find_property(G_OBJECT_GET_CLASS(op), name) != NULL;
+}
+
+/* Sets the options a loader has; a loader without "dpi" (JPEG) simply skips it. */
+static void apply_load_options(VipsOperation *op, const cvips_load_options *options) {
+    if (!options) return;
+    if (options->page >= 0 && has_property(op, "page"))
+        g_object_set(op, "page", options->page, NULL);
+    if (options->n != 0 && has_property(op, "n"))
+        g_object_set(op, "n", options->n, NULL);
+    if (options->dpi > 0 && has_property(op, "dpi"))
+        g_object_set(op, "dpi", options->dpi, NULL);
+    if (options->sequential && has_property(op, "access"))
+        g_object_set(op, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (options->fail_on > 0 && has_property(op, "fail_on"))
+        g_object_set(op, "fail_on", (VipsFailOn) options->fail_on, NULL);
+}
+
+/* Builds a configured loader through the operation cache and takes its "out" image. */
+static int build_loader(VipsOperation *op, VipsImage **out) {
+    if (vips_cache_operation_buildp(&op)) {
+        vips_object_unref_outputs(VIPS_OBJECT(op));
+        g_object_unref(op);
+        return -1;
+    }
+    g_object_get(op, "out", out, NULL);
+    vips_object_unref_outputs(VIPS_OBJECT(op));
+    g_object_unref(op);
+    return *out ? 0 : -1;
+}
+
+const char *cvips_find_loader(const char *filename) {
+    const char *type_name = vips_foreign_find_load(filename);
+    if (!type_name) return NULL;
+    return vips_nickname_find(g_type_from_name(type_name));
+}
+
+int cvips_load(const char *filename, const cvips_load_options *options, VipsImage **out) {
+    *out = NULL;
+    const char *nickname = cvips_find_loader(filename);
+    if (!nickname) return -1;
+    VipsOperation *op = vips_operation_new(nickname);
+    if (!op) return -1;
+    g_object_set(op, "filename", filename, NULL);
+    apply_load_options(op, options);
+    return build_loader(op, out);
+}
+
+int cvips_load_buffer(const void *data, size_t length, const cvips_load_options *options,
+                      VipsImage **out) {
+    *out = NULL;
+    const char *type_name = vips_foreign_find_load_buffer(data, length);
+    if (!type_name) return -1;
+    const char *nickname = vips_nickname_find(g_type_from_name(type_name));
+    VipsOperation *op = vips_operation_new(nickname);
+    if (!op) return -1;
+    VipsBlob *blob = vips_blob_copy(data, length);
+    g_object_set(op, "buffer", blob, NULL);
+    vips_area_unref(VIPS_AREA(blob));
+    apply_load_options(op, options);
+    return build_loader(op, out);
+}
+
+/* ---- header ----------------------------------------------------------------------- */
+
+int cvips_width(const VipsImage *image) { return vips_image_get_width(image); }
+int cvips_height(const VipsImage *image) { return vips_image_get_height(image); }
+int cvips_bands(const VipsImage *image) { return vips_image_get_bands(image); }
+int cvips_format(const VipsImage *image) { return (int) vips_image_get_format(image); }
+int cvips_interpretation(const VipsImage *image) {
+    return (int) vips_image_get_interpretation(image);
+}
+
+int cvips_orientation(VipsImage *image) {
+    int value = 1;
+    if (vips_image_get_typeof(image, VIPS_META_ORIENTATION) &&
+        vips_image_get_int(image, VIPS_META_ORIENTATION, &value) == 0 &&
+        value >= 1 && value <= 8)
+        return value;
+    return 1;
+}
+
+int cvips_n_pages(VipsImage *image) { return vips_image_get_n_pages(image); }
+int cvips_page_height(VipsImage *image) { return vips_image_get_page_height(image); }
+int cvips_has_alpha(VipsImage *image) { return vips_image_hasalpha(image) ? 1 : 0; }
+
+const char *cvips_loader_name(VipsImage *image) {
+    const char *name = NULL;
+    if (vips_image_get_typeof(image, VIPS_META_LOADER) &&
+        vips_image_get_string(image, VIPS_META_LOADER, &name) == 0)
+        return name;
+    return NULL;
+}
+
+/* ---- colour and geometry ---------------------------------------------------------- */
+
+int cvips_autorot(VipsImage *in, VipsImage **out) { return vips_autorot(in, out, NULL); }
+
+static int swap(VipsImage **current, VipsImage *next) {
+    g_object_unref(*current);
+    *current = next;
+    return 0;
+}
+
+int cvips_to_display(VipsImage *in, int keep_gray, double background, VipsImage **out) {
+    *out = NULL;
+    VipsImage *t = in;
+    g_object_ref(t);
+    VipsImage *n = NULL;
+    int bands = vips_image_get_bands(in);
+    int alpha = vips_image_hasalpha(in);
+    int colour_bands = bands - (alpha ? 1 : 0);
+    VipsInterpretation target =
+        (keep_gray && colour_bands == 1) ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
+
+    /* Embedded profiles (Display P3 phone photos, Adobe RGB scans, CMYK) go through lcms;
+     * a broken profile falls back to the plain colourspace conversion below. */
+    if (target == VIPS_INTERPRETATION_sRGB && vips_image_get_typeof(in, VIPS_META_ICC_NAME)) {
+        if (vips_icc_transform(t, &n, "srgb", "embedded", TRUE, "intent",
+                               VIPS_INTENT_RELATIVE, NULL) == 0) {
+            swap(&t, n);
+        } else {
+            vips_error_clear();
+        }
+    }
+    if (vips_colourspace(t, &n, target, NULL)) { g_object_unref(t); return -1; }
+    swap(&t, n);
+    if (vips_image_get_format(t) != VIPS_FORMAT_UCHAR) {
+        if (vips_cast(t, &n, VIPS_FORMAT_UCHAR, NULL)) { g_object_unref(t); return -1; }
+        swap(&t, n);
+    }
+    if (vips_image_hasalpha(t)) {
+        double bg[3] = {background, background, background};
+        VipsArrayDouble *array = vips_array_double_new(bg, 3);
+        int rc = vips_flatten(t, &n, "background", array, NULL);
+        vips_area_unref(VIPS_AREA(array));
+        if (rc) { g_object_unref(t); return -1; }
+        swap(&t, n);
+        if (vips_image_get_format(t) != VIPS_FORMAT_UCHAR) {
+            if (vips_cast(t, &n, VIPS_FORMAT_UCHAR, NULL)) { g_object_unref(t); return -1; }
+            swap(&t, n);
+        }
+    }
+    *out = t;
+    return 0;
+}
+
+int cvips_resize(VipsImage *in, double hscale, double vscale, VipsImage **out) {
+    return vips_resize(in, out, hscale, "vscale", vscale, NULL);
+}
+
+int cvips_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out) {
+    return vips_crop(in, out, left, top, width, height, NULL);
+}
+
+int cvips_rot90(VipsImage *in, int quarter_turns, VipsImage **out) {
+    static const VipsAngle angles[4] = {VIPS_ANGLE_D0, VIPS_ANGLE_D90, VIPS_ANGLE_D180,
+                                        VIPS_ANGLE_D270};
+    return vips_rot(in, out, angles[((quarter_turns % 4) + 4) % 4], NULL);
+}
+
+int cvips_flip(VipsImage *in, int horizontal, VipsImage **out) {
+    return vips_flip(in, out, horizontal ? VIPS_DIRECTION_HORIZONTAL : VIPS_DIRECTION_VERTICAL,
+                     NULL);
+}
+
+int cvips_copy_memory(VipsImage *in, VipsImage **out) {
+    *out = vips_image_copy_memory(in);
+    return *out ? 0 : -1;
+}
+
+int cvips_cast_uchar(VipsImage *in, VipsImage **out) {
+    return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL);
+}
+
+int cvips_extract_band(VipsImage *in, int band, int n, VipsImage **out) {
+    return vips_extract_band(in, out, band, "n", n, NULL);
+}
+
+int cvips_average(VipsImage *in, double *out) { return vips_avg(in, out, NULL); }
+
+static int abs_difference(VipsImage *a, VipsImage *b, VipsImage **out) {
+    VipsImage *fa = NULL, *fb = NULL, *d = NULL;
+    int rc = -1;
+    if (vips_cast(a, &fa, VIPS_FORMAT_FLOAT, NULL)) goto done;
+    if (vips_cast(b, &fb, VIPS_FORMAT_FLOAT, NULL)) goto done;
+    if (vips_subtract(fa, fb, &d, NULL)) goto done;
+    rc = vips_abs(d, out, NULL);
+done:
+    if (fa) g_object_unref(fa);
+    if (fb) g_object_unref(fb);
+    if (d) g_object_unref(d);
+    return rc;
+}
+
+int cvips_max_abs_difference(VipsImage *a, VipsImage *b, double *out) {
+    VipsImage *d = NULL;
+    if (abs_difference(a, b, &d)) return -1;
+    int rc = vips_max(d, out, NULL);
+    g_object_unref(d);
+    return rc;
+}
+
+int cvips_mean_abs_difference(VipsImage *a, VipsImage *b, double *out) {
+    VipsImage *d = NULL;
+    if (abs_difference(a, b, &d)) return -1;
+    int rc = vips_avg(d, out, NULL);
+    g_object_unref(d);
+    return rc;
+}
+
+/* ---- thumbnails ------------------------------------------------------------------- */
+
+int cvips_thumbnail(const char *filename, int width, int height, const char *option_string,
+                    VipsImage **out) {
+    if (option_string && *option_string)
+        return vips_thumbnail(filename, out, width, "height", height, "size", VIPS_SIZE_DOWN,
+                              "option_string", option_string, NULL);
+    return vips_thumbnail(filename, out, width, "height", height, "size", VIPS_SIZE_DOWN, NULL);
+}
+
+int cvips_thumbnail_image(VipsImage *in, int width, int height, VipsImage **out) {
+    return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_DOWN,
+                                "no_rotate", TRUE, NULL);
+}
+
+/* ---- memory ----------------------------------------------------------------------- */
+
+void *cvips_write_to_memory(VipsImage *in, size_t *length) {
+    return vips_image_write_to_memory(in, length);
+}
+
+int cvips_new_from_memory_copy(const void *data, size_t length, int width, int height,
+                               int bands, int format, VipsImage **out) {
+    *out = vips_image_new_from_memory_copy(data, length, width, height, bands,
+                                           (VipsBandFormat) format);
+    return *out ? 0 : -1;
+}
+
+int cvips_black(int width, int height, int bands, VipsImage **out) {
+    return vips_black(out, width, height, "bands", bands, NULL);
+}
+
+int cvips_set_interpretation(VipsImage *in, int interpretation, VipsImage **out) {
+    return vips_copy(in, out, "interpretation", (VipsInterpretation) interpretation, NULL);
+}
+
+/* ---- saving ----------------------------------------------------------------------- */
+
+int cvips_save(VipsImage *in, const char *filename, const cvips_save_options *o) {
+    int strip = o->strip ? TRUE : FALSE;
+    switch (o->format) {
+    case CVIPS_SAVE_JPEG:
+        return vips_jpegsave(in, filename, "Q", o->quality, "strip", strip,
+                             "optimize_coding", TRUE, NULL);
+    case CVIPS_SAVE_PNG:
+        if (o->compression >= 0)
+            return vips_pngsave(in, filename, "compression", o->compression, "strip", strip,
+                                NULL);
+        return vips_pngsave(in, filename, "strip", strip, NULL);
+    case CVIPS_SAVE_WEBP:
+        return vips_webpsave(in, filename, "Q", o->quality, "strip", strip, NULL);
+    case CVIPS_SAVE_TIFF:
+        return vips_tiffsave(in, filename, "compression", VIPS_FOREIGN_TIFF_COMPRESSION_DEFLATE,
+                             "strip", strip, NULL);
+    case CVIPS_SAVE_GIF:
+        return vips_gifsave(in, filename, NULL);
+    }
+    vips_error("cvips_save", "unknown format %d", (int) o->format);
+    return -1;
+}
+
+void *cvips_save_buffer(VipsImage *in, const cvips_save_options *o, size_t *length) {
+    void *buffer = NULL;
+    int strip = o->strip ? TRUE : FALSE;
+    int rc = -1;
+    switch (o->format) {
+    case CVIPS_SAVE_JPEG:
+        rc = vips_jpegsave_buffer(in, &buffer, length, "Q", o->quality, "strip", strip,
+                                  "optimize_coding", TRUE, NULL);
+        break;
+    case CVIPS_SAVE_PNG:
+        rc = vips_pngsave_buffer(in, &buffer, length, "strip", strip, NULL);
+        break;
+    case CVIPS_SAVE_WEBP:
+        rc = vips_webpsave_buffer(in, &buffer, length, "Q", o->quality, "strip", strip, NULL);
+        break;
+    case CVIPS_SAVE_TIFF:
+        rc = vips_tiffsave_buffer(in, &buffer, length, "strip", strip, NULL);
+        break;
+    case CVIPS_SAVE_GIF:
+        rc = vips_gifsave_buffer(in, &buffer, length, NULL);
+        break;
+    }
+    return rc == 0 ? buffer : NULL;
+}

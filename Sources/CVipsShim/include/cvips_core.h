@@ -1,0 +1,120 @@
+#ifndef QUIRE_CVIPS_CORE_H
+#define QUIRE_CVIPS_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <vips/vips.h>
+
+/* ---- runtime ---------------------------------------------------------------------- */
+
+/* Starts libvips once per process (VIPS_INIT is a macro and does not import). */
+int cvips_init(const char *argv0);
+/* Copies and clears the thread's libvips error message under one lock; free with cvips_free. */
+char *cvips_error_take(void);
+void cvips_free(void *pointer);
+void cvips_unref(VipsImage *image);
+void cvips_concurrency_set(int threads);
+int cvips_concurrency_get(void);
+void cvips_cache_set_max(int operations);
+/* Blocks (or unblocks) a class of operations by name, e.g. "VipsForeignLoadSvg". */
+void cvips_operation_block(const char *name, int blocked);
+/* Number of VipsImage objects alive in the process; used by leak tests. */
+int cvips_live_image_count(void);
+/* Bytes of pixel memory libvips currently tracks, and the high-water mark. */
+size_t cvips_tracked_mem(void);
+size_t cvips_tracked_mem_highwater(void);
+
+/* ---- loading ---------------------------------------------------------------------- */
+
+typedef struct {
+    int page;             /* first page for multi-page loaders; -1 = loader default */
+    int n;                /* number of pages; 0 = loader default, -1 = all */
+    double dpi;           /* PDF/SVG render resolution; <= 0 = loader default */
+    int sequential;       /* 1 = VIPS_ACCESS_SEQUENTIAL (streaming, read once) */
+    int fail_on;          /* VipsFailOn: 0 none, 1 truncated, 2 error, 3 warning */
+} cvips_load_options;
+
+/* Loader nickname libvips would pick for a file ("jpegload", "pdfload", ...), or NULL.
+ * The string is owned by libvips: do not free. Reads only the header bytes. */
+const char *cvips_find_loader(const char *filename);
+/* Opens a file lazily (header only until pixels are needed) with the loader's own options;
+ * options a loader does not have are skipped. */
+int cvips_load(const char *filename, const cvips_load_options *options, VipsImage **out);
+int cvips_load_buffer(const void *data, size_t length, const cvips_load_options *options,
+                      VipsImage **out);
+
+/* ---- header ----------------------------------------------------------------------- */
+
+int cvips_width(const VipsImage *image);
+int cvips_height(const VipsImage *image);
+int cvips_bands(const VipsImage *image);
+/* VipsBandFormat as an int (0 = uchar, 2 = ushort, 8 = float ...). */
+int cvips_format(const VipsImage *image);
+/* VipsInterpretation as an int. */
+int cvips_interpretation(const VipsImage *image);
+/* EXIF orientation 1-8 (1 when absent or out of range). */
+int cvips_orientation(VipsImage *image);
+/* Pages in the file ("n-pages"), 1 when absent. */
+int cvips_n_pages(VipsImage *image);
+/* Height of one page in a multi-page strip ("page-height"), or the image height. */
+int cvips_page_height(VipsImage *image);
+int cvips_has_alpha(VipsImage *image);
+/* Nickname of the loader that made this image ("vips-loader"), or NULL. */
+const char *cvips_loader_name(VipsImage *image);
+
+/* ---- colour and geometry ---------------------------------------------------------- */
+
+int cvips_autorot(VipsImage *in, VipsImage **out);
+/* Flattens alpha onto a grey level, converts to 8-bit sRGB, or 8-bit B_W when `keep_gray`
+ * and the input is one-band (or grey+alpha). */
+int cvips_to_display(VipsImage *in, int keep_gray, double background, VipsImage **out);
+int cvips_resize(VipsImage *in, double hscale, double vscale, VipsImage **out);
+int cvips_crop(VipsImage *in, int left, int top, int width, int height, VipsImage **out);
+int cvips_rot90(VipsImage *in, int quarter_turns, VipsImage **out);
+int cvips_flip(VipsImage *in, int horizontal, VipsImage **out);
+int cvips_copy_memory(VipsImage *in, VipsImage **out);
+int cvips_cast_uchar(VipsImage *in, VipsImage **out);
+int cvips_extract_band(VipsImage *in, int band, int n, VipsImage **out);
+int cvips_average(VipsImage *in, double *out);
+int cvips_max_abs_difference(VipsImage *a, VipsImage *b, double *out);
+int cvips_mean_abs_difference(VipsImage *a, VipsImage *b, double *out);
+
+/* ---- thumbnails ------------------------------------------------------------------- */
+
+/* Shrink-on-load thumbnail fitting inside width x height (never upsizing); `option_string`
+ * goes to the loader (e.g. "page=2,dpi=200"), NULL for none. Applies EXIF orientation. */
+int cvips_thumbnail(const char *filename, int width, int height, const char *option_string,
+                    VipsImage **out);
+int cvips_thumbnail_image(VipsImage *in, int width, int height, VipsImage **out);
+
+/* ---- memory ----------------------------------------------------------------------- */
+
+/* Renders the image into a new 8-bit buffer (free with cvips_free). */
+void *cvips_write_to_memory(VipsImage *in, size_t *length);
+int cvips_new_from_memory_copy(const void *data, size_t length, int width, int height,
+                               int bands, int format, VipsImage **out);
+int cvips_black(int width, int height, int bands, VipsImage **out);
+int cvips_set_interpretation(VipsImage *in, int interpretation, VipsImage **out);
+
+/* ---- saving ----------------------------------------------------------------------- */
+
+typedef enum {
+    CVIPS_SAVE_JPEG = 0,
+    CVIPS_SAVE_PNG = 1,
+    CVIPS_SAVE_WEBP = 2,
+    CVIPS_SAVE_TIFF = 3,
+    CVIPS_SAVE_GIF = 4,
+} cvips_save_format;
+
+typedef struct {
+    cvips_save_format format;
+    int quality;          /* 1-100 for JPEG/WebP; ignored otherwise */
+    int strip;            /* 1 = drop metadata */
+    int compression;      /* PNG zlib level 0-9; -1 = default */
+} cvips_save_options;
+
+int cvips_save(VipsImage *in, const char *filename, const cvips_save_options *options);
+/* Encodes into a new buffer (free with cvips_free). */
+void *cvips_save_buffer(VipsImage *in, const cvips_save_options *options, size_t *length);
+
+#endif

@@ -1,0 +1,15 @@
+/*
+ * CVipsShim: non-variadic wrappers around libvips for Swift.
+ *
+ * Swift cannot call C variadic functions, and libvips passes optional arguments as
+ * NULL-terminated varargs. Each facet of the shim lives in its own header/source pair
+ * (cvips_core, ...) so that work on one facet does not touch another; this umbrella header
+ * includes them all. Every function is prefixed `cvips_` and returns 0 on success, -1 on
+ * failure with the reason in libvips's error buffer (see cvips_error_take).
+ */
+#ifndef QUIRE_CVIPS_SHIM_H
+#define QUIRE_CVIPS_SHIM_H
+
+#include "cvips_core.h"
+
+#endif

@@ -1,0 +1,2 @@
+/// QuireKit: batches (input discovery, jobs, concurrency, reports, strips, rendering).
+@_exported import QuireGeometry

@@ -1,0 +1,88 @@
+internal import CVips
+internal import CVipsShim
+
+extension VIPSImage {
+    /// How much of the source file a load may fail on.
+    public enum FailOn: Int, Sendable {
+        /// Decode whatever can be decoded (libvips's default).
+        case none = 0
+        /// Fail on truncated data, so a cut-off JPEG is an error rather than a grey page.
+        case truncated = 1
+        /// Fail on decoder errors.
+        case error = 2
+        /// Fail on any warning.
+        case warning = 3
+    }
+
+    /// Options handed to whichever loader libvips picks; ones a loader lacks are skipped.
+    public struct LoadOptions: Sendable, Equatable {
+        /// First page to load from a multi-page file (0-based), or nil for the loader default.
+        public var page: Int?
+        /// Number of pages to load; nil = loader default (1), -1 = all.
+        public var pageCount: Int?
+        /// Render resolution for PDF and other vector formats.
+        public var dpi: Double?
+        /// Stream top to bottom, reading pixels once (cheapest for decode-process-encode).
+        public var sequential: Bool
+        public var failOn: FailOn
+
+        public init(page: Int? = nil, pageCount: Int? = nil, dpi: Double? = nil,
+                    sequential: Bool = false, failOn: FailOn = .none) {
+            self.page = page
+            self.pageCount = pageCount
+            self.dpi = dpi
+            self.sequential = sequential
+            self.failOn = failOn
+        }
+
+        func withCOptions<R>(_ body: (UnsafePointer<cvips_load_options>) throws -> R) rethrows -> R {
+            var c = cvips_load_options(
+                page: Int32(page ?? -1),
+                n: Int32(pageCount ?? 0),
+                dpi: dpi ?? 0,
+                sequential: sequential ? 1 : 0,
+                fail_on: Int32(failOn.rawValue))
+            return try body(&c)
+        }
+    }
+
+    /// The loader libvips would use for a file ("jpegload", "pdfload" ...), from its first
+    /// bytes; nil when the format is unknown (or its loader is blocked).
+    public static func loaderName(forFile path: String) -> String? {
+        guard (try? VIPSRuntime.start()) != nil else { return nil }
+        guard let name = cvips_find_loader(path) else {
+            _ = VIPSRuntime.takeErrorMessage()
+            return nil
+        }
+        return String(cString: name)
+    }
+
+    /// Opens an image file lazily: only the header is read until pixels are needed, so
+    /// `width`, `height` and `pageCount` are cheap and can be checked before decoding.
+    /// - Throws: `VIPSError` (operation `"load"`) for unknown formats and unreadable headers.
+    public static func load(file path: String, options: LoadOptions = LoadOptions()) throws -> VIPSImage {
+        try options.withCOptions { c in
+            try make("load") { cvips_load(path, c, $0) }
+        }
+    }
+
+    /// Opens an encoded image held in memory (the bytes are copied).
+    public static func load(data: [UInt8], options: LoadOptions = LoadOptions()) throws -> VIPSImage {
+        try options.withCOptions { c in
+            try data.withUnsafeBytes { raw in
+                try make("load") { cvips_load_buffer(raw.baseAddress, raw.count, c, $0) }
+            }
+        }
+    }
+
+    /// A shrink-on-load thumbnail of a file fitting inside `width` x `height` (never enlarged),
+    /// with EXIF orientation applied. JPEGs are DCT-scaled and PDFs rendered small, which is
+    /// many times cheaper than decoding at full size and resizing.
+    /// - Parameter loaderOptions: passed to the loader, e.g. `"page=2,dpi=200"`.
+    public static func thumbnail(file path: String, width: Int, height: Int,
+                                 loaderOptions: String? = nil) throws -> VIPSImage {
+        try make("thumbnail") {
+            cvips_thumbnail(path, Int32(width), Int32(height), loaderOptions, $0)
+        }
+    }
+}

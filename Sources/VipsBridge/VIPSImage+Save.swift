@@ -1,0 +1,74 @@
+internal import CVips
+internal import CVipsShim
+
+extension VIPSImage {
+    /// Encodings Quire writes.
+    public enum SaveFormat: String, Sendable, CaseIterable, Codable {
+        case jpeg, png, webp, tiff, gif
+
+        /// The file extension, without the dot.
+        public var fileExtension: String {
+            switch self {
+            case .jpeg: "jpg"
+            case .png: "png"
+            case .webp: "webp"
+            case .tiff: "tif"
+            case .gif: "gif"
+            }
+        }
+
+        var cValue: cvips_save_format {
+            switch self {
+            case .jpeg: CVIPS_SAVE_JPEG
+            case .png: CVIPS_SAVE_PNG
+            case .webp: CVIPS_SAVE_WEBP
+            case .tiff: CVIPS_SAVE_TIFF
+            case .gif: CVIPS_SAVE_GIF
+            }
+        }
+    }
+
+    /// Encoder settings.
+    public struct SaveOptions: Sendable, Equatable {
+        public var format: SaveFormat
+        /// 1-100 for JPEG and WebP.
+        public var quality: Int
+        /// Drop metadata (EXIF, XMP); the written pixels are already upright.
+        public var stripMetadata: Bool
+        /// PNG zlib level 0-9, or nil for libvips's default.
+        public var compression: Int?
+
+        public init(format: SaveFormat = .jpeg, quality: Int = 85, stripMetadata: Bool = true,
+                    compression: Int? = nil) {
+            self.format = format
+            self.quality = quality
+            self.stripMetadata = stripMetadata
+            self.compression = compression
+        }
+
+        var cValue: cvips_save_options {
+            cvips_save_options(format: format.cValue, quality: Int32(max(1, min(100, quality))),
+                               strip: stripMetadata ? 1 : 0, compression: Int32(compression ?? -1))
+        }
+    }
+
+    /// Computes the pipeline and writes it to `path` in one pass.
+    /// Callers that need atomic files write to a temporary name and rename.
+    public func save(to path: String, options: SaveOptions = SaveOptions()) throws {
+        try VIPSRuntime.start()
+        var c = options.cValue
+        try Self.check("save", cvips_save(pointer, path, &c))
+    }
+
+    /// Computes the pipeline and returns the encoded bytes.
+    public func encoded(options: SaveOptions = SaveOptions()) throws -> [UInt8] {
+        try VIPSRuntime.start()
+        var c = options.cValue
+        var length = 0
+        guard let raw = cvips_save_buffer(pointer, &c, &length) else {
+            throw VIPSError(operation: "save", message: VIPSRuntime.takeErrorMessage())
+        }
+        defer { cvips_free(raw) }
+        return Array(UnsafeRawBufferPointer(start: raw, count: length))
+    }
+}

@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The `quire` command: a thin layer that maps options to QuireKit calls.
+@main
+struct Quire: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "quire",
+        abstract: "Turn captured document pages into clean pages, previews, thumbnails, strips and viewer geometry.",
+        version: "0.1.0",
+        subcommands: []
+    )
+}
