@@ -1,0 +1,263 @@
+import Foundation
+
+/// The model of `OUT/layout.json` (schema `quire.layout/1`): the contract other apps consume.
+///
+/// Every field here is documented in README.md and `Schemas/quire.layout-1.schema.json`.
+/// Encoding is deterministic: sorted keys, numbers rounded to `LayoutReport.precision` decimal
+/// places, no timestamps, paths relative to OUT — two runs give byte-identical files.
+public struct LayoutReport: Codable, Sendable, Equatable {
+    public static let schemaIdentifier = "quire.layout/1"
+    /// Decimal places kept for every non-integer number.
+    public static let precision = 4
+
+    public var schema: String
+    public var viewport: Viewport
+    public var pages: [Page]
+    public var errors: [PageError]
+
+    public init(viewport: Viewport, pages: [Page], errors: [PageError]) {
+        self.schema = Self.schemaIdentifier
+        self.viewport = viewport
+        self.pages = pages
+        self.errors = errors
+    }
+
+    /// The reference viewport the geometry was computed for, in points.
+    public struct Viewport: Codable, Sendable, Equatable {
+        public var width: Double
+        public var height: Double
+        /// Height of the thumbnail strip (the strip spans the full width).
+        public var stripHeight: Double
+
+        public init(width: Double = 390, height: Double = 844, stripHeight: Double = 66) {
+            self.width = width
+            self.height = height
+            self.stripHeight = stripHeight
+        }
+    }
+
+    /// A rect as `{"x","y","width","height"}`.
+    public struct RectValue: Codable, Sendable, Equatable {
+        public var x: Double, y: Double, width: Double, height: Double
+
+        public init(_ rect: Rect) {
+            x = rect.x; y = rect.y; width = rect.width; height = rect.height
+        }
+
+        public var rect: Rect { Rect(x: x, y: y, width: width, height: height) }
+    }
+
+    /// Output files of one page, relative to OUT.
+    public struct Files: Codable, Sendable, Equatable {
+        public var page: String
+        public var preview: String
+        public var thumbnail: String
+        /// `masks/NNNN.png` when `--masks` was given.
+        public var mask: String?
+
+        public init(page: String, preview: String, thumbnail: String, mask: String? = nil) {
+            self.page = page
+            self.preview = preview
+            self.thumbnail = thumbnail
+            self.mask = mask
+        }
+    }
+
+    /// Preview-pager geometry of one page at rest (LAYOUTS.md §2), in viewport points.
+    public struct PagerGeometry: Codable, Sendable, Equatable {
+        /// The cell frame in content coordinates: `(i·W, 0, W, H)`.
+        public var frame: RectValue
+        /// The aspect-fit image rect in cell coordinates (the cell's mask).
+        public var mask: RectValue
+        /// The content offset x that shows this page.
+        public var snapOffset: Double
+
+        public init(frame: RectValue, mask: RectValue, snapOffset: Double) {
+            self.frame = frame
+            self.mask = mask
+            self.snapOffset = snapOffset
+        }
+    }
+
+    /// Thumbnail-strip geometry of one page (LAYOUTS.md §3), in points, strip coordinates.
+    public struct StripGeometry: Codable, Sendable, Equatable {
+        /// The cell at rest (no page focused near it): `w x h` centred on its slot.
+        public var frame: RectValue
+        /// The cell when the strip rests on this page: expanded to the page's aspect ratio.
+        public var focusedFrame: RectValue
+        /// The content offset x that focuses this page.
+        public var snapOffset: Double
+
+        public init(frame: RectValue, focusedFrame: RectValue, snapOffset: Double) {
+            self.frame = frame
+            self.focusedFrame = focusedFrame
+            self.snapOffset = snapOffset
+        }
+    }
+
+    /// What the correction step did to a page.
+    public enum CorrectionKind: String, Codable, Sendable, Equatable {
+        /// Written as decoded (correction off, or nothing convincing found).
+        case none
+        /// A page quad was found (or given) in a photo and straightened.
+        case perspective
+        /// A scan was deskewed and trimmed.
+        case deskew
+    }
+
+    /// One written page.
+    public struct Page: Codable, Sendable, Equatable {
+        /// Position in the batch, from 0 (files are numbered from 0001).
+        public var index: Int
+        /// The input path as given, or relative to the input folder it was found in.
+        public var source: String
+        /// Page inside a multi-page file (TIFF, PDF), from 0.
+        public var sourcePage: Int
+        /// The EXIF orientation (1-8) that was applied.
+        public var orientation: Int
+        /// Pixel size of the written page.
+        public var width: Int
+        public var height: Int
+        /// width / height.
+        public var aspectRatio: Double
+        public var files: Files
+        public var correction: CorrectionKind
+        /// Detected (or user-given) page corners TL, TR, BR, BL as `[x, y]` in display pixels of
+        /// the oriented source; null when no quad was used.
+        public var quad: [[Double]]?
+        public var quadConfidence: Double?
+        /// Estimated skew of a scan (positive = content rotated counter-clockwise); null for photos.
+        public var skewDegrees: Double?
+        /// The trim rect kept after deskewing, in pixels of the deskewed image; null when untrimmed.
+        public var crop: RectValue?
+        public var pager: PagerGeometry
+        public var strip: StripGeometry
+
+        public init(index: Int, source: String, sourcePage: Int, orientation: Int, width: Int, height: Int,
+                    aspectRatio: Double, files: Files, correction: CorrectionKind = .none,
+                    quad: [[Double]]? = nil, quadConfidence: Double? = nil, skewDegrees: Double? = nil,
+                    crop: RectValue? = nil, pager: PagerGeometry, strip: StripGeometry) {
+            self.index = index
+            self.source = source
+            self.sourcePage = sourcePage
+            self.orientation = orientation
+            self.width = width
+            self.height = height
+            self.aspectRatio = aspectRatio
+            self.files = files
+            self.correction = correction
+            self.quad = quad
+            self.quadConfidence = quadConfidence
+            self.skewDegrees = skewDegrees
+            self.crop = crop
+            self.pager = pager
+            self.strip = strip
+        }
+
+        // Optional fields are written as explicit nulls so every page has the same keys.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(index, forKey: .index)
+            try c.encode(source, forKey: .source)
+            try c.encode(sourcePage, forKey: .sourcePage)
+            try c.encode(orientation, forKey: .orientation)
+            try c.encode(width, forKey: .width)
+            try c.encode(height, forKey: .height)
+            try c.encode(aspectRatio, forKey: .aspectRatio)
+            try c.encode(files, forKey: .files)
+            try c.encode(correction, forKey: .correction)
+            try c.encode(quad, forKey: .quad)
+            try c.encode(quadConfidence, forKey: .quadConfidence)
+            try c.encode(skewDegrees, forKey: .skewDegrees)
+            try c.encode(crop, forKey: .crop)
+            try c.encode(pager, forKey: .pager)
+            try c.encode(strip, forKey: .strip)
+        }
+    }
+
+    /// An input that produced no page, and why.
+    public struct PageError: Codable, Sendable, Equatable {
+        public var source: String
+        /// The page inside a multi-page file, when the failure concerns one page only.
+        public var sourcePage: Int?
+        public var message: String
+
+        public init(source: String, sourcePage: Int? = nil, message: String) {
+            self.source = source
+            self.sourcePage = sourcePage
+            self.message = message
+        }
+    }
+}
+
+extension LayoutReport {
+    /// Rounds to `precision` decimals (halves away from zero) and turns -0 into 0, so encoded
+    /// numbers do not depend on the last bits of a computation.
+    public static func round(_ value: Double) -> Double {
+        guard value.isFinite else { return 0 }
+        let scale = 10_000.0
+        let r = (value * scale).rounded(.toNearestOrAwayFromZero) / scale
+        return r == 0 ? 0 : r
+    }
+
+    /// The deterministic encoding: sorted keys, pretty-printed, unescaped slashes, trailing newline.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        var data = try encoder.encode(self.roundedForOutput())
+        data.append(0x0A)
+        return data
+    }
+
+    /// Reads `OUT/layout.json`.
+    /// - Throws: a `LayoutReportError` naming the file when it is missing, unreadable, or of
+    ///   another schema.
+    public static func read(from url: URL) throws -> LayoutReport {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw LayoutReportError(path: url.path, reason: "cannot be read (\(error.localizedDescription))")
+        }
+        let report: LayoutReport
+        do {
+            report = try JSONDecoder().decode(LayoutReport.self, from: data)
+        } catch {
+            throw LayoutReportError(path: url.path, reason: "is not a Quire layout.json (\(error))")
+        }
+        guard report.schema == schemaIdentifier else {
+            throw LayoutReportError(path: url.path, reason: "has schema \(report.schema), expected \(schemaIdentifier)")
+        }
+        return report
+    }
+
+    /// A copy with every floating-point number rounded for output.
+    func roundedForOutput() -> LayoutReport {
+        func r(_ v: RectValue) -> RectValue {
+            RectValue(Rect(x: Self.round(v.x), y: Self.round(v.y), width: Self.round(v.width), height: Self.round(v.height)))
+        }
+        var copy = self
+        copy.viewport = Viewport(width: Self.round(viewport.width), height: Self.round(viewport.height),
+                                 stripHeight: Self.round(viewport.stripHeight))
+        copy.pages = pages.map { page in
+            var p = page
+            p.aspectRatio = Self.round(p.aspectRatio)
+            p.quad = p.quad?.map { $0.map(Self.round) }
+            p.quadConfidence = p.quadConfidence.map(Self.round)
+            p.skewDegrees = p.skewDegrees.map(Self.round)
+            p.crop = p.crop.map(r)
+            p.pager = PagerGeometry(frame: r(p.pager.frame), mask: r(p.pager.mask), snapOffset: Self.round(p.pager.snapOffset))
+            p.strip = StripGeometry(frame: r(p.strip.frame), focusedFrame: r(p.strip.focusedFrame),
+                                    snapOffset: Self.round(p.strip.snapOffset))
+            return p
+        }
+        return copy
+    }
+}
+
+/// A layout.json that cannot be used, with the file and the reason.
+public struct LayoutReportError: Error, CustomStringConvertible, Sendable {
+    public var path: String
+    public var reason: String
+    public var description: String { "\(path): \(reason)" }
+}
