@@ -1,7 +1,7 @@
 extension Layouts {
     /// The preview pager of the Photos app (LAYOUTS.md §2): full-viewport pages side by side,
     /// a parallax gap between moving pages, and each image aspect-fit inside its cell.
-    public struct Pager: CollectionLayout {
+    public struct Pager: CollectionLayout, Hashable {
         /// Defaults from the original `PreviewLayout`.
         public struct Parameters: Hashable, Sendable, Codable {
             /// The most a page moves apart from its neighbour while scrolling (points).
@@ -68,14 +68,22 @@ extension Layouts {
             let query = rect ?? Rect(x: offset.x, y: offset.y, width: viewport.width, height: viewport.height)
             guard query.isFinite else { return [] }
             // Closed intervals: page i covers [iW, (i+1)W] and touches count (LAYOUTS.md §1.3).
-            let first = clamp(Int((query.minX / width).rounded(.up)) - 1, 0, count - 1)
-            let last = clamp(Int((query.maxX / width).rounded(.down)), 0, count - 1)
+            let first = clampedIndex((query.minX / width).rounded(.up) - 1, 0, count - 1)
+            let last = clampedIndex((query.maxX / width).rounded(.down), 0, count - 1)
             guard first <= last, query.minY <= viewport.height, query.maxY >= 0 else { return [] }
             return (first...last).compactMap { index in
                 let frame = frame(ofIndex: index)
                 guard frame.intersects(query) else { return nil }
                 return item(index: index, frame: frame, offsetX: offset.x)
             }
+        }
+
+        /// Page `index` at `offset` with its parallax values, whether visible or not (the
+        /// original's per-item query omits parallax; Quire gives the same values as `items`).
+        /// - Complexity: O(1).
+        public func item(ofIndex index: Int, at offset: Point) -> Item? {
+            guard index >= 0, index < count, offset.isFinite else { return nil }
+            return item(index: index, frame: frame(ofIndex: index), offsetX: offset.x)
         }
 
         private func item(index: Int, frame: Rect, offsetX: Double) -> Item {
@@ -108,11 +116,7 @@ extension Layouts {
         /// `clamp(floor(o_x/W + 0.5), 0, N−1)`.
         public func nearestIndex(at offset: Point) -> Int? {
             guard count > 0 else { return nil }
-            let raw = (offset.x / width + 0.5).rounded(.down)
-            guard raw.isFinite else { return raw > 0 ? count - 1 : 0 }
-            if raw <= 0 { return 0 }
-            if raw >= Double(count - 1) { return count - 1 }
-            return Int(raw)
+            return clampedIndex((offset.x / width + 0.5).rounded(.down), 0, count - 1)
         }
     }
 }

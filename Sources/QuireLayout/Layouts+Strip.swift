@@ -1,7 +1,7 @@
 extension Layouts {
     /// The Photos app's thumbnail strip (LAYOUTS.md §3): small cells centred under a focus line;
     /// the focused cell expands to its own aspect ratio and pushes its neighbours aside.
-    public struct Strip: CollectionLayout {
+    public struct Strip: CollectionLayout, Hashable {
         /// Defaults from the original `Configuration`.
         public struct Parameters: Hashable, Sendable, Codable {
             /// Cell width / height at rest (and for items without a ratio).
@@ -14,9 +14,15 @@ extension Layouts {
             public var maxAspectRatio: Double = 5
             public var minAspectRatio: Double = 0.2
             public var clampsAspectRatios: Bool = false
+            /// A deleted cell's followers slide by the pitch `w + d` (true, Quire's default) or by
+            /// `w` as in the original (false), which leaves the 4 pt jump of LAYOUTS.md §4/§8.8
+            /// when the item is finally removed.
+            public var deletionClosesSpacing: Bool = true
 
             public init(defaultAspectRatio: Double = 0.5, spacing: Double = 4, focusedSpacing: Double = 20,
-                        maxAspectRatio: Double = 5, minAspectRatio: Double = 0.2, clampsAspectRatios: Bool = false) {
+                        maxAspectRatio: Double = 5, minAspectRatio: Double = 0.2, clampsAspectRatios: Bool = false,
+                        deletionClosesSpacing: Bool = true) {
+                self.deletionClosesSpacing = deletionClosesSpacing
                 self.defaultAspectRatio = defaultAspectRatio
                 self.spacing = spacing
                 self.focusedSpacing = focusedSpacing
@@ -141,7 +147,8 @@ extension Layouts {
             let h = viewport.height, w = itemWidth, e = state.expanding, delta = state.deleting
             let additional = (h * aspectRatio(ofIndex: index) - w) * e
             let sym = (additional + parameters.focusedSpacing * e) / 2 * (1 - delta)
-            let towardLeft = sym, towardRight = sym - w * delta
+            let gap = parameters.deletionClosesSpacing ? pitch : w
+            let towardLeft = sym, towardRight = sym - gap * delta
             // leftShift = shift(opposite of dir), rightShift = shift(dir).
             switch state.deletingDirection {
             case .left: return (towardRight, towardLeft, additional)
@@ -167,28 +174,53 @@ extension Layouts {
             }
         }
 
-        /// - Complexity: O(visible items + updated items + log N).
+        /// The thumbnails whose transformed frame meets `rect` (closed intervals), in index order.
+        ///
+        /// Only the cells around the focus line and the cells with updates have a state; every
+        /// other cell is a resting `ceil(w) × h` cell, and between two consecutive active cells
+        /// they all share one translation. So each run's visible index range is solved directly,
+        /// and the original's O(N²) neighbour sums become O(active cells) per run.
+        /// Unlike the original (which returns all N items whatever the rect), only the items
+        /// meeting the rect are returned.
+        /// - Complexity: O(visible items + updated items · log(updated items)).
         public func items(at offset: Point, in rect: Rect? = nil) -> [Item] {
             guard count > 0, offset.isFinite else { return [] }
             let query = rect ?? Rect(x: offset.x, y: offset.y, width: viewport.width, height: viewport.height)
-            guard query.isFinite else { return [] }
+            guard query.isFinite, closedOverlap(0, viewport.height, query.minY, query.maxY) else { return [] }
             let active = activeCells(at: offset)
-            // Translations never exceed the sum of all shifts, and cells never grow by more
-            // than their own extra width: widen the index range by that much, then filter.
-            var reach = itemWidth
-            for cell in active {
-                reach += abs(cell.left) + abs(cell.right)
-                reach += abs(viewport.height * aspectRatio(ofIndex: cell.index)) + parameters.focusedSpacing
-            }
-            let first = clamp(Int(((query.minX - reach) / pitch).rounded(.down)), 0, count - 1)
-            let last = clamp(Int(((query.maxX + reach) / pitch).rounded(.up)), 0, count - 1)
-            guard first <= last else { return [] }
+            // translationBefore[s]: the translation of resting cells in run s (before active[s]).
             var result: [Item] = []
-            for index in first...last {
-                let item = item(ofIndex: index, at: offset, active: active)
-                if item.attributes.frame.intersects(query) { result.append(item) }
+            let restWidth = finite(itemWidth.rounded(.up))
+            for run in 0...active.count {
+                let lo = run == 0 ? 0 : active[run - 1].index + 1
+                let hi = run == active.count ? count - 1 : active[run].index - 1
+                if lo <= hi {
+                    var t = 0.0
+                    for cell in active { t += cell.index > lo ? -cell.left : cell.right }
+                    // Cell i spans [i·pitch + w/2 + t − rw/2, … + rw]: solve for the meeting range.
+                    let base = itemWidth / 2 + t
+                    let a = clampedIndex(((query.minX - base - restWidth / 2) / pitch).rounded(.down), lo, hi)
+                    let b = clampedIndex(((query.maxX - base + restWidth / 2) / pitch).rounded(.up), lo, hi)
+                    if a <= b {
+                        for index in a...b {
+                            let item = restingItem(ofIndex: index, translation: t, width: restWidth)
+                            if item.attributes.frame.intersects(query) { result.append(item) }
+                        }
+                    }
+                }
+                if run < active.count {
+                    let item = item(ofIndex: active[run].index, at: offset, active: active)
+                    if item.attributes.frame.intersects(query) { result.append(item) }
+                }
             }
             return result
+        }
+
+        private func restingItem(ofIndex index: Int, translation: Double, width: Double) -> Item {
+            let attributes = LayoutAttributes(index: index, center: defaultCenter(ofIndex: index),
+                                              size: Size(width: max(0, width), height: viewport.height),
+                                              transform: ItemTransform(tx: finite(translation) + 0))
+            return Item(attributes: attributes, state: CellState())
         }
 
         /// Item `index` at `offset`, whether visible or not.
