@@ -1,0 +1,98 @@
+import Foundation
+
+/// A JSON value with a deterministic encoding (sorted keys, fixed number precision), used by
+/// `quire layout` so responses are byte-stable and requests can be validated field by field.
+public indirect enum LayoutJSON: Hashable, Sendable, Decodable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([LayoutJSON])
+    case object([String: LayoutJSON])
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .null; return }
+        if let b = try? c.decode(Bool.self) { self = .bool(b); return }
+        if let d = try? c.decode(Double.self) { self = .number(d); return }
+        if let s = try? c.decode(String.self) { self = .string(s); return }
+        if let a = try? c.decode([LayoutJSON].self) { self = .array(a); return }
+        self = .object(try c.decode([String: LayoutJSON].self))
+    }
+
+    /// Parses one JSON document.
+    public static func parse(_ data: Data) throws -> LayoutJSON {
+        try JSONDecoder().decode(LayoutJSON.self, from: data)
+    }
+
+    /// Compact text with sorted keys; numbers rounded to 4 decimals (as layout.json),
+    /// integers written without a fraction, -0 as 0, and non-finite numbers as 0.
+    public var text: String {
+        var out = ""
+        write(into: &out)
+        return out
+    }
+
+    private func write(into out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let d): out += LayoutJSON.format(d)
+        case .string(let s): LayoutJSON.writeString(s, into: &out)
+        case .array(let a):
+            out += "["
+            for (i, v) in a.enumerated() {
+                if i > 0 { out += "," }
+                v.write(into: &out)
+            }
+            out += "]"
+        case .object(let o):
+            out += "{"
+            for (i, key) in o.keys.sorted().enumerated() {
+                if i > 0 { out += "," }
+                LayoutJSON.writeString(key, into: &out)
+                out += ":"
+                o[key]!.write(into: &out)
+            }
+            out += "}"
+        }
+    }
+
+    static func format(_ value: Double) -> String {
+        let r = LayoutReport.round(value)
+        if r == r.rounded(), abs(r) < 1e15 { return String(Int64(r)) }
+        return "\(r)"
+    }
+
+    static func writeString(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}
+
+extension LayoutJSON {
+    static func point(_ p: Point) -> LayoutJSON { .object(["x": .number(p.x), "y": .number(p.y)]) }
+    static func size(_ s: Size) -> LayoutJSON { .object(["width": .number(s.width), "height": .number(s.height)]) }
+    static func rect(_ r: Rect) -> LayoutJSON {
+        .object(["x": .number(r.x), "y": .number(r.y), "width": .number(r.width), "height": .number(r.height)])
+    }
+    static func insets(_ e: EdgeInsets) -> LayoutJSON {
+        .object(["top": .number(e.top), "left": .number(e.left), "bottom": .number(e.bottom), "right": .number(e.right)])
+    }
+}
