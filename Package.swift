@@ -38,7 +38,7 @@ let package = Package(
         ),
         .executableTarget(name: "quire-bench-layout", dependencies: ["QuireLayout"]),
         .testTarget(name: "QuireGeometryTests", dependencies: ["QuireGeometry"]),
-        .testTarget(name: "QuireLayoutTests", dependencies: ["QuireLayout", "QuireGeometry"]),
+        .testTarget(name: "QuireLayoutTests", dependencies: ["QuireLayout", "QuireGeometry"], exclude: ["Goldens"]),
         .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge"]),
         .testTarget(name: "QuireImagingTests", dependencies: ["QuireImaging", "VipsBridge"]),
         .testTarget(name: "QuireKitTests", dependencies: ["QuireKit", "QuireImaging", "VipsBridge"]),

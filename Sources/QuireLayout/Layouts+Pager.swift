@@ -88,7 +88,10 @@ extension Layouts {
 
         private func item(index: Int, frame: Rect, offsetX: Double) -> Item {
             // Evaluated in the original's order: distance to the offset, minus half, over W.
-            let rho = ((frame.midX - offsetX) - width / 2) / width
+            // |ρ| below 1e-9 is rounding noise of `i·W + W/2 − i·W`: treat it as 0 so a
+            // snapped page always rests exactly (parallax 0, identity transform).
+            let raw = ((frame.midX - offsetX) - width / 2) / width
+            let rho = abs(raw) < 1e-9 ? 0 : raw
             let parallax: Double? = abs(rho) < 1 ? rho : nil
             var attributes = LayoutAttributes(index: index, frame: frame)
             if let parallax {
@@ -104,7 +107,7 @@ extension Layouts {
 
         /// Paging: the nearest page to the proposal (velocity is already in the proposal).
         public func targetOffset(forProposed proposed: Point, velocity: Point) -> Point {
-            guard let index = nearestIndex(at: proposed) else { return Point(x: 0, y: proposed.y) }
+            guard let index = nearestIndex(at: proposed) else { return Point(x: 0, y: 0) }
             return Point(x: Double(index) * width, y: 0)
         }
 

@@ -126,7 +126,10 @@ extension Layouts {
             var state = CellState()
             let x = offset.x + farInset
             let left = (Double(index) * pitch + itemWidth / 2) - itemWidth / 2
-            let distance = abs(left - x)
+            // Distances below 1e-9 pitch are rounding noise of `i(w+d) − farInset + farInset`:
+            // treat them as 0 so a snapped offset gives `e = expandingRate` exactly.
+            let raw = abs(left - x)
+            let distance = raw < pitch * 1e-9 ? 0 : raw
             if distance < pitch {
                 state.expanding = (1 - distance / pitch) * expandingRate
             }
@@ -268,13 +271,13 @@ extension Layouts {
         /// (LAYOUTS.md §3). The proposal is clamped to the scroll range first, and both
         /// candidate indices to `0...N−1`, where the original relied on UIKit to clamp.
         public func targetOffset(forProposed proposed: Point, velocity: Point) -> Point {
-            guard count > 0 else { return Point(x: -farInset, y: proposed.y) }
+            guard count > 0 else { return Point(x: finite(-farInset), y: 0) }
             let p = clamp(finite(proposed.x, or: -farInset), offsetRange.lowerBound, offsetRange.upperBound)
             let q = (p + farInset) / pitch
             let l = clamp(q.rounded(.down), 0, Double(count - 1))
             let r = clamp(q.rounded(.up), 0, Double(count - 1))
             let xl = l * pitch - farInset, xr = r * pitch - farInset
-            return Point(x: abs(xl - p) < abs(xr - p) ? xl : xr, y: proposed.y)
+            return Point(x: abs(xl - p) < abs(xr - p) ? xl : xr, y: 0)
         }
 
         /// `N(w+d)·(idx/N) − farInset`; nil (the original gives NaN) when there are no items.
