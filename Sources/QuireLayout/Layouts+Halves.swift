@@ -186,12 +186,16 @@ extension Layouts {
             guard query.isFinite else { return [] }
             let p = pizzaSize
             let centerY = offset.y + viewport.height / 2
-            // The visual centre is at least 3/4 of Δ from the screen centre (pull ≤ Δ/4, scale ≤ 1),
-            // and a visual frame extends at most P/2 around it.
-            let low = min(query.minY, centerY + (query.minY - centerY - p / 2) / 0.75)
-            let high = max(query.maxY, centerY + (query.maxY - centerY + p / 2) / 0.75)
-            let first = clampedIndex((low / p).rounded(.up) - 1, 0, count - 1)
-            let last = clampedIndex((high / p).rounded(.down), 0, count - 1)
+            // A cell's visual centre is `c + Δ(1 − s/4)`, between 3/4 of Δ and Δ from the
+            // screen centre `c` (scale s ∈ [0, 1]), and its half height is at most P/2. So a
+            // cell can meet [minY, maxY] only if its default mid is within [c + L, c + U]:
+            let up = query.maxY - centerY + p / 2
+            let down = query.minY - centerY - p / 2
+            let upper = centerY + (up >= 0 ? up / 0.75 : up)
+            let lower = centerY + (down <= 0 ? down / 0.75 : down)
+            // ...or (the original's rule) its default frame meets the rect.
+            let first = clampedIndex(min((lower / p - 0.5).rounded(.up), (query.minY / p).rounded(.up) - 1), 0, count - 1)
+            let last = clampedIndex(max((upper / p - 0.5).rounded(.down), (query.maxY / p).rounded(.down)), 0, count - 1)
             guard first <= last else { return [] }
             var cells: [Item] = []
             var headers: [Item] = []

@@ -94,10 +94,16 @@ import QuireLayout
 
     @Test func itemsMatchBruteForce() {
         var rng = SeededRandom(seed: 11)
-        for _ in 0..<300 {
+        for _ in 0..<2000 {
             let n = Int.random(in: 1...30, using: &rng)
-            let h = Layouts.Halves(viewport: Size(width: 187, height: 812), count: n)
-            let offset = Point(x: 0, y: Double.random(in: -600...(Double(n) * 300), using: &rng))
+            var parameters = Layouts.Halves.Parameters()
+            if Bool.random(using: &rng) {
+                parameters.pizzaSize = Double.random(in: 20...400, using: &rng)
+                parameters.scaleFactor = Double.random(in: 0...1, using: &rng)
+                parameters.criticalOffsetFromCenter = Double.random(in: 1...900, using: &rng)
+            }
+            let h = Layouts.Halves(viewport: Size(width: 187, height: 812), count: n, parameters: parameters)
+            let offset = Point(x: 0, y: Double.random(in: -600...(Double(n) * h.pizzaSize), using: &rng))
             let rect = Rect(x: 0, y: offset.y + Double.random(in: -900...900, using: &rng), width: 187,
                             height: Double.random(in: 0...1200, using: &rng))
             let brute = (0..<n).compactMap { h.cell(ofIndex: $0, at: offset) }
