@@ -69,6 +69,12 @@ for exponent in 3...6 {
     rows.append(measure("strip", strip, n: n, repetitions: repetitions) { i, r in
         Point(x: Double(i) * 37 - strip.farInset + Double(r % 37), y: 0)
     })
+    // The strip mid-delete: a collapsed cell, its delete shift and an expanding neighbour.
+    var deleting = strip
+    deleting.updates = [n / 2: [.collapse(1), .delete(0.5, .right)], n / 2 + 1: [.expand(0.5)]]
+    rows.append(measure("strip-del", deleting, n: n, repetitions: repetitions) { i, r in
+        Point(x: Double(n / 2 + (i % 7) - 3) * 37 - strip.farInset + Double(r % 37), y: 0)
+    })
     let halves = Layouts.Halves(viewport: Size(width: 187, height: 812), count: n)
     rows.append(measure("halves", halves, n: n, repetitions: repetitions) { i, r in
         Point(x: 0, y: Double(i) * 300 - 256 + Double(r % 300))
