@@ -171,7 +171,7 @@ public enum LayoutRenderer {
         try AtomicFile.write(to: path) { temporary in
             if frames.count > 1 {
                 try VIPSImage.saveAnimation(frames, to: temporary, format: format,
-                                            delayMilliseconds: options.delayMilliseconds)
+                                            delayMilliseconds: options.delayMilliseconds, quality: 90)
             } else {
                 try frames[0].save(to: temporary, options: .init(format: format, quality: 90))
             }

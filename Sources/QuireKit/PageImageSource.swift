@@ -37,12 +37,20 @@ public final class PageImageSource {
         let candidates: [(Origin, String)] = [
             (.thumbnail, page.files.thumbnail), (.preview, page.files.preview), (.page, page.files.page),
         ]
+        // The smallest file covering the target (1 px of slack for rounding), else the largest;
+        // headers are read in size order and only until one covers.
         var readable: [(Origin, String, PixelSize)] = []
+        var covering: (Origin, String, PixelSize)?
         var lastError = "no image files listed"
         for (origin, relative) in candidates where !relative.isEmpty {
             let path = folder.path(relative)
             do {
-                readable.append((origin, path, try header(of: path)))
+                let size = try header(of: path)
+                readable.append((origin, path, size))
+                if size.width + 1 >= width && size.height + 1 >= height {
+                    covering = (origin, path, size)
+                    break
+                }
             } catch {
                 lastError = "\(relative): \(error)"
             }
@@ -50,8 +58,6 @@ public final class PageImageSource {
         guard !readable.isEmpty else {
             throw OutputFolderError.missingImage(page: page.index, path: page.files.thumbnail, reason: lastError)
         }
-        // The smallest file covering the target (1 px of slack for rounding), else the largest.
-        let covering = readable.first { $0.2.width + 1 >= width && $0.2.height + 1 >= height }
         let (origin, path, size) = covering ?? readable.max { $0.2.pixelCount < $1.2.pixelCount }!
         do {
             if origin == .thumbnail && size.width == width && size.height == height {

@@ -168,7 +168,8 @@ public enum StripBuilder {
     /// The strip as the viewer shows it resting on page `index`: `Layouts.Strip` at
     /// `offset(forIndex:)`, the viewport as wide as layout.json's, page K expanded to its
     /// aspect ratio and its neighbours pushed aside.
-    /// - Returns: the RGBA picture and the scene that was drawn.
+    /// - Returns: the scene to draw (items in screen points of the strip viewport).
+    /// - Throws: `OutputFolderError.unknownPage` for an index outside the batch.
     public static func focusScene(_ folder: OutputFolder, index: Int, height: Double) throws -> Scene {
         let position = try folder.position(ofPage: index)
         let pages = folder.pages

@@ -15,7 +15,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Layout: \(RenderLayouts.layouts.map(\.name).joined(separator: ", ")).")
     var layout: String = "pager"
 
-    @Option(help: "Content offset X[,Y] in points (one number runs along the layout's scroll axis).")
+    @Option(parsing: .unconditional, help: "Content offset X[,Y] in points (one number runs along the layout's scroll axis; negative values work).")
     var offset: String?
 
     @Option(help: "Show the resting state of page K (0-based); with --animation, the page it acts on.")
@@ -33,7 +33,7 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Animation progress 0...1.")
     var progress: Double?
 
-    @Option(help: "FROM:TO:STEPS: film a scroll from offset FROM to TO in STEPS frames (an animated GIF or WebP).")
+    @Option(parsing: .unconditional, help: "FROM:TO:STEPS: film a scroll from offset FROM to TO in STEPS frames (an animated GIF or WebP).")
     var sweep: String?
 
     @Option(help: "png, jpeg or webp for a picture (default png); gif or webp for --sweep (default gif).")

@@ -33,6 +33,8 @@ import Testing
             .makeOptions()
         #expect(render.layout == "strip" && render.offset == Point(x: -40, y: 0) && render.offsetIsScalar)
         #expect(render.viewport == Size(width: 390, height: 66) && render.scale == 3)
+        let negative = try RenderCommand.parse(["out", "--offset", "-176.5", "--sweep", "-176.5:200:4"]).makeOptions()
+        #expect(negative.offset == Point(x: -176.5, y: 0) && negative.sweep == Sweep(from: -176.5, to: 200, steps: 4))
         let sweep = try RenderCommand.parse(["out", "--sweep", "0:780:10", "--format", "webp", "--offset", "0,5"]).makeOptions()
         #expect(sweep.sweep == Sweep(from: 0, to: 780, steps: 10) && sweep.format == .webp && !sweep.offsetIsScalar)
     }
