@@ -21,7 +21,7 @@ public final class PageImageSource {
     /// How many images came from each kind of file.
     public private(set) var usage: [Origin: Int] = [:]
     /// Decoded images kept for repeated draws of the same page (renders and sweeps).
-    public var cacheLimit = 16
+    public var cacheLimit = 12
 
     public init(folder: OutputFolder) {
         self.folder = folder
