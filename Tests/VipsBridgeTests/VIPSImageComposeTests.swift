@@ -45,6 +45,10 @@ import VipsBridge
         let embedded = try cells[0].embedded(x: 2, y: 1, width: 8, height: 6, background: [9, 9, 9])
         let corner = Array(try embedded.pixelBytes().prefix(3))
         #expect(embedded.width == 8 && embedded.height == 6 && corner == [9, 9, 9])
+        let boxed = try VIPSImage.solid(width: 6, height: 6, color: [0, 0, 0])
+            .drawingRect(x: 1, y: 1, width: 4, height: 4, color: [255, 0, 0], fill: false)
+        let boxBytes = try boxed.pixelBytes()
+        #expect(boxBytes[(1 * 6 + 1) * 3] == 255 && boxBytes[(2 * 6 + 2) * 3] == 0 && boxBytes[0] == 0)
         let text = try VIPSImage.text("12", font: "sans 20", dpi: 72, color: [255, 0, 0])
         #expect(text.bands == 4 && text.width > 5 && text.height > 5)
         #expect(try text.extractBands(3).average() > 5)  // some ink
