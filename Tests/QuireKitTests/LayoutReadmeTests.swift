@@ -11,6 +11,7 @@ import QuireKit
         var blocks: [String] = []
         var inBlock = false
         for line in readme[marker.upperBound...].split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("## ") { break }
             if line.hasPrefix("```json") { inBlock = true; continue }
             if line.hasPrefix("```") { inBlock = false; continue }
             if inBlock { blocks.append(String(line)) }

@@ -1,0 +1,146 @@
+import QuireLayout
+
+/// A layout with its item type erased, as the renderer sees it: items at an offset, the
+/// resting offset for an index, and which way it scrolls.
+public struct AnyRenderLayout: Sendable {
+    /// The axis offsets move along (a sweep's FROM:TO runs along it).
+    public enum Axis: String, Sendable { case horizontal, vertical }
+
+    public let axis: Axis
+    public let count: Int
+    private let itemsAt: @Sendable (Point) -> [any LayoutItem]
+    private let offsetFor: @Sendable (Int) -> Point?
+
+    /// Wraps any `CollectionLayout`; its items are drawn as the engine returns them.
+    /// - Parameter keep: which items are pages to draw (e.g. not the halves' section headers).
+    public init<L: CollectionLayout>(_ layout: L, axis: Axis, keep: @escaping @Sendable (L.Item) -> Bool = { _ in true }) {
+        self.axis = axis
+        self.count = layout.count
+        itemsAt = { offset in layout.items(at: offset, in: nil).filter(keep) }
+        offsetFor = { layout.offset(forIndex: $0) }
+    }
+
+    /// The items visible at `offset` (the layout's default query rect: its viewport).
+    public func items(at offset: Point) -> [any LayoutItem] { itemsAt(offset) }
+    /// The resting offset that shows item `index`.
+    public func offset(forIndex index: Int) -> Point? { offsetFor(index) }
+}
+
+/// What a table entry gets to build its layout from.
+public struct RenderLayoutContext: Sendable {
+    /// The viewport of the picture, in points.
+    public var viewport: Size
+    /// Page aspect ratios (width / height), in batch order.
+    public var aspectRatios: [Double]
+    /// The reference viewport of layout.json.
+    public var reference: LayoutReport.Viewport
+
+    public init(viewport: Size, aspectRatios: [Double], reference: LayoutReport.Viewport) {
+        self.viewport = viewport
+        self.aspectRatios = aspectRatios
+        self.reference = reference
+    }
+}
+
+/// One layout state to draw: the layout (possibly mid-animation) and the offset it is seen at.
+public struct RenderLayoutState: Sendable {
+    public var layout: AnyRenderLayout
+    public var offset: Point
+
+    public init(layout: AnyRenderLayout, offset: Point) {
+        self.layout = layout
+        self.offset = offset
+    }
+}
+
+/// The renderer's table of layouts and animations: every layout and animation plugs in here,
+/// by name, and nothing else in the renderer knows which layouts exist.
+///
+/// Adding a layout is one `LayoutEntry` whose `make` builds it from the context; adding an
+/// animation is one `AnimationEntry` whose `state` returns the layout and offset at a progress.
+/// Entries whose `make`/`state` is nil are known names reported as "not yet available".
+public enum RenderLayouts {
+    public struct LayoutEntry: Sendable {
+        public var name: String
+        /// The picture's viewport when `--viewport` is not given.
+        public var defaultViewport: @Sendable (LayoutReport.Viewport) -> Size
+        public var make: (@Sendable (RenderLayoutContext) throws -> AnyRenderLayout)?
+    }
+
+    public struct AnimationEntry: Sendable {
+        public var name: String
+        /// The layout names the animation applies to.
+        public var layouts: [String]
+        /// The state at eased progress `progress` of the animation acting on item `index`.
+        public var state: (@Sendable (_ context: RenderLayoutContext, _ index: Int, _ progress: Double) throws -> RenderLayoutState)?
+    }
+
+    private static let full: @Sendable (LayoutReport.Viewport) -> Size = { Size(width: $0.width, height: $0.height) }
+
+    public static let layouts: [LayoutEntry] = [
+        LayoutEntry(name: "pager", defaultViewport: full) { context in
+            AnyRenderLayout(Layouts.Pager(viewport: context.viewport, aspectRatios: context.aspectRatios), axis: .horizontal)
+        },
+        LayoutEntry(name: "strip", defaultViewport: { Size(width: $0.width, height: $0.stripHeight) }) { context in
+            AnyRenderLayout(Layouts.Strip(viewport: context.viewport, aspectRatios: context.aspectRatios), axis: .horizontal)
+        },
+        // The left half of the pizza selector; its section headers carry no page and are not drawn.
+        LayoutEntry(name: "halves", defaultViewport: full) { context in
+            AnyRenderLayout(Layouts.Halves(viewport: context.viewport, count: context.aspectRatios.count),
+                            axis: .vertical, keep: { $0.role == .cell })
+        },
+        LayoutEntry(name: "carousel", defaultViewport: full) { context in
+            AnyRenderLayout(Layouts.Carousel(viewport: context.viewport, count: context.aspectRatios.count), axis: .horizontal)
+        },
+        LayoutEntry(name: "featured", defaultViewport: full) { context in
+            AnyRenderLayout(Layouts.Featured(viewport: context.viewport, count: context.aspectRatios.count), axis: .vertical)
+        },
+    ]
+
+    public static let animations: [AnimationEntry] = [
+        // Focus moves by tap from the page the strip rests on (page 0, or page 1 when the target
+        // is page 0) to page `index` (LAYOUTS.md §4, move).
+        AnimationEntry(name: "move", layouts: ["strip"]) { context, index, progress in
+            let strip = Layouts.Strip(viewport: context.viewport, aspectRatios: context.aspectRatios)
+            let from = index == 0 ? min(1, strip.count - 1) : 0
+            guard let start = strip.offset(forIndex: from),
+                  let move = StripAnimation.move(in: strip, at: start, to: index) else {
+                throw OutputFolderError.invalidOption("move needs a page index in 0..<\(strip.count)")
+            }
+            let frame = move.frame(in: strip, progress: progress, offset: start)
+            return RenderLayoutState(layout: AnyRenderLayout(strip.applying(frame), axis: .horizontal), offset: frame.offset)
+        },
+        // Deleting the focused page `index`: the first half of the progress collapses it, the
+        // second half closes the gap (LAYOUTS.md §4, delete).
+        AnimationEntry(name: "delete", layouts: ["strip"]) { context, index, progress in
+            let strip = Layouts.Strip(viewport: context.viewport, aspectRatios: context.aspectRatios)
+            guard let offset = strip.offset(forIndex: index),
+                  let phases = StripAnimation.deletion(in: strip, index: index) else {
+                throw OutputFolderError.invalidOption("delete needs a page index in 0..<\(strip.count)")
+            }
+            let p = min(1, max(0, progress))
+            let frame = p < 0.5
+                ? phases.collapse.frame(in: strip, progress: p * 2, offset: offset)
+                : phases.delete.frame(in: strip, progress: p * 2 - 1, offset: offset)
+            return RenderLayoutState(layout: AnyRenderLayout(strip.applying(frame), axis: .horizontal), offset: frame.offset)
+        },
+    ]
+
+    /// The entry for a layout name.
+    /// - Throws: `OutputFolderError.unknownLayout` for names outside the table.
+    public static func layout(named name: String) throws -> LayoutEntry {
+        guard let entry = layouts.first(where: { $0.name == name.lowercased() }) else {
+            throw OutputFolderError.unknownLayout(name: name, known: layouts.map(\.name))
+        }
+        return entry
+    }
+
+    /// The entry for an animation name.
+    public static func animation(named name: String) throws -> AnimationEntry {
+        guard let entry = animations.first(where: { $0.name == name.lowercased() }) else {
+            throw OutputFolderError.invalidOption(
+                "unknown animation '\(name)': expected one of \(animations.map(\.name).joined(separator: ", "))")
+        }
+        return entry
+    }
+}
