@@ -5,7 +5,7 @@ SWIFT ?= swift
 APT_PACKAGES := libvips-dev libvips-tools pkg-config
 OUT ?= out
 
-.PHONY: deps build release demo test bench bench-layout clean
+.PHONY: deps build release demo test bench bench-layout clean accuracy-deskew
 
 ## deps: install libvips (and pkg-config, the vips CLI used as a test oracle) when missing.
 deps:
@@ -35,6 +35,11 @@ demo: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+## accuracy-deskew: mean and worst skew error and ms/page on ../shared/data scans (release build).
+accuracy-deskew: deps
+	$(SWIFT) build -c release --product quire-deskew-score
+	$$($(SWIFT) build -c release --show-bin-path)/quire-deskew-score $(DESKEW_SCORE_ARGS)
 
 clean:
 	rm -rf .build $(OUT)

@@ -36,6 +36,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `make accuracy-deskew`: mean/worst skew error and ms/page over ../shared/data.
+        .executableTarget(name: "quire-deskew-score", dependencies: ["QuireImaging", "VipsBridge"]),
         .testTarget(name: "QuireGeometryTests", dependencies: ["QuireGeometry"]),
         .testTarget(name: "QuireLayoutTests", dependencies: ["QuireLayout", "QuireGeometry"]),
         .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge"]),

@@ -1,0 +1,147 @@
+import VipsBridge
+
+/// Flatbed scans: estimate the skew, rotate the page straight and trim the scanner lid.
+///
+/// Estimation works on a small grey copy (see `SkewEstimator`); the rotation runs lazily on
+/// the full-size image in libvips, filled with the lid colour so the fill trims away with the
+/// lid; the page rectangle is found on a small copy rotated the same way, then each edge is
+/// refined on a thin strip of the full-size result.
+enum ScanDeskew {
+    /// Long side of the grey copy skew is estimated on.
+    static let analysisLongSide = 1000
+    /// Long side of the colour copy the page rectangle is found on.
+    static let trimLongSide = 800
+
+    /// Estimates the skew of a scan from a small (about 1000 px long side) 8-bit grey copy.
+    static func estimateSkew(gray: [UInt8], width: Int, height: Int) -> SkewEstimate {
+        SkewEstimator.estimate(gray: gray, width: width, height: height)
+    }
+
+    /// Rotates the full-size page straight (clockwise by `skew.degrees` when positive) and trims the
+    /// scanner background around the page; `crop` is in pixels of the rotated image, nil if untrimmed.
+    static func deskewAndTrim(_ image: VIPSImage, skew: SkewEstimate) throws -> (image: VIPSImage, crop: Rect?) {
+        let degrees = skew.degrees.isFinite ? skew.degrees : 0
+        let turn = abs(degrees) >= 0.005
+
+        let small = try image.thumbnail(width: trimLongSide, height: trimLongSide).displayReady(keepGray: true)
+        let smallPixels = try small.pixelBytes()
+        let lid = ScanTrim.borderColour(pixels: smallPixels, width: small.width, height: small.height,
+                                        bands: small.bands)
+        let straight = turn
+            ? try image.rotated(degrees: degrees, background: fill(lid, forBands: image.bands, alpha: image.hasAlpha),
+                                interpolation: .bilinear)
+            : image
+
+        let smallStraight = turn ? try small.rotated(degrees: degrees, background: lid, interpolation: .bilinear) : small
+        let pixels = turn ? try smallStraight.pixelBytes() : smallPixels
+        guard let (box, threshold) = ScanTrim.pageBox(pixels: pixels, width: smallStraight.width,
+                                                      height: smallStraight.height, bands: smallStraight.bands,
+                                                      background: lid),
+              box.width * box.height * 2 >= small.width * small.height
+        else { return (straight, nil) }
+
+        let sx = Double(straight.width) / Double(smallStraight.width)
+        let sy = Double(straight.height) / Double(smallStraight.height)
+        var rect = Rect(x: Double(box.x0) * sx, y: Double(box.y0) * sy,
+                        width: Double(box.width) * sx, height: Double(box.height) * sy)
+        rect = try refine(rect, in: straight, lid: lid, threshold: threshold, scale: max(sx, sy), box: box,
+                          small: (smallStraight.width, smallStraight.height))
+        let x0 = max(0, Int(rect.minX.rounded())), y0 = max(0, Int(rect.minY.rounded()))
+        let x1 = min(straight.width, Int(rect.maxX.rounded())), y1 = min(straight.height, Int(rect.maxY.rounded()))
+        guard x1 - x0 >= 8, y1 - y0 >= 8 else { return (straight, nil) }
+        if x0 == 0, y0 == 0, x1 == straight.width, y1 == straight.height { return (straight, nil) }
+        let crop = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
+        return (try straight.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), crop)
+    }
+
+    /// The lid colour as a fill for an image with `bands` bands (grey, RGB, with alpha).
+    static func fill(_ lid: [Double], forBands bands: Int, alpha: Bool) -> [Double] {
+        let colourBands = bands - (alpha ? 1 : 0)
+        var values: [Double]
+        if colourBands == lid.count {
+            values = lid
+        } else if colourBands == 1 {
+            values = [lid.reduce(0, +) / Double(max(1, lid.count))]
+        } else {
+            values = [Double](repeating: lid.first ?? 255, count: colourBands)
+        }
+        if alpha { values.append(255) }
+        return values
+    }
+
+    /// Refines each edge of `rect` (full-size pixels) on a thin strip of the full-size image:
+    /// the edge sits where the mean distance to the lid colour crosses `threshold`.
+    /// Sides where the page meets the canvas edge stay there.
+    static func refine(_ rect: Rect, in image: VIPSImage, lid: [Double], threshold: Double, scale: Double,
+                       box: ScanTrim.Box, small: (width: Int, height: Int)) throws -> Rect {
+        let reach = Int((scale * 2).rounded(.up)) + 2
+        var minX = rect.minX, maxX = rect.maxX, minY = rect.minY, maxY = rect.maxY
+        // Sample the middle half of each edge, away from corners and the page's fill triangles.
+        let spanX = (Int(rect.minX + rect.width / 4), Int(rect.width / 2))
+        let spanY = (Int(rect.minY + rect.height / 4), Int(rect.height / 2))
+        func profile(x: Int, y: Int, width: Int, height: Int, alongX: Bool) throws -> [Double]? {
+            let x = max(0, x), y = max(0, y)
+            let w = min(width, image.width - x), h = min(height, image.height - y)
+            guard w > 2, h > 2 else { return nil }
+            let strip = try image.cropped(x: x, y: y, width: w, height: h).displayReady(keepGray: true)
+            let px = try strip.pixelBytes()
+            let d = ScanTrim.distances(pixels: px, count: w * h, bands: strip.bands,
+                                       colour: fill(lid, forBands: strip.bands, alpha: false))
+            if alongX {   // one value per column
+                return (0..<w).map { cx in (0..<h).reduce(0.0) { $0 + Double(d[$1 * w + cx]) } / Double(h) }
+            }
+            return (0..<h).map { cy in (0..<w).reduce(0.0) { $0 + Double(d[cy * w + $1]) } / Double(w) }
+        }
+        /// Sub-pixel position in `values` where it first rises through `threshold` (from the
+        /// start when `rising`, else scanning from the end), relative to the strip start.
+        func crossing(_ v: [Double], fromStart: Bool) -> Double? {
+            let idx = fromStart ? Array(v.indices) : Array(v.indices.reversed())
+            for k in 1..<idx.count where v[idx[k - 1]] < threshold && v[idx[k]] >= threshold {
+                let a = v[idx[k - 1]], b = v[idx[k]]
+                let f = (threshold - a) / (b - a)
+                // Edge between pixel centres; the boundary is half a pixel beyond the lid pixel.
+                let pos = Double(idx[k - 1]) + (fromStart ? 1 : -1) * f
+                return fromStart ? pos + 0.5 : pos + 0.5
+            }
+            return nil
+        }
+        if box.x0 > 0, let v = try profile(x: Int(minX) - reach, y: spanY.0, width: 2 * reach, height: spanY.1, alongX: true),
+           let c = crossing(v, fromStart: true) { minX = Double(max(0, Int(minX) - reach)) + c }
+        if box.x1 < small.width, let v = try profile(x: Int(maxX) - reach, y: spanY.0, width: 2 * reach, height: spanY.1, alongX: true),
+           let c = crossing(v, fromStart: false) { maxX = Double(max(0, Int(maxX) - reach)) + c }
+        if box.y0 > 0, let v = try profile(x: spanX.0, y: Int(minY) - reach, width: spanX.1, height: 2 * reach, alongX: false),
+           let c = crossing(v, fromStart: true) { minY = Double(max(0, Int(minY) - reach)) + c }
+        if box.y1 < small.height, let v = try profile(x: spanX.0, y: Int(maxY) - reach, width: spanX.1, height: 2 * reach, alongX: false),
+           let c = crossing(v, fromStart: false) { maxY = Double(max(0, Int(maxY) - reach)) + c }
+        guard maxX - minX > rect.width / 2, maxY - minY > rect.height / 2 else { return rect }
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+
+    /// A small 8-bit grey copy of `image` (Rec. 601 luma of sRGB) fitting in `longSide`.
+    static func smallGray(_ image: VIPSImage, longSide: Int) throws -> (gray: [UInt8], width: Int, height: Int) {
+        let small = try image.thumbnail(width: longSide, height: longSide).displayReady(keepGray: true)
+        let px = try small.pixelBytes()
+        let n = small.width * small.height
+        let bands = small.bands
+        if bands == 1 { return (px, small.width, small.height) }
+        var gray = [UInt8](repeating: 0, count: n)
+        px.withUnsafeBufferPointer { p in
+            gray.withUnsafeMutableBufferPointer { g in
+                for i in 0..<n {
+                    let r = Int(p[i * bands]), gg = Int(p[i * bands + 1]), b = Int(p[i * bands + 2])
+                    g[i] = UInt8((299 * r + 587 * gg + 114 * b + 500) / 1000)
+                }
+            }
+        }
+        return (gray, small.width, small.height)
+    }
+}
+
+extension VIPSImage {
+    /// This scan rotated straight and trimmed to the page (see `ScanDeskew.deskewAndTrim`),
+    /// for callers outside the pipeline such as the accuracy scorer.
+    /// - Returns: the straightened page and the crop applied, in pixels of the rotated image.
+    public func deskewedAndTrimmed(skew: SkewEstimate) throws -> (image: VIPSImage, crop: Rect?) {
+        try ScanDeskew.deskewAndTrim(self, skew: skew)
+    }
+}

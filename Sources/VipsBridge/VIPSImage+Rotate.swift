@@ -1,0 +1,32 @@
+internal import CVips
+internal import CVipsShim
+
+extension VIPSImage {
+    /// How pixels are sampled when an image is resampled off the pixel grid.
+    public enum Interpolation: Sendable {
+        case nearest, bilinear, bicubic
+
+        var cValue: cvips_interpolate_kind {
+            switch self {
+            case .nearest: CVIPS_INTERPOLATE_NEAREST
+            case .bilinear: CVIPS_INTERPOLATE_BILINEAR
+            case .bicubic: CVIPS_INTERPOLATE_BICUBIC
+            }
+        }
+    }
+
+    /// Rotates by an arbitrary angle, clockwise as displayed for positive `degrees`, so that a
+    /// scan whose content leans counter-clockwise can be turned back straight.
+    ///
+    /// The canvas grows to the bounding box of the rotated image (libvips's `vips_rotate`); the
+    /// uncovered corners are filled with `background` (one value, or one per band; empty =
+    /// black). Lazy like every operation: only the regions later read are computed.
+    public func rotated(degrees: Double, background: [Double] = [],
+                        interpolation: Interpolation = .bilinear) throws -> VIPSImage {
+        try Self.make("rotate") { out in
+            background.withUnsafeBufferPointer { bg in
+                cvips_rotate(pointer, degrees, bg.baseAddress, Int32(bg.count), interpolation.cValue, out)
+            }
+        }
+    }
+}
