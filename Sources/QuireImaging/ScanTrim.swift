@@ -8,7 +8,11 @@
 enum ScanTrim {
     /// Page pixels must differ from the lid by at least this much (0-255, largest band
     /// difference) at the centre of the image, or nothing is trimmed.
-    static let minimumPaperContrast = 14.0
+    static let minimumPaperContrast = 6.0
+    /// Largest share of pixels unlike the lid allowed in what is trimmed away.
+    static let maximumDetailOutside = 0.02
+    /// Smallest share of pixels unlike the lid inside the page.
+    static let minimumPaperShare = 0.6
 
     /// A page rectangle in pixels: `x0..<x1`, `y0..<y1`.
     struct Box: Equatable {
@@ -139,6 +143,27 @@ enum ScanTrim {
             columns = c
         }
         let box = Box(x0: columns.lowerBound, y0: rows.lowerBound, x1: columns.upperBound, y1: rows.upperBound)
+        // What is trimmed away must look like lid: a page without a lid around it (or with a
+        // picture taken for the page) leaves text and detail outside the box.
+        let t8 = UInt8(max(0, min(255, t.rounded(.down))))
+        // And the page itself must be mostly unlike the lid (paper), not lid-coloured paper
+        // around a dark picture.
+        var outside = 0, detail = 0, inside = 0, paper = 0
+        for y in 0..<height {
+            let inRows = y >= box.y0 && y < box.y1
+            for x in 0..<width {
+                let far = d[y * width + x] > t8
+                if inRows && x >= box.x0 && x < box.x1 {
+                    inside += 1
+                    if far { paper += 1 }
+                } else {
+                    outside += 1
+                    if far { detail += 1 }
+                }
+            }
+        }
+        guard outside == 0 || Double(detail) <= maximumDetailOutside * Double(outside),
+              Double(paper) >= minimumPaperShare * Double(max(1, inside)) else { return nil }
         // A "page" smaller than a quarter of the frame is more likely a picture on a blank page.
         guard box.width * box.height * 4 >= width * height else { return nil }
         return (box, t)

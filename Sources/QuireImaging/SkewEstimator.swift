@@ -106,6 +106,26 @@ enum SkewEstimator {
         return total
     }
 
+    /// The number of separate lines in a projection profile: runs of bins standing above
+    /// 30 % of the way from the median bin to the highest (after a 1-2-1 smoothing).
+    /// - Complexity: O(bins log bins).
+    static func lineCount(profile: [Float]) -> Int {
+        guard profile.count >= 3 else { return 0 }
+        var smooth = [Float](repeating: 0, count: profile.count)
+        for i in 1..<(profile.count - 1) { smooth[i] = (profile[i - 1] + 2 * profile[i] + profile[i + 1]) / 4 }
+        let sorted = smooth.filter { $0 > 0 }.sorted()
+        guard let top = sorted.last else { return 0 }
+        let median = sorted[sorted.count / 2]
+        let level = median + 0.3 * (top - median)
+        var runs = 0
+        var inside = false
+        for v in smooth {
+            if v > level && !inside { runs += 1 }
+            inside = v > level
+        }
+        return runs
+    }
+
     /// The skew of the ink of a small grey page, with a confidence from the peak's prominence.
     /// - Complexity: O(width x height + angles x ink points), about 200 angles in all.
     static func estimate(gray: [UInt8], width: Int, height: Int) -> SkewEstimate {
@@ -127,9 +147,7 @@ enum SkewEstimator {
                 let steps = Int(searchRange / coarseStep)
                 let coarseAngles = (-steps...steps).map { Double($0) * coarseStep }
                 let coarse = coarseAngles.map { score($0, stride: coarseStride, bin: 2) }
-                let sorted = coarse.sorted()
-                let median = sorted[sorted.count / 2]
-                guard let coarseMax = sorted.last, median > 0 else { return .none }
+                guard let coarseMax = coarse.max(), coarseMax > 0 else { return .none }
 
                 // Local maxima of the coarse curve, best first; refine the top three.
                 var peaks: [Int] = []
@@ -162,10 +180,18 @@ enum SkewEstimator {
                     angle += 0.01 * max(-1, min(1, 0.5 * (l - r) / curvature))
                 }
 
-                // Confidence from how far the peak stands above the typical angle.
-                let ratio = coarseMax / median
+                // Confidence from how far the peak stands above angles well away from it, at
+                // full resolution (2 px bins blur the small print of dense pages).
+                let away = [-12.0, -8, -5, -3, 3, 5, 8, 12].map { score(angle + $0, stride: fineStride, bin: 1) }.sorted()
+                let reference = (away[3] + away[4]) / 2
+                guard reference > 0 else { return .none }
+                let ratio = score(angle, stride: fineStride, bin: 1) / reference
                 var confidence = max(0, min(1, (ratio - 1.05) / 1.5))
                 if abs(angle) > searchRange - 0.5 { confidence *= 0.5 }
+                // A blank page on a lid still has a sharp profile: its own top and bottom edges.
+                // Without at least three separate lines (text, rules, pictures) report nothing.
+                _ = score(angle, stride: fineStride, bin: 1)
+                if lineCount(profile: bins) < 3 { confidence = min(confidence, minimumConfidence / 2) }
                 if confidence < minimumConfidence { return SkewEstimate(degrees: 0, confidence: confidence) }
                 return SkewEstimate(degrees: (angle * 1000).rounded() / 1000, confidence: confidence)
             }

@@ -14,6 +14,8 @@ struct Case {
     var truth: Double
     var dpi: Double?
     var approximate: Bool = false
+    /// No ground truth at all: printed (and written with --out) to be looked at, not scored.
+    var unscored: Bool = false
 }
 
 func argument(_ flag: String) -> String? {
@@ -53,6 +55,15 @@ if FileManager.default.fileExists(atPath: textR) {
     cases.append(Case(name: "real/opencv/imageTextR.png (approx.)", path: textR, truth: 9.2, approximate: true))
 }
 
+// Real skewed scans without a stated angle: shown for inspection only.
+for name in ["unpaper-tests/imgsrc001.png", "unpaper-tests/imgsrc002.png", "unpaper-tests/imgsrc003.png",
+             "unpaper-tests/imgsrc004.png", "unpaper-tests/imgsrc005.png", "unpaper-tests/imgsrcE001.png",
+             "tesseract-test-images/8071_093.3B.tif", "tesseract-test-images/8087_054.3B.tif",
+             "tesseract-test-images/phototest.tif", "scikit-image-data/page.png"]
+where FileManager.default.fileExists(atPath: data + "/real/" + name) {
+    cases.append(Case(name: "real/" + name + " (no truth)", path: data + "/real/" + name, truth: .nan, unscored: true))
+}
+
 if cases.isEmpty {
     print("no scans with ground truth under \(data); nothing to score")
     exit(0)
@@ -85,14 +96,16 @@ for c in cases {
             est = min(est, milliseconds { _ = SkewEstimate.estimate(gray: copy.gray, width: copy.width, height: copy.height) })
         }
         let error = abs(estimate.degrees - c.truth)
-        if !c.approximate {
+        if !c.approximate && !c.unscored {
             errors.append(error)
             totalMs.append(total)
             estimateMs.append(est)
         }
         print(c.name.padding(toLength: 44, withPad: " ", startingAt: 0)
-              + String(format: " %7.3f  %8.3f  %6.3f  %4.2f  %8.1f  %6.1f", c.truth, estimate.degrees, error,
-                       estimate.confidence, total, est))
+              + (c.unscored ? String(format: "       -  %8.3f       -  %4.2f  %8.1f  %6.1f", estimate.degrees,
+                                      estimate.confidence, total, est)
+                            : String(format: " %7.3f  %8.3f  %6.3f  %4.2f  %8.1f  %6.1f", c.truth, estimate.degrees,
+                                     error, estimate.confidence, total, est)))
         if let outDir, let image {
             let (page, crop) = try image.displayReady().deskewedAndTrimmed(skew: estimate)
             let file = outDir + "/" + c.name.replacingOccurrences(of: "/", with: "_")
