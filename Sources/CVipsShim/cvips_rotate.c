@@ -1,5 +1,6 @@
 /*
- * CVipsShim rotate facet: vips_rotate with an interpolator and a background fill, for deskew.
+ * CVipsShim rotate facet: vips_rotate with an interpolator and a background fill, for deskew,
+ * and the cheap shrink that makes deskew's analysis copies.
  */
 #include "cvips_rotate.h"
 
@@ -17,4 +18,27 @@ int cvips_rotate(VipsImage *in, double degrees, const double *background, int n_
     if (bg) vips_area_unref(VIPS_AREA(bg));
     g_object_unref(interp);
     return status;
+}
+
+int cvips_analysis_shrink(VipsImage *in, double factor, VipsImage **out) {
+    *out = NULL;
+    if (factor < 1) factor = 1;
+    int whole = (int) factor;
+    double rest = factor / whole;
+    VipsImage *t = in;
+    g_object_ref(t);
+    if (whole > 1) {
+        VipsImage *n = NULL;
+        if (vips_shrink(t, &n, (double) whole, (double) whole, NULL)) { g_object_unref(t); return -1; }
+        g_object_unref(t);
+        t = n;
+    }
+    if (rest > 1.001) {
+        VipsImage *n = NULL;
+        if (vips_reduce(t, &n, rest, rest, "kernel", VIPS_KERNEL_LINEAR, NULL)) { g_object_unref(t); return -1; }
+        g_object_unref(t);
+        t = n;
+    }
+    *out = t;
+    return 0;
 }

@@ -23,7 +23,7 @@ enum ScanDeskew {
         let degrees = skew.degrees.isFinite ? skew.degrees : 0
         let turn = abs(degrees) >= 0.005
 
-        let small = try image.thumbnail(width: trimLongSide, height: trimLongSide).displayReady(keepGray: true)
+        let small = try image.analysisShrunk(toLongSide: trimLongSide).displayReady(keepGray: true).materialized()
         let smallPixels = try small.pixelBytes()
         let lid = ScanTrim.borderColour(pixels: smallPixels, width: small.width, height: small.height,
                                         bands: small.bands)
@@ -119,7 +119,7 @@ enum ScanDeskew {
 
     /// A small 8-bit grey copy of `image` (Rec. 601 luma of sRGB) fitting in `longSide`.
     static func smallGray(_ image: VIPSImage, longSide: Int) throws -> (gray: [UInt8], width: Int, height: Int) {
-        let small = try image.thumbnail(width: longSide, height: longSide).displayReady(keepGray: true)
+        let small = try image.analysisShrunk(toLongSide: longSide).displayReady(keepGray: true)
         let px = try small.pixelBytes()
         let n = small.width * small.height
         let bands = small.bands

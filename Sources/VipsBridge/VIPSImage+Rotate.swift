@@ -30,3 +30,18 @@ extension VIPSImage {
         }
     }
 }
+
+extension VIPSImage {
+    /// A cheap reduced copy for analysis (skew, trim): box-filtered by the integer part of
+    /// `factor`, then linearly by the rest. About ten times cheaper than `resized` on a large
+    /// page, at the price of a softer result; not meant for pages people look at.
+    public func analysisShrunk(by factor: Double) throws -> VIPSImage {
+        try Self.make("shrink") { cvips_analysis_shrink(pointer, max(1, factor), $0) }
+    }
+
+    /// `analysisShrunk(by:)` to fit `longSide` (never enlarging).
+    public func analysisShrunk(toLongSide longSide: Int) throws -> VIPSImage {
+        let factor = Double(max(width, height)) / Double(max(1, longSide))
+        return factor > 1 ? try analysisShrunk(by: factor) : self
+    }
+}
