@@ -1,5 +1,16 @@
 import VipsBridge
 
+/// Skew of a scanned page: positive = content rotated counter-clockwise as displayed.
+///
+/// It is what deskew needs to turn a flatbed scan back straight (clockwise by `degrees` when
+/// positive) and what layout.json records as `skewDegrees`. Blank or near-blank pages carry
+/// 0 degrees with a low confidence rather than a random angle.
+public struct SkewEstimate: Sendable, Hashable, Codable {
+    public var degrees: Double
+    public var confidence: Double   // 0...1; blank pages give 0 degrees, low confidence
+    public init(degrees: Double, confidence: Double) { self.degrees = degrees; self.confidence = confidence }
+}
+
 /// Flatbed scans: estimate the skew, rotate the page straight and trim the scanner lid.
 ///
 /// Estimation works on a small grey copy (see `SkewEstimator`); the rotation runs lazily on
@@ -20,6 +31,8 @@ enum ScanDeskew {
     /// Rotates the full-size page straight (clockwise by `skew.degrees` when positive) and trims the
     /// scanner background around the page; `crop` is in pixels of the rotated image, nil if untrimmed.
     static func deskewAndTrim(_ image: VIPSImage, skew: SkewEstimate) throws -> (image: VIPSImage, crop: Rect?) {
+        // Analysis and fill colours are 8-bit; other formats are made display-ready first.
+        let image = image.format == .uchar ? image : try image.displayReady(keepGray: true)
         let degrees = skew.degrees.isFinite ? skew.degrees : 0
         let turn = abs(degrees) >= 0.005
 
@@ -92,16 +105,16 @@ enum ScanDeskew {
             }
             return (0..<h).map { cy in (0..<w).reduce(0.0) { $0 + Double(d[cy * w + $1]) } / Double(w) }
         }
-        /// Sub-pixel position in `values` where it first rises through `threshold` (from the
-        /// start when `rising`, else scanning from the end), relative to the strip start.
+        /// Sub-pixel position (pixel edges at integers, relative to the strip start) where the
+        /// profile first rises through `threshold`, walking in from the start or from the end.
         func crossing(_ v: [Double], fromStart: Bool) -> Double? {
             let idx = fromStart ? Array(v.indices) : Array(v.indices.reversed())
+            guard idx.count >= 2 else { return nil }
             for k in 1..<idx.count where v[idx[k - 1]] < threshold && v[idx[k]] >= threshold {
                 let a = v[idx[k - 1]], b = v[idx[k]]
                 let f = (threshold - a) / (b - a)
-                // Edge between pixel centres; the boundary is half a pixel beyond the lid pixel.
-                let pos = Double(idx[k - 1]) + (fromStart ? 1 : -1) * f
-                return fromStart ? pos + 0.5 : pos + 0.5
+                // Interpolate between the lid pixel's centre and the page pixel's centre.
+                return Double(idx[k - 1]) + (fromStart ? f : -f) + 0.5
             }
             return nil
         }
@@ -134,14 +147,5 @@ enum ScanDeskew {
             }
         }
         return (gray, small.width, small.height)
-    }
-}
-
-extension VIPSImage {
-    /// This scan rotated straight and trimmed to the page (see `ScanDeskew.deskewAndTrim`),
-    /// for callers outside the pipeline such as the accuracy scorer.
-    /// - Returns: the straightened page and the crop applied, in pixels of the rotated image.
-    public func deskewedAndTrimmed(skew: SkewEstimate) throws -> (image: VIPSImage, crop: Rect?) {
-        try ScanDeskew.deskewAndTrim(self, skew: skew)
     }
 }

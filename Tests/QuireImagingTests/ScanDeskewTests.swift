@@ -172,6 +172,21 @@ import VipsBridge
         #expect(page.bands == 3 && page.width == Int(rect.width))
     }
 
+    @Test func rgbaScanKeepsItsBandsAndTrims() throws {
+        let grey = try Self.skewed(try Self.textScan(pageWidth: 700, pageHeight: 900, seed: 8).image(),
+                                   degrees: -2.5, lid: 90)
+        let px = try grey.pixelBytes()
+        var rgba = [UInt8](repeating: 255, count: px.count * 4)
+        for i in px.indices { rgba[i * 4] = px[i]; rgba[i * 4 + 1] = px[i]; rgba[i * 4 + 2] = px[i] }
+        let scan = try VIPSImage.fromPixels(rgba, width: grey.width, height: grey.height, bands: 4)
+        let skew = try Self.estimate(scan)
+        #expect(abs(skew.degrees + 2.5) <= 0.1)
+        let (page, crop) = try ScanDeskew.deskewAndTrim(scan, skew: skew)
+        let rect = try #require(crop)
+        #expect(abs(rect.width - 700) <= 3 && abs(rect.height - 900) <= 3, "crop \(rect)")
+        #expect(page.bands == 4)
+    }
+
     @Test func pageWithoutLidIsNotTrimmed() throws {
         // Text straight to the frame's edge on white: nothing to trim, however it is turned.
         var c = Canvas(width: 1000, height: 1300, lid: 245, page: (0, 0, 1000, 1300))

@@ -1,16 +1,5 @@
 import VipsBridge
 
-/// Skew of a scanned page: positive = content rotated counter-clockwise as displayed.
-///
-/// It is what deskew needs to turn a flatbed scan back straight (clockwise by `degrees` when
-/// positive) and what layout.json records as `skewDegrees`. Blank or near-blank pages carry
-/// 0 degrees with a low confidence rather than a random angle.
-public struct SkewEstimate: Sendable, Hashable, Codable {
-    public var degrees: Double
-    public var confidence: Double   // 0...1; blank pages give 0 degrees, low confidence
-    public init(degrees: Double, confidence: Double) { self.degrees = degrees; self.confidence = confidence }
-}
-
 extension SkewEstimate {
     /// "Nothing to straighten": 0 degrees, no confidence.
     public static let none = SkewEstimate(degrees: 0, confidence: 0)
@@ -37,5 +26,14 @@ extension SkewEstimate {
     /// - Throws: `VIPSError` when the pixels cannot be computed.
     public static func analysisCopy(of image: VIPSImage) throws -> (gray: [UInt8], width: Int, height: Int) {
         try ScanDeskew.smallGray(image, longSide: ScanDeskew.analysisLongSide)
+    }
+}
+
+extension VIPSImage {
+    /// This scan rotated straight and trimmed to the page (see `ScanDeskew.deskewAndTrim`),
+    /// for callers outside the pipeline such as the accuracy scorer.
+    /// - Returns: the straightened page and the crop applied, in pixels of the rotated image.
+    public func deskewedAndTrimmed(skew: SkewEstimate) throws -> (image: VIPSImage, crop: Rect?) {
+        try ScanDeskew.deskewAndTrim(self, skew: skew)
     }
 }
