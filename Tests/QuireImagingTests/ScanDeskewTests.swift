@@ -123,6 +123,38 @@ import VipsBridge
         }
     }
 
+    /// Harder pages: three lines only, salt-and-pepper noise, a shadow across the page, and
+    /// two columns whose baselines do not line up.
+    @Test(arguments: ["sparse", "noisy", "shadow", "columns"], [-8.3, 2.15])
+    func harderPages(kind: String, degrees: Double) throws {
+        var c = Canvas(width: 1120, height: 1420, lid: 235, page: (60, 60, 1000, 1300), paper: 252)
+        var rng = Generator(state: 77)
+        switch kind {
+        case "sparse":
+            Self.drawText(&c, area: (160, 500, 800, 120), seed: 4, lineHeight: 16, lineGap: 24)
+        case "columns":
+            Self.drawText(&c, area: (150, 150, 380, 1100), seed: 5, lineHeight: 12, lineGap: 14)
+            Self.drawText(&c, area: (590, 161, 380, 1100), seed: 6, lineHeight: 12, lineGap: 17)
+        default:
+            Self.drawText(&c, area: (150, 150, 820, 1100), seed: 6)
+        }
+        if kind == "noisy" {
+            for _ in 0..<20_000 {
+                c.fill(x: rng.int(0...1119), y: rng.int(0...1419), w: 1, h: 1, value: rng.int(0...1) == 0 ? 0 : 255)
+            }
+        }
+        if kind == "shadow" {   // darker towards the left, as along a book's spine
+            for y in 0..<c.height {
+                for x in 0..<c.width {
+                    let f = 0.45 + 0.55 * min(1, Double(x) / 600)
+                    c.pixels[y * c.width + x] = UInt8(Double(c.pixels[y * c.width + x]) * f)
+                }
+            }
+        }
+        let estimate = try Self.estimate(try Self.skewed(try c.image(), degrees: degrees, lid: 235))
+        #expect(abs(estimate.degrees - degrees) <= 0.1, "\(kind): estimated \(estimate.degrees) for \(degrees)")
+    }
+
     @Test func smallAndDegenerateInputsAreSafe() {
         #expect(ScanDeskew.estimateSkew(gray: [], width: 0, height: 0) == .none)
         #expect(ScanDeskew.estimateSkew(gray: [1, 2, 3], width: 100, height: 100) == .none)
