@@ -38,12 +38,12 @@ enum ScanDeskew {
 
         let small = try image.analysisShrunk(toLongSide: trimLongSide).displayReady(keepGray: true).materialized()
         let smallPixels = try small.pixelBytes()
-        let lid = ScanTrim.borderColour(pixels: smallPixels, width: small.width, height: small.height,
-                                        bands: small.bands)
-        let straight = turn
-            ? try image.rotated(degrees: degrees, background: fill(lid, forBands: image.bands, alpha: image.hasAlpha),
-                                interpolation: .bilinear)
-            : image
+        let lid = ScanTrim.lidColour(pixels: smallPixels, width: small.width, height: small.height, bands: small.bands)
+        func rotate(_ fillColour: [Double]) throws -> VIPSImage {
+            guard turn else { return image }
+            return try image.rotated(degrees: degrees, background: fill(fillColour, forBands: image.bands, alpha: image.hasAlpha),
+                                     interpolation: .bilinear)
+        }
 
         let smallStraight = turn ? try small.rotated(degrees: degrees, background: lid, interpolation: .bilinear) : small
         let pixels = turn ? try smallStraight.pixelBytes() : smallPixels
@@ -51,7 +51,14 @@ enum ScanDeskew {
                                                       height: smallStraight.height, bands: smallStraight.bands,
                                                       background: lid),
               box.width * box.height * 2 >= small.width * small.height
-        else { return (straight, nil) }
+        else {
+            // No lid to trim: fill the corners with what surrounds the page instead (paper,
+            // for PDF renders and scans that fill the frame).
+            let around = ScanTrim.borderColour(pixels: smallPixels, width: small.width, height: small.height,
+                                               bands: small.bands)
+            return (try rotate(around), nil)
+        }
+        let straight = try rotate(lid)
 
         let sx = Double(straight.width) / Double(smallStraight.width)
         let sy = Double(straight.height) / Double(smallStraight.height)

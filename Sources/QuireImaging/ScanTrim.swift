@@ -40,6 +40,33 @@ enum ScanTrim {
         }
     }
 
+    /// The scanner-lid colour: of the four sides' median colours, the one least like the paper
+    /// (the median colour of the centre). A page laid in a corner of the glass shows the lid
+    /// along two sides only, where the median of the whole border would be paper.
+    /// - Complexity: O(width x height x bands) for the centre median.
+    static func lidColour(pixels: [UInt8], width: Int, height: Int, bands: Int, ring: Int = 2) -> [Double] {
+        let ring = max(1, min(ring, min(width, height) / 4))
+        func median(_ points: [(Int, Int)]) -> [Double] {
+            (0..<bands).map { b in
+                var v = points.map { pixels[($0.1 * width + $0.0) * bands + b] }
+                v.sort()
+                return v.isEmpty ? 255 : Double(v[v.count / 2])
+            }
+        }
+        var sides: [[(Int, Int)]] = [[], [], [], []]
+        for r in 0..<ring {
+            for x in 0..<width { sides[0].append((x, r)); sides[1].append((x, height - 1 - r)) }
+            for y in 0..<height { sides[2].append((r, y)); sides[3].append((width - 1 - r, y)) }
+        }
+        var centre: [(Int, Int)] = []
+        for y in stride(from: height / 4, to: height - height / 4, by: 2) {
+            for x in stride(from: width / 4, to: width - width / 4, by: 2) { centre.append((x, y)) }
+        }
+        let paper = median(centre)
+        func distance(_ c: [Double]) -> Double { zip(c, paper).map { abs($0 - $1) }.max() ?? 0 }
+        return sides.map(median).max { distance($0) < distance($1) } ?? paper
+    }
+
     /// Largest per-band absolute difference of every pixel to `colour`.
     /// - Complexity: O(width x height x bands).
     static func distances(pixels: [UInt8], count: Int, bands: Int, colour: [Double]) -> [UInt8] {

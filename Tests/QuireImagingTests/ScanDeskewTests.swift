@@ -219,6 +219,17 @@ import VipsBridge
         #expect(page.bands == 4)
     }
 
+    @Test func pageInACornerOfTheGlass() throws {
+        // The page lies against the top-left corner: the lid shows on the right and bottom only.
+        var c = Canvas(width: 1150, height: 1450, lid: 60, page: (0, 0, 1000, 1300))
+        Self.drawText(&c, area: (90, 110, 820, 1080), seed: 21)
+        let (page, crop) = try ScanDeskew.deskewAndTrim(try c.image(), skew: SkewEstimate(degrees: 0, confidence: 1))
+        let rect = try #require(crop)
+        #expect(rect.minX == 0 && rect.minY == 0, "crop \(rect)")
+        #expect(abs(rect.width - 1000) <= 1 && abs(rect.height - 1300) <= 1, "crop \(rect)")
+        #expect(page.width == Int(rect.width))
+    }
+
     @Test func pageWithoutLidIsNotTrimmed() throws {
         // Text straight to the frame's edge on white: nothing to trim, however it is turned.
         var c = Canvas(width: 1000, height: 1300, lid: 245, page: (0, 0, 1000, 1300))
@@ -230,6 +241,9 @@ import VipsBridge
         let turned = try ScanDeskew.deskewAndTrim(try Self.skewed(image, degrees: 2, lid: 245),
                                                   skew: SkewEstimate(degrees: 2, confidence: 1))
         #expect(turned.crop == nil)
+        // The corners the rotation uncovers are filled with the surrounding paper, not black.
+        let corner = try turned.image.cropped(x: 0, y: 0, width: 4, height: 4).pixelBytes()
+        #expect(corner.allSatisfy { abs(Int($0) - 245) <= 3 }, "corner \(corner)")
     }
 
     @Test func fillMatchesTheImageBands() {
