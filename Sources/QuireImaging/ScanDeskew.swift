@@ -58,7 +58,12 @@ enum ScanDeskew {
                                                bands: small.bands)
             return (try rotate(around), nil)
         }
+        // Edges are measured on the page turned with a lid-coloured fill; the page itself is
+        // cut from one turned with a paper-coloured fill, so where the page ran off the glass
+        // the missing corner reads as paper rather than as a wedge of lid.
         let straight = try rotate(lid)
+        let paper = ScanTrim.paperColour(pixels: pixels, width: smallStraight.width, bands: smallStraight.bands, box: box)
+        let output = try rotate(paper)
 
         let sx = Double(straight.width) / Double(smallStraight.width)
         let sy = Double(straight.height) / Double(smallStraight.height)
@@ -71,7 +76,7 @@ enum ScanDeskew {
         guard x1 - x0 >= 8, y1 - y0 >= 8 else { return (straight, nil) }
         if x0 == 0, y0 == 0, x1 == straight.width, y1 == straight.height { return (straight, nil) }
         let crop = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
-        return (try straight.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), crop)
+        return (try output.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), crop)
     }
 
     /// The lid colour as a fill for an image with `bands` bands (grey, RGB, with alpha).

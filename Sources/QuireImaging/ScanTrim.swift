@@ -67,6 +67,23 @@ enum ScanTrim {
         return sides.map(median).max { distance($0) < distance($1) } ?? paper
     }
 
+    /// The paper colour of a found page: the median colour of a thin band just inside the
+    /// box, where page margins are (text and pictures rarely reach them).
+    /// - Complexity: O(box perimeter).
+    static func paperColour(pixels: [UInt8], width: Int, bands: Int, box: Box) -> [Double] {
+        let inset = max(2, min(box.width, box.height) / 60)
+        let x0 = box.x0 + inset, x1 = box.x1 - 1 - inset, y0 = box.y0 + inset, y1 = box.y1 - 1 - inset
+        guard x1 > x0, y1 > y0 else { return [Double](repeating: 255, count: bands) }
+        var points: [Int] = []
+        for x in x0...x1 { points.append(y0 * width + x); points.append(y1 * width + x) }
+        for y in y0...y1 { points.append(y * width + x0); points.append(y * width + x1) }
+        return (0..<bands).map { b in
+            var v = points.map { pixels[$0 * bands + b] }
+            v.sort()
+            return Double(v[v.count / 2])
+        }
+    }
+
     /// Largest per-band absolute difference of every pixel to `colour`.
     /// - Complexity: O(width x height x bands).
     static func distances(pixels: [UInt8], count: Int, bands: Int, colour: [Double]) -> [UInt8] {
