@@ -30,6 +30,15 @@ enum ScanDeskew {
 
     /// Rotates the full-size page straight (clockwise by `skew.degrees` when positive) and trims the
     /// scanner background around the page; `crop` is in pixels of the rotated image, nil if untrimmed.
+    ///
+    /// The lid is the side colour least like the paper; the page box is found on an ~800 px
+    /// copy turned like the page, each edge refined on a thin full-size strip. The returned
+    /// page is lazy (the rotation runs when it is written) and is cut from a rotation filled
+    /// with the paper colour, so corners that ran off the glass read as paper. Pages without a
+    /// lid are turned with the surrounding colour as fill and not trimmed. The image is read
+    /// more than once, so it must allow random access (not a sequential load).
+    /// - Complexity: O(pixels) for the analysis copy and the rotation; the analysis itself is
+    ///   O(800 x 800) plus four strips a few pixels wide.
     static func deskewAndTrim(_ image: VIPSImage, skew: SkewEstimate) throws -> (image: VIPSImage, crop: Rect?) {
         // Analysis and fill colours are 8-bit; other formats are made display-ready first.
         let image = image.format == .uchar ? image : try image.displayReady(keepGray: true)
