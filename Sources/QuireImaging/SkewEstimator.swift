@@ -141,8 +141,8 @@ enum SkewEstimator {
                     sharpness(xs: xp, ys: yp, weights: wp, count: count, pointStride: stride, degrees: degrees,
                               binSize: bin, width: width, height: height, bins: &bins)
                 }
-                // Coarse: a subsample of at most ~20k points, 2 px bins, 0.25 degree steps.
-                let coarseStride = max(1, count / 20_000)
+                // Coarse: a subsample of at most ~10k points, 2 px bins, 0.25 degree steps.
+                let coarseStride = max(1, count / 10_000)
                 let coarseStep = 0.25
                 let steps = Int(searchRange / coarseStep)
                 let coarseAngles = (-steps...steps).map { Double($0) * coarseStep }
@@ -157,7 +157,7 @@ enum SkewEstimator {
                     if coarse[i] >= left && coarse[i] >= right { peaks.append(i) }
                 }
                 peaks.sort { coarse[$0] > coarse[$1] }
-                let fineStride = max(1, count / 120_000)
+                let fineStride = max(1, count / 60_000)
                 var best = (angle: 0.0, value: -Double.infinity)
                 for p in peaks.prefix(3) where coarse[p] >= 0.8 * coarseMax {
                     let centre = coarseAngles[p]
