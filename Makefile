@@ -5,7 +5,7 @@ SWIFT ?= swift
 APT_PACKAGES := libvips-dev libvips-tools pkg-config
 OUT ?= out
 
-.PHONY: deps build release demo test bench bench-layout clean
+.PHONY: deps build release demo test bench bench-layout clean accuracy-deskew
 
 ## deps: install libvips (and pkg-config, the vips CLI used as a test oracle) when missing.
 deps:
@@ -39,6 +39,11 @@ test: deps
 ## bench-layout: median cost of one frame's visible-item query per layout, 10^3…10^6 items.
 bench-layout:
 	$(SWIFT) run -c release quire-bench-layout
+
+## accuracy-deskew: mean and worst skew error and ms/page on ../shared/data scans (release build).
+accuracy-deskew: deps
+	$(SWIFT) build -c release --product quire-deskew-score
+	$$($(SWIFT) build -c release --show-bin-path)/quire-deskew-score $(DESKEW_SCORE_ARGS)
 
 clean:
 	rm -rf .build $(OUT)

@@ -37,6 +37,8 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "quire-bench-layout", dependencies: ["QuireLayout"]),
+        // `make accuracy-deskew`: mean/worst skew error and ms/page over ../shared/data.
+        .executableTarget(name: "quire-deskew-score", dependencies: ["QuireImaging", "VipsBridge"]),
         .testTarget(name: "QuireGeometryTests", dependencies: ["QuireGeometry"]),
         .testTarget(name: "QuireLayoutTests", dependencies: ["QuireLayout", "QuireGeometry"], exclude: ["Goldens"]),
         .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge"]),

@@ -16,19 +16,14 @@ import VipsBridge
         #expect(throws: VIPSError.self) { try VIPSImage.load(data: [1, 2, 3, 4, 5, 6, 7, 8]) }
     }
 
-    @Test func imagesAreReleased() async throws {
+    @Test func imagesAreReleased() throws {
+        // The count is process-wide and other suites run in parallel holding a few images of
+        // their own, so compare against a leak's size (2 images an iteration), not exactly.
         let before = VIPSRuntime.liveImageCount
-        for _ in 0..<20 {
+        for _ in 0..<200 {
             let image = try VIPSImage.black(width: 64, height: 64, bands: 3)
             _ = try image.resized(horizontal: 0.5, vertical: 0.5).pixelBytes()
         }
-        // The count is process-wide and other suites make images in parallel: wait (bounded)
-        // until theirs are gone too; a real leak never drops back.
-        var after = VIPSRuntime.liveImageCount
-        for _ in 0..<300 where after > before {
-            try await Task.sleep(nanoseconds: 100_000_000)
-            after = VIPSRuntime.liveImageCount
-        }
-        #expect(after <= before)
+        #expect(VIPSRuntime.liveImageCount < before + 100)
     }
 }

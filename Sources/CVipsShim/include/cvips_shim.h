@@ -12,5 +12,6 @@
 
 #include "cvips_core.h"
 #include "cvips_compose.h"
+#include "cvips_rotate.h"
 
 #endif

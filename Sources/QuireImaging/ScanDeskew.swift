@@ -1,0 +1,172 @@
+import VipsBridge
+
+/// Skew of a scanned page: positive = content rotated counter-clockwise as displayed.
+///
+/// It is what deskew needs to turn a flatbed scan back straight (clockwise by `degrees` when
+/// positive) and what layout.json records as `skewDegrees`. Blank or near-blank pages carry
+/// 0 degrees with a low confidence rather than a random angle.
+public struct SkewEstimate: Sendable, Hashable, Codable {
+    public var degrees: Double
+    public var confidence: Double   // 0...1; blank pages give 0 degrees, low confidence
+    public init(degrees: Double, confidence: Double) { self.degrees = degrees; self.confidence = confidence }
+}
+
+/// Flatbed scans: estimate the skew, rotate the page straight and trim the scanner lid.
+///
+/// Estimation works on a small grey copy (see `SkewEstimator`); the rotation runs lazily on
+/// the full-size image in libvips, filled with the lid colour so the fill trims away with the
+/// lid; the page rectangle is found on a small copy rotated the same way, then each edge is
+/// refined on a thin strip of the full-size result.
+enum ScanDeskew {
+    /// Long side of the grey copy skew is estimated on.
+    static let analysisLongSide = 1000
+    /// Long side of the colour copy the page rectangle is found on.
+    static let trimLongSide = 800
+
+    /// Estimates the skew of a scan from a small (about 1000 px long side) 8-bit grey copy.
+    static func estimateSkew(gray: [UInt8], width: Int, height: Int) -> SkewEstimate {
+        SkewEstimator.estimate(gray: gray, width: width, height: height)
+    }
+
+    /// Rotates the full-size page straight (clockwise by `skew.degrees` when positive) and trims the
+    /// scanner background around the page; `crop` is in pixels of the rotated image, nil if untrimmed.
+    ///
+    /// The lid is the side colour least like the paper; the page box is found on an ~800 px
+    /// copy turned like the page, each edge refined on a thin full-size strip. The returned
+    /// page is lazy (the rotation runs when it is written) and is cut from a rotation filled
+    /// with the paper colour, so corners that ran off the glass read as paper. Pages without a
+    /// lid are turned with the surrounding colour as fill and not trimmed. The image is read
+    /// more than once, so it must allow random access (not a sequential load).
+    /// - Complexity: O(pixels) for the analysis copy and the rotation; the analysis itself is
+    ///   O(800 x 800) plus four strips a few pixels wide.
+    static func deskewAndTrim(_ image: VIPSImage, skew: SkewEstimate) throws -> (image: VIPSImage, crop: Rect?) {
+        // Analysis and fill colours are 8-bit; other formats are made display-ready first.
+        let image = image.format == .uchar ? image : try image.displayReady(keepGray: true)
+        let degrees = skew.degrees.isFinite ? skew.degrees : 0
+        let turn = abs(degrees) >= 0.005
+
+        let small = try image.analysisShrunk(toLongSide: trimLongSide).displayReady(keepGray: true).materialized()
+        let smallPixels = try small.pixelBytes()
+        let lid = ScanTrim.lidColour(pixels: smallPixels, width: small.width, height: small.height, bands: small.bands)
+        func rotate(_ fillColour: [Double]) throws -> VIPSImage {
+            guard turn else { return image }
+            return try image.rotated(degrees: degrees, background: fill(fillColour, forBands: image.bands, alpha: image.hasAlpha),
+                                     interpolation: .bilinear)
+        }
+
+        let smallStraight = turn ? try small.rotated(degrees: degrees, background: lid, interpolation: .bilinear) : small
+        let pixels = turn ? try smallStraight.pixelBytes() : smallPixels
+        guard let (box, threshold) = ScanTrim.pageBox(pixels: pixels, width: smallStraight.width,
+                                                      height: smallStraight.height, bands: smallStraight.bands,
+                                                      background: lid),
+              box.width * box.height * 2 >= small.width * small.height
+        else {
+            // No lid to trim: fill the corners with what surrounds the page instead (paper,
+            // for PDF renders and scans that fill the frame).
+            let around = ScanTrim.borderColour(pixels: smallPixels, width: small.width, height: small.height,
+                                               bands: small.bands)
+            return (try rotate(around), nil)
+        }
+        // Edges are measured on the page turned with a lid-coloured fill; the page itself is
+        // cut from one turned with a paper-coloured fill, so where the page ran off the glass
+        // the missing corner reads as paper rather than as a wedge of lid.
+        let straight = try rotate(lid)
+        let paper = ScanTrim.paperColour(pixels: pixels, width: smallStraight.width, bands: smallStraight.bands, box: box)
+        let output = try rotate(paper)
+
+        let sx = Double(straight.width) / Double(smallStraight.width)
+        let sy = Double(straight.height) / Double(smallStraight.height)
+        var rect = Rect(x: Double(box.x0) * sx, y: Double(box.y0) * sy,
+                        width: Double(box.width) * sx, height: Double(box.height) * sy)
+        rect = try refine(rect, in: straight, lid: lid, threshold: threshold, scale: max(sx, sy), box: box,
+                          small: (smallStraight.width, smallStraight.height))
+        let x0 = max(0, Int(rect.minX.rounded())), y0 = max(0, Int(rect.minY.rounded()))
+        let x1 = min(straight.width, Int(rect.maxX.rounded())), y1 = min(straight.height, Int(rect.maxY.rounded()))
+        guard x1 - x0 >= 8, y1 - y0 >= 8 else { return (straight, nil) }
+        if x0 == 0, y0 == 0, x1 == straight.width, y1 == straight.height { return (straight, nil) }
+        let crop = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
+        return (try output.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), crop)
+    }
+
+    /// The lid colour as a fill for an image with `bands` bands (grey, RGB, with alpha).
+    static func fill(_ lid: [Double], forBands bands: Int, alpha: Bool) -> [Double] {
+        let colourBands = bands - (alpha ? 1 : 0)
+        var values: [Double]
+        if colourBands == lid.count {
+            values = lid
+        } else if colourBands == 1 {
+            values = [lid.reduce(0, +) / Double(max(1, lid.count))]
+        } else {
+            values = [Double](repeating: lid.first ?? 255, count: colourBands)
+        }
+        if alpha { values.append(255) }
+        return values
+    }
+
+    /// Refines each edge of `rect` (full-size pixels) on a thin strip of the full-size image:
+    /// the edge sits where the mean distance to the lid colour crosses `threshold`.
+    /// Sides where the page meets the canvas edge stay there.
+    static func refine(_ rect: Rect, in image: VIPSImage, lid: [Double], threshold: Double, scale: Double,
+                       box: ScanTrim.Box, small: (width: Int, height: Int)) throws -> Rect {
+        let reach = Int((scale * 2).rounded(.up)) + 2
+        var minX = rect.minX, maxX = rect.maxX, minY = rect.minY, maxY = rect.maxY
+        // Sample the middle half of each edge, away from corners and the page's fill triangles.
+        let spanX = (Int(rect.minX + rect.width / 4), Int(rect.width / 2))
+        let spanY = (Int(rect.minY + rect.height / 4), Int(rect.height / 2))
+        func profile(x: Int, y: Int, width: Int, height: Int, alongX: Bool) throws -> [Double]? {
+            let x = max(0, x), y = max(0, y)
+            let w = min(width, image.width - x), h = min(height, image.height - y)
+            guard w > 2, h > 2 else { return nil }
+            let strip = try image.cropped(x: x, y: y, width: w, height: h).displayReady(keepGray: true)
+            let px = try strip.pixelBytes()
+            let d = ScanTrim.distances(pixels: px, count: w * h, bands: strip.bands,
+                                       colour: fill(lid, forBands: strip.bands, alpha: false))
+            if alongX {   // one value per column
+                return (0..<w).map { cx in (0..<h).reduce(0.0) { $0 + Double(d[$1 * w + cx]) } / Double(h) }
+            }
+            return (0..<h).map { cy in (0..<w).reduce(0.0) { $0 + Double(d[cy * w + $1]) } / Double(w) }
+        }
+        /// Sub-pixel position (pixel edges at integers, relative to the strip start) where the
+        /// profile first rises through `threshold`, walking in from the start or from the end.
+        func crossing(_ v: [Double], fromStart: Bool) -> Double? {
+            let idx = fromStart ? Array(v.indices) : Array(v.indices.reversed())
+            guard idx.count >= 2 else { return nil }
+            for k in 1..<idx.count where v[idx[k - 1]] < threshold && v[idx[k]] >= threshold {
+                let a = v[idx[k - 1]], b = v[idx[k]]
+                let f = (threshold - a) / (b - a)
+                // Interpolate between the lid pixel's centre and the page pixel's centre.
+                return Double(idx[k - 1]) + (fromStart ? f : -f) + 0.5
+            }
+            return nil
+        }
+        if box.x0 > 0, let v = try profile(x: Int(minX) - reach, y: spanY.0, width: 2 * reach, height: spanY.1, alongX: true),
+           let c = crossing(v, fromStart: true) { minX = Double(max(0, Int(minX) - reach)) + c }
+        if box.x1 < small.width, let v = try profile(x: Int(maxX) - reach, y: spanY.0, width: 2 * reach, height: spanY.1, alongX: true),
+           let c = crossing(v, fromStart: false) { maxX = Double(max(0, Int(maxX) - reach)) + c }
+        if box.y0 > 0, let v = try profile(x: spanX.0, y: Int(minY) - reach, width: spanX.1, height: 2 * reach, alongX: false),
+           let c = crossing(v, fromStart: true) { minY = Double(max(0, Int(minY) - reach)) + c }
+        if box.y1 < small.height, let v = try profile(x: spanX.0, y: Int(maxY) - reach, width: spanX.1, height: 2 * reach, alongX: false),
+           let c = crossing(v, fromStart: false) { maxY = Double(max(0, Int(maxY) - reach)) + c }
+        guard maxX - minX > rect.width / 2, maxY - minY > rect.height / 2 else { return rect }
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+
+    /// A small 8-bit grey copy of `image` (Rec. 601 luma of sRGB) fitting in `longSide`.
+    static func smallGray(_ image: VIPSImage, longSide: Int) throws -> (gray: [UInt8], width: Int, height: Int) {
+        let small = try image.analysisShrunk(toLongSide: longSide).displayReady(keepGray: true)
+        let px = try small.pixelBytes()
+        let n = small.width * small.height
+        let bands = small.bands
+        if bands == 1 { return (px, small.width, small.height) }
+        var gray = [UInt8](repeating: 0, count: n)
+        px.withUnsafeBufferPointer { p in
+            gray.withUnsafeMutableBufferPointer { g in
+                for i in 0..<n {
+                    let r = Int(p[i * bands]), gg = Int(p[i * bands + 1]), b = Int(p[i * bands + 2])
+                    g[i] = UInt8((299 * r + 587 * gg + 114 * b + 500) / 1000)
+                }
+            }
+        }
+        return (gray, small.width, small.height)
+    }
+}

@@ -1,0 +1,206 @@
+/// Skew estimation for flatbed scans: a projection-profile search over the "ink" of a small
+/// grey copy of the page.
+///
+/// Text lines, rules, table and picture edges and the page border against the scanner lid all
+/// make the horizontal projection of dark detail sharpest (highest sum of squares) when the
+/// projection direction follows them. The search runs coarse to fine: every 0.25 degree over
+/// +/-`searchRange` on a subsample with 2 px bins, then around the best few peaks with 1 px
+/// bins, down to 0.01 degree and a parabolic fit of the peak.
+enum SkewEstimator {
+    /// Largest skew searched, in degrees (the requirement is at least +/-15).
+    static let searchRange = 20.0
+    /// Below this confidence the estimate is reported as 0 degrees (never a random angle).
+    static let minimumConfidence = 0.15
+    /// Fewer ink pixels than this share of the image: a blank page.
+    static let minimumInkShare = 0.0005
+
+    /// Pixel positions of ink: pixels clearly darker than their neighbourhood mean.
+    ///
+    /// A local rather than global threshold keeps text on tinted paper, ignores a flat dark
+    /// scanner lid (only its boundary with the page counts, which follows the page edge) and
+    /// copes with uneven illumination.
+    /// - Complexity: O(width x height).
+    static func inkPoints(gray: [UInt8], width: Int, height: Int) -> (xs: [Float], ys: [Float], weights: [Float]) {
+        let radius = max(4, min(width, height) / 48)
+        let stride = width + 1
+        var integral = [Int](repeating: 0, count: stride * (height + 1))
+        gray.withUnsafeBufferPointer { g in
+            integral.withUnsafeMutableBufferPointer { s in
+                for y in 0..<height {
+                    var row = 0
+                    let base = (y + 1) * stride
+                    for x in 0..<width {
+                        row += Int(g[y * width + x])
+                        s[base + x + 1] = s[base - stride + x + 1] + row
+                    }
+                }
+            }
+        }
+        var xs: [Float] = []
+        var ys: [Float] = []
+        var weights: [Float] = []
+        weights.reserveCapacity(width * height / 16)
+        xs.reserveCapacity(width * height / 16)
+        ys.reserveCapacity(width * height / 16)
+        let contrast = 20
+        gray.withUnsafeBufferPointer { g in
+            integral.withUnsafeBufferPointer { s in
+                // The outermost pixels are skipped: resampling leaves them slightly off, and a
+                // straight row of them is an axis-aligned "line" that pulls the angle to 0.
+                let edge = 3
+                for y in edge..<(height - edge) {
+                    let y0 = max(0, y - radius), y1 = min(height, y + radius + 1)
+                    for x in edge..<(width - edge) {
+                        let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
+                        let area = (y1 - y0) * (x1 - x0)
+                        let sum = s[y1 * stride + x1] - s[y0 * stride + x1] - s[y1 * stride + x0] + s[y0 * stride + x0]
+                        let darkness = sum - Int(g[y * width + x]) * area
+                        if darkness > contrast * area {
+                            xs.append(Float(x))
+                            // A fixed sub-pixel dither (golden-ratio sequence) so that the
+                            // points of one pixel row do not all land on the same bin phase at
+                            // 0 degrees, where linear binning would make the score peak.
+                            let phase = Float(Double(xs.count) * 0.6180339887).truncatingRemainder(dividingBy: 1)
+                            ys.append(Float(y) + phase - 0.5)
+                            // Grey-level weight keeps the sub-pixel position of anti-aliased
+                            // edges, so near-zero angles are not pulled onto the pixel grid.
+                            weights.append(Float(darkness) / Float(area))
+                        }
+                    }
+                }
+            }
+        }
+        return (xs, ys, weights)
+    }
+
+    /// Sharpness of the projection profile of `points` along lines rising at `degrees`
+    /// (counter-clockwise as displayed): the sum of squared bin counts, with each point split
+    /// linearly between its two nearest bins so the score varies smoothly with the angle.
+    /// - Complexity: O(points + bins).
+    static func sharpness(xs: UnsafeBufferPointer<Float>, ys: UnsafeBufferPointer<Float>,
+                          weights: UnsafeBufferPointer<Float>, count: Int,
+                          pointStride: Int, degrees: Double, binSize: Float,
+                          width: Int, height: Int, bins: inout [Float]) -> Double {
+        let radians = degrees * .pi / 180
+        let c = Float(cos(radians)) / binSize, s = Float(sin(radians)) / binSize
+        // y' = y cos a + x sin a stays constant along a line rising to the right at angle a.
+        let offset = -min(0, s * Float(width - 1)) + 4
+        let binCount = Int((Float(height) * abs(c) + Float(width) * abs(s)).rounded(.up)) + 10
+        if bins.count < binCount { bins = [Float](repeating: 0, count: binCount) }
+        var total = 0.0
+        bins.withUnsafeMutableBufferPointer { b in
+            for i in 0..<binCount { b[i] = 0 }
+            var i = 0
+            while i < count {
+                let f = ys[i] * c + xs[i] * s + offset
+                let k = Int(f)
+                let frac = (f - Float(k)) * weights[i]
+                b[k] += weights[i] - frac
+                b[k + 1] += frac
+                i += pointStride
+            }
+            var sum: Float = 0
+            for i in 0..<binCount { sum += b[i] * b[i] }
+            total = Double(sum)
+        }
+        return total
+    }
+
+    /// The number of separate lines in a projection profile: runs of bins standing above
+    /// 30 % of the way from the median bin to the highest (after a 1-2-1 smoothing).
+    /// - Complexity: O(bins log bins).
+    static func lineCount(profile: [Float]) -> Int {
+        guard profile.count >= 3 else { return 0 }
+        var smooth = [Float](repeating: 0, count: profile.count)
+        for i in 1..<(profile.count - 1) { smooth[i] = (profile[i - 1] + 2 * profile[i] + profile[i + 1]) / 4 }
+        let sorted = smooth.filter { $0 > 0 }.sorted()
+        guard let top = sorted.last else { return 0 }
+        let median = sorted[sorted.count / 2]
+        let level = median + 0.3 * (top - median)
+        var runs = 0
+        var inside = false
+        for v in smooth {
+            if v > level && !inside { runs += 1 }
+            inside = v > level
+        }
+        return runs
+    }
+
+    /// The skew of the ink of a small grey page, with a confidence from the peak's prominence.
+    /// - Complexity: O(width x height + angles x ink points), about 200 angles in all.
+    static func estimate(gray: [UInt8], width: Int, height: Int) -> SkewEstimate {
+        guard width >= 16, height >= 16, gray.count >= width * height else { return .none }
+        let (xs, ys, ws) = inkPoints(gray: gray, width: width, height: height)
+        let count = xs.count
+        if Double(count) < minimumInkShare * Double(width * height) || count < 64 { return .none }
+
+        return xs.withUnsafeBufferPointer { xp in
+            ys.withUnsafeBufferPointer { yp in ws.withUnsafeBufferPointer { wp in
+                var bins: [Float] = []
+                func score(_ degrees: Double, stride: Int, bin: Float) -> Double {
+                    sharpness(xs: xp, ys: yp, weights: wp, count: count, pointStride: stride, degrees: degrees,
+                              binSize: bin, width: width, height: height, bins: &bins)
+                }
+                // Coarse: a subsample of at most ~10k points, 2 px bins, 0.25 degree steps.
+                let coarseStride = max(1, count / 10_000)
+                let coarseStep = 0.25
+                let steps = Int(searchRange / coarseStep)
+                let coarseAngles = (-steps...steps).map { Double($0) * coarseStep }
+                let coarse = coarseAngles.map { score($0, stride: coarseStride, bin: 2) }
+                guard let coarseMax = coarse.max(), coarseMax > 0 else { return .none }
+
+                // Local maxima of the coarse curve, best first; refine the top three.
+                var peaks: [Int] = []
+                for i in coarse.indices {
+                    let left = i > 0 ? coarse[i - 1] : -Double.infinity
+                    let right = i + 1 < coarse.count ? coarse[i + 1] : -Double.infinity
+                    if coarse[i] >= left && coarse[i] >= right { peaks.append(i) }
+                }
+                peaks.sort { coarse[$0] > coarse[$1] }
+                let fineStride = max(1, count / 60_000)
+                var best = (angle: 0.0, value: -Double.infinity)
+                for p in peaks.prefix(3) where coarse[p] >= 0.8 * coarseMax {
+                    let centre = coarseAngles[p]
+                    for k in -6...6 {
+                        let a = centre + Double(k) * 0.05
+                        let v = score(a, stride: fineStride, bin: 1)
+                        if v > best.value { best = (a, v) }
+                    }
+                }
+                // Finest: 0.01 degree steps around the best, then a parabola through the peak.
+                let centre = best.angle
+                let fineAngles = (-5...5).map { centre + Double($0) * 0.01 }
+                let fine = fineAngles.map { score($0, stride: fineStride, bin: 1) }
+                var i = fine.indices.max { fine[$0] < fine[$1] }!
+                i = min(max(i, 1), fine.count - 2)
+                var angle = fineAngles[i]
+                let (l, m, r) = (fine[i - 1], fine[i], fine[i + 1])
+                let curvature = l - 2 * m + r
+                if curvature < 0 {
+                    angle += 0.01 * max(-1, min(1, 0.5 * (l - r) / curvature))
+                }
+
+                // Confidence from how far the peak stands above angles well away from it, at
+                // full resolution (2 px bins blur the small print of dense pages).
+                let away = [-12.0, -8, -5, -3, 3, 5, 8, 12].map { score(angle + $0, stride: fineStride, bin: 1) }.sorted()
+                let reference = (away[3] + away[4]) / 2
+                guard reference > 0 else { return .none }
+                let ratio = score(angle, stride: fineStride, bin: 1) / reference
+                var confidence = max(0, min(1, (ratio - 1.05) / 1.5))
+                if abs(angle) > searchRange - 0.5 { confidence *= 0.5 }
+                // A blank page on a lid still has a sharp profile: its own top and bottom edges.
+                // Without at least three separate lines (text, rules, pictures) report nothing.
+                _ = score(angle, stride: fineStride, bin: 1)
+                if lineCount(profile: bins) < 3 { confidence = min(confidence, minimumConfidence / 2) }
+                if confidence < minimumConfidence { return SkewEstimate(degrees: 0, confidence: confidence) }
+                return SkewEstimate(degrees: (angle * 1000).rounded() / 1000, confidence: confidence)
+            }
+        } }
+    }
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
