@@ -133,7 +133,21 @@ struct WorkImage {
                             else if ay > 2.414 * ax { o = w }
                             else if (GX[i] > 0) == (GY[i] > 0) { o = w + 1 }
                             else { o = w - 1 }
-                            if m >= M[i - o] && m > M[i + o] { edges.append(Int32(i)) }
+                            guard m >= M[i - o] && m > M[i + o] else { continue }
+                            // Thin dark or light bars (text strokes, rules) have an edge of the
+                            // opposite polarity a few pixels away: they are not page borders.
+                            let ux = GX[i] / m, uy = GY[i] / m
+                            var bar = false
+                            for k in 2...6 {
+                                for s in [Float(-1), 1] {
+                                    let xx = x + Int((s * Float(k) * ux).rounded()), yy = y + Int((s * Float(k) * uy).rounded())
+                                    if xx < 0 || yy < 0 || xx >= w || yy >= h { continue }
+                                    let j = yy * w + xx
+                                    if GX[j] * ux + GY[j] * uy < -0.5 * m { bar = true; break }
+                                }
+                                if bar { break }
+                            }
+                            if !bar { edges.append(Int32(i)) }
                         }
                     }
                 }

@@ -54,7 +54,13 @@ struct PageDetector: Sendable {
         work.computeGradient()
         let lines = work.findLines(maxLines: maxLines)
         guard lines.count >= 4 else { return .none }
+        let debug = getenv("QUIRE_DEBUG") != nil
+        if debug {
+            print("work \(work.width)x\(work.height) T=\(work.threshold) lines=\(lines.count)\n", terminator: "")
+            for l in lines { print("  line n=(\(l.nx), \(l.ny)) c=\(l.c)\n", terminator: "") }
+        }
         guard let best = work.bestQuad(lines: lines) else { return .none }
+        if debug { print("best conf=\(best.confidence) score=\(best.score) lines=\(best.lines)\n", terminator: "") }
         let confidence = best.confidence
         guard confidence >= minConfidence else { return PageDetection(quad: nil, confidence: confidence) }
         // Back to full pixels of the given image and refine each side there.
