@@ -36,6 +36,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The border-detection accuracy harness (`make accuracy`): scores Quire and the OpenCV peer.
+        .executableTarget(name: "QuireAccuracy", dependencies: ["QuireImaging"], path: "Tools/accuracy/Sources"),
         .testTarget(name: "QuireGeometryTests", dependencies: ["QuireGeometry"]),
         .testTarget(name: "QuireLayoutTests", dependencies: ["QuireLayout", "QuireGeometry"]),
         .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge"]),
