@@ -21,3 +21,12 @@ public enum PageCorrection {
         return (record, corrected.width, corrected.height)
     }
 }
+
+extension PageCorrection {
+    /// The estimated width / height of the page seen as `quad` in an image of the given size
+    /// (from the quad's vanishing points, or its edge lengths when it shows no perspective).
+    /// - Complexity: O(1).
+    public static func estimatedAspectRatio(of quad: Quad, imageWidth: Int, imageHeight: Int) -> Double {
+        PageShape.aspectRatio(of: quad, imageWidth: Double(imageWidth), imageHeight: Double(imageHeight))
+    }
+}

@@ -113,11 +113,15 @@ struct WorkImage {
         self.gx = gx; self.gy = gy; self.mag = mag
     }
 
-    /// Thin edge pixels: local maxima of the magnitude across the edge, above the threshold.
-    func edgePixels() -> [Int32] {
+    /// Thin edge pixels: local maxima of the magnitude across the edge, above the threshold;
+    /// pixels on thin bars (an edge of opposite polarity 2-6 px away: text strokes, rules, but
+    /// also a page border with a dark shadow line on a light desk) are flagged in `bars`.
+    func edgePixels() -> (edges: [Int32], bars: [Bool]) {
         let (w, h) = (width, height)
         var edges: [Int32] = []
+        var bars: [Bool] = []
         edges.reserveCapacity(w * h / 8)
+        bars.reserveCapacity(w * h / 8)
         let t = threshold
         mag.withUnsafeBufferPointer { M in
             gx.withUnsafeBufferPointer { GX in
@@ -143,23 +147,24 @@ struct WorkImage {
                                     let xx = x + Int((s * Float(k) * ux).rounded()), yy = y + Int((s * Float(k) * uy).rounded())
                                     if xx < 0 || yy < 0 || xx >= w || yy >= h { continue }
                                     let j = yy * w + xx
-                                    if GX[j] * ux + GY[j] * uy < -0.5 * m { bar = true; break }
+                                    if GX[j] * ux + GY[j] * uy < -0.7 * m { bar = true; break }
                                 }
                                 if bar { break }
                             }
-                            if !bar { edges.append(Int32(i)) }
+                            edges.append(Int32(i))
+                            bars.append(bar)
                         }
                     }
                 }
             }
         }
-        return edges
+        return (edges, bars)
     }
 
     /// Hough lines from edge pixels voting near their own gradient direction, refitted to their
     /// edge pixels and de-duplicated; strongest first.
     func findLines(maxLines: Int) -> [PageDetector.Line] {
-        let edges = edgePixels()
+        let (edges, bars) = edgePixels()
         guard edges.count >= 20 else { return [] }
         let (w, h) = (width, height)
         let diag = Int(Double(w * w + h * h).squareRoot()) + 2
@@ -171,13 +176,14 @@ struct WorkImage {
         let t = threshold
         let spread = 2
         acc.withUnsafeMutableBufferPointer { A in
-            for e in edges {
+            for (k, e) in edges.enumerated() {
                 let i = Int(e)
                 let x = Float(i % w), y = Float(i / w)
                 var ang = atan2(gy[i], gx[i])
                 if ang < 0 { ang += .pi }
                 let t0 = Int((ang * 180 / .pi).rounded())
-                let weight = min(mag[i] / t, 3)
+                // Bars count for less, so that rows of text do not crowd out the page's sides.
+                let weight = min(mag[i] / t, 3) * (bars[k] ? 0.3 : 1)
                 for dt in -spread...spread {
                     var tb = t0 + dt
                     if tb < 0 { tb += nTheta } else if tb >= nTheta { tb -= nTheta }
@@ -224,23 +230,35 @@ struct WorkImage {
             if clash { continue }
             kept.append((tb, r))
             let theta = Double(tb) * .pi / 180
-            var line = PageDetector.Line(nx: cos(theta), ny: sin(theta), c: Double(r - diag))
-            line = refit(line, edges: edges)
-            // Drop refits that collapsed onto an already kept line.
-            if lines.contains(where: { abs($0.nx * line.nx + $0.ny * line.ny) > 0.9986 && abs($0.c - line.c * ($0.nx * line.nx + $0.ny * line.ny).sign()) < 3 }) { continue }
-            lines.append(line)
+            let peak = PageDetector.Line(nx: cos(theta), ny: sin(theta), c: Double(r - diag))
+            // Edges of both polarities near one peak are two lines (a page border and the outer
+            // edge of its shadow, say): fit each polarity that carries real weight.
+            let first = refit(peak, edges: edges, polarity: 0)
+            var fitted = [first.line]
+            let (wp, wn) = first.weights
+            if min(wp, wn) >= 0.25 * max(wp, wn) {
+                fitted.append(refit(peak, edges: edges, polarity: wp >= wn ? -1 : 1).line)
+            }
+            for line in fitted {
+                // Drop refits that collapsed onto an already kept line.
+                if lines.contains(where: { abs($0.nx * line.nx + $0.ny * line.ny) > 0.9986 && abs($0.c - line.c * ($0.nx * line.nx + $0.ny * line.ny).sign()) < 1.5 }) { continue }
+                lines.append(line)
+            }
         }
         return lines
     }
 
     /// Weighted total-least-squares refit of a line to the edge pixels near it whose gradient
-    /// agrees with its normal.
-    func refit(_ start: PageDetector.Line, edges: [Int32]) -> PageDetector.Line {
+    /// agrees with its normal, keeping only the dominant polarity (a page border and the outer
+    /// edge of its shadow are two lines, not one).
+    func refit(_ start: PageDetector.Line, edges: [Int32], polarity fixed: Double) -> (line: PageDetector.Line, weights: (Double, Double)) {
         var line = start
         let w = width
-        for pass in 0..<2 {
+        var polarity = fixed
+        var weights = (0.0, 0.0)
+        for pass in 0..<3 {
             let maxDist = pass == 0 ? 2.5 : 1.5
-            var sw = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, syy = 0.0, sxy = 0.0
+            var sums = [[Double]](repeating: [Double](repeating: 0, count: 6), count: 2)
             for e in edges {
                 let i = Int(e)
                 let x = Double(i % w), y = Double(i / w)
@@ -248,22 +266,28 @@ struct WorkImage {
                 if abs(d) > maxDist { continue }
                 let gxx = Double(gx[i]), gyy = Double(gy[i]), m = Double(mag[i])
                 guard m > 0 else { continue }
-                let cosA = abs(gxx * line.nx + gyy * line.ny) / m
-                if cosA < 0.97 { continue }
+                let gn = (gxx * line.nx + gyy * line.ny) / m
+                if abs(gn) < 0.97 { continue }
+                let group = gn > 0 ? 0 : 1
+                if polarity != 0 && (group == 0) != (polarity > 0) { continue }
                 let wt = min(m / Double(threshold), 3)
-                sw += wt; sx += wt * x; sy += wt * y
-                sxx += wt * x * x; syy += wt * y * y; sxy += wt * x * y
+                sums[group][0] += wt; sums[group][1] += wt * x; sums[group][2] += wt * y
+                sums[group][3] += wt * x * x; sums[group][4] += wt * y * y; sums[group][5] += wt * x * y
             }
-            guard sw > 5 else { return line }
-            let mx = sx / sw, my = sy / sw
-            let cxx = sxx / sw - mx * mx, cyy = syy / sw - my * my, cxy = sxy / sw - mx * my
+            if pass == 0 { weights = (sums[0][0], sums[1][0]) }
+            if polarity == 0 { polarity = sums[0][0] >= sums[1][0] ? 1 : -1 }
+            let s = sums[polarity > 0 ? 0 : 1]
+            let sw = s[0]
+            guard sw > 5 else { return (line, weights) }
+            let mx = s[1] / sw, my = s[2] / sw
+            let cxx = s[3] / sw - mx * mx, cyy = s[4] / sw - my * my, cxy = s[5] / sw - mx * my
             // Normal = eigenvector of the smallest eigenvalue of the covariance.
             let theta = 0.5 * atan2(2 * cxy, cxx - cyy)  // direction of the line
             var nx = -sin(theta), ny = cos(theta)
             if nx * line.nx + ny * line.ny < 0 { nx = -nx; ny = -ny }
             line = PageDetector.Line(nx: nx, ny: ny, c: nx * mx + ny * my)
         }
-        return line
+        return (line, weights)
     }
 }
 

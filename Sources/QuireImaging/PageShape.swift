@@ -52,7 +52,9 @@ enum PageShape {
         let f2 = -(n2.0 * n3.0 + n2.1 * n3.1) / pp
         guard f2.isFinite, f2 > 0 else { return fallback }
         let f = f2.squareRoot()
-        guard f > 0.3 * diag, f < 20 * diag else { return fallback }
+        // Phone lenses span about 0.6 (wide) to 2 (tele) image diagonals; outside that the quad is
+        // not a pinhole view of a rectangle (or too noisy to tell), so trust the edges instead.
+        guard f > 0.5 * diag, f < 3 * diag else { return fallback }
         let num = (n2.0 * n2.0 + n2.1 * n2.1) / f2 + n2.2 * n2.2
         let den = (n3.0 * n3.0 + n3.1 * n3.1) / f2 + n3.2 * n3.2
         let r = (num / den).squareRoot()

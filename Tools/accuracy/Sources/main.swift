@@ -16,6 +16,7 @@ struct Scores {
     var cornerErrors: [Double] = []
     var ms: [Double] = []
     var found = 0
+    var aspectErrors: [Double] = []
 
     mutating func add(truth: Quad, quad: Quad?, width: Int, height: Int, ms: Double?) {
         let used = quad ?? Quad(rect: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
@@ -26,6 +27,10 @@ struct Scores {
         if let ms { self.ms.append(ms) }
     }
 
+    mutating func addAspect(estimated: Double, truth: Double) {
+        aspectErrors.append(abs(estimated / truth - 1))
+    }
+
     func line(_ name: String) -> String {
         guard !ious.isEmpty else { return "\(name): no images" }
         let n = Double(ious.count)
@@ -33,8 +38,10 @@ struct Scores {
         let share = Double(ious.filter { $0 >= 0.9 }.count) / n
         let corner = cornerErrors.reduce(0, +) / n
         let msText = ms.isEmpty ? "-" : String(format: "%.1f", ms.reduce(0, +) / Double(ms.count))
+        let aspect = aspectErrors.isEmpty ? "" : String(format: "  aspect err mean %.1f%% worst %.1f%%",
+            aspectErrors.reduce(0, +) / Double(aspectErrors.count) * 100, aspectErrors.max()! * 100)
         return String(format: "%-10@ n=%3d  meanIoU=%.4f  IoU>=0.9: %5.1f%%  minIoU=%.3f  worstCorner/diag=%.4f  found=%d  ms/page=%@",
-                      name as NSString, ious.count, mean, share * 100, ious.min()!, corner, found, msText as NSString)
+                      name as NSString, ious.count, mean, share * 100, ious.min()!, corner, found, msText as NSString) + aspect
     }
 }
 
@@ -51,6 +58,7 @@ var args = Array(CommandLine.arguments.dropFirst())
 var peers: [(String, String)] = []
 var pagesDir: String? = nil
 var warpBench = false
+var verbose = false
 var datasets: [String] = []
 while !args.isEmpty {
     let a = args.removeFirst()
@@ -61,6 +69,7 @@ while !args.isEmpty {
         if parts.count == 2 { peers.append((parts[0], parts[1])) }
     case "--pages": pagesDir = args.removeFirst()
     case "--warp-bench": warpBench = true
+    case "--verbose", "-v": verbose = true
     default: datasets.append(a)
     }
 }
@@ -94,6 +103,10 @@ for dataset in datasets {
             let path = (dataset as NSString).appendingPathComponent(name)
             let trueSkew = truth[name]?["skew_deg"] as? Double ?? 0
             guard let r = try? Detector.detect(file: path) else { print("  \(name): unreadable"); continue }
+            if verbose {
+                print(String(format: "  %@ true %.3f measured %@", name as NSString, trueSkew,
+                             r.skewDegrees.map { String(format: "%.3f (conf %.2f)", $0, r.confidence) } ?? "- (taken as photo)"))
+            }
             if r.skewDegrees != nil { asScan += 1 }
             errors.append(abs((r.skewDegrees ?? 0) - trueSkew))
             if let t = r.detectionMilliseconds { ms.append(t) }
@@ -113,7 +126,22 @@ for dataset in datasets {
         do {
             let r = try Detector.detect(file: path)
             if r.skewDegrees == nil { asPhoto += 1 }
+            if verbose {
+                let used = r.quad ?? Quad(rect: Rect(x: 0, y: 0, width: Double(r.width), height: Double(r.height)))
+                print(String(format: "  %@ IoU=%.4f conf=%.2f scan=%@ ms=%.1f", name as NSString, t.intersectionOverUnion(with: used),
+                             r.confidence, r.skewDegrees == nil ? "no" : "yes", r.detectionMilliseconds ?? 0))
+            }
             quire.add(truth: t, quad: r.quad, width: r.width, height: r.height, ms: r.detectionMilliseconds)
+            if let q = r.quad, let paper = entry["paper_aspect"] as? Double {
+                quire.addAspect(estimated: PageCorrection.estimatedAspectRatio(of: q, imageWidth: r.width, imageHeight: r.height),
+                                truth: paper)
+                let fromTruth = PageCorrection.estimatedAspectRatio(of: t, imageWidth: r.width, imageHeight: r.height)
+                if ProcessInfo.processInfo.environment["QUIRE_ASPECT_DEBUG"] != nil {
+                    let e = t.edgeLengths
+                    print(String(format: "  %@ aspect true %.4f  from true quad %.4f  edges %.4f", name as NSString, paper, fromTruth,
+                                 (e.top + e.bottom) / (e.left + e.right)))
+                }
+            }
         } catch {
             print("  \(name): \(error)")
         }
