@@ -145,7 +145,7 @@ extension WorkImage {
                 }
                 guard ok else { continue }
                 let area = abs(area2) / 2
-                guard area >= 0.03 * imageArea, area <= 0.995 * imageArea else { continue }
+                guard area >= 0.02 * imageArea, area <= 0.995 * imageArea else { continue }
                 let centre = PageDetector.centroid(corners)
                 var lengths = [Double](repeating: 0, count: 4)
                 var covBright = [Double](repeating: 0, count: 4), covDark = covBright

@@ -65,6 +65,8 @@ def page_image(rng, aspect, long_side=1400):
 
 
 def background(rng, kind, W, H, paper):
+    """Drawn at half resolution (fast) and scaled up."""
+    W, H = W // 2, H // 2
     yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
     if kind == "flat":
         c = rng.integers(30, 200, 3)
@@ -79,14 +81,14 @@ def background(rng, kind, W, H, paper):
         arr = a[None, None, :] * (1 - t[..., None]) + b[None, None, :] * t[..., None]
     elif kind == "wood":
         c = np.array([150, 100, 60]) + rng.integers(-30, 30, 3)
-        f = rng.uniform(0.01, 0.04)
-        grain = np.sin(yy * f + 3 * np.sin(xx * 0.004 + rng.uniform(0, 6))) * 0.5 + 0.5
+        f = rng.uniform(0.02, 0.08)
+        grain = np.sin(yy * f + 3 * np.sin(xx * 0.008 + rng.uniform(0, 6))) * 0.5 + 0.5
         arr = c[None, None, :] * (0.75 + 0.35 * grain[..., None])
     else:  # noise, clutter
         c = rng.integers(40, 180, 3)
         arr = np.ones((H, W, 3), np.float32) * c
     if kind in ("noise", "clutter", "wood"):
-        small = rng.normal(0, 25, (H // 4 + 1, W // 4 + 1, 3)).astype(np.float32)
+        small = rng.normal(0, 25, (H // 2 + 1, W // 2 + 1, 3)).astype(np.float32)
         noise = np.asarray(Image.fromarray(np.clip(small + 128, 0, 255).astype(np.uint8)).resize((W, H), Image.BILINEAR),
                            np.float32) - 128
         arr = arr + noise
@@ -97,7 +99,7 @@ def background(rng, kind, W, H, paper):
             x0, y0 = rng.integers(0, W), rng.integers(0, H)
             d.rectangle([x0, y0, x0 + rng.integers(W // 20, W // 4), y0 + rng.integers(H // 20, H // 4)],
                         fill=tuple(int(v) for v in rng.integers(0, 255, 3)))
-    return img
+    return img.resize((W * 2, H * 2), Image.BILINEAR)
 
 
 def rotation(rx, ry, rz):
@@ -158,18 +160,21 @@ def photo(rng, index, out):
     m = np.asarray(mask, np.float32)[..., None] / 255
     img = base * (1 - m) + np.asarray(warped.convert("RGB"), np.float32) * m
     # Uneven light, and sometimes a cast shadow across the page.
-    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
+    ls = 8  # the light field is smooth: compute it small, scale it up
+    yy, xx = np.mgrid[0:H // ls, 0:W // ls].astype(np.float32) * ls
     light = 1 + rng.uniform(-0.25, 0.1) * ((xx - rng.uniform(0, W)) ** 2 + (yy - rng.uniform(0, H)) ** 2) / diag ** 2 * 4
     if rng.random() < 0.35:
         nx, ny = math.cos(rng.uniform(0, 6.3)), math.sin(rng.uniform(0, 6.3))
         s = (xx - W / 2) * nx + (yy - H / 2) * ny - rng.uniform(-0.2, 0.2) * diag
         light = light * (1 - rng.uniform(0.15, 0.35) / (1 + np.exp(-s / (0.01 * diag))))
+    light = np.asarray(Image.fromarray((np.clip(light, 0, 2) * 100).astype(np.uint8)).resize((W, H), Image.BILINEAR),
+                       np.float32) / 100
     img = img * light[..., None]
     img = Image.fromarray(np.clip(img, 0, 255).astype(np.uint8))
     blur = rng.uniform(0, 1.8) * W / 2000
     if blur > 0.3:
         img = img.filter(ImageFilter.GaussianBlur(radius=blur))
-    arr = np.asarray(img, np.float32) + rng.normal(0, rng.uniform(1, 5), (H, W, 3))
+    arr = np.asarray(img, np.float32) + rng.standard_normal((H, W, 3), dtype=np.float32) * rng.uniform(1, 5)
     img = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8))
     name = f"photo_{index:03d}.jpg"
     img.save(os.path.join(out, name), quality=int(rng.integers(72, 93)))
@@ -190,7 +195,7 @@ def scan(rng, index, out):
     cw, ch = rot.size[0] + int(rng.integers(20, 200)), rot.size[1] + int(rng.integers(20, 200))
     canvas = Image.new("RGB", (cw, ch), (bgv, bgv, bgv))
     canvas.paste(rot, (int(rng.integers(0, cw - rot.size[0] + 1)), int(rng.integers(0, ch - rot.size[1] + 1))), rot)
-    arr = np.asarray(canvas, np.float32) + rng.normal(0, 2, (ch, cw, 3))
+    arr = np.asarray(canvas, np.float32) + rng.standard_normal((ch, cw, 3), dtype=np.float32) * 2
     gray = bool(rng.random() < 0.3)
     img = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8))
     if gray:

@@ -83,7 +83,7 @@ for (name, file) in peers {
     var map: [String: (Quad?, Double?)] = [:]
     for r in results {
         guard let source = r["source"] as? String else { continue }
-        map[source] = (quad(from: r["quad"]), r["ms"] as? Double)
+        map[source] = (quad(from: r["quad"])?.readingOrdered(), r["ms"] as? Double)
     }
     peerResults[name] = map
 }
