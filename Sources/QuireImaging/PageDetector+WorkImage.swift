@@ -142,14 +142,19 @@ struct WorkImage {
                             // opposite polarity a few pixels away: they are not page borders.
                             let ux = GX[i] / m, uy = GY[i] / m
                             var bar = false
-                            for k in 2...6 {
-                                for s in [Float(-1), 1] {
-                                    let xx = x + Int((s * Float(k) * ux).rounded()), yy = y + Int((s * Float(k) * uy).rounded())
-                                    if xx < 0 || yy < 0 || xx >= w || yy >= h { continue }
-                                    let j = yy * w + xx
-                                    if GX[j] * ux + GY[j] * uy < -0.7 * m { bar = true; break }
+                            var k: Float = 2
+                            while k <= 6 && !bar {
+                                let ox = Int((k * ux).rounded()), oy = Int((k * uy).rounded())
+                                k += 1
+                                let xa = x + ox, ya = y + oy, xb = x - ox, yb = y - oy
+                                if xa >= 0 && ya >= 0 && xa < w && ya < h {
+                                    let j = ya * w + xa
+                                    if GX[j] * ux + GY[j] * uy < -0.7 * m { bar = true }
                                 }
-                                if bar { break }
+                                if xb >= 0 && yb >= 0 && xb < w && yb < h {
+                                    let j = yb * w + xb
+                                    if GX[j] * ux + GY[j] * uy < -0.7 * m { bar = true }
+                                }
                             }
                             edges.append(Int32(i))
                             bars.append(bar)
@@ -219,6 +224,7 @@ struct WorkImage {
         peaks.sort { $0.0 > $1.0 }
         var lines: [PageDetector.Line] = []
         var kept: [(Int, Int)] = []
+        let edgeSet = edgeSet(edges)
         for (_, tb, r) in peaks {
             if lines.count >= maxLines { break }
             var clash = false
@@ -233,11 +239,11 @@ struct WorkImage {
             let peak = PageDetector.Line(nx: cos(theta), ny: sin(theta), c: Double(r - diag))
             // Edges of both polarities near one peak are two lines (a page border and the outer
             // edge of its shadow, say): fit each polarity that carries real weight.
-            let first = refit(peak, edges: edges, polarity: 0)
+            let first = refit(peak, edges: edgeSet, polarity: 0)
             var fitted = [first.line]
             let (wp, wn) = first.weights
             if min(wp, wn) >= 0.25 * max(wp, wn) {
-                fitted.append(refit(peak, edges: edges, polarity: wp >= wn ? -1 : 1).line)
+                fitted.append(refit(peak, edges: edgeSet, polarity: wp >= wn ? -1 : 1).line)
             }
             for line in fitted {
                 // Drop refits that collapsed onto an already kept line.
@@ -248,29 +254,53 @@ struct WorkImage {
         return lines
     }
 
+    /// Edge pixels as flat arrays for the line refits: position, unit gradient and weight.
+    struct EdgeSet {
+        var x: [Double] = [], y: [Double] = [], ux: [Double] = [], uy: [Double] = [], weight: [Double] = []
+    }
+
+    func edgeSet(_ edges: [Int32]) -> EdgeSet {
+        var set = EdgeSet()
+        set.x.reserveCapacity(edges.count); set.y.reserveCapacity(edges.count)
+        set.ux.reserveCapacity(edges.count); set.uy.reserveCapacity(edges.count); set.weight.reserveCapacity(edges.count)
+        for e in edges {
+            let i = Int(e)
+            let m = Double(mag[i])
+            guard m > 0 else { continue }
+            set.x.append(Double(i % width)); set.y.append(Double(i / width))
+            set.ux.append(Double(gx[i]) / m); set.uy.append(Double(gy[i]) / m)
+            set.weight.append(min(m / Double(threshold), 3))
+        }
+        return set
+    }
+
     /// Weighted total-least-squares refit of a line to the edge pixels near it whose gradient
-    /// agrees with its normal, keeping only the dominant polarity (a page border and the outer
-    /// edge of its shadow are two lines, not one).
-    func refit(_ start: PageDetector.Line, edges: [Int32], polarity fixed: Double) -> (line: PageDetector.Line, weights: (Double, Double)) {
+    /// agrees with its normal, keeping only one polarity (a page border and the outer edge of
+    /// its shadow are two lines, not one): the dominant one when `fixed` is 0.
+    /// - Returns: the line and the weights of both polarities near the starting line.
+    func refit(_ start: PageDetector.Line, edges: EdgeSet, polarity fixed: Double)
+        -> (line: PageDetector.Line, weights: (Double, Double)) {
         var line = start
-        let w = width
+        // Candidates: edge pixels within 2.5 px of the starting line.
+        var near: [Int] = []
+        edges.x.withUnsafeBufferPointer { X in
+            edges.y.withUnsafeBufferPointer { Y in
+                for k in 0..<X.count where abs(start.nx * X[k] + start.ny * Y[k] - start.c) <= 2.5 { near.append(k) }
+            }
+        }
         var polarity = fixed
         var weights = (0.0, 0.0)
         for pass in 0..<3 {
             let maxDist = pass == 0 ? 2.5 : 1.5
             var sums = [[Double]](repeating: [Double](repeating: 0, count: 6), count: 2)
-            for e in edges {
-                let i = Int(e)
-                let x = Double(i % w), y = Double(i / w)
-                let d = line.distance(x, y)
-                if abs(d) > maxDist { continue }
-                let gxx = Double(gx[i]), gyy = Double(gy[i]), m = Double(mag[i])
-                guard m > 0 else { continue }
-                let gn = (gxx * line.nx + gyy * line.ny) / m
+            for k in near {
+                let x = edges.x[k], y = edges.y[k]
+                if abs(line.distance(x, y)) > maxDist { continue }
+                let gn = edges.ux[k] * line.nx + edges.uy[k] * line.ny
                 if abs(gn) < 0.97 { continue }
                 let group = gn > 0 ? 0 : 1
                 if polarity != 0 && (group == 0) != (polarity > 0) { continue }
-                let wt = min(m / Double(threshold), 3)
+                let wt = edges.weight[k]
                 sums[group][0] += wt; sums[group][1] += wt * x; sums[group][2] += wt * y
                 sums[group][3] += wt * x * x; sums[group][4] += wt * y * y; sums[group][5] += wt * x * y
             }

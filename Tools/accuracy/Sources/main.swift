@@ -59,6 +59,7 @@ var peers: [(String, String)] = []
 var pagesDir: String? = nil
 var warpBench = false
 var verbose = false
+var repeats = 1
 var datasets: [String] = []
 while !args.isEmpty {
     let a = args.removeFirst()
@@ -70,6 +71,7 @@ while !args.isEmpty {
     case "--pages": pagesDir = args.removeFirst()
     case "--warp-bench": warpBench = true
     case "--verbose", "-v": verbose = true
+    case "--repeat": repeats = max(1, Int(args.removeFirst()) ?? 1)
     default: datasets.append(a)
     }
 }
@@ -124,7 +126,12 @@ for dataset in datasets {
         guard let entry = truth[name], let t = quad(from: entry["corners"]) else { continue }
         let size = entry["display_size"] as? [Int] ?? [0, 0]
         do {
-            let r = try Detector.detect(file: path)
+            var r = try Detector.detect(file: path)
+            // The machine is shared: the best of several runs is the cost of detection itself.
+            for _ in 1..<repeats {
+                let again = try Detector.detect(file: path)
+                r.detectionMilliseconds = min(r.detectionMilliseconds ?? .infinity, again.detectionMilliseconds ?? .infinity)
+            }
             if r.skewDegrees == nil { asPhoto += 1 }
             if verbose {
                 let used = r.quad ?? Quad(rect: Rect(x: 0, y: 0, width: Double(r.width), height: Double(r.height)))
