@@ -81,7 +81,9 @@ enum PageAnalyzer {
         let found = detector.detect(pixels: copy.pixels, width: copy.width, height: copy.height, bands: copy.bands)
         var scanLike = false
         if let quad = found.quad {
-            scanLike = isScanRectangle(quad)
+            // A scanned page fills most of the glass; a small upright rectangle is a photo of a
+            // page seen from afar.
+            scanLike = isScanRectangle(quad) && quad.area >= 0.35 * Double(copy.width * copy.height)
         } else {
             scanLike = hasFlatFrame(copy)
         }
