@@ -43,7 +43,10 @@ public enum Detector {
     /// Detects the page in one page of a file: a shrink-on-load copy of about 1000 px is decoded
     /// (EXIF orientation applied) and analysed; the result is in display pixels of the full page.
     /// - Throws: `VIPSError` when the file cannot be opened or decoded.
-    public static func detect(file path: String, page: Int = 0, dpi: Double = 200) throws -> DetectionResult {
+    /// - Parameter fullResolution: also decode the full page and refine a photo's corners on it
+    ///   (what the correction step does; slower, as the whole image is decoded).
+    public static func detect(file path: String, page: Int = 0, dpi: Double = 200,
+                              fullResolution: Bool = false) throws -> DetectionResult {
         let source = PageSource(path: path, page: page, dpi: dpi)
         let header = try VIPSImage.load(file: path, options: .init(page: page > 0 ? page : nil,
                                                                    dpi: isVector(path) ? dpi : nil))
@@ -57,8 +60,17 @@ public enum Detector {
         let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         switch analysis.kind {
         case .photo:
+            var quad = analysis.detection.quad
+            if fullResolution, let q = quad, analysis.copyScale > 1.2 {
+                let full = try VIPSImage.load(file: path, options: .init(page: page > 0 ? page : nil,
+                                                                         dpi: isVector(path) ? dpi : nil))
+                    .autorotated().displayReady()
+                let bytes = try full.pixelBytes()
+                quad = PageDetector.refine(q, pixels: bytes, width: full.width, height: full.height, bands: full.bands,
+                                           insideBrighter: analysis.insideBrighter, searchRadius: analysis.copyScale + 2)
+            }
             return DetectionResult(source: path, page: page, width: width, height: height,
-                                   quad: analysis.detection.quad, confidence: analysis.detection.confidence,
+                                   quad: quad, confidence: analysis.detection.confidence,
                                    detectionMilliseconds: ms)
         case .scan:
             return DetectionResult(source: path, page: page, width: width, height: height, quad: nil,
@@ -70,10 +82,13 @@ public enum Detector {
         }
     }
 
-    /// Detects the page in an 8-bit interleaved pixel buffer (1, 3 or 4 bands), in its pixels.
+    /// Detects the page in an 8-bit interleaved pixel buffer (1, 3 or 4 bands); the quad is in
+    /// its pixels, continuous coordinates (the image spans 0...width, pixel centres at +0.5).
     /// - Complexity: O(pixels).
     public static func detect(pixels: [UInt8], width: Int, height: Int, bands: Int) -> PageDetection {
-        PageDetector().detect(pixels: pixels, width: width, height: height, bands: bands)
+        var found = PageDetector().detect(pixels: pixels, width: width, height: height, bands: bands)
+        found.quad = found.quad?.map { Point(x: $0.x + 0.5, y: $0.y + 0.5) }
+        return found
     }
 
     static func isVector(_ path: String) -> Bool {

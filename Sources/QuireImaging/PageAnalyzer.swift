@@ -69,6 +69,10 @@ struct PageAnalysis: Sendable {
     var detection: PageDetection
     /// The skew estimate when the page looks like a scan.
     var skew: SkewEstimate?
+    /// Whether the page is brighter than what surrounds it (guides full-resolution refinement).
+    var insideBrighter = true
+    /// Full pixels per detection-copy pixel (the uncertainty of the quad, in full pixels).
+    var copyScale = 1.0
 }
 
 /// Decides photo versus scan from the pixels of a detection copy.
@@ -78,7 +82,8 @@ struct PageAnalysis: Sendable {
 /// with a flat, uniform frame around it; a photo shows a perspective quad on a textured scene.
 enum PageAnalyzer {
     static func analyze(_ copy: DetectionCopy, detector: PageDetector = PageDetector()) -> PageAnalysis {
-        let found = detector.detect(pixels: copy.pixels, width: copy.width, height: copy.height, bands: copy.bands)
+        let (found, insideBrighter) = detector.detectDetailed(pixels: copy.pixels, width: copy.width,
+                                                              height: copy.height, bands: copy.bands)
         var scanLike = false
         if let quad = found.quad {
             // A scanned page fills most of the glass; a small upright rectangle is a photo of a
@@ -96,12 +101,13 @@ enum PageAnalyzer {
             return PageAnalysis(kind: .none, detection: found, skew: nil)
         }
         return PageAnalysis(kind: .photo, detection: PageDetection(quad: display(quad, copy), confidence: found.confidence),
-                            skew: nil)
+                            skew: nil, insideBrighter: insideBrighter, copyScale: max(copy.scaleX, copy.scaleY))
     }
 
-    /// Copy pixels to display pixels (pixel centres map onto pixel centres).
+    /// Detector coordinates of the copy (pixel centres at integers) to display coordinates of the
+    /// full page (continuous: the image spans 0...width, pixel centres at +0.5).
     static func display(_ quad: Quad, _ copy: DetectionCopy) -> Quad {
-        quad.map { Point(x: ($0.x + 0.5) * copy.scaleX - 0.5, y: ($0.y + 0.5) * copy.scaleY - 0.5) }
+        quad.map { Point(x: ($0.x + 0.5) * copy.scaleX, y: ($0.y + 0.5) * copy.scaleY) }
     }
 
     /// Right angles within 1 degree, opposite sides equal within 1.5 %, rotation under 20 degrees.

@@ -52,8 +52,16 @@ struct PageCorrector: Sendable {
         let analysis = PageAnalyzer.analyze(copy)
         switch analysis.kind {
         case .photo where analysis.detection.quad != nil:
-            let quad = analysis.detection.quad!
-            let warped = try straighten(image, quad: quad)
+            // The full page is decoded for the warp anyway: refine the corners on it first.
+            let source = try image.format == .uchar ? image : image.castToUChar()
+            let bytes = try source.pixelBytes()
+            var quad = analysis.detection.quad!
+            if analysis.copyScale > 1.2 {
+                quad = PageDetector.refine(quad, pixels: bytes, width: source.width, height: source.height,
+                                           bands: source.bands, insideBrighter: analysis.insideBrighter,
+                                           searchRadius: analysis.copyScale + 2)
+            }
+            let warped = try straighten(bytes, width: source.width, height: source.height, bands: source.bands, quad: quad)
             return (warped, CorrectionRecord(kind: .perspective, quad: quad,
                                              quadConfidence: analysis.detection.confidence))
         case .photo, .none:
@@ -70,6 +78,14 @@ struct PageCorrector: Sendable {
         let size = PageShape.outputSize(for: quad, imageWidth: image.width, imageHeight: image.height,
                                         paper: options.paper)
         return try PerspectiveWarp.warp(image, quad: quad, width: size.width, height: size.height)
+    }
+
+    /// The same from pixels already decoded.
+    func straighten(_ bytes: [UInt8], width: Int, height: Int, bands: Int, quad: Quad) throws -> VIPSImage {
+        let size = PageShape.outputSize(for: quad, imageWidth: width, imageHeight: height, paper: options.paper)
+        let out = try PerspectiveWarp.warp(pixels: bytes, width: width, height: height, bands: bands, quad: quad,
+                                           outputWidth: size.width, outputHeight: size.height)
+        return try VIPSImage.fromPixels(out, width: size.width, height: size.height, bands: bands)
     }
 
     /// A shrink-on-load copy from the source file when it shows the same frame as `image`

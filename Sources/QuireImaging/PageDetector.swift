@@ -46,7 +46,18 @@ struct PageDetector: Sendable {
     /// - Complexity: O(pixels) for the working copy plus O(L⁴) cheap checks over the L ≤ 36
     ///   strongest lines.
     func detect(pixels: [UInt8], width: Int, height: Int, bands: Int) -> PageDetection {
-        guard width >= 16, height >= 16, bands >= 1, pixels.count >= width * height * bands else { return .none }
+        detectDetailed(pixels: pixels, width: width, height: height, bands: bands).detection
+    }
+
+    /// `detect`, plus whether the page is brighter than its surroundings (for later refinement).
+    func detectDetailed(pixels: [UInt8], width: Int, height: Int, bands: Int)
+        -> (detection: PageDetection, insideBrighter: Bool) {
+        let result = detectCore(pixels: pixels, width: width, height: height, bands: bands)
+        return (result.0, result.1)
+    }
+
+    private func detectCore(pixels: [UInt8], width: Int, height: Int, bands: Int) -> (PageDetection, Bool) {
+        guard width >= 16, height >= 16, bands >= 1, pixels.count >= width * height * bands else { return (.none, true) }
         let longSide = max(width, height)
         let factor = max(1, Int((Double(longSide) / Double(workingLongSide)).rounded()))
         let clock = ContinuousClock()
@@ -59,23 +70,26 @@ struct PageDetector: Sendable {
         marks.append(("gradient", clock.now))
         let lines = work.findLines(maxLines: maxLines)
         marks.append(("lines", clock.now))
-        guard lines.count >= 4 else { return .none }
+        guard lines.count >= 4 else { return (.none, true) }
         let debug = getenv("QUIRE_DEBUG") != nil
         if debug {
             print("work \(work.width)x\(work.height) T=\(work.threshold) lines=\(lines.count)\n", terminator: "")
             for l in lines { print("  line n=(\(l.nx), \(l.ny)) c=\(l.c)\n", terminator: "") }
         }
-        guard let best = work.bestQuad(lines: lines) else { return .none }
+        guard let best = work.bestQuad(lines: lines) else { return (.none, true) }
         marks.append(("quads", clock.now))
         if getenv("QUIRE_TIMING") != nil {
             print(zip(marks.dropFirst(), marks).map { "\($0.0.0)=\($0.0.1 - $0.1.1)" }.joined(separator: " "))
         }
         if debug { print("best conf=\(best.confidence) score=\(best.score) lines=\(best.lines)\n", terminator: "") }
         let confidence = best.confidence
-        guard confidence >= minConfidence else { return PageDetection(quad: nil, confidence: confidence) }
+        guard confidence >= minConfidence else { return (PageDetection(quad: nil, confidence: confidence), true) }
         // Back to full pixels of the given image and refine each side there.
         let scale = Double(factor)
-        var sides = best.lines.map { Line(nx: $0.nx, ny: $0.ny, c: ($0.c + 0.5) * scale - 0.5) }
+        // x_full = (x_small + 0.5)·scale − 0.5 for pixel-centre coordinates.
+        var sides = best.lines.map {
+            Line(nx: $0.nx, ny: $0.ny, c: ($0.c + 0.5 * ($0.nx + $0.ny)) * scale - 0.5 * ($0.nx + $0.ny))
+        }
         let refiner = SideRefiner(pixels: pixels, width: width, height: height, bands: bands)
         for _ in 0..<2 {
             let corners = Self.corners(of: sides)
@@ -89,13 +103,43 @@ struct PageDetector: Sendable {
                 }
             }
         }
-        guard let corners = Self.corners(of: sides) else { return .none }
+        guard let corners = Self.corners(of: sides) else { return (.none, true) }
         let quad = Quad(topLeft: Point(x: corners[0].0, y: corners[0].1),
                         topRight: Point(x: corners[1].0, y: corners[1].1),
                         bottomRight: Point(x: corners[2].0, y: corners[2].1),
                         bottomLeft: Point(x: corners[3].0, y: corners[3].1))
-        guard quad.isFinite, quad.isConvex else { return PageDetection(quad: nil, confidence: confidence * 0.5) }
-        return PageDetection(quad: quad.readingOrdered(), confidence: confidence)
+        guard quad.isFinite, quad.isConvex else { return (PageDetection(quad: nil, confidence: confidence * 0.5), true) }
+        return (PageDetection(quad: quad.readingOrdered(), confidence: confidence), best.insideBrighter)
+    }
+
+    /// Re-measures the sides of `quad` on a larger image (the full page), each within
+    /// `searchRadius` pixels of where it is now, and returns the refined quad; sides without a
+    /// clear edge keep their position, and a result that moved too far is discarded. The quad is
+    /// in continuous coordinates (the image spans 0...width, pixel centres at +0.5).
+    /// - Complexity: O(side length x searchRadius) per side, a few thousand samples.
+    static func refine(_ quad: Quad, pixels: [UInt8], width: Int, height: Int, bands: Int,
+                       insideBrighter: Bool, searchRadius: Double) -> Quad {
+        let c = quad.corners.map { ($0.x - 0.5, $0.y - 0.5) }
+        func line(_ a: (Double, Double), _ b: (Double, Double)) -> Line {
+            let dx = b.0 - a.0, dy = b.1 - a.1
+            let len = (dx * dx + dy * dy).squareRoot()
+            let nx = -dy / len, ny = dx / len
+            return Line(nx: nx, ny: ny, c: nx * a.0 + ny * a.1)
+        }
+        // Side i runs from corner i to corner i+1; corners(of:) returns side i ∩ side i+1 = corner i+1.
+        var sides = (0..<4).map { line(c[$0], c[($0 + 1) % 4]) }
+        let refiner = SideRefiner(pixels: pixels, width: width, height: height, bands: bands)
+        let centre = centroid(c)
+        for i in 0..<4 {
+            if let refined = refiner.refine(sides[i], from: c[i], to: c[(i + 1) % 4], insideBrighter: insideBrighter,
+                                            centroid: centre, searchRadius: searchRadius) {
+                sides[i] = refined
+            }
+        }
+        guard let meets = corners(of: sides) else { return quad }
+        let refined = Quad(corners: (0..<4).map { let p = meets[($0 + 3) % 4]; return Point(x: p.0 + 0.5, y: p.1 + 0.5) })!
+        guard refined.isFinite, refined.isConvex, refined.worstCornerDistance(to: quad) <= 1.5 * searchRadius else { return quad }
+        return refined
     }
 
     /// Corners where consecutive sides meet: corner i is side i-1 ∩ side i... ordered so that

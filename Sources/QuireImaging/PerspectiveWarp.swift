@@ -8,9 +8,9 @@ import VipsBridge
 /// (three additions and one division per pixel), samples bilinearly in 8-bit fixed point, and
 /// rows are split across the cores. Only the source pixels and the output live in memory.
 public enum PerspectiveWarp {
-    /// Warps the region `quad` of `image` (pixel-centre coordinates, TL, TR, BR, BL) onto an
-    /// upright `width` x `height` image; quad corners land on the corner pixels' centres.
-    /// Samples outside the source repeat its edge pixels.
+    /// Warps the region `quad` of `image` (TL, TR, BR, BL in continuous coordinates: the image
+    /// spans 0...width, pixel centres at +0.5) onto an upright `width` x `height` image whose
+    /// outer corners are the quad's corners. Samples outside the source repeat its edge pixels.
     /// - Throws: `VIPSError` when the source cannot be computed, or the quad is degenerate.
     /// - Complexity: O(width x height x bands), parallel over rows.
     static func warp(_ image: VIPSImage, quad: Quad, width: Int, height: Int) throws -> VIPSImage {
@@ -27,7 +27,7 @@ public enum PerspectiveWarp {
                      quad: Quad, outputWidth ow: Int, outputHeight oh: Int) throws -> [UInt8] {
         guard ow > 0, oh > 0, sw > 0, sh > 0, bands > 0, pixels.count >= sw * sh * bands,
               quad.isFinite, quad.isConvex, quad.signedArea > 0,
-              let h = Homography(rectWidth: Double(max(1, ow - 1)), height: Double(max(1, oh - 1)), to: quad) else {
+              let h = Homography(rectWidth: Double(ow), height: Double(oh), to: quad) else {
             throw VIPSError(operation: "warp", message: "cannot map \(quad) onto \(ow)x\(oh)")
         }
         var out = [UInt8](repeating: 0, count: ow * oh * bands)
@@ -45,13 +45,14 @@ public enum PerspectiveWarp {
                     let (m1, m2, m4, m5, m7, m8) = (m[1], m[2], m[4], m[5], m[7], m[8])
                     let rowStride = sw * bands
                     for y in y0..<y1 {
-                        let fy = Double(y)
-                        var nu = m1 * fy + m2, nv = m4 * fy + m5, nw = m7 * fy + m8
+                        // Output pixel centres (x + 0.5, y + 0.5); source samples at u - 0.5.
+                        let fy = Double(y) + 0.5
+                        var nu = m0 * 0.5 + m1 * fy + m2, nv = m3 * 0.5 + m4 * fy + m5, nw = m6 * 0.5 + m7 * fy + m8
                         var o = y * ow * bands
                         for _ in 0..<ow {
                             let inv = 1 / nw
                             // 8.8 fixed point; clamp to the edge pixels.
-                            var fx = Int(nu * inv * 256), fyy = Int(nv * inv * 256)
+                            var fx = Int((nu * inv - 0.5) * 256), fyy = Int((nv * inv - 0.5) * 256)
                             nu += m0; nv += m3; nw += m6
                             fx = min(max(fx, 0), maxX << 8)
                             fyy = min(max(fyy, 0), maxY << 8)

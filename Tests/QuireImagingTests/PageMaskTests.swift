@@ -8,9 +8,10 @@ import VipsBridge
         let quad = Quad(topLeft: Point(x: 2, y: 1), topRight: Point(x: 7, y: 1),
                         bottomRight: Point(x: 7, y: 5), bottomLeft: Point(x: 2, y: 5))
         let mask = PageMask.pixels(quad: quad, width: 10, height: 8)
-        #expect(mask.filter { $0 == 255 }.count == 6 * 5)
-        #expect(mask[1 * 10 + 2] == 255 && mask[5 * 10 + 7] == 255)
-        #expect(mask[0] == 0 && mask[6 * 10 + 4] == 0 && mask[3 * 10 + 8] == 0)
+        // Pixel centres x + 0.5 in 2...7 and y + 0.5 in 1...5: columns 2-6, rows 1-4.
+        #expect(mask.filter { $0 == 255 }.count == 5 * 4)
+        #expect(mask[1 * 10 + 2] == 255 && mask[4 * 10 + 6] == 255)
+        #expect(mask[0] == 0 && mask[5 * 10 + 4] == 0 && mask[3 * 10 + 7] == 0 && mask[3 * 10 + 1] == 0)
     }
 
     @Test func areaFollowsATiltedQuad() {

@@ -11,12 +11,12 @@ import VipsBridge
         let (sw, sh) = (600, 500)
         let quad = Quad(topLeft: Point(x: 80, y: 60), topRight: Point(x: 520, y: 100),
                         bottomRight: Point(x: 560, y: 440), bottomLeft: Point(x: 40, y: 400))
-        let toBoard = try #require(Homography(from: quad.corners, to: [Point(x: 0, y: 0), Point(x: Double(bw - 1), y: 0),
-                                                                       Point(x: Double(bw - 1), y: Double(bh - 1)), Point(x: 0, y: Double(bh - 1))]))
+        let toBoard = try #require(Homography(from: quad.corners, to: [Point(x: 0, y: 0), Point(x: Double(bw), y: 0),
+                                                                       Point(x: Double(bw), y: Double(bh)), Point(x: 0, y: Double(bh))]))
         var source = [UInt8](repeating: 128, count: sw * sh * 3)
         for y in 0..<sh {
             for x in 0..<sw {
-                guard let p = toBoard.apply(Point(x: Double(x), y: Double(y))),
+                guard let p = toBoard.apply(Point(x: Double(x) + 0.5, y: Double(y) + 0.5)),
                       p.x >= 0, p.y >= 0, p.x < Double(bw), p.y < Double(bh) else { continue }
                 let black = (Int(p.x) / cell + Int(p.y) / cell) % 2 == 0
                 for c in 0..<3 { source[(y * sw + x) * 3 + c] = black ? 0 : 255 }
@@ -46,7 +46,7 @@ import VipsBridge
     @Test func identityQuadCopiesPixels() throws {
         let (w, h) = (37, 23)
         let source = (0..<(w * h)).map { UInt8(truncatingIfNeeded: $0 * 7) }
-        let quad = Quad(rect: Rect(x: 0, y: 0, width: Double(w - 1), height: Double(h - 1)))
+        let quad = Quad(rect: Rect(x: 0, y: 0, width: Double(w), height: Double(h)))
         let out = try PerspectiveWarp.warp(pixels: source, width: w, height: h, bands: 1, quad: quad,
                                            outputWidth: w, outputHeight: h)
         #expect(out == source)

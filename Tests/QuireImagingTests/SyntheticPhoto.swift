@@ -69,7 +69,8 @@ struct SyntheticPhoto {
             for x in 0..<width {
                 var sum = 0.0, hits = 0
                 for (dx, dy) in [(-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25)] {
-                    if let p = toPage.apply(Point(x: Double(x) + dx, y: Double(y) + dy)), let v = pageColour(p) {
+                    // Continuous coordinates: pixel centres at +0.5, as Quire reports quads.
+                    if let p = toPage.apply(Point(x: Double(x) + 0.5 + dx, y: Double(y) + 0.5 + dy)), let v = pageColour(p) {
                         sum += v; hits += 1
                     }
                 }

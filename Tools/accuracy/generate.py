@@ -13,7 +13,7 @@ at 150-300 dpi, colour or grey, JPEG or PNG.
 
 Output (same format as ../shared/data/synthetic):
   OUT/captures/photo_NNN.jpg + truth.json {"corners": [[x, y] x 4] (TL, TR, BR, BL of the page
-      as read, display pixels, pixel centres at integers), "display_size", "orientation": 1,
+      as read, display pixels, continuous: the image spans 0...width, pixel centres at +0.5), "display_size", "orientation": 1,
       "paper_aspect", "focal", "background"}
   OUT/scans/scan_NNN.{jpg,png} + truth.json {"skew_deg" (positive = content turned
       counter-clockwise), "page_size", "canvas", "dpi", "background", "gray"}
@@ -178,7 +178,7 @@ def photo(rng, index, out):
     img = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8))
     name = f"photo_{index:03d}.jpg"
     img.save(os.path.join(out, name), quality=int(rng.integers(72, 93)))
-    corners = [[round(float(x) - 0.5, 2), round(float(y) - 0.5, 2)] for x, y in q]
+    corners = [[round(float(x), 2), round(float(y), 2)] for x, y in q]
     return name, {"corners": corners, "display_size": [W, H], "orientation": 1, "paper_aspect": round(aspect, 4),
                   "focal": round(float(f), 1), "background": kind}
 

@@ -60,6 +60,7 @@ var pagesDir: String? = nil
 var warpBench = false
 var verbose = false
 var repeats = 1
+var fullResolution = false
 var datasets: [String] = []
 while !args.isEmpty {
     let a = args.removeFirst()
@@ -71,6 +72,7 @@ while !args.isEmpty {
     case "--pages": pagesDir = args.removeFirst()
     case "--warp-bench": warpBench = true
     case "--verbose", "-v": verbose = true
+    case "--full-res": fullResolution = true
     case "--repeat": repeats = max(1, Int(args.removeFirst()) ?? 1)
     default: datasets.append(a)
     }
@@ -126,10 +128,10 @@ for dataset in datasets {
         guard let entry = truth[name], let t = quad(from: entry["corners"]) else { continue }
         let size = entry["display_size"] as? [Int] ?? [0, 0]
         do {
-            var r = try Detector.detect(file: path)
+            var r = try Detector.detect(file: path, fullResolution: fullResolution)
             // The machine is shared: the best of several runs is the cost of detection itself.
             for _ in 1..<repeats {
-                let again = try Detector.detect(file: path)
+                let again = try Detector.detect(file: path, fullResolution: fullResolution)
                 r.detectionMilliseconds = min(r.detectionMilliseconds ?? .infinity, again.detectionMilliseconds ?? .infinity)
             }
             if r.skewDegrees == nil { asPhoto += 1 }
