@@ -86,9 +86,10 @@ enum PageAnalyzer {
                                                               height: copy.height, bands: copy.bands)
         var scanLike = false
         if let quad = found.quad {
-            // A scanned page fills most of the glass; a small upright rectangle is a photo of a
-            // page seen from afar.
-            scanLike = isScanRectangle(quad) && quad.area >= 0.35 * Double(copy.width * copy.height)
+            // A scanned page fills most of the glass; a smaller exact rectangle is a box or a
+            // picture on a scanned page when the frame is flat, else a page seen from afar.
+            scanLike = isScanRectangle(quad)
+                && (quad.area >= 0.35 * Double(copy.width * copy.height) || hasFlatFrame(copy))
         } else {
             scanLike = hasFlatFrame(copy)
         }

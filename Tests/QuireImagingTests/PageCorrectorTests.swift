@@ -65,6 +65,20 @@ enum SharedData {
         #expect(out === image)
     }
 
+    /// A scanned page with a picture box: the box is an exact rectangle, but the page around it
+    /// is flat paper, so this is a scan to deskew, not a photo to crop to the box.
+    @Test func boxOnAScannedPageIsNotAPhoto() throws {
+        let (w, h) = (620, 877)
+        var pixels = [UInt8](repeating: 250, count: w * h * 3)
+        for y in 400..<520 { for x in 60..<560 { for c in 0..<3 { pixels[(y * w + x) * 3 + c] = UInt8((x * 7 + y * 3 + c * 50) % 200) } } }
+        for row in 0..<10 { for y in (80 + row * 24)..<(90 + row * 24) { for x in 60..<540 where (x / 40) % 4 != 3 {
+            for c in 0..<3 { pixels[(y * w + x) * 3 + c] = 30 } } } }
+        let image = try VIPSImage.fromPixels(pixels, width: w, height: h, bands: 3)
+        let (_, record) = try PageCorrector(options: .init()).correct(image, source: PageSource(path: ""), userQuad: nil)
+        #expect(record.kind == .deskew)
+        #expect(record.quad == nil)
+    }
+
     @Test(.enabled(if: SharedData.available))
     func sharedCapturesMeetTheAccuracyTarget() throws {
         let truth = try SharedData.truth("captures")
