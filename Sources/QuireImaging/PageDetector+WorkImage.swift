@@ -242,7 +242,7 @@ struct WorkImage {
             let first = refit(peak, edges: edgeSet, polarity: 0)
             var fitted = [first.line]
             let (wp, wn) = first.weights
-            if min(wp, wn) >= 0.25 * max(wp, wn) {
+            if min(wp, wn) >= 0.1 * max(wp, wn) {
                 fitted.append(refit(peak, edges: edgeSet, polarity: wp >= wn ? -1 : 1).line)
             }
             for line in fitted {

@@ -30,6 +30,8 @@ from PIL import Image, ImageDraw, ImageFilter
 
 ASPECTS = [0.36, 0.42, 0.62, 0.7071, 0.7727, 1.0, 1.4142, 1.2941]
 BACKGROUNDS = ["flat", "light", "gradient", "wood", "noise", "clutter"]
+# Not in the default mix: a white page on a near-white desk (a stress test, --backgrounds white).
+EXTRA_BACKGROUNDS = ["white"]
 
 
 def page_image(rng, aspect, long_side=1400):
@@ -70,6 +72,9 @@ def background(rng, kind, W, H, paper):
     yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
     if kind == "flat":
         c = rng.integers(30, 200, 3)
+        arr = np.ones((H, W, 3), np.float32) * c
+    elif kind == "white":  # almost the paper's colour
+        c = np.clip(paper - rng.integers(4, 12) + rng.integers(-3, 3, 3), 0, 255)
         arr = np.ones((H, W, 3), np.float32) * c
     elif kind == "light":  # close to the paper: the classic recipe's worst case
         c = np.clip(paper - rng.integers(12, 40) + rng.integers(-6, 6, 3), 0, 255)
@@ -119,13 +124,14 @@ def homography(src, dst):
     return h / h[2, 2]
 
 
-def photo(rng, index, out):
+def photo(rng, index, out, kinds=None):
     W, H = [(4000, 3000), (3000, 4000), (3024, 4032), (2448, 3264), (2000, 1500), (1500, 2000)][rng.integers(0, 6)]
     aspect = float(ASPECTS[rng.integers(0, len(ASPECTS))])
     page = page_image(rng, aspect)
     pw, ph = page.size
     paper = np.array(page.getpixel((2, 2)), np.float32)
-    kind = BACKGROUNDS[index % len(BACKGROUNDS)]
+    kinds = kinds or BACKGROUNDS
+    kind = kinds[index % len(kinds)]
     diag = math.hypot(W, H)
     for _ in range(200):
         f = rng.uniform(0.6, 1.3) * diag
@@ -213,9 +219,11 @@ def main():
     ap.add_argument("--photos", type=int, default=40)
     ap.add_argument("--scans", type=int, default=12)
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--backgrounds", default="", help="comma-separated subset, e.g. white,light")
     args = ap.parse_args()
+    kinds = [k for k in args.backgrounds.split(",") if k] or None
     rng = np.random.default_rng(args.seed)
-    for sub, count, make in (("captures", args.photos, photo), ("scans", args.scans, scan)):
+    for sub, count, make in (("captures", args.photos, lambda r, i, f: photo(r, i, f, kinds)), ("scans", args.scans, scan)):
         folder = os.path.join(args.out, sub)
         os.makedirs(folder, exist_ok=True)
         truth = {}
