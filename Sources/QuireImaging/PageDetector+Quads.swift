@@ -86,7 +86,6 @@ extension WorkImage {
     /// - Complexity: O(P²) for the P near-parallel pairs, each candidate O(1).
     func bestQuad(lines: [PageDetector.Line]) -> QuadCandidate? {
         let supports = lines.map { support(for: $0) }
-        let debugQuads = getenv("QUIRE_DEBUG_QUADS") != nil
         let (w, h) = (Double(width), Double(height))
         let minDim = min(w, h)
         let n = lines.count
@@ -174,9 +173,6 @@ extension WorkImage {
                 guard minCov >= 0.25 else { continue }
                 let areaFrac = area / imageArea
                 let score = mean * mean * (0.4 + 0.6 * minCov) * pow(areaFrac, 0.2)
-                if debugQuads && score > 0.3 {
-                    print("cand \(sideIdx) score=\(score) cov=\(cov.map { ($0 * 100).rounded() / 100 }) area=\(areaFrac) bright=\(insideBrighter)")
-                }
                 if score > (best?.score ?? 0) {
                     let confidence = max(0, min(1, 1.25 * (0.6 * mean + 0.4 * minCov) - 0.1))
                     best = QuadCandidate(lines: sideIdx.map { lines[$0] }, confidence: confidence,

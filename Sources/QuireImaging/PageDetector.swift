@@ -61,28 +61,12 @@ struct PageDetector: Sendable {
         guard width >= 16, height >= 16, bands >= 1, pixels.count >= width * height * bands else { return (.none, true) }
         let longSide = max(width, height)
         let factor = max(1, Int((Double(longSide) / Double(workingLongSide)).rounded()))
-        let clock = ContinuousClock()
-        var marks: [(String, ContinuousClock.Instant)] = [("start", clock.now)]
         var work = WorkImage(pixels: pixels, width: width, height: height, bands: bands, factor: factor)
-        marks.append(("shrink", clock.now))
         work.blur()
-        marks.append(("blur", clock.now))
         work.computeGradient()
-        marks.append(("gradient", clock.now))
         let lines = work.findLines(maxLines: maxLines)
-        marks.append(("lines", clock.now))
         guard lines.count >= 4 else { return (.none, true) }
-        let debug = getenv("QUIRE_DEBUG") != nil
-        if debug {
-            print("work \(work.width)x\(work.height) T=\(work.threshold) lines=\(lines.count)\n", terminator: "")
-            for l in lines { print("  line n=(\(l.nx), \(l.ny)) c=\(l.c)\n", terminator: "") }
-        }
         guard let best = work.bestQuad(lines: lines) else { return (.none, true) }
-        marks.append(("quads", clock.now))
-        if getenv("QUIRE_TIMING") != nil {
-            print(zip(marks.dropFirst(), marks).map { "\($0.0.0)=\($0.0.1 - $0.1.1)" }.joined(separator: " "))
-        }
-        if debug { print("best conf=\(best.confidence) score=\(best.score) lines=\(best.lines)\n", terminator: "") }
         let confidence = best.confidence
         guard confidence >= minConfidence else { return (PageDetection(quad: nil, confidence: confidence), true) }
         // Back to full pixels of the given image and refine each side there.
