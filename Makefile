@@ -5,7 +5,7 @@ SWIFT ?= swift
 APT_PACKAGES := libvips-dev libvips-tools pkg-config
 OUT ?= out
 
-.PHONY: deps build release demo test bench bench-layout clean accuracy-deskew
+.PHONY: deps build release demo test bench bench-layout clean accuracy accuracy-deskew
 
 ## deps: install libvips (and pkg-config, the vips CLI used as a test oracle) when missing.
 deps:
@@ -44,6 +44,30 @@ bench-layout:
 accuracy-deskew: deps
 	$(SWIFT) build -c release --product quire-deskew-score
 	$$($(SWIFT) build -c release --show-bin-path)/quire-deskew-score $(DESKEW_SCORE_ARGS)
+
+## accuracy: border detection and deskew scored against ground truth, Quire and the classic
+## OpenCV recipe in the same run, on ../shared/data/synthetic and on a generated set
+## (Tools/accuracy/generate.py; numpy, Pillow and opencv-python-headless in .venv/ from PyPI).
+ACCURACY_OUT ?= bench-out/accuracy
+ACCURACY_SEED ?= 7
+SHARED_SYNTH := ../shared/data/synthetic
+accuracy: deps
+	$(SWIFT) build -c release --product QuireAccuracy
+	@mkdir -p $(ACCURACY_OUT)
+	@if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import numpy, PIL' 2>/dev/null; then \
+	  python3 -m venv .venv && .venv/bin/pip install -q numpy pillow || echo "note: numpy/Pillow not installable: no generated set"; \
+	fi
+	@.venv/bin/python -c 'import cv2' 2>/dev/null || .venv/bin/pip install -q opencv-python-headless \
+	  || echo "note: opencv-python-headless not installable: the OpenCV peer is skipped"
+	@if [ ! -f $(ACCURACY_OUT)/generated/captures/truth.json ] && .venv/bin/python -c 'import numpy, PIL' 2>/dev/null; then \
+	  .venv/bin/python Tools/accuracy/generate.py $(ACCURACY_OUT)/generated --seed $(ACCURACY_SEED); fi
+	@sets=""; for d in $(SHARED_SYNTH)/captures $(ACCURACY_OUT)/generated/captures $(SHARED_SYNTH)/scans $(ACCURACY_OUT)/generated/scans; do \
+	  [ -f $$d/truth.json ] && sets="$$sets $$d"; done; \
+	peer=""; photos=""; for d in $$sets; do case $$d in *captures) photos="$$photos $$d";; esac; done; \
+	if .venv/bin/python -c 'import cv2' 2>/dev/null && [ -n "$$photos" ]; then \
+	  .venv/bin/python Tools/accuracy/opencv_peer.py $(ACCURACY_OUT)/opencv.json $$photos && peer="--peer opencv=$(ACCURACY_OUT)/opencv.json"; \
+	else echo "note: OpenCV peer skipped (opencv-python-headless unavailable)"; fi; \
+	$$($(SWIFT) build -c release --show-bin-path)/QuireAccuracy $$peer --warp-bench $$sets
 
 clean:
 	rm -rf .build $(OUT)

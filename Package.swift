@@ -39,6 +39,8 @@ let package = Package(
         .executableTarget(name: "quire-bench-layout", dependencies: ["QuireLayout"]),
         // `make accuracy-deskew`: mean/worst skew error and ms/page over ../shared/data.
         .executableTarget(name: "quire-deskew-score", dependencies: ["QuireImaging", "VipsBridge"]),
+        // The border-detection accuracy harness (`make accuracy`): scores Quire and the OpenCV peer.
+        .executableTarget(name: "QuireAccuracy", dependencies: ["QuireImaging"], path: "Tools/accuracy/Sources"),
         .testTarget(name: "QuireGeometryTests", dependencies: ["QuireGeometry"]),
         .testTarget(name: "QuireLayoutTests", dependencies: ["QuireLayout", "QuireGeometry"], exclude: ["Goldens"]),
         .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge"]),

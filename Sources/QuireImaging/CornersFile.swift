@@ -1,0 +1,112 @@
+import Foundation
+
+/// User-corrected page corners per source file: the `--corners FILE.json` input, typically the
+/// output of a border-correction screen.
+///
+/// The file is one JSON object mapping a source to its four corners in display pixels (EXIF
+/// orientation applied), top-left, top-right, bottom-right, bottom-left of the page as read:
+/// `{"page1.jpg": [[x, y], [x, y], [x, y], [x, y]], "scans/doc.pdf#2": [...]}`. A key is a path
+/// as given on the command line, a path relative to an input folder, or a bare file name; `#N`
+/// picks page N of a multi-page file, counted from 1 (a key without it means the first page).
+public struct CornersFile: Sendable, Hashable {
+    /// Corners by key, as written in the file.
+    public var entries: [String: Quad]
+
+    public init(entries: [String: Quad]) { self.entries = entries }
+
+    /// Reads and validates a corners file.
+    /// - Throws: `CornersFileError` naming the file and, for a bad entry, its key.
+    public init(contentsOf path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CornersFileError(file: path, key: nil, message: "cannot read the file")
+        }
+        try self.init(json: Array(data), file: path)
+    }
+
+    /// Parses corners from JSON bytes; `file` only labels errors.
+    /// - Throws: `CornersFileError` for invalid JSON, a top level that is not an object, entries
+    ///   that are not four [x, y] number pairs, non-finite or negative coordinates, and corners
+    ///   that do not make a convex quad in TL, TR, BR, BL order.
+    public init(json: [UInt8], file: String = "corners file") throws {
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: Data(json))
+        } catch {
+            throw CornersFileError(file: file, key: nil, message: "not valid JSON")
+        }
+        guard let object = root as? [String: Any] else {
+            throw CornersFileError(file: file, key: nil,
+                                   message: "expected an object mapping file names to four [x, y] corners")
+        }
+        var entries: [String: Quad] = [:]
+        for (key, value) in object {
+            guard !key.isEmpty else { throw CornersFileError(file: file, key: key, message: "empty file name") }
+            if let hash = key.lastIndex(of: "#") {
+                let page = key[key.index(after: hash)...]
+                guard let n = Int(page), n >= 1 else {
+                    throw CornersFileError(file: file, key: key, message: "the page after '#' must be a number from 1")
+                }
+            }
+            guard let list = value as? [Any], list.count == 4 else {
+                throw CornersFileError(file: file, key: key, message: "expected exactly four corners [[x, y], ...]")
+            }
+            var points: [Point] = []
+            for (i, item) in list.enumerated() {
+                guard let pair = item as? [Any], pair.count == 2,
+                      let x = (pair[0] as? NSNumber)?.doubleValue, let y = (pair[1] as? NSNumber)?.doubleValue,
+                      type(of: pair[0]) != Bool.self, type(of: pair[1]) != Bool.self else {
+                    throw CornersFileError(file: file, key: key, message: "corner \(i + 1) is not an [x, y] pair of numbers")
+                }
+                guard x.isFinite, y.isFinite, x >= 0, y >= 0 else {
+                    throw CornersFileError(file: file, key: key, message: "corner \(i + 1) has a negative or non-finite coordinate")
+                }
+                points.append(Point(x: x, y: y))
+            }
+            let quad = Quad(corners: points)!
+            guard quad.isConvex, quad.signedArea > 0 else {
+                throw CornersFileError(file: file, key: key,
+                                       message: "corners must form a convex quad in order top-left, top-right, bottom-right, bottom-left")
+            }
+            entries[key] = quad
+        }
+        self.entries = entries
+    }
+
+    /// The corners for one page of a source, or nil. A key naming the page (`#N`) wins over a
+    /// plain key; a full path wins over a relative path, which wins over a bare file name.
+    /// - Complexity: O(entries).
+    public func quad(for source: PageSource) -> Quad? {
+        let path = source.path
+        let name = (path as NSString).lastPathComponent
+        var best: (rank: Int, quad: Quad)? = nil
+        for (key, quad) in entries {
+            var file = key
+            var page = 0
+            if let hash = key.lastIndex(of: "#"), let n = Int(key[key.index(after: hash)...]) {
+                file = String(key[..<hash])
+                page = n - 1
+            }
+            guard page == source.page else { continue }
+            var rank: Int
+            if file == path { rank = 3 }
+            else if path.hasSuffix("/" + file) { rank = 2 }
+            else if file == name { rank = 1 }
+            else { continue }
+            if key.contains("#") { rank += 10 }
+            if best == nil || rank > best!.rank { best = (rank, quad) }
+        }
+        return best?.quad
+    }
+}
+
+/// A corners file that cannot be used, with the file and the entry at fault.
+public struct CornersFileError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    public var key: String?
+    public var message: String
+
+    public var description: String {
+        if let key { return "\(file): \"\(key)\": \(message)" }
+        return "\(file): \(message)"
+    }
+}

@@ -1,0 +1,98 @@
+import VipsBridge
+
+/// The outcome of `quire detect` for one page: its display size and either a page quad (photos),
+/// a skew angle (scans), or an error.
+public struct DetectionResult: Sendable, Hashable, Codable {
+    /// The input path as given.
+    public var source: String
+    /// The page inside a multi-page file, from 0.
+    public var page: Int
+    /// Display size in pixels (EXIF orientation applied).
+    public var width: Int
+    public var height: Int
+    /// The page quad in display pixels (TL, TR, BR, BL), or nil.
+    public var quad: Quad?
+    /// How sure the detector is about `quad`, 0...1.
+    public var confidence: Double
+    /// The skew of a page that looks like a flatbed scan, in degrees (positive = content turned
+    /// counter-clockwise), or nil for photos.
+    public var skewDegrees: Double?
+    /// Why the input could not be read, or nil.
+    public var error: String?
+    /// Milliseconds spent in detection proper (after decoding the small copy).
+    public var detectionMilliseconds: Double?
+
+    public init(source: String, page: Int = 0, width: Int = 0, height: Int = 0, quad: Quad? = nil,
+                confidence: Double = 0, skewDegrees: Double? = nil, error: String? = nil,
+                detectionMilliseconds: Double? = nil) {
+        self.source = source
+        self.page = page
+        self.width = width
+        self.height = height
+        self.quad = quad
+        self.confidence = confidence
+        self.skewDegrees = skewDegrees
+        self.error = error
+        self.detectionMilliseconds = detectionMilliseconds
+    }
+}
+
+/// Finds the page in image files without correcting them: the engine behind `quire detect`,
+/// the accuracy harness and the tests.
+public enum Detector {
+    /// Detects the page in one page of a file: a shrink-on-load copy of about 1000 px is decoded
+    /// (EXIF orientation applied) and analysed; the result is in display pixels of the full page.
+    /// - Throws: `VIPSError` when the file cannot be opened or decoded.
+    /// - Parameter fullResolution: also decode the full page and refine a photo's corners on it
+    ///   (what the correction step does; slower, as the whole image is decoded).
+    public static func detect(file path: String, page: Int = 0, dpi: Double = 200,
+                              fullResolution: Bool = false) throws -> DetectionResult {
+        let source = PageSource(path: path, page: page, dpi: dpi)
+        let header = try VIPSImage.load(file: path, options: .init(page: page > 0 ? page : nil,
+                                                                   dpi: isVector(path) ? dpi : nil))
+        let swap = header.orientation >= 5
+        let width = swap ? header.height : header.width
+        let height = swap ? header.width : header.height
+        let copy = try DetectionCopy(source: source, displayWidth: width, displayHeight: height)
+        let clock = ContinuousClock()
+        var analysis: PageAnalysis!
+        let elapsed = clock.measure { analysis = PageAnalyzer.analyze(copy) }
+        let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        switch analysis.kind {
+        case .photo:
+            var quad = analysis.detection.quad
+            if fullResolution, let q = quad, analysis.copyScale > 1.2 {
+                let full = try VIPSImage.load(file: path, options: .init(page: page > 0 ? page : nil,
+                                                                         dpi: isVector(path) ? dpi : nil))
+                    .autorotated().displayReady()
+                let bytes = try full.pixelBytes()
+                quad = PageDetector.refine(q, pixels: bytes, width: full.width, height: full.height, bands: full.bands,
+                                           insideBrighter: analysis.insideBrighter, searchRadius: analysis.copyScale + 2)
+            }
+            return DetectionResult(source: path, page: page, width: width, height: height,
+                                   quad: quad, confidence: analysis.detection.confidence,
+                                   detectionMilliseconds: ms)
+        case .scan:
+            return DetectionResult(source: path, page: page, width: width, height: height, quad: nil,
+                                   confidence: analysis.skew?.confidence ?? 0,
+                                   skewDegrees: analysis.skew?.degrees ?? 0, detectionMilliseconds: ms)
+        case .none:
+            return DetectionResult(source: path, page: page, width: width, height: height, quad: nil,
+                                   confidence: analysis.detection.confidence, detectionMilliseconds: ms)
+        }
+    }
+
+    /// Detects the page in an 8-bit interleaved pixel buffer (1, 3 or 4 bands); the quad is in
+    /// its pixels, continuous coordinates (the image spans 0...width, pixel centres at +0.5).
+    /// - Complexity: O(pixels).
+    public static func detect(pixels: [UInt8], width: Int, height: Int, bands: Int) -> PageDetection {
+        var found = PageDetector().detect(pixels: pixels, width: width, height: height, bands: bands)
+        found.quad = found.quad?.map { Point(x: $0.x + 0.5, y: $0.y + 0.5) }
+        return found
+    }
+
+    static func isVector(_ path: String) -> Bool {
+        let name = VIPSImage.loaderName(forFile: path) ?? ""
+        return name.hasPrefix("pdfload") || name.hasPrefix("svgload")
+    }
+}

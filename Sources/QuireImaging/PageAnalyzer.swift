@@ -1,0 +1,155 @@
+import VipsBridge
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A small 8-bit copy of a page for detection, and how its pixels map to the full page.
+struct DetectionCopy {
+    var pixels: [UInt8]
+    var width: Int
+    var height: Int
+    var bands: Int
+    /// Full (display) pixels per copy pixel, horizontally and vertically.
+    var scaleX: Double
+    var scaleY: Double
+
+    /// Long side of the detection copy.
+    static let longSide = 1024
+
+    /// Decodes the copy from an image (already oriented and display-ready).
+    init(image: VIPSImage, displayWidth: Int, displayHeight: Int) throws {
+        var small = image
+        if max(image.width, image.height) > Self.longSide {
+            small = try image.thumbnail(width: Self.longSide, height: Self.longSide)
+        }
+        if small.format != .uchar || small.hasAlpha || (small.bands != 1 && small.bands != 3) {
+            small = try small.displayReady()
+        }
+        pixels = try small.pixelBytes()
+        width = small.width
+        height = small.height
+        bands = small.bands
+        scaleX = Double(displayWidth) / Double(width)
+        scaleY = Double(displayHeight) / Double(height)
+    }
+
+    /// A shrink-on-load copy straight from the file (JPEG DCT scaling, small PDF render), EXIF
+    /// orientation applied, for a page whose display size is known.
+    init(source: PageSource, displayWidth: Int, displayHeight: Int) throws {
+        let options = source.page > 0 ? "page=\(source.page)" : nil
+        let thumb = try VIPSImage.thumbnail(file: source.path, width: Self.longSide, height: Self.longSide,
+                                            loaderOptions: options)
+        try self.init(image: thumb, displayWidth: displayWidth, displayHeight: displayHeight)
+    }
+
+    /// One grey byte per pixel (Rec. 601 luma).
+    func gray() -> [UInt8] {
+        guard bands >= 3 else { return pixels }
+        var out = [UInt8](repeating: 0, count: width * height)
+        pixels.withUnsafeBufferPointer { p in
+            for i in 0..<(width * height) {
+                let o = i * bands
+                let r: Int = 299 * Int(p[o]), g: Int = 587 * Int(p[o + 1]), b: Int = 114 * Int(p[o + 2])
+                out[i] = UInt8((r + g + b + 500) / 1000)
+            }
+        }
+        return out
+    }
+}
+
+/// What a page looks like to the correction step: a photo with a page quad, a flatbed scan, or
+/// neither (keep the frame as it is).
+struct PageAnalysis: Sendable {
+    enum Kind: Sendable { case photo, scan, none }
+    var kind: Kind
+    /// The detection in display pixels (quad nil when none was found).
+    var detection: PageDetection
+    /// The skew estimate when the page looks like a scan.
+    var skew: SkewEstimate?
+    /// Whether the page is brighter than what surrounds it (guides full-resolution refinement).
+    var insideBrighter = true
+    /// Full pixels per detection-copy pixel (the uncertainty of the quad, in full pixels).
+    var copyScale = 1.0
+}
+
+/// Decides photo versus scan from the pixels of a detection copy.
+///
+/// A flatbed scan shows the page as a near-perfect rectangle (right angles, equal opposite sides,
+/// at most a small rotation) or not at all (a page filling the glass, or white on a white lid),
+/// with a flat, uniform frame around it; a photo shows a perspective quad on a textured scene.
+enum PageAnalyzer {
+    static func analyze(_ copy: DetectionCopy, detector: PageDetector = PageDetector()) -> PageAnalysis {
+        let (found, insideBrighter) = detector.detectDetailed(pixels: copy.pixels, width: copy.width,
+                                                              height: copy.height, bands: copy.bands)
+        var scanLike = false
+        if let quad = found.quad {
+            // A scanned page fills most of the glass; a smaller exact rectangle is a box or a
+            // picture on a scanned page when the frame is flat, else a page seen from afar.
+            scanLike = isScanRectangle(quad)
+                && (quad.area >= 0.35 * Double(copy.width * copy.height) || hasFlatFrame(copy))
+        } else {
+            scanLike = hasFlatFrame(copy)
+        }
+        if scanLike {
+            let skew = ScanDeskew.estimateSkew(gray: copy.gray(), width: copy.width, height: copy.height)
+            return PageAnalysis(kind: .scan, detection: PageDetection(quad: found.quad.map { display($0, copy) },
+                                                                      confidence: found.confidence), skew: skew)
+        }
+        guard let quad = found.quad else {
+            return PageAnalysis(kind: .none, detection: found, skew: nil)
+        }
+        return PageAnalysis(kind: .photo, detection: PageDetection(quad: display(quad, copy), confidence: found.confidence),
+                            skew: nil, insideBrighter: insideBrighter, copyScale: max(copy.scaleX, copy.scaleY))
+    }
+
+    /// Detector coordinates of the copy (pixel centres at integers) to display coordinates of the
+    /// full page (continuous: the image spans 0...width, pixel centres at +0.5).
+    static func display(_ quad: Quad, _ copy: DetectionCopy) -> Quad {
+        quad.map { Point(x: ($0.x + 0.5) * copy.scaleX, y: ($0.y + 0.5) * copy.scaleY) }
+    }
+
+    /// Right angles within 1 degree, opposite sides equal within 1.5 %, rotation under 20 degrees.
+    static func isScanRectangle(_ quad: Quad) -> Bool {
+        let c = quad.corners
+        for i in 0..<4 {
+            let a = c[(i + 3) % 4], b = c[i], d = c[(i + 1) % 4]
+            let v1 = (a.x - b.x, a.y - b.y), v2 = (d.x - b.x, d.y - b.y)
+            let cosAngle = (v1.0 * v2.0 + v1.1 * v2.1) /
+                ((v1.0 * v1.0 + v1.1 * v1.1).squareRoot() * (v2.0 * v2.0 + v2.1 * v2.1).squareRoot())
+            if abs(cosAngle) > sin(1.0 * Double.pi / 180) { return false }
+        }
+        let e = quad.edgeLengths
+        if abs(e.top - e.bottom) > 0.015 * max(e.top, e.bottom) { return false }
+        if abs(e.left - e.right) > 0.015 * max(e.left, e.right) { return false }
+        let rotation = atan2(quad.topRight.y - quad.topLeft.y, quad.topRight.x - quad.topLeft.x) * 180 / Double.pi
+        return abs(rotation) < 20
+    }
+
+    /// True when at least two of the four outer strips (2 % of the size) are flat: one colour with
+    /// little variation, as a scanner lid or the glass edge is.
+    static func hasFlatFrame(_ copy: DetectionCopy) -> Bool {
+        let (w, h, b) = (copy.width, copy.height, copy.bands)
+        let depth = max(2, min(w, h) / 50)
+        func flatness(_ xs: Range<Int>, _ ys: Range<Int>) -> Bool {
+            var sum = 0.0, sumSq = 0.0, n = 0.0
+            for y in ys {
+                for x in xs {
+                    let o = (y * w + x) * b
+                    for c in 0..<min(b, 3) {
+                        let v = Double(copy.pixels[o + c])
+                        sum += v; sumSq += v * v; n += 1
+                    }
+                }
+            }
+            guard n > 0 else { return false }
+            let mean = sum / n
+            return (sumSq / n - mean * mean).squareRoot() < 6
+        }
+        let strips = [flatness(0..<w, 0..<depth), flatness(0..<w, (h - depth)..<h),
+                      flatness(0..<depth, 0..<h), flatness((w - depth)..<w, 0..<h)]
+        return strips.filter { $0 }.count >= 2
+    }
+}

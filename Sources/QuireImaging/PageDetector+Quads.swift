@@ -1,0 +1,185 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How much aligned gradient lies under one line, per unit of length, as prefix sums for both
+/// polarities, so that any segment's support costs O(1).
+struct LineSupport {
+    var line: PageDetector.Line
+    /// Parameter of the first sample along the line direction (-ny, nx) from the foot point.
+    var tMin: Double
+    /// Prefix sums: positive (gradient along +n) and negative support.
+    var pos: [Float]
+    var neg: [Float]
+
+    /// Support of the segment between parameters ta and tb for gradients along +n (`positive`)
+    /// or -n, as a share of its length; parts outside the image count as unsupported.
+    func coverage(_ ta: Double, _ tb: Double, positive: Bool) -> Double {
+        var a = min(ta, tb), b = max(ta, tb)
+        let length = b - a
+        guard length > 1 else { return 0 }
+        // Corners are blurred: leave a little out at both ends.
+        let margin = min(4, length * 0.1)
+        a += margin; b -= margin
+        let n = pos.count - 1
+        let ka = max(0, min(n, Int((a - tMin).rounded())))
+        let kb = max(0, min(n, Int((b - tMin).rounded())))
+        guard kb > ka else { return 0 }
+        let p = positive ? pos : neg
+        return Double(p[kb] - p[ka]) / (b - a)
+    }
+
+    func parameter(_ x: Double, _ y: Double) -> Double { -line.ny * x + line.nx * y }
+}
+
+extension WorkImage {
+    /// The support profile of a line over this image.
+    func support(for line: PageDetector.Line) -> LineSupport {
+        let (w, h) = (width, height)
+        let px = line.c * line.nx, py = line.c * line.ny
+        let dx = -line.ny, dy = line.nx
+        var lo = -Double(w + h), hi = Double(w + h)
+        func clip(_ p: Double, _ d: Double, _ minV: Double, _ maxV: Double) {
+            if abs(d) < 1e-9 {
+                if p < minV || p > maxV { lo = 1; hi = 0 }
+            } else {
+                let t1 = (minV - p) / d, t2 = (maxV - p) / d
+                lo = max(lo, min(t1, t2)); hi = min(hi, max(t1, t2))
+            }
+        }
+        clip(px, dx, 1, Double(w - 2))
+        clip(py, dy, 1, Double(h - 2))
+        // tMin is measured from the foot point; convert to the global parameter used by callers.
+        let foot = -line.ny * px + line.nx * py
+        guard hi > lo else { return LineSupport(line: line, tMin: foot, pos: [0], neg: [0]) }
+        let count = Int(hi - lo) + 1
+        var pos = [Float](repeating: 0, count: count + 1), neg = pos
+        let t = threshold
+        let nx = Float(line.nx), ny = Float(line.ny)
+        gx.withUnsafeBufferPointer { GX in
+            gy.withUnsafeBufferPointer { GY in
+                for k in 0..<count {
+                    let tt = lo + Double(k)
+                    let x = px + tt * dx, y = py + tt * dy
+                    var bestP: Float = 0, bestN: Float = 0
+                    for o in -1...1 {
+                        let xi = Int((x + Double(o) * line.nx).rounded()), yi = Int((y + Double(o) * line.ny).rounded())
+                        if xi < 1 || yi < 1 || xi >= w - 1 || yi >= h - 1 { continue }
+                        let i = yi * w + xi
+                        let gn = GX[i] * nx + GY[i] * ny
+                        let gt = -GX[i] * ny + GY[i] * nx
+                        if abs(gt) > 0.45 * abs(gn) { continue }
+                        let v = min(1, abs(gn) / t)
+                        if gn > 0 { bestP = max(bestP, v) } else { bestN = max(bestN, v) }
+                    }
+                    pos[k + 1] = pos[k] + bestP
+                    neg[k + 1] = neg[k] + bestN
+                }
+            }
+        }
+        return LineSupport(line: line, tMin: foot + lo, pos: pos, neg: neg)
+    }
+
+    /// Scores every quad made of two near-parallel pairs of lines and returns the best one.
+    /// - Complexity: O(P²) for the P near-parallel pairs, each candidate O(1).
+    func bestQuad(lines: [PageDetector.Line]) -> QuadCandidate? {
+        let supports = lines.map { support(for: $0) }
+        let (w, h) = (Double(width), Double(height))
+        let minDim = min(w, h)
+        let n = lines.count
+        func folded(_ a: Double) -> Double {  // angle difference of undirected lines, 0...pi/2
+            var d = abs(a).truncatingRemainder(dividingBy: .pi)
+            if d > .pi / 2 { d = .pi - d }
+            return d
+        }
+        let angles = lines.map { atan2($0.ny, $0.nx) }
+        struct Pair { var i: Int, j: Int, angle: Double }
+        var pairs: [Pair] = []
+        let maxParallel = 35.0 * .pi / 180
+        for i in 0..<n {
+            for j in (i + 1)..<n {
+                let d = folded(angles[i] - angles[j])
+                guard d <= maxParallel else { continue }
+                if let p = lines[i].intersection(lines[j]),
+                   p.0 > -0.1 * w, p.0 < 1.1 * w, p.1 > -0.1 * h, p.1 < 1.1 * h { continue }
+                // Separation measured at the image centre.
+                let sep = abs(lines[j].distance(w / 2, h / 2) - lines[i].distance(w / 2, h / 2) *
+                              (lines[i].nx * lines[j].nx + lines[i].ny * lines[j].ny < 0 ? -1 : 1))
+                guard sep >= 0.06 * minDim else { continue }
+                // Mean undirected angle.
+                var aj = angles[j]
+                while aj - angles[i] > .pi / 2 { aj -= .pi }
+                while aj - angles[i] < -.pi / 2 { aj += .pi }
+                pairs.append(Pair(i: i, j: j, angle: (angles[i] + aj) / 2))
+            }
+        }
+        var best: QuadCandidate? = nil
+        let imageArea = w * h
+        let minCross = 45.0 * .pi / 180
+        for p in 0..<pairs.count {
+            for q in (p + 1)..<pairs.count {
+                let A = pairs[p], B = pairs[q]
+                if A.i == B.i || A.i == B.j || A.j == B.i || A.j == B.j { continue }
+                guard folded(A.angle - B.angle) >= minCross else { continue }
+                let sideIdx = [A.i, B.i, A.j, B.j]
+                var corners: [(Double, Double)] = []
+                corners.reserveCapacity(4)
+                var ok = true
+                for k in 0..<4 {
+                    guard let c = lines[sideIdx[k]].intersection(lines[sideIdx[(k + 1) % 4]]),
+                          c.0 > -0.03 * w, c.0 < 1.03 * w, c.1 > -0.03 * h, c.1 < 1.03 * h else { ok = false; break }
+                    corners.append(c)
+                }
+                guard ok else { continue }
+                // Convex, large enough, sane angles.
+                var area2 = 0.0
+                var sign = 0.0
+                for k in 0..<4 {
+                    let a = corners[k], b = corners[(k + 1) % 4], c = corners[(k + 2) % 4]
+                    area2 += a.0 * b.1 - b.0 * a.1
+                    let cross = (b.0 - a.0) * (c.1 - b.1) - (b.1 - a.1) * (c.0 - b.0)
+                    if sign == 0 { sign = cross } else if (sign > 0) != (cross > 0) { ok = false; break }
+                }
+                guard ok else { continue }
+                let area = abs(area2) / 2
+                guard area >= 0.02 * imageArea, area <= 0.995 * imageArea else { continue }
+                let centre = PageDetector.centroid(corners)
+                var lengths = [Double](repeating: 0, count: 4)
+                var covBright = [Double](repeating: 0, count: 4), covDark = covBright
+                for k in 0..<4 {
+                    let s = supports[sideIdx[k]]
+                    let a = corners[(k + 3) % 4], b = corners[k]
+                    let len = ((a.0 - b.0) * (a.0 - b.0) + (a.1 - b.1) * (a.1 - b.1)).squareRoot()
+                    if len < 0.04 * minDim { ok = false; break }
+                    lengths[k] = len
+                    let ta = s.parameter(a.0, a.1), tb = s.parameter(b.0, b.1)
+                    let outward = s.line.distance(centre.0, centre.1) > 0 ? -1.0 : 1.0
+                    let posCov = s.coverage(ta, tb, positive: true)
+                    let negCov = s.coverage(ta, tb, positive: false)
+                    // Inside brighter: intensity falls going outward.
+                    covBright[k] = outward > 0 ? negCov : posCov
+                    covDark[k] = outward > 0 ? posCov : negCov
+                }
+                guard ok else { continue }
+                let perimeter = lengths.reduce(0, +)
+                var bright = 0.0, dark = 0.0
+                for k in 0..<4 { bright += covBright[k] * lengths[k]; dark += covDark[k] * lengths[k] }
+                let insideBrighter = bright >= dark
+                let cov = insideBrighter ? covBright : covDark
+                let mean = max(bright, dark) / perimeter
+                let minCov = cov.min()!
+                guard minCov >= 0.25 else { continue }
+                let areaFrac = area / imageArea
+                let score = mean * mean * (0.4 + 0.6 * minCov) * pow(areaFrac, 0.2)
+                if score > (best?.score ?? 0) {
+                    let confidence = max(0, min(1, 1.25 * (0.6 * mean + 0.4 * minCov) - 0.1))
+                    best = QuadCandidate(lines: sideIdx.map { lines[$0] }, confidence: confidence,
+                                         insideBrighter: insideBrighter, score: score)
+                }
+            }
+        }
+        return best
+    }
+}

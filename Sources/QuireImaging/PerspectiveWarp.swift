@@ -1,0 +1,111 @@
+import Dispatch
+import VipsBridge
+
+/// Straightens a page: maps a quad of the source onto an upright rectangle.
+///
+/// A dedicated loop rather than libvips's `vips_mapim` (which needs a float index image and
+/// costs about 45 ms on a 7.5 MP page): each output row walks the homography incrementally
+/// (three additions and one division per pixel), samples bilinearly in 8-bit fixed point, and
+/// rows are split across the cores. Only the source pixels and the output live in memory.
+public enum PerspectiveWarp {
+    /// Warps the region `quad` of `image` (TL, TR, BR, BL in continuous coordinates: the image
+    /// spans 0...width, pixel centres at +0.5) onto an upright `width` x `height` image whose
+    /// outer corners are the quad's corners. Samples outside the source repeat its edge pixels.
+    /// - Throws: `VIPSError` when the source cannot be computed, or the quad is degenerate.
+    /// - Complexity: O(width x height x bands), parallel over rows.
+    static func warp(_ image: VIPSImage, quad: Quad, width: Int, height: Int) throws -> VIPSImage {
+        var source = image
+        if source.format != .uchar { source = try source.castToUChar() }
+        let bytes = try source.pixelBytes()
+        let result = try warp(pixels: bytes, width: source.width, height: source.height, bands: source.bands,
+                              quad: quad, outputWidth: width, outputHeight: height)
+        return try VIPSImage.fromPixels(result, width: width, height: height, bands: source.bands)
+    }
+
+    /// The pixel loop on interleaved 8-bit buffers.
+    public static func warp(pixels: [UInt8], width sw: Int, height sh: Int, bands: Int,
+                     quad: Quad, outputWidth ow: Int, outputHeight oh: Int) throws -> [UInt8] {
+        guard ow > 0, oh > 0, sw > 0, sh > 0, bands > 0, pixels.count >= sw * sh * bands,
+              quad.isFinite, quad.isConvex, quad.signedArea > 0,
+              let h = Homography(rectWidth: Double(ow), height: Double(oh), to: quad) else {
+            throw VIPSError(operation: "warp", message: "cannot map \(quad) onto \(ow)x\(oh)")
+        }
+        var out = [UInt8](repeating: 0, count: ow * oh * bands)
+        let m = h.m
+        let rowsPerChunk = max(8, oh / 64)
+        let chunks = (oh + rowsPerChunk - 1) / rowsPerChunk
+        let maxX = sw - 1, maxY = sh - 1
+        pixels.withUnsafeBufferPointer { srcBuffer in
+            out.withUnsafeMutableBufferPointer { dstBuffer in
+                let buffers = RowBuffers(src: srcBuffer.baseAddress!, dst: dstBuffer.baseAddress!)
+                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+                    let src = buffers.src, dst = buffers.dst
+                    let y0 = chunk * rowsPerChunk, y1 = min(oh, y0 + rowsPerChunk)
+                    let (m0, m3, m6) = (m[0], m[3], m[6])
+                    let (m1, m2, m4, m5, m7, m8) = (m[1], m[2], m[4], m[5], m[7], m[8])
+                    let rowStride = sw * bands
+                    for y in y0..<y1 {
+                        // Output pixel centres (x + 0.5, y + 0.5); source samples at u - 0.5.
+                        let fy = Double(y) + 0.5
+                        let bu = m1 * fy + m2, bv = m4 * fy + m5, bw = m7 * fy + m8
+                        // Exact source position (16.16 fixed point) of output column xx.
+                        @inline(__always) func exact(_ xx: Int) -> (Int, Int) {
+                            let fx = Double(xx) + 0.5
+                            let inv = 1 / (m6 * fx + bw)
+                            return (Int(((m0 * fx + bu) * inv - 0.5) * 65536), Int(((m3 * fx + bv) * inv - 0.5) * 65536))
+                        }
+                        var o = y * ow * bands
+                        var x = 0
+                        var (ua, va) = exact(0)
+                        while x < ow {
+                            // Spans of 16 pixels: exact ends, linear steps between (the projective
+                            // curvature over 16 px is far below 1/100 px for camera perspective).
+                            let x1 = min(ow, x + 16)
+                            let (ub, vb) = exact(x1)
+                            let n = x1 - x
+                            let du = (ub - ua) / n, dv = (vb - va) / n
+                            var u = ua, v = va
+                            for _ in x..<x1 {
+                                var fx = u >> 8, fyy = v >> 8
+                                u += du; v += dv
+                                fx = min(max(fx, 0), maxX << 8)
+                                fyy = min(max(fyy, 0), maxY << 8)
+                                let x0 = fx >> 8, yy0 = fyy >> 8
+                                let ax = fx & 255, ay = fyy & 255
+                                let dx = x0 < maxX ? bands : 0, dy = yy0 < maxY ? rowStride : 0
+                                let p00 = src + yy0 * rowStride + x0 * bands
+                                let w00 = (256 - ax) * (256 - ay), w10 = ax * (256 - ay)
+                                let w01 = (256 - ax) * ay, w11 = ax * ay
+                                if bands == 3 {
+                                    let a = Int(p00[0]) * w00 + Int(p00[dx]) * w10 + Int(p00[dy]) * w01 + Int(p00[dx + dy]) * w11
+                                    let b = Int(p00[1]) * w00 + Int(p00[dx + 1]) * w10 + Int(p00[dy + 1]) * w01 + Int(p00[dx + dy + 1]) * w11
+                                    let c = Int(p00[2]) * w00 + Int(p00[dx + 2]) * w10 + Int(p00[dy + 2]) * w01 + Int(p00[dx + dy + 2]) * w11
+                                    dst[o] = UInt8(truncatingIfNeeded: (a + 32768) >> 16)
+                                    dst[o + 1] = UInt8(truncatingIfNeeded: (b + 32768) >> 16)
+                                    dst[o + 2] = UInt8(truncatingIfNeeded: (c + 32768) >> 16)
+                                } else {
+                                    for b in 0..<bands {
+                                        let v = Int(p00[b]) * w00 + Int(p00[dx + b]) * w10 + Int(p00[dy + b]) * w01
+                                            + Int(p00[dx + dy + b]) * w11
+                                        dst[o + b] = UInt8(truncatingIfNeeded: (v + 32768) >> 16)
+                                    }
+                                }
+                                o += bands
+                            }
+                            x = x1
+                            ua = ub; va = vb
+                        }
+                    }
+                }
+            }
+        }
+        return out
+    }
+}
+
+/// Source and destination of one warp, shared by the row workers: each worker writes only its
+/// own rows and the source is read-only, so sharing the pointers is safe.
+private struct RowBuffers: @unchecked Sendable {
+    let src: UnsafePointer<UInt8>
+    let dst: UnsafeMutablePointer<UInt8>
+}

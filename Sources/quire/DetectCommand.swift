@@ -1,0 +1,79 @@
+import ArgumentParser
+import Foundation
+import QuireImaging
+
+/// `quire detect INPUT...`: finds the page in each input and prints one JSON document, without
+/// writing any page.
+struct DetectCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detect",
+        abstract: "Find the page quad (photos) or skew (scans) in each input and print JSON.",
+        discussion: """
+            Prints {"results": [{"source", "width", "height", "quad", "confidence", "skewDegrees"}]}: \
+            width, height and corners (TL, TR, BR, BL) in display pixels after EXIF orientation; \
+            quad is null when no page was found or the input is a scan; skewDegrees is null for \
+            photos. Inputs that cannot be read get an "error" field; the others are still detected.
+            """)
+
+    @Argument(help: "Image files or folders (a folder contributes its files in sorted order).")
+    var inputs: [String]
+
+    @Flag(help: "Also print the milliseconds spent in detection per input.")
+    var timing = false
+
+    func run() throws {
+        let files = DetectCommand.expand(inputs)
+        var results: [[String: Any]] = []
+        for file in files {
+            let result: DetectionResult
+            do {
+                result = try Detector.detect(file: file)
+            } catch {
+                result = DetectionResult(source: file, error: "\(error)")
+            }
+            results.append(DetectCommand.json(result, timing: timing))
+        }
+        let data = try JSONSerialization.data(withJSONObject: ["results": results],
+                                              options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// Files as given; folders replaced by their regular, non-hidden files in sorted order.
+    static func expand(_ inputs: [String]) -> [String] {
+        let fm = FileManager.default
+        var out: [String] = []
+        for input in inputs {
+            var isDir: ObjCBool = false
+            if fm.fileExists(atPath: input, isDirectory: &isDir), isDir.boolValue {
+                let names = ((try? fm.contentsOfDirectory(atPath: input)) ?? [])
+                    .filter { !$0.hasPrefix(".") }
+                    .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
+                for name in names {
+                    let path = (input as NSString).appendingPathComponent(name)
+                    var sub: ObjCBool = false
+                    if fm.fileExists(atPath: path, isDirectory: &sub), !sub.boolValue { out.append(path) }
+                }
+            } else {
+                out.append(input)
+            }
+        }
+        return out
+    }
+
+    /// One result as a JSON object with explicit nulls and numbers rounded to 0.01.
+    static func json(_ r: DetectionResult, timing: Bool) -> [String: Any] {
+        func round2(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+        var object: [String: Any] = [
+            "source": r.source,
+            "width": r.width,
+            "height": r.height,
+            "confidence": round2(r.confidence),
+            "quad": r.quad.map { q in q.corners.map { [round2($0.x), round2($0.y)] } } as Any? ?? NSNull(),
+            "skewDegrees": r.skewDegrees.map { (($0 * 1000).rounded() / 1000) } as Any? ?? NSNull(),
+        ]
+        if r.page > 0 { object["page"] = r.page }
+        if let error = r.error { object["error"] = error }
+        if timing, let ms = r.detectionMilliseconds { object["detectionMs"] = round2(ms) }
+        return object
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import QuireImaging
+import Testing
+@testable import quire
+
+@Suite struct DetectCommandTests {
+    @Test func parsesInputsAndTiming() throws {
+        let command = try DetectCommand.parse(["a.jpg", "dir", "--timing"])
+        #expect(command.inputs == ["a.jpg", "dir"])
+        #expect(command.timing)
+    }
+
+    @Test func jsonHasExplicitNullsAndRoundedCorners() throws {
+        let photo = DetectionResult(source: "p.jpg", width: 400, height: 300,
+                                    quad: Quad(topLeft: Point(x: 1.234, y: 2), topRight: Point(x: 300, y: 2),
+                                               bottomRight: Point(x: 300, y: 200), bottomLeft: Point(x: 1, y: 200)),
+                                    confidence: 0.987654)
+        let object = DetectCommand.json(photo, timing: false)
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        let text = String(decoding: data, as: UTF8.self)
+        #expect(text.contains(#""quad":[[1.23,2],[300,2],[300,200],[1,200]]"#))
+        #expect(text.contains(#""skewDegrees":null"#))
+        #expect(text.contains(#""confidence":0.99"#))
+        let failed = DetectCommand.json(DetectionResult(source: "bad.jpg", error: "load: not an image"), timing: false)
+        let failedText = String(decoding: try JSONSerialization.data(withJSONObject: failed, options: [.sortedKeys]), as: UTF8.self)
+        #expect(failedText.contains(#""quad":null"#) && failedText.contains(#""error":"load: not an image""#))
+    }
+
+    @Test func foldersExpandInNaturalOrder() throws {
+        let dir = NSTemporaryDirectory() + "quire-detect-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for name in ["page10.jpg", "page2.jpg", ".hidden.jpg", "page1.jpg"] {
+            FileManager.default.createFile(atPath: "\(dir)/\(name)", contents: Data([0]))
+        }
+        try FileManager.default.createDirectory(atPath: "\(dir)/sub", withIntermediateDirectories: true)
+        let files = DetectCommand.expand([dir, "x.png"]).map { ($0 as NSString).lastPathComponent }
+        #expect(files == ["page1.jpg", "page2.jpg", "page10.jpg", "x.png"])
+    }
+
+    @Test func unreadableInputIsAnErrorNotACrash() {
+        #expect(throws: (any Error).self) { _ = try Detector.detect(file: "/nonexistent/page.jpg") }
+    }
+}

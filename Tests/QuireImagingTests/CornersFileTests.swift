@@ -1,0 +1,49 @@
+import Testing
+@testable import QuireImaging
+
+@Suite struct CornersFileTests {
+    func parse(_ text: String) throws -> CornersFile { try CornersFile(json: Array(text.utf8), file: "c.json") }
+
+    @Test func readsCornersAndMatchesSources() throws {
+        let file = try parse("""
+            {"page1.jpg": [[10, 20], [300, 25], [310, 400], [5, 390]],
+             "scans/doc.pdf#2": [[1, 1], [100, 1], [100, 150], [1, 150]],
+             "/abs/exact.png": [[0, 0], [50, 0], [50, 50], [0, 50]],
+             "exact.png": [[0, 0], [9, 0], [9, 9], [0, 9]]}
+            """)
+        #expect(file.entries.count == 4)
+        let q = try #require(file.quad(for: PageSource(path: "in/page1.jpg")))
+        #expect(q.topRight == Point(x: 300, y: 25))
+        #expect(file.quad(for: PageSource(path: "x/scans/doc.pdf", page: 1))?.bottomRight == Point(x: 100, y: 150))
+        #expect(file.quad(for: PageSource(path: "x/scans/doc.pdf", page: 0)) == nil)
+        // A full path beats a bare name.
+        #expect(file.quad(for: PageSource(path: "/abs/exact.png"))?.topRight == Point(x: 50, y: 0))
+        #expect(file.quad(for: PageSource(path: "other.jpg")) == nil)
+    }
+
+    @Test(arguments: [
+        ("not json", "not valid JSON"),
+        ("[1, 2]", "expected an object"),
+        (#"{"a.jpg": [[0, 0], [1, 0], [1, 1]]}"#, "exactly four corners"),
+        (#"{"a.jpg": [[0, 0], [1, 0], [1, 1], ["x", 1]]}"#, "corner 4 is not an [x, y] pair"),
+        (#"{"a.jpg": [[0, 0], [1, 0], [1, 1], [-3, 1]]}"#, "corner 4 has a negative"),
+        (#"{"a.jpg": [[0, 0], [0, 10], [10, 10], [10, 0]]}"#, "convex quad in order"),
+        (#"{"a.jpg": [[0, 0], [10, 10], [10, 0], [0, 10]]}"#, "convex quad in order"),
+        (#"{"a.pdf#zero": [[0, 0], [1, 0], [1, 1], [0, 1]]}"#, "page after '#'"),
+    ])
+    func rejectsBadFiles(_ text: String, _ expected: String) {
+        do {
+            _ = try parse(text)
+            Issue.record("accepted \(text)")
+        } catch let error as CornersFileError {
+            #expect(error.description.contains(expected), "\(error.description)")
+            #expect(error.description.hasPrefix("c.json"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func missingFileIsAClearError() {
+        #expect(throws: CornersFileError.self) { _ = try CornersFile(contentsOf: "/nonexistent/corners.json") }
+    }
+}

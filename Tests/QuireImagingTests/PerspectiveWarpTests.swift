@@ -1,0 +1,71 @@
+import Testing
+import VipsBridge
+@testable import QuireImaging
+
+@Suite struct PerspectiveWarpTests {
+    /// An 8 x 6 checkerboard of 40 px cells drawn into a quad; warping the quad back must give
+    /// an upright board whose cell centres have the right colours.
+    @Test func checkerboardComesOutStraight() throws {
+        let (cols, rows, cell) = (8, 6, 40)
+        let (bw, bh) = (cols * cell, rows * cell)
+        let (sw, sh) = (600, 500)
+        let quad = Quad(topLeft: Point(x: 80, y: 60), topRight: Point(x: 520, y: 100),
+                        bottomRight: Point(x: 560, y: 440), bottomLeft: Point(x: 40, y: 400))
+        let toBoard = try #require(Homography(from: quad.corners, to: [Point(x: 0, y: 0), Point(x: Double(bw), y: 0),
+                                                                       Point(x: Double(bw), y: Double(bh)), Point(x: 0, y: Double(bh))]))
+        var source = [UInt8](repeating: 128, count: sw * sh * 3)
+        for y in 0..<sh {
+            for x in 0..<sw {
+                guard let p = toBoard.apply(Point(x: Double(x) + 0.5, y: Double(y) + 0.5)),
+                      p.x >= 0, p.y >= 0, p.x < Double(bw), p.y < Double(bh) else { continue }
+                let black = (Int(p.x) / cell + Int(p.y) / cell) % 2 == 0
+                for c in 0..<3 { source[(y * sw + x) * 3 + c] = black ? 0 : 255 }
+            }
+        }
+        let out = try PerspectiveWarp.warp(pixels: source, width: sw, height: sh, bands: 3, quad: quad,
+                                           outputWidth: bw, outputHeight: bh)
+        #expect(out.count == bw * bh * 3)
+        var wrong = 0
+        for r in 0..<rows {
+            for c in 0..<cols {
+                // Probe well inside each cell (away from the blurred borders).
+                for (dx, dy) in [(10, 10), (30, 10), (20, 20), (10, 30), (30, 30)] {
+                    let x = c * cell + dx, y = r * cell + dy
+                    let v = Int(out[(y * bw + x) * 3])
+                    let black = (c + r) % 2 == 0
+                    if black ? v > 60 : v < 195 { wrong += 1 }
+                }
+            }
+        }
+        #expect(wrong == 0)
+        // The corners of the output are the corners of the quad.
+        #expect(out[(3 * bw + 3) * 3] < 60)                             // top-left cell is black
+        #expect(out[((bh - 4) * bw + bw - 4) * 3] < 60)                 // (7 + 5) even: black
+    }
+
+    @Test func identityQuadCopiesPixels() throws {
+        let (w, h) = (37, 23)
+        let source = (0..<(w * h)).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let quad = Quad(rect: Rect(x: 0, y: 0, width: Double(w), height: Double(h)))
+        let out = try PerspectiveWarp.warp(pixels: source, width: w, height: h, bands: 1, quad: quad,
+                                           outputWidth: w, outputHeight: h)
+        #expect(out == source)
+    }
+
+    @Test func vipsImageRoundTrip() throws {
+        let image = try VIPSImage.black(width: 64, height: 48, bands: 3)
+        let quad = Quad(topLeft: Point(x: 4, y: 4), topRight: Point(x: 60, y: 6),
+                        bottomRight: Point(x: 58, y: 44), bottomLeft: Point(x: 2, y: 40))
+        let out = try PerspectiveWarp.warp(image, quad: quad, width: 30, height: 20)
+        #expect(out.width == 30 && out.height == 20 && out.bands == 3)
+    }
+
+    @Test func degenerateQuadThrows() {
+        let flat = Quad(topLeft: Point(x: 0, y: 0), topRight: Point(x: 10, y: 0),
+                        bottomRight: Point(x: 20, y: 0), bottomLeft: Point(x: 30, y: 0))
+        #expect(throws: VIPSError.self) {
+            _ = try PerspectiveWarp.warp(pixels: [UInt8](repeating: 0, count: 100), width: 10, height: 10, bands: 1,
+                                         quad: flat, outputWidth: 5, outputHeight: 5)
+        }
+    }
+}

@@ -1,0 +1,210 @@
+// QuireAccuracy: scores border detection (photos) and skew (scans) against ground truth, for
+// Quire and for peers whose results were written as JSON, in one run.
+//
+//   QuireAccuracy [--peer NAME=FILE.json]... [--pages DIR] [--warp-bench] DATASET...
+//
+// A DATASET is a folder with truth.json: photo sets map file names to {"corners", ...}, scan
+// sets map them to {"skew_deg", ...} (the format of ../shared/data/synthetic). A peer file is
+// {"results": [{"source": name, "quad": [[x, y] x 4] or null, "ms": number}]}.
+// When a detector finds no page, the whole frame is scored (it is what the user then gets).
+import Foundation
+import QuireImaging
+import VipsBridge
+
+struct Scores {
+    var ious: [Double] = []
+    var cornerErrors: [Double] = []
+    var ms: [Double] = []
+    var found = 0
+    var aspectErrors: [Double] = []
+
+    mutating func add(truth: Quad, quad: Quad?, width: Int, height: Int, ms: Double?) {
+        let used = quad ?? Quad(rect: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+        if quad != nil { found += 1 }
+        ious.append(truth.intersectionOverUnion(with: used))
+        let diagonal = (Double(width * width + height * height)).squareRoot()
+        cornerErrors.append(truth.worstCornerDistance(to: used.readingOrdered()) / diagonal)
+        if let ms { self.ms.append(ms) }
+    }
+
+    mutating func addAspect(estimated: Double, truth: Double) {
+        aspectErrors.append(abs(estimated / truth - 1))
+    }
+
+    func line(_ name: String) -> String {
+        guard !ious.isEmpty else { return "\(name): no images" }
+        let n = Double(ious.count)
+        let mean = ious.reduce(0, +) / n
+        let share = Double(ious.filter { $0 >= 0.9 }.count) / n
+        let corner = cornerErrors.reduce(0, +) / n
+        let msText = ms.isEmpty ? "-" : String(format: "%.1f", ms.reduce(0, +) / Double(ms.count))
+        let aspect = aspectErrors.isEmpty ? "" : String(format: "  aspect err mean %.1f%% worst %.1f%%",
+            aspectErrors.reduce(0, +) / Double(aspectErrors.count) * 100, aspectErrors.max()! * 100)
+        return String(format: "%-10@ n=%3d  meanIoU=%.4f  IoU>=0.9: %5.1f%%  minIoU=%.3f  worstCorner/diag=%.4f  found=%d  ms/page=%@",
+                      name as NSString, ious.count, mean, share * 100, ious.min()!, corner, found, msText as NSString) + aspect
+    }
+}
+
+func readJSON(_ path: String) throws -> Any {
+    try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path)))
+}
+
+func quad(from value: Any?) -> Quad? {
+    guard let pts = value as? [[Double]], pts.count == 4, pts.allSatisfy({ $0.count == 2 }) else { return nil }
+    return Quad(corners: pts.map { Point(x: $0[0], y: $0[1]) })
+}
+
+var args = Array(CommandLine.arguments.dropFirst())
+var peers: [(String, String)] = []
+var pagesDir: String? = nil
+var warpBench = false
+var verbose = false
+var repeats = 1
+var fullResolution = false
+var datasets: [String] = []
+while !args.isEmpty {
+    let a = args.removeFirst()
+    switch a {
+    case "--peer":
+        let spec = args.removeFirst()
+        let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
+        if parts.count == 2 { peers.append((parts[0], parts[1])) }
+    case "--pages": pagesDir = args.removeFirst()
+    case "--warp-bench": warpBench = true
+    case "--verbose", "-v": verbose = true
+    case "--full-res": fullResolution = true
+    case "--repeat": repeats = max(1, Int(args.removeFirst()) ?? 1)
+    default: datasets.append(a)
+    }
+}
+
+var peerResults: [String: [String: (Quad?, Double?)]] = [:]
+for (name, file) in peers {
+    guard let root = try? readJSON(file) as? [String: Any], let results = root["results"] as? [[String: Any]] else {
+        print("peer \(name): cannot read \(file), skipped")
+        continue
+    }
+    var map: [String: (Quad?, Double?)] = [:]
+    for r in results {
+        guard let source = r["source"] as? String else { continue }
+        map[source] = (quad(from: r["quad"])?.readingOrdered(), r["ms"] as? Double)
+    }
+    peerResults[name] = map
+}
+
+for dataset in datasets {
+    let truthPath = (dataset as NSString).appendingPathComponent("truth.json")
+    guard let truth = (try? readJSON(truthPath)) as? [String: [String: Any]] else {
+        print("\(dataset): no truth.json, skipped")
+        continue
+    }
+    let names = truth.keys.sorted()
+    let isScanSet = truth.values.contains { $0["skew_deg"] != nil }
+    print("== \(dataset) (\(names.count) \(isScanSet ? "scans" : "photos"))")
+    if isScanSet {
+        var errors: [Double] = [], ms: [Double] = [], asScan = 0
+        for name in names {
+            let path = (dataset as NSString).appendingPathComponent(name)
+            let trueSkew = truth[name]?["skew_deg"] as? Double ?? 0
+            guard let r = try? Detector.detect(file: path) else { print("  \(name): unreadable"); continue }
+            if verbose {
+                print(String(format: "  %@ true %.3f measured %@", name as NSString, trueSkew,
+                             r.skewDegrees.map { String(format: "%.3f (conf %.2f)", $0, r.confidence) } ?? "- (taken as photo)"))
+            }
+            if r.skewDegrees != nil { asScan += 1 }
+            errors.append(abs((r.skewDegrees ?? 0) - trueSkew))
+            if let t = r.detectionMilliseconds { ms.append(t) }
+        }
+        let n = Double(max(1, errors.count))
+        print(String(format: "quire      n=%3d  taken as scan: %d  mean|skew err|=%.3f deg  worst=%.3f deg  ms/page=%.1f",
+                     errors.count, asScan, errors.reduce(0, +) / n, errors.max() ?? 0, ms.reduce(0, +) / Double(max(1, ms.count))))
+        continue
+    }
+    var quire = Scores()
+    var peerScores = [String: Scores]()
+    var asPhoto = 0
+    for name in names {
+        let path = (dataset as NSString).appendingPathComponent(name)
+        guard let entry = truth[name], let t = quad(from: entry["corners"]) else { continue }
+        let size = entry["display_size"] as? [Int] ?? [0, 0]
+        do {
+            var r = try Detector.detect(file: path, fullResolution: fullResolution)
+            // The machine is shared: the best of several runs is the cost of detection itself.
+            for _ in 1..<repeats {
+                let again = try Detector.detect(file: path, fullResolution: fullResolution)
+                r.detectionMilliseconds = min(r.detectionMilliseconds ?? .infinity, again.detectionMilliseconds ?? .infinity)
+            }
+            if r.skewDegrees == nil { asPhoto += 1 }
+            if verbose {
+                let used = r.quad ?? Quad(rect: Rect(x: 0, y: 0, width: Double(r.width), height: Double(r.height)))
+                print(String(format: "  %@ IoU=%.4f conf=%.2f scan=%@ ms=%.1f", name as NSString, t.intersectionOverUnion(with: used),
+                             r.confidence, r.skewDegrees == nil ? "no" : "yes", r.detectionMilliseconds ?? 0))
+            }
+            quire.add(truth: t, quad: r.quad, width: r.width, height: r.height, ms: r.detectionMilliseconds)
+            if let q = r.quad, let paper = entry["paper_aspect"] as? Double {
+                quire.addAspect(estimated: PageCorrection.estimatedAspectRatio(of: q, imageWidth: r.width, imageHeight: r.height),
+                                truth: paper)
+                let fromTruth = PageCorrection.estimatedAspectRatio(of: t, imageWidth: r.width, imageHeight: r.height)
+                if ProcessInfo.processInfo.environment["QUIRE_ASPECT_DEBUG"] != nil {
+                    let e = t.edgeLengths
+                    print(String(format: "  %@ aspect true %.4f  from true quad %.4f  edges %.4f", name as NSString, paper, fromTruth,
+                                 (e.top + e.bottom) / (e.left + e.right)))
+                }
+            }
+        } catch {
+            print("  \(name): \(error)")
+        }
+        for (peer, map) in peerResults {
+            let hit = map[name] ?? map[path]
+            peerScores[peer, default: Scores()].add(truth: t, quad: hit?.0 ?? nil, width: size[0], height: size[1],
+                                                    ms: hit?.1 ?? nil)
+        }
+        if let dir = pagesDir {
+            try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let out = (dir as NSString).appendingPathComponent((name as NSString).deletingPathExtension + ".jpg")
+            let clock = ContinuousClock()
+            var info = ""
+            let elapsed = clock.measure {
+                do {
+                    let (record, w, h) = try PageCorrection.correctFile(PageSource(path: path), outputPath: out)
+                    info = "\(record.kind.rawValue) \(w)x\(h)"
+                } catch { info = "\(error)" }
+            }
+            print("  page \(name): \(info)  (decode+correct+encode \(elapsed))")
+        }
+    }
+    print(quire.line("quire") + "  taken as photo: \(asPhoto)")
+    for (peer, s) in peerScores.sorted(by: { $0.key < $1.key }) { print(s.line(peer)) }
+}
+
+if warpBench, let dataset = datasets.first {
+    // A 12 MP capture warped with its true quad to the page's own size.
+    let path = (dataset as NSString).appendingPathComponent("cap_000.jpg")
+    if let truth = (try? readJSON((dataset as NSString).appendingPathComponent("truth.json"))) as? [String: [String: Any]],
+       let t = quad(from: truth["cap_000.jpg"]?["corners"]),
+       let image = try? VIPSImage.load(file: path).autorotated().displayReady(),
+       let bytes = try? image.pixelBytes() {
+        let e = t.edgeLengths
+        // The page at its own size, and a whole-frame 12 MP output (a page filling the photo).
+        let inset = Quad(topLeft: Point(x: 40, y: 30), topRight: Point(x: Double(image.width) - 10, y: 0),
+                         bottomRight: Point(x: Double(image.width), y: Double(image.height)),
+                         bottomLeft: Point(x: 0, y: Double(image.height) - 20))
+        for (quad, w, h) in [(t, Int(max(e.top, e.bottom)), Int(max(e.left, e.right))), (inset, image.width, image.height)] {
+            var times: [Double] = [], cpu: [Double] = []
+            for _ in 0..<7 {
+                let cpu0 = clock()
+                defer { cpu.append(Double(clock() - cpu0) / Double(CLOCKS_PER_SEC) * 1000) }
+                let clock = ContinuousClock()
+                let d = clock.measure {
+                    _ = try? PerspectiveWarp.warp(pixels: bytes, width: image.width, height: image.height, bands: image.bands,
+                                                  quad: quad, outputWidth: w, outputHeight: h)
+                }
+                times.append(Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000)
+            }
+            times.sort(); cpu.sort()
+            print(String(format: "warp: %dx%d source (%.1f MP) -> %dx%d (%.1f MP): wall median %.1f ms, best %.1f ms; CPU (all threads) median %.1f ms",
+                         image.width, image.height, Double(image.width * image.height) / 1e6, w, h,
+                         Double(w * h) / 1e6, times[times.count / 2], times[0], cpu[cpu.count / 2]))
+        }
+    }
+}
