@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "QuireImaging", targets: ["QuireImaging"]),
         .library(name: "QuireKit", targets: ["QuireKit"]),
         .executable(name: "quire", targets: ["quire"]),
+        .executable(name: "quire-floor", targets: ["quire-floor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,6 +34,14 @@ let package = Package(
             name: "quire",
             dependencies: [
                 "QuireKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // The benchmark floor (decode + encode only, no correction); see Benchmarks/README.md.
+        .executableTarget(
+            name: "quire-floor",
+            dependencies: [
+                "VipsBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
