@@ -51,6 +51,7 @@ let package = Package(
         .testTarget(name: "QuireImagingTests", dependencies: ["QuireImaging", "VipsBridge"]),
         .testTarget(name: "QuireKitTests", dependencies: ["QuireKit", "QuireImaging", "VipsBridge"]),
         .testTarget(name: "QuireCLITests", dependencies: ["quire", "QuireKit"]),
+        .testTarget(name: "QuireFloorTests", dependencies: ["quire-floor", "VipsBridge"]),
     ],
     swiftLanguageModes: [.v6]
 )

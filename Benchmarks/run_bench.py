@@ -129,7 +129,9 @@ def quire_help(quire: str) -> str | None:
     if not os.access(quire, os.X_OK):
         return None
     r = subprocess.run([quire, "process", "--help"], capture_output=True, text=True)
-    return r.stdout + r.stderr if r.returncode == 0 else None
+    text = r.stdout + r.stderr
+    # Without the subcommand, argument-parser prints the root command's help (and exits 0).
+    return text if r.returncode == 0 and "quire process" in text else None
 
 
 def ensure_captures(args, py: str | None) -> str:

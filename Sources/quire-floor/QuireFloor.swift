@@ -19,6 +19,9 @@ struct QuireFloor: ParsableCommand {
 
     /// How the three outputs are derived from one capture.
     enum Strategy: String, ExpressibleByArgument, CaseIterable {
+        /// Stream the decode, keep only the page region (cropped in stored orientation, then
+        /// turned upright); preview resized from it, thumbnail from the preview.
+        case stream
         /// Decode once into memory; preview resized from it; thumbnail resized from the preview.
         case cascade
         /// Decode once into memory; preview and thumbnail each resized from the full image.
@@ -49,7 +52,7 @@ struct QuireFloor: ParsableCommand {
     var quality: Int = 85
 
     @Option(help: "How outputs are derived: \(Strategy.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var strategy: Strategy = .cascade
+    var strategy: Strategy = .stream
 
     @Option(help: ArgumentHelp(
         "JSON object: file name -> [width, height] or [width, height, centreX, centreY] of the page Quire writes for it.",
@@ -132,9 +135,40 @@ struct FloorWork: Sendable {
         return (x, y, w, h)
     }
 
+    /// The stored-pixel rectangle that becomes display rectangle `r` once EXIF orientation `o`
+    /// is applied; nil for the mirrored orientations (2, 4, 5, 7), which take the full decode.
+    static func storedRect(_ r: (x: Int, y: Int, width: Int, height: Int), orientation o: Int,
+                           storedWidth W: Int, storedHeight H: Int) -> (x: Int, y: Int, width: Int, height: Int)? {
+        switch o {
+        case 1: return r
+        case 3: return (W - r.x - r.width, H - r.y - r.height, r.width, r.height)
+        case 6: return (r.y, H - r.x - r.width, r.height, r.width)   // shown turned 90 degrees clockwise
+        case 8: return (W - r.y - r.height, r.x, r.height, r.width)  // shown turned 90 degrees anticlockwise
+        default: return nil
+        }
+    }
+
     func process(_ file: String, number: Int) throws {
         let name = String(format: "%04d.jpg", number)
         switch strategy {
+        case .stream:
+            let source = try VIPSImage.load(file: file, options: .init(sequential: true))
+            let o = source.orientation
+            let sideways = (5...8).contains(o)
+            let (dw, dh) = sideways ? (source.height, source.width) : (source.width, source.height)
+            var page: VIPSImage
+            if let r = pageRegion(for: file, width: dw, height: dh),
+               let s = Self.storedRect(r, orientation: o, storedWidth: source.width, storedHeight: source.height) {
+                page = try source.cropped(x: s.x, y: s.y, width: s.width, height: s.height).materialized()
+            } else {
+                page = try source.materialized()
+            }
+            if o != 1 { page = try page.autorotated().materialized() }
+            try write(page, "pages", name)
+            let (pw, ph) = Self.fit(page.width, page.height, inside: previewSize)
+            let preview = try page.resized(toWidth: pw, height: ph).materialized()
+            try write(preview, "previews", name)
+            try write(preview.thumbnail(width: thumbSize, height: thumbSize), "thumbs", name)
         case .cascade, .decodeOnce:
             // One full decode, upright, held in memory while the three files are written.
             var decoded = try VIPSImage.load(file: file).autorotated()
