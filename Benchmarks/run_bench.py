@@ -62,6 +62,7 @@ class Contender:
     rss_kb: int = 0
     files_written: int | None = None
     error: str = ""
+    layout: str = ""              # what quire's layout.json says about correction and page size
 
     @property
     def seconds(self):
@@ -78,6 +79,20 @@ def count_images(folder: str) -> int:
     for _, _, names in os.walk(folder):
         total += sum(1 for n in names if not n.startswith(".") and n.lower().endswith(IMAGE_EXTS))
     return total
+
+
+def summarize_layout(path: str) -> str | None:
+    """How many pages quire corrected and how large its pages are, from its layout.json."""
+    try:
+        with open(path) as f:
+            pages = json.load(f).get("pages", [])
+    except (OSError, ValueError):
+        return None
+    if not pages:
+        return None
+    corrected = sum(1 for p in pages if p.get("correction") not in (None, "none"))
+    mp = sum(p.get("width", 0) * p.get("height", 0) for p in pages) / len(pages) / 1e6
+    return f"layout.json: {corrected} of {len(pages)} pages corrected, pages {mp:.1f} MP on average"
 
 
 def run_once(c: Contender, input_dir: str, files: list[str], keep: str | None) -> None:
@@ -103,6 +118,7 @@ def run_once(c: Contender, input_dir: str, files: list[str], keep: str | None) -
         c.cpu.append(usage.ru_utime + usage.ru_stime)
         c.rss_kb = max(c.rss_kb, usage.ru_maxrss)
         c.files_written = count_images(out)
+        c.layout = summarize_layout(os.path.join(out, "layout.json")) or c.layout
         if keep:
             dest = os.path.join(keep, c.key)
             shutil.rmtree(dest, ignore_errors=True)
@@ -248,6 +264,10 @@ def build_contenders(args, py: str | None) -> list[Contender]:
     else:
         cs.append(Contender("floor (decode+encode, 2 workers)", "floor", None, 3, "main", available=False,
                             note=f"not available: build it with `swift build -c release --product quire-floor`"))
+    if os.access(floor, os.X_OK) and sizes:
+        cs.append(Contender("floor, whole frame (reference)", "floor-frame",
+                            lambda i, f, o: [floor, i, "-o", o, "--jobs", "2"], 3, "main",
+                            note="reference only: the page is the whole capture, as with --correct none"))
     # peers
     if can_import(py, "cv2"):
         cs.append(Contender("opencv document scanner", "opencv",
@@ -323,6 +343,8 @@ def report(cs: list[Contender], pages_main: int, pages_big: int, meta: dict, sta
             notes.append(f"{c.name}: wrote {c.files_written} image files, expected {expected}")
         if c.note:
             notes.append(f"{c.name}: {c.note}")
+        if c.layout:
+            notes.append(f"{c.name}: {c.layout}")
 
     def ok(c):
         return c is not None and c.available and bool(c.times)
@@ -407,7 +429,7 @@ def main() -> None:
     p.add_argument("--venv", default=os.environ.get("BENCH_VENV", os.path.join(ROOT, ".venv")))
     p.add_argument("--stand-in", action="store_true", default=os.environ.get("BENCH_STANDIN") == "1",
                    help="while `quire process` is missing, time stand-ins in its rows (to test the harness)")
-    p.add_argument("--only", help="comma-separated contender keys: quire,quire-thumbs,floor,opencv,pillow,vipsthumbnail,quire-big,floor-big")
+    p.add_argument("--only", help="comma-separated contender keys: quire,quire-thumbs,floor,floor-frame,opencv,pillow,vipsthumbnail,quire-big,floor-big")
     p.add_argument("--keep-output", help="copy each contender's last output here (to look at it)")
     p.add_argument("--json", default=os.path.join(CACHE, "last-bench.json"), help="also write results here")
     p.add_argument("--strict", action="store_true", help="exit 1 when a target fails")
@@ -465,7 +487,7 @@ def main() -> None:
                                    "pages": len(big_files) if c.folder == "big" else len(files),
                                    "times": c.times, "cpu_seconds": c.cpu, "best_seconds": c.seconds,
                                    "peak_rss_mb": round(c.rss_kb / 1024, 1), "files_written": c.files_written,
-                                   "note": c.note, "error": c.error} for c in cs],
+                                   "note": c.note, "error": c.error, "layout": c.layout} for c in cs],
                    "targets": targets}, f, indent=1)
     with open(os.path.splitext(args.json)[0] + ".txt", "w") as f:
         f.write(text + "\n")
