@@ -17,11 +17,13 @@ import VipsBridge
     }
 
     @Test func imagesAreReleased() throws {
+        // The count is process-wide and other suites run in parallel holding a few images of
+        // their own, so compare against a leak's size (2 images an iteration), not exactly.
         let before = VIPSRuntime.liveImageCount
-        for _ in 0..<20 {
+        for _ in 0..<200 {
             let image = try VIPSImage.black(width: 64, height: 64, bands: 3)
             _ = try image.resized(horizontal: 0.5, vertical: 0.5).pixelBytes()
         }
-        #expect(VIPSRuntime.liveImageCount <= before)
+        #expect(VIPSRuntime.liveImageCount < before + 100)
     }
 }
