@@ -5,7 +5,7 @@ SWIFT ?= swift
 APT_PACKAGES := libvips-dev libvips-tools pkg-config
 OUT ?= out
 
-.PHONY: deps build release demo test bench bench-layout clean accuracy accuracy-deskew
+.PHONY: deps build release demo test bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew
 
 ## deps: install libvips (and pkg-config, the vips CLI used as a test oracle) when missing.
 deps:
@@ -68,6 +68,25 @@ accuracy: deps
 	  .venv/bin/python Tools/accuracy/opencv_peer.py $(ACCURACY_OUT)/opencv.json $$photos && peer="--peer opencv=$(ACCURACY_OUT)/opencv.json"; \
 	else echo "note: OpenCV peer skipped (opencv-python-headless unavailable)"; fi; \
 	$$($(SWIFT) build -c release --show-bin-path)/QuireAccuracy $$peer --warp-bench $$sets
+
+## bench: throughput and memory of `quire process` against the floor and the peers, one table
+## (Benchmarks/README.md). BENCH_ARGS passes options, e.g. BENCH_ARGS="--captures DIR" or
+## "--stand-in"; QUIRE_BIN points at another quire binary.
+BENCH_ARGS ?=
+bench: deps bench-venv
+	$(SWIFT) build -c release --product quire
+	$(SWIFT) build -c release --product quire-floor
+	python3 Benchmarks/run_bench.py $(BENCH_ARGS)
+
+## bench-quick: the same on 10 captures, 2 runs, without the 1000-page memory check.
+bench-quick: deps bench-venv
+	$(SWIFT) build -c release --product quire
+	$(SWIFT) build -c release --product quire-floor
+	python3 Benchmarks/run_bench.py --quick $(BENCH_ARGS)
+
+## bench-venv: the Python peers (numpy, Pillow, OpenCV) in .venv, installed when missing.
+bench-venv:
+	@bash Benchmarks/setup_venv.sh .venv
 
 clean:
 	rm -rf .build $(OUT)

@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "QuireImaging", targets: ["QuireImaging"]),
         .library(name: "QuireKit", targets: ["QuireKit"]),
         .executable(name: "quire", targets: ["quire"]),
+        .executable(name: "quire-floor", targets: ["quire-floor"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -41,12 +42,21 @@ let package = Package(
         .executableTarget(name: "quire-deskew-score", dependencies: ["QuireImaging", "VipsBridge"]),
         // The border-detection accuracy harness (`make accuracy`): scores Quire and the OpenCV peer.
         .executableTarget(name: "QuireAccuracy", dependencies: ["QuireImaging"], path: "Tools/accuracy/Sources"),
+        // The benchmark floor (decode + encode only, no correction); see Benchmarks/README.md.
+        .executableTarget(
+            name: "quire-floor",
+            dependencies: [
+                "VipsBridge",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
         .testTarget(name: "QuireGeometryTests", dependencies: ["QuireGeometry"]),
         .testTarget(name: "QuireLayoutTests", dependencies: ["QuireLayout", "QuireGeometry"], exclude: ["Goldens"]),
         .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge"]),
         .testTarget(name: "QuireImagingTests", dependencies: ["QuireImaging", "VipsBridge"]),
         .testTarget(name: "QuireKitTests", dependencies: ["QuireKit", "QuireImaging", "VipsBridge"]),
         .testTarget(name: "QuireCLITests", dependencies: ["quire", "QuireKit"]),
+        .testTarget(name: "QuireFloorTests", dependencies: ["quire-floor", "VipsBridge"]),
     ],
     swiftLanguageModes: [.v6]
 )
