@@ -11,5 +11,6 @@
 #define QUIRE_CVIPS_SHIM_H
 
 #include "cvips_core.h"
+#include "cvips_pages.h"
 
 #endif
