@@ -13,6 +13,11 @@ public enum ImagingRuntime {
         return threads
     }
 
+    /// Silences libvips's warnings on stderr (the batch reports every failure itself).
+    public static func silenceDecoderWarnings(_ silenced: Bool = true) {
+        VIPSRuntime.setWarningsSilenced(silenced)
+    }
+
     /// libvips images alive in the process (leak checks).
     public static var liveImageCount: Int { VIPSRuntime.liveImageCount }
 

@@ -60,8 +60,10 @@ public enum SourceProbe {
             throw ImagingError(.notAnImage, path: path, reason: "not an image (unknown format)")
         }
         guard let format = SourceFormat(loader: loader) else {
-            throw ImagingError(.unsupportedFormat, path: path,
-                               reason: "unsupported format (\(SourceFormat.displayName(ofLoader: loader)))")
+            // libvips names a loader even when it is blocked (ImageMagick, SVG): name the
+            // format from the bytes where possible.
+            let name = SourceFormat.sniffUnsupported([UInt8](head)) ?? SourceFormat.displayName(ofLoader: loader)
+            throw ImagingError(.unsupportedFormat, path: path, reason: "unsupported format (\(name))")
         }
         return format
     }

@@ -1,8 +1,9 @@
 /// Orders names the way people read them: runs of digits compare by value, so `page2` comes
 /// before `page10`.
 ///
-/// Letters compare case-insensitively first (then by exact bytes, so the order is total and
-/// deterministic); a number with leading zeros sorts after the same value without them.
+/// Letters compare case-insensitively; names that are equal under that rule (`page02`,
+/// `page2`; `a`, `A`) are ordered by their exact characters, so the order is total and
+/// deterministic.
 public enum NaturalOrder {
     /// True when `a` sorts before `b`.
     /// - Complexity: O(length of the shorter string).

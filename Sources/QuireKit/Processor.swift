@@ -84,7 +84,8 @@ public enum Processor {
         }
         let done = Counter()
         let work = units
-        let results = ParallelWork.map(count: work.count, workers: workers) { i -> Result<PageResult, ImagingError> in
+        let retried: Set<ImagingError.Kind> = [.truncated, .decodeFailed, .writeFailed]
+        let firstPass = ParallelWork.map(count: work.count, workers: workers) { i -> Result<PageResult, ImagingError> in
             let unit = work[i]
             let outcome: Result<PageResult, ImagingError>
             do {
@@ -99,9 +100,28 @@ public enum Processor {
             case .success:
                 report.send(.pageWritten(source: unit.source, sourcePage: unit.page.page, done: finished, total: work.count))
             case .failure(let error):
-                report.send(.failed(pageError(error, unit: unit)))
+                // Failures that are retried below are reported after the retry.
+                if !(workers > 1 && retried.contains(error.kind)) { report.send(.failed(pageError(error, unit: unit))) }
             }
             return outcome
+        }
+
+        // libvips keeps one error buffer per process: when pages fail at the same time, one
+        // page's message can be cleared or taken by another. Decode failures are rare, so run
+        // them again one at a time for a faithful reason (a page that now succeeds is kept).
+        var results = firstPass
+        if workers > 1 {
+            for (i, outcome) in results.enumerated() {
+                guard case .failure(let error) = outcome, retried.contains(error.kind) else { continue }
+                do {
+                    results[i] = .success(try pipeline.process(work[i].page, to: absolute(files(i))))
+                    report.send(.pageWritten(source: work[i].source, sourcePage: work[i].page.page, done: work.count, total: work.count))
+                } catch {
+                    let final = (error as? ImagingError) ?? ImagingError(.decodeFailed, path: work[i].page.path, reason: "\(error)")
+                    results[i] = .failure(final)
+                    report.send(.failed(pageError(final, unit: work[i])))
+                }
+            }
         }
 
         // 4. Number the written pages contiguously: a page after a failed one moves down.

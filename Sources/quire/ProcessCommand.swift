@@ -89,6 +89,8 @@ struct ProcessCommand: ParsableCommand {
     func run() throws {
         let quiet = quiet
         let summary: ProcessSummary
+        // Each failure is reported as one line below; libvips's own warnings would bury them.
+        ImagingRuntime.silenceDecoderWarnings()
         do {
             summary = try Processor.run(job) { event in
                 if case .failed(let error) = event {

@@ -12,5 +12,6 @@
 
 #include "cvips_core.h"
 #include "cvips_pages.h"
+#include "cvips_log.h"
 
 #endif
