@@ -266,9 +266,14 @@ int cvips_mean_abs_difference(VipsImage *a, VipsImage *b, double *out) {
 
 int cvips_thumbnail(const char *filename, int width, int height, const char *option_string,
                     VipsImage **out) {
-    if (option_string && *option_string)
-        return vips_thumbnail(filename, out, width, "height", height, "size", VIPS_SIZE_DOWN,
-                              "option_string", option_string, NULL);
+    if (option_string && *option_string) {
+        /* libvips 8.14's vips_thumbnail has no "option_string" argument (it came in 8.15):
+         * loader options travel in the filename, "file.pdf[page=2,dpi=200]". */
+        char *name = g_strdup_printf("%s[%s]", filename, option_string);
+        int rc = vips_thumbnail(name, out, width, "height", height, "size", VIPS_SIZE_DOWN, NULL);
+        g_free(name);
+        return rc;
+    }
     return vips_thumbnail(filename, out, width, "height", height, "size", VIPS_SIZE_DOWN, NULL);
 }
 

@@ -81,7 +81,14 @@ struct PageAnalysis: Sendable {
 /// at most a small rotation) or not at all (a page filling the glass, or white on a white lid),
 /// with a flat, uniform frame around it; a photo shows a perspective quad on a textured scene.
 enum PageAnalyzer {
+    /// Images narrower or lower than this (in the detection copy) are written as they are.
+    static let minimumSide = 16
+
     static func analyze(_ copy: DetectionCopy, detector: PageDetector = PageDetector()) -> PageAnalysis {
+        // An image this small (an icon, a 1x1 test pixel) holds no page border to find.
+        guard copy.width >= minimumSide, copy.height >= minimumSide else {
+            return PageAnalysis(kind: .none, detection: PageDetection(quad: nil, confidence: 0), skew: nil)
+        }
         let (found, insideBrighter) = detector.detectDetailed(pixels: copy.pixels, width: copy.width,
                                                               height: copy.height, bands: copy.bands)
         var scanLike = false
@@ -132,7 +139,7 @@ enum PageAnalyzer {
     /// little variation, as a scanner lid or the glass edge is.
     static func hasFlatFrame(_ copy: DetectionCopy) -> Bool {
         let (w, h, b) = (copy.width, copy.height, copy.bands)
-        let depth = max(2, min(w, h) / 50)
+        let depth = min(min(w, h), max(2, min(w, h) / 50))
         func flatness(_ xs: Range<Int>, _ ys: Range<Int>) -> Bool {
             var sum = 0.0, sumSq = 0.0, n = 0.0
             for y in ys {

@@ -11,6 +11,8 @@
 #define QUIRE_CVIPS_SHIM_H
 
 #include "cvips_core.h"
+#include "cvips_pages.h"
+#include "cvips_log.h"
 #include "cvips_compose.h"
 #include "cvips_rotate.h"
 

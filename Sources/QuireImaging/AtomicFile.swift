@@ -1,0 +1,38 @@
+import Foundation
+
+/// Writes files under a temporary name in the destination folder and renames them into
+/// place, so a crash or a failed encode never leaves a half-written file under a final name.
+public enum AtomicFile {
+    /// Calls `write` with a temporary path beside `path`, then renames it to `path`
+    /// (replacing an older file). The temporary file is removed when `write` throws.
+    public static func write(to path: String, _ write: (String) throws -> Void) throws {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        let temporary = folder + "/." + url.lastPathComponent + ".partial-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        do {
+            try write(temporary)
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        guard rename(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw AtomicFileError(path: path, reason: reason)
+        }
+    }
+
+    /// Writes bytes atomically.
+    public static func write(_ data: Data, to path: String) throws {
+        try write(to: path) { temporary in
+            try data.write(to: URL(fileURLWithPath: temporary))
+        }
+    }
+}
+
+/// A rename into place failed.
+public struct AtomicFileError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "\(path): cannot be written (\(reason))" }
+}

@@ -1,0 +1,65 @@
+import VipsBridge
+
+/// Why one input file (or one page of it) produced no page: a reason a user can act on,
+/// with the file it concerns.
+///
+/// The batch reports each failure as one stderr line and one `errors[]` entry and goes on,
+/// so the reasons are few and plain rather than raw libvips messages.
+public struct ImagingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The kinds of failure Quire tells apart.
+    public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+        /// The path does not exist.
+        case missing
+        /// The path exists but cannot be read (permissions, a directory given as a file).
+        case unreadable
+        /// The file has no bytes.
+        case empty
+        /// The bytes are not an image format libvips knows.
+        case notAnImage
+        /// An image format Quire does not take (BMP, SVG, PPM, FITS ...).
+        case unsupportedFormat
+        /// The file ends before its image data does, or the data is corrupt.
+        case truncated
+        /// The page is larger than `--max-pixels`.
+        case tooLarge
+        /// The page number does not exist in the file.
+        case noSuchPage
+        /// Decoding failed for another reason.
+        case decodeFailed
+        /// An output file could not be written.
+        case writeFailed
+    }
+
+    public var kind: Kind
+    /// The file the failure concerns.
+    public var path: String
+    /// The human-readable reason, without the path (e.g. `not an image (unknown format)`).
+    public var reason: String
+
+    public init(_ kind: Kind, path: String, reason: String) {
+        self.kind = kind
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+}
+
+extension ImagingError {
+    /// Classifies a libvips failure while decoding `path`: truncation and corruption are
+    /// told apart from other decoder errors by libvips's (libjpeg's, libpng's ...) wording.
+    static func decoding(_ error: any Error, path: String) -> ImagingError {
+        if let error = error as? ImagingError { return error }
+        let message = (error as? VIPSError)?.message ?? String(describing: error)
+        let lower = message.lowercased()
+        let truncationWords = ["premature end", "truncat", "unexpected end", "end of file", "eof",
+                               "not enough data", "read error", "short read", "out of data",
+                               "incomplete", "corrupt", "crc error", "invalid", "bad huffman",
+                               "unable to read", "failed to read", "out of order read",
+                               "error reading", "read failed", "libspng", "libpng", "decode"]
+        if truncationWords.contains(where: lower.contains) {
+            return ImagingError(.truncated, path: path, reason: "truncated or corrupt image data (\(message))")
+        }
+        return ImagingError(.decodeFailed, path: path, reason: "cannot decode (\(message))")
+    }
+}

@@ -1,0 +1,26 @@
+import VipsBridge
+
+/// The process-wide imaging settings a batch needs, without exposing libvips.
+public enum ImagingRuntime {
+    /// Shares the cores between pages processed at once and libvips's own worker threads,
+    /// so `pagesInFlight` x threads-per-page stays near the core count instead of
+    /// oversubscribing it.
+    /// - Returns: the libvips threads each page now gets.
+    @discardableResult
+    public static func configure(pagesInFlight: Int, cores: Int) -> Int {
+        let threads = max(1, cores / max(1, pagesInFlight))
+        VIPSRuntime.concurrency = threads
+        return threads
+    }
+
+    /// Silences libvips's warnings on stderr (the batch reports every failure itself).
+    public static func silenceDecoderWarnings(_ silenced: Bool = true) {
+        VIPSRuntime.setWarningsSilenced(silenced)
+    }
+
+    /// libvips images alive in the process (leak checks).
+    public static var liveImageCount: Int { VIPSRuntime.liveImageCount }
+
+    /// Bytes of pixel memory libvips tracks now and at most so far.
+    public static var trackedMemory: (current: Int, highWater: Int) { VIPSRuntime.trackedMemory }
+}

@@ -1,0 +1,56 @@
+import VipsBridge
+
+/// A page decoded and made upright: the first step of the one-page flow.
+struct DecodedPage {
+    /// Oriented, display-ready pixels (8-bit sRGB, or 8-bit grey for grey sources; alpha
+    /// flattened on white). Lazy: pixels are computed when first read.
+    var image: VIPSImage
+    /// The EXIF orientation (1-8) Quire applied (1 when the decoder had already applied it).
+    var orientation: Int
+    var format: SourceFormat
+}
+
+/// Opens one page of a file, checks its size from the header, and makes it upright and
+/// display-ready.
+struct PageDecoder: Sendable {
+    /// Pages with more pixels than this are refused before any pixel is decoded.
+    var maxPixels: Int
+
+    /// - Throws: `ImagingError` (tooLarge is decided from the header alone).
+    func decode(_ source: PageSource) throws -> DecodedPage {
+        let format = try SourceProbe.format(of: source.path)
+        let header: VIPSImage
+        do {
+            // Random access (the default) decodes once into memory on first read, so the
+            // page, its preview and the corrector all read the same decoded pixels.
+            header = try VIPSImage.load(file: source.path, options: .init(
+                page: source.page, pageCount: 1, dpi: format == .pdf ? source.dpi : nil,
+                failOn: .truncated))
+        } catch {
+            throw ImagingError.decoding(error, path: source.path)
+        }
+        if format.isMultiPage && source.page >= header.pageCount {
+            throw ImagingError(.noSuchPage, path: source.path,
+                               reason: "has no page \(source.page + 1) (it has \(header.pageCount))")
+        }
+        let pixels = header.width * header.height
+        if pixels > maxPixels {
+            throw ImagingError(.tooLarge, path: source.path, reason:
+                "\(header.width)x\(header.height) is \(Self.megapixels(pixels)) MP, over --max-pixels \(Self.megapixels(maxPixels)) MP")
+        }
+        do {
+            let orientation = format.decoderAppliesOrientation ? 1 : header.orientation
+            let upright = orientation == 1 ? header : try header.autorotated()
+            let display = try upright.displayReady(keepGray: true, background: 255)
+            return DecodedPage(image: display, orientation: orientation, format: format)
+        } catch {
+            throw ImagingError.decoding(error, path: source.path)
+        }
+    }
+
+    static func megapixels(_ pixels: Int) -> String {
+        let tenths = (Double(pixels) / 100_000).rounded()
+        return tenths.truncatingRemainder(dividingBy: 10) == 0
+            ? String(Int(tenths / 10)) : String(Double(tenths) / 10)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import VipsBridge
+
+/// Where one page's three renditions go.
+public struct PageOutputPaths: Sendable, Hashable, Codable {
+    public var page: String
+    public var preview: String
+    public var thumbnail: String
+
+    public init(page: String, preview: String, thumbnail: String) {
+        self.page = page
+        self.preview = preview
+        self.thumbnail = thumbnail
+    }
+}
+
+/// What processing one page produced: the facts its layout.json record is made of.
+public struct PageResult: Sendable, Hashable, Codable {
+    public var source: PageSource
+    public var format: SourceFormat
+    /// The EXIF orientation (1-8) that was applied.
+    public var orientation: Int
+    /// Pixel size of the written page.
+    public var width: Int
+    public var height: Int
+    public var correction: CorrectionRecord
+    public var files: PageOutputPaths
+}
+
+/// The one-page flow of DESIGN.md, in one place and one order:
+/// file -> decoded oriented image -> correction -> encoded page/preview/thumbnail -> page result.
+///
+/// A pipeline is a plain value: safe to share between the threads of a batch (each call works
+/// on its own images), and it holds no pixels between calls.
+public struct PagePipeline: Sendable {
+    public var renditions: RenditionOptions
+    public var correction: CorrectionOptions
+    /// Pages larger than this (width x height, after `--dpi` for PDF) are refused from the header.
+    public var maxPixels: Int
+
+    public init(renditions: RenditionOptions = RenditionOptions(), correction: CorrectionOptions = CorrectionOptions(),
+                maxPixels: Int = 250_000_000) {
+        self.renditions = renditions
+        self.correction = correction
+        self.maxPixels = maxPixels
+    }
+
+    /// Processes one page and writes its page, preview and thumbnail (each atomically).
+    /// On failure no output file of the page is left behind.
+    /// - Parameter userQuad: page corners the user supplied, in display pixels of the oriented source.
+    /// - Throws: `ImagingError` naming the file and the reason.
+    public func process(_ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad? = nil) throws -> PageResult {
+        // 1. file -> decoded, oriented, display-ready image (size checked from the header first).
+        let decoded = try PageDecoder(maxPixels: maxPixels).decode(source)
+        do {
+            // 2. correction (perspective for photos, deskew and trim for scans, or nothing).
+            let corrected = try PageCorrector(options: correction)
+                .correct(decoded.image, source: source, userQuad: userQuad)
+            let page = corrected.image
+            // 3. encode page, preview and thumbnail.
+            try write(page, to: outputs.page)
+            try write(try fit(page, inside: renditions.previewSize), to: outputs.preview)
+            try write(try thumbnail(of: page, source: source, format: decoded.format,
+                                    corrected: corrected.record.kind != .none),
+                      to: outputs.thumbnail)
+            // 4. the page's record.
+            return PageResult(source: source, format: decoded.format, orientation: decoded.orientation,
+                              width: page.width, height: page.height, correction: corrected.record, files: outputs)
+        } catch {
+            for path in [outputs.page, outputs.preview, outputs.thumbnail] { unlink(path) }
+            if let error = error as? ImagingError { throw error }
+            throw ImagingError.decoding(error, path: source.path)
+        }
+    }
+
+    /// The thumbnail. An uncorrected page is thumbnailed from the file with libvips's
+    /// shrink-on-load (JPEG DCT scaling, PDF rendered small, TIFF pyramid levels), far cheaper
+    /// than shrinking the full-size pixels; a corrected page must show the correction, so it
+    /// is thumbnailed from the corrected image.
+    func thumbnail(of page: VIPSImage, source: PageSource, format: SourceFormat, corrected: Bool) throws -> VIPSImage {
+        let size = renditions.thumbnailSize
+        if corrected { return try fit(page, inside: size) }
+        var options: [String] = []
+        if format.isMultiPage { options.append("page=\(source.page)") }
+        if format == .pdf { options.append("dpi=\(source.dpi)") }
+        let small = try VIPSImage.thumbnail(file: source.path, width: size, height: size,
+                                            loaderOptions: options.isEmpty ? nil : options.joined(separator: ","))
+        return try small.displayReady(keepGray: page.isGray, background: 255)
+    }
+
+    /// Fits an already-decoded image inside a `size` x `size` square, never enlarging it.
+    func fit(_ image: VIPSImage, inside size: Int) throws -> VIPSImage {
+        if image.width <= size && image.height <= size { return image }
+        return try image.thumbnail(width: size, height: size).displayReady(keepGray: image.isGray, background: 255)
+    }
+
+    func write(_ image: VIPSImage, to path: String) throws {
+        do {
+            try AtomicFile.write(to: path) { temporary in
+                try image.save(to: temporary, options: renditions.saveOptions)
+            }
+        } catch let error as AtomicFileError {
+            throw ImagingError(.writeFailed, path: path, reason: "cannot be written (\(error.reason))")
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import VipsBridge
+
+/// The encodings Quire writes pages, previews and thumbnails in (`--format`).
+public enum OutputFormat: String, Sendable, Hashable, Codable, CaseIterable {
+    case jpeg, png, webp
+
+    /// The file extension, without the dot.
+    public var fileExtension: String {
+        switch self {
+        case .jpeg: "jpg"
+        case .png: "png"
+        case .webp: "webp"
+        }
+    }
+
+    var saveFormat: VIPSImage.SaveFormat {
+        switch self {
+        case .jpeg: .jpeg
+        case .png: .png
+        case .webp: .webp
+        }
+    }
+}
+
+/// How a page's three renditions are sized and encoded (`--preview-size`, `--thumb-size`,
+/// `--format`, `--quality`).
+public struct RenditionOptions: Sendable, Hashable, Codable {
+    public var format: OutputFormat
+    /// 1-100, for JPEG and WebP.
+    public var quality: Int
+    /// The preview fits inside a square of this many pixels (never enlarged).
+    public var previewSize: Int
+    /// The thumbnail fits inside a square of this many pixels (never enlarged).
+    public var thumbnailSize: Int
+
+    public init(format: OutputFormat = .jpeg, quality: Int = 85, previewSize: Int = 1600, thumbnailSize: Int = 256) {
+        self.format = format
+        self.quality = quality
+        self.previewSize = previewSize
+        self.thumbnailSize = thumbnailSize
+    }
+
+    var saveOptions: VIPSImage.SaveOptions {
+        VIPSImage.SaveOptions(format: format.saveFormat, quality: quality, stripMetadata: true)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import VipsBridge
+
+/// What a quick look at an input file tells: its format and how many pages it holds.
+public struct SourceInfo: Sendable, Hashable, Codable {
+    /// The file's path on disk.
+    public var path: String
+    public var format: SourceFormat
+    /// Pages the file contributes to a batch: every page of a TIFF or PDF, 1 otherwise.
+    public var pageCount: Int
+
+    public init(path: String, format: SourceFormat, pageCount: Int) {
+        self.path = path
+        self.format = format
+        self.pageCount = pageCount
+    }
+}
+
+/// Opens input files far enough to know whether Quire can take them and how many pages they
+/// hold, reading headers only (no pixels are decoded).
+public enum SourceProbe {
+    /// Checks that `path` is a readable, non-empty image file of a supported format and counts
+    /// its pages (the header's `n-pages`).
+    /// - Throws: `ImagingError` with kind missing, unreadable, empty, notAnImage,
+    ///   unsupportedFormat or truncated.
+    public static func probe(_ path: String, dpi: Double = 200) throws -> SourceInfo {
+        let format = try format(of: path)
+        guard format.isMultiPage else { return SourceInfo(path: path, format: format, pageCount: 1) }
+        let header: VIPSImage
+        do {
+            header = try VIPSImage.load(file: path, options: .init(page: 0, dpi: format == .pdf ? dpi : nil))
+        } catch {
+            throw ImagingError.decoding(error, path: path)
+        }
+        return SourceInfo(path: path, format: format, pageCount: header.pageCount)
+    }
+
+    /// The format of a file from its first bytes, after the checks a user hears about first
+    /// (missing, a folder, unreadable, empty).
+    static func format(of path: String) throws -> SourceFormat {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw ImagingError(.missing, path: path, reason: "no such file")
+        }
+        if isDirectory.boolValue {
+            throw ImagingError(.unreadable, path: path, reason: "is a folder, not an image file")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ImagingError(.unreadable, path: path, reason: "cannot be read (permission denied)")
+        }
+        let head = (try? handle.read(upToCount: 512)) ?? nil
+        try? handle.close()
+        guard let head, !head.isEmpty else {
+            throw ImagingError(.empty, path: path, reason: "empty file")
+        }
+        guard let loader = VIPSImage.loaderName(forFile: path) else {
+            if let name = SourceFormat.sniffUnsupported([UInt8](head)) {
+                throw ImagingError(.unsupportedFormat, path: path, reason: "unsupported format (\(name))")
+            }
+            throw ImagingError(.notAnImage, path: path, reason: "not an image (unknown format)")
+        }
+        guard let format = SourceFormat(loader: loader) else {
+            // libvips names a loader even when it is blocked (ImageMagick, SVG): name the
+            // format from the bytes where possible.
+            let name = SourceFormat.sniffUnsupported([UInt8](head)) ?? SourceFormat.displayName(ofLoader: loader)
+            throw ImagingError(.unsupportedFormat, path: path, reason: "unsupported format (\(name))")
+        }
+        return format
+    }
+}

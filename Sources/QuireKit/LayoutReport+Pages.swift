@@ -1,0 +1,50 @@
+import QuireImaging
+import QuireLayout
+
+extension LayoutReport {
+    /// One written page, as the report builder needs it.
+    public struct PageInput: Sendable, Equatable {
+        /// The input's name in the report (path as given, or relative to its folder).
+        public var source: String
+        public var result: PageResult
+        /// Output files relative to OUT.
+        public var files: Files
+
+        public init(source: String, result: PageResult, files: Files) {
+            self.source = source
+            self.result = result
+            self.files = files
+        }
+    }
+
+    /// Builds the report for written pages, computing each page's preview-pager and
+    /// thumbnail-strip geometry with QuireLayout (LAYOUTS.md §2 and §3) for `viewport`: the
+    /// pager fills the viewport, the strip is `viewport.width` x `viewport.stripHeight`.
+    /// - Complexity: O(n) layout queries for n pages.
+    public init(viewport: Viewport, pages: [PageInput], errors: [PageError]) {
+        let ratios = pages.map { Double($0.result.width) / Double(max(1, $0.result.height)) }
+        let pager = Layouts.Pager(viewport: Size(width: viewport.width, height: viewport.height), aspectRatios: ratios)
+        let strip = Layouts.Strip(viewport: Size(width: viewport.width, height: viewport.stripHeight), aspectRatios: ratios)
+        let records = pages.enumerated().map { index, input -> Page in
+            let r = input.result
+            let pagerGeometry = PagerGeometry(
+                frame: RectValue(pager.frame(ofIndex: index)),
+                mask: RectValue(pager.mask(ofIndex: index)),
+                snapOffset: pager.offset(forIndex: index)?.x ?? 0)
+            let stripGeometry = StripGeometry(
+                frame: RectValue(strip.restingFrame(ofIndex: index)),
+                focusedFrame: RectValue(strip.focusedFrame(ofIndex: index) ?? strip.restingFrame(ofIndex: index)),
+                snapOffset: strip.offset(forIndex: index)?.x ?? 0)
+            return Page(
+                index: index, source: input.source, sourcePage: r.source.page, orientation: r.orientation,
+                width: r.width, height: r.height, aspectRatio: ratios[index], files: input.files,
+                correction: CorrectionKind(rawValue: r.correction.kind.rawValue) ?? .none,
+                quad: r.correction.quad.map { $0.corners.map { [$0.x, $0.y] } },
+                quadConfidence: r.correction.quadConfidence,
+                skewDegrees: r.correction.skewDegrees,
+                crop: r.correction.crop.map(RectValue.init),
+                pager: pagerGeometry, strip: stripGeometry)
+        }
+        self.init(viewport: viewport, pages: records, errors: errors)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// Runs `count` work items on `workers` threads, each thread taking the next item when it is
+/// done with one, so at most `workers` items are in flight (and in memory) at once.
+enum ParallelWork {
+    static func forEach(count: Int, workers: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        guard count > 0 else { return }
+        let next = Counter()
+        let threads = max(1, min(workers, count))
+        if threads == 1 {
+            for index in 0..<count { body(index) }
+            return
+        }
+        let group = DispatchGroup()
+        for _ in 0..<threads {
+            group.enter()
+            let thread = Thread {
+                while let index = next.take(below: count) { body(index) }
+                group.leave()
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        group.wait()
+    }
+
+    /// `forEach` collecting one result per item, in item order.
+    static func map<T: Sendable>(count: Int, workers: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+        let slots = Slots<T>(count: count)
+        forEach(count: count, workers: workers) { index in slots.set(index, body(index)) }
+        return slots.values.map { $0! }
+    }
+}
+
+/// A thread-safe counter handing out indices once each.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+
+    func take(below limit: Int) -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        guard value < limit else { return nil }
+        value += 1
+        return value - 1
+    }
+}
+
+/// Thread-safe result slots, one per work item.
+final class Slots<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [T?]
+
+    init(count: Int) { storage = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ value: T) {
+        lock.lock(); defer { lock.unlock() }
+        storage[index] = value
+    }
+
+    var values: [T?] {
+        lock.lock(); defer { lock.unlock() }
+        return storage
+    }
+}

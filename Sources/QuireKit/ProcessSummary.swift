@@ -1,0 +1,40 @@
+/// What a `Processor.run` did.
+public struct ProcessSummary: Sendable, Equatable {
+    /// The report that was written to `layoutPath`.
+    public var report: LayoutReport
+    /// `OUT/layout.json`.
+    public var layoutPath: String
+    /// Pages written.
+    public var pageCount: Int { report.pages.count }
+    /// Inputs (or pages of inputs) that failed.
+    public var failureCount: Int { report.errors.count }
+    /// True when every page succeeded (the CLI exits 0).
+    public var succeeded: Bool { report.errors.isEmpty }
+}
+
+/// Progress of a run, reported as it happens (from worker threads, one call at a time).
+public enum ProcessEvent: Sendable, Equatable {
+    /// The inputs were opened: this many pages will be processed.
+    case started(pageCount: Int)
+    /// One page was written (`done` of `total` pages finished so far).
+    case pageWritten(source: String, sourcePage: Int, done: Int, total: Int)
+    /// An input or page failed; the batch goes on.
+    case failed(LayoutReport.PageError)
+}
+
+/// A failure of the whole run (not of one page): the output folder or layout.json could not
+/// be written.
+public struct ProcessError: Error, Sendable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+    public var description: String { "\(path): \(reason)" }
+}
+
+extension LayoutReport.PageError {
+    /// The one stderr line for this failure, e.g. `scans/x.jpg: not an image (unknown format)`
+    /// or `book.pdf (page 3): ...` (pages counted from 1 for people).
+    public var line: String {
+        if let page = sourcePage { return "\(source) (page \(page + 1)): \(message)" }
+        return "\(source): \(message)"
+    }
+}

@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import QuireKit
+import QuireImaging
+
+/// `quire process INPUT... -o OUT`: pages, previews, thumbnails and layout.json.
+struct ProcessCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "process",
+        abstract: "Turn image files and folders into pages, previews, thumbnails and layout.json.",
+        discussion: """
+            Folders are walked recursively in natural order (page2 before page10), skipping hidden \
+            files and files without an image or PDF extension. Every page of a multi-page TIFF or PDF \
+            becomes a page. Exit status: 0 when every page was written, 1 when some input failed \
+            (each failure is one line on stderr and an entry in layout.json's errors), 2 for usage errors.
+            """)
+
+    @Argument(help: "Image files (JPEG, PNG, TIFF, WebP, HEIF, GIF, PDF) and folders of them.")
+    var inputs: [String] = []
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: "The output folder (created when missing).")
+    var output: String
+
+    @Option(help: "Previews fit inside a square of this many pixels.")
+    var previewSize: Int = 1600
+
+    @Option(help: "Thumbnails fit inside a square of this many pixels.")
+    var thumbSize: Int = 256
+
+    @Option(help: "Output encoding: jpeg, png or webp.")
+    var format: OutputFormat = .jpeg
+
+    @Option(help: "JPEG/WebP quality, 1-100.")
+    var quality: Int = 85
+
+    @Option(help: "Resolution PDF pages are rendered at.")
+    var dpi: Double = 200
+
+    @Option(help: ArgumentHelp("Refuse pages with more pixels than this (checked from the header, before decoding); suffixes K, M, G.",
+                               valueName: "pixels"))
+    var maxPixels: String = "250M"
+
+    @Option(help: "Pages processed at once (default: the number of cores).")
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("The reference viewport layout.json's geometry is computed for, in points.", valueName: "WxH"))
+    var viewport: String = "390x844"
+
+    @Option(help: "Height of the thumbnail strip in the viewport, in points.")
+    var stripHeight: Double = 66
+
+    @Option(help: "Page correction: auto (straighten photos, deskew scans) or none.")
+    var correct: CorrectionOptions.Mode = .auto
+
+    @Option(help: "Paper size hint for correction: auto, a4, letter or legal.")
+    var paper: CorrectionOptions.Paper = .auto
+
+    @Flag(name: .shortAndLong, help: "Print only failures.")
+    var quiet = false
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("Give at least one input file or folder.") }
+        guard (1...65_500).contains(previewSize) else { throw ValidationError("--preview-size must be 1-65500 pixels, not \(previewSize).") }
+        guard (1...65_500).contains(thumbSize) else { throw ValidationError("--thumb-size must be 1-65500 pixels, not \(thumbSize).") }
+        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100, not \(quality).") }
+        guard dpi.isFinite, (10...2400).contains(dpi) else { throw ValidationError("--dpi must be 10-2400, not \(dpi).") }
+        guard Self.parsePixels(maxPixels) != nil else {
+            throw ValidationError("--max-pixels must be a positive number of pixels (e.g. 250000000 or 250M), not '\(maxPixels)'.")
+        }
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be 1-256, not \(jobs).") }
+        guard Self.parseViewport(viewport) != nil else {
+            throw ValidationError("--viewport must be WIDTHxHEIGHT in points, e.g. 390x844, not '\(viewport)'.")
+        }
+        guard stripHeight.isFinite, stripHeight > 0 else { throw ValidationError("--strip-height must be positive, not \(stripHeight).") }
+        guard !output.isEmpty else { throw ValidationError("--output must not be empty.") }
+    }
+
+    /// The job these options describe (after `validate()`).
+    var job: ProcessJob {
+        let size = Self.parseViewport(viewport) ?? (390, 844)
+        return ProcessJob(
+            inputs: inputs, outputDirectory: output,
+            renditions: RenditionOptions(format: format, quality: quality, previewSize: previewSize, thumbnailSize: thumbSize),
+            correction: CorrectionOptions(mode: correct, paper: paper),
+            dpi: dpi, maxPixels: Self.parsePixels(maxPixels) ?? ProcessJob.defaultMaxPixels, jobs: jobs,
+            viewport: LayoutReport.Viewport(width: size.0, height: size.1, stripHeight: stripHeight))
+    }
+
+    func run() throws {
+        let quiet = quiet
+        let summary: ProcessSummary
+        // Each failure is reported as one line below; libvips's own warnings would bury them.
+        ImagingRuntime.silenceDecoderWarnings()
+        do {
+            summary = try Processor.run(job) { event in
+                if case .failed(let error) = event {
+                    var standardError = StandardError()
+                    print("quire: \(error.line)", to: &standardError)
+                }
+            }
+        } catch {
+            var standardError = StandardError()
+            print("quire: \(error)", to: &standardError)
+            throw ExitCode(1)
+        }
+        if !quiet {
+            let failed = summary.failureCount == 0 ? "" : "; \(summary.failureCount) failed"
+            print("quire: \(summary.pageCount) page\(summary.pageCount == 1 ? "" : "s") written to \(output)\(failed)")
+        }
+        if !summary.succeeded { throw ExitCode(1) }
+    }
+
+    /// "250000000", "250M", "1.5G", "800K" -> pixels; nil when not a positive number.
+    static func parsePixels(_ text: String) -> Int? {
+        var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
+        if digits.hasSuffix("MP") { digits.removeLast() }
+        var scale = 1.0
+        if let last = digits.last, let s = ["K": 1e3, "M": 1e6, "G": 1e9][String(last)] {
+            scale = s
+            digits.removeLast()
+        }
+        guard let value = Double(digits), value.isFinite, value > 0, value * scale < 1e15 else { return nil }
+        return max(1, Int(value * scale))
+    }
+
+    /// "390x844" -> (390, 844); nil unless both sides are positive finite numbers.
+    static func parseViewport(_ text: String) -> (Double, Double)? {
+        let parts = text.lowercased().split(separator: "x")
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
+              w.isFinite, h.isFinite, w > 0, h > 0 else { return nil }
+        return (w, h)
+    }
+}
+
+extension OutputFormat: ExpressibleByArgument {}
+extension CorrectionOptions.Mode: ExpressibleByArgument {}
+extension CorrectionOptions.Paper: ExpressibleByArgument {}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+@testable import quire
+
+/// `quire process` option parsing and validation, without spawning a process.
+@Suite struct ProcessCommandTests {
+    @Test func optionsMapToTheJob() throws {
+        let command = try ProcessCommand.parse(["a.jpg", "scans", "-o", "out", "--preview-size", "800", "--thumb-size", "128",
+                                                "--format", "webp", "--quality", "70", "--dpi", "150", "--max-pixels", "40M",
+                                                "--jobs", "3", "--viewport", "428x926", "--strip-height", "50", "--correct", "none"])
+        let job = command.job
+        #expect(job.inputs == ["a.jpg", "scans"])
+        #expect(job.outputDirectory == "out")
+        #expect(job.renditions.previewSize == 800 && job.renditions.thumbnailSize == 128)
+        #expect(job.renditions.format == .webp && job.renditions.quality == 70)
+        #expect(job.dpi == 150 && job.maxPixels == 40_000_000 && job.jobs == 3)
+        #expect(job.viewport.width == 428 && job.viewport.height == 926 && job.viewport.stripHeight == 50)
+        #expect(job.correction.mode == .none)
+    }
+
+    @Test func defaultsFollowTheIssue() throws {
+        let job = try ProcessCommand.parse(["x", "-o", "o"]).job
+        #expect(job.renditions.previewSize == 1600 && job.renditions.thumbnailSize == 256)
+        #expect(job.renditions.format == .jpeg && job.dpi == 200 && job.maxPixels == 250_000_000)
+        #expect(job.viewport.width == 390 && job.viewport.height == 844 && job.viewport.stripHeight == 66)
+        #expect(job.jobs == nil)
+    }
+
+    @Test(arguments: [
+        ["-o", "out"], ["x"], ["x", "-o", "o", "--quality", "0"], ["x", "-o", "o", "--format", "gif"],
+        ["x", "-o", "o", "--viewport", "390"], ["x", "-o", "o", "--max-pixels", "-5"], ["x", "-o", "o", "--jobs", "0"],
+        ["x", "-o", "o", "--dpi", "nan"], ["x", "-o", "o", "--preview-size", "0"],
+    ])
+    func usageErrorsAreRejected(arguments: [String]) {
+        #expect(throws: (any Error).self) { try ProcessCommand.parse(arguments) }
+    }
+
+    @Test func pixelCountsAcceptSuffixes() {
+        #expect(ProcessCommand.parsePixels("250M") == 250_000_000)
+        #expect(ProcessCommand.parsePixels("250MP") == 250_000_000)
+        #expect(ProcessCommand.parsePixels("1.5G") == 1_500_000_000)
+        #expect(ProcessCommand.parsePixels("800k") == 800_000)
+        #expect(ProcessCommand.parsePixels("12345") == 12345)
+        #expect(ProcessCommand.parsePixels("0") == nil)
+        #expect(ProcessCommand.parsePixels("lots") == nil)
+    }
+}
+
+/// The built `quire` binary end to end: exit status 0, 1 and 2.
+@Suite struct CLIEndToEndTests {
+    static var binary: String? {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("quire").path,
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("quire").path,
+        ] + ["debug", "release"].map {
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent(".build/\($0)/quire").path
+        }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    struct Run { var status: Int32; var stdout: String; var stderr: String }
+
+    func run(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Self.binary, "quire binary not found next to the tests"))
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    func folder() throws -> String {
+        let path = NSTemporaryDirectory() + "quire-cli-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// A tiny valid PNG (1x1 grey), written as bytes so this target needs no libvips.
+    static let png: [UInt8] = [
+        0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00, 0x00, 0x0D, 0x49, 0x48, 0x44, 0x52,
+        0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x00, 0x00, 0x00, 0x00, 0x3A, 0x7E, 0x9B,
+        0x55, 0x00, 0x00, 0x00, 0x0A, 0x49, 0x44, 0x41, 0x54, 0x78, 0x9C, 0x63, 0x68, 0x00, 0x00, 0x00,
+        0x82, 0x00, 0x81, 0x77, 0xCD, 0x72, 0xB6, 0x00, 0x00, 0x00, 0x00, 0x49, 0x45, 0x4E, 0x44, 0xAE,
+        0x42, 0x60, 0x82,
+    ]
+
+    @Test func allPagesWrittenExitsZero() throws {
+        let dir = try folder(), out = try folder()
+        defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
+        try Data(Self.png).write(to: URL(fileURLWithPath: "\(dir)/one.png"))
+        let result = try run(["process", dir, "-o", out])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: "\(out)/layout.json"))
+        #expect(FileManager.default.fileExists(atPath: "\(out)/pages/0001.jpg"))
+        #expect(FileManager.default.fileExists(atPath: "\(out)/previews/0001.jpg"))
+        #expect(FileManager.default.fileExists(atPath: "\(out)/thumbs/0001.jpg"))
+    }
+
+    @Test func aFailedInputExitsOneWithOneLinePerFailure() throws {
+        let dir = try folder(), out = try folder()
+        defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
+        try Data(Self.png).write(to: URL(fileURLWithPath: "\(dir)/one.png"))
+        try Data("text".utf8).write(to: URL(fileURLWithPath: "\(dir)/x.jpg"))
+        let result = try run(["process", "\(dir)/one.png", "\(dir)/x.jpg", "\(dir)/gone.png", "-o", out, "--format", "png"])
+        #expect(result.status == 1)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines == ["quire: \(dir)/x.jpg: not an image (unknown format)", "quire: \(dir)/gone.png: no such file"])
+        #expect(FileManager.default.fileExists(atPath: "\(out)/pages/0001.png"))
+    }
+
+    @Test(arguments: [["process"], ["process", "x.jpg"], ["process", "x.jpg", "-o", "o", "--quality", "101"],
+                      ["process", "x.jpg", "-o", "o", "--format", "bmp"], ["process", "x.jpg", "-o", "o", "--bogus"], ["nonsense"]])
+    func usageErrorsExitTwo(arguments: [String]) throws {
+        let result = try run(arguments)
+        #expect(result.status == 2, "\(arguments): \(result.status) \(result.stderr)")
+        #expect(!result.stderr.isEmpty)
+    }
+
+    @Test func helpExitsZero() throws {
+        let result = try run(["process", "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("--max-pixels"))
+    }
+}
