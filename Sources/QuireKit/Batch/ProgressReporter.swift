@@ -1,0 +1,107 @@
+import Foundation
+
+/// Reports a batch's progress as pages finish: a redrawn bar on a terminal, one JSON line per
+/// page for programs (`--progress json`), or nothing. Safe to call from concurrent pages.
+public final class ProgressReporter: @unchecked Sendable {
+    /// How progress is shown.
+    public enum Style: String, Sendable, CaseIterable, Codable {
+        /// A bar on a terminal; nothing when stdout is not a terminal.
+        case auto
+        /// One JSON object per finished page on stdout.
+        case json
+        /// Nothing.
+        case none
+    }
+
+    /// What one finished page reports.
+    public struct Event: Sendable, Codable, Equatable {
+        public var done: Int
+        public var total: Int
+        public var source: String
+        public var sourcePage: Int
+        /// `ok`, `skipped` (reused from the manifest) or `failed`.
+        public var status: String
+        public var message: String?
+        public var pagesPerSecond: Double
+        public var secondsLeft: Double?
+    }
+
+    private let style: Style
+    private let total: Int
+    private let start = ContinuousClock.now
+    private let lock = NSLock()
+    private var done = 0
+    private var lastDraw = ContinuousClock.now - .seconds(1)
+    private let drawsBar: Bool
+    private let write: @Sendable (String) -> Void
+
+    /// - Parameters:
+    ///   - isTerminal: whether stdout is a terminal (injected for tests).
+    ///   - write: where text goes (stdout by default; the bar is drawn there with `\r`).
+    public init(style: Style, total: Int, isTerminal: Bool = isatty(STDOUT_FILENO) != 0,
+                write: @escaping @Sendable (String) -> Void = { text in
+                    FileHandle.standardOutput.write(Data(text.utf8))
+                }) {
+        self.style = style
+        self.total = total
+        self.drawsBar = style == .auto && isTerminal
+        self.write = write
+    }
+
+    /// Records one finished page (`status` ok, skipped or failed).
+    public func pageFinished(source: String, sourcePage: Int, status: String, message: String? = nil) {
+        lock.lock()
+        defer { lock.unlock() }
+        done += 1
+        let elapsed = seconds(since: start)
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let left: Double? = rate > 0 ? Double(total - done) / rate : nil
+        switch style {
+        case .json:
+            let event = Event(done: done, total: total, source: source, sourcePage: sourcePage, status: status,
+                              message: message, pagesPerSecond: (rate * 100).rounded() / 100,
+                              secondsLeft: left.map { ($0 * 10).rounded() / 10 })
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            if let data = try? encoder.encode(event), let text = String(data: data, encoding: .utf8) {
+                write(text + "\n")
+            }
+        case .auto where drawsBar:
+            // Redraw at most ten times a second, and always for the last page.
+            if done == total || seconds(since: lastDraw) >= 0.1 {
+                lastDraw = .now
+                write("\r" + Self.bar(done: done, total: total, rate: rate, secondsLeft: left) + "\u{1B}[K")
+            }
+        default:
+            break
+        }
+    }
+
+    /// Clears the bar line so the summary starts on a clean line.
+    public func finish() {
+        lock.lock()
+        defer { lock.unlock() }
+        if drawsBar && done > 0 { write("\n") }
+    }
+
+    /// `[#########-----------]  45/100  12.3 pages/s  ETA 0:04`
+    static func bar(done: Int, total: Int, rate: Double, secondsLeft: Double?, width: Int = 30) -> String {
+        let fraction = total > 0 ? Double(done) / Double(total) : 1
+        let filled = min(width, max(0, Int((fraction * Double(width)).rounded(.down))))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let eta = secondsLeft.map { " ETA \(clock(seconds: $0))" } ?? ""
+        return "[\(bar)] \(done)/\(total)  \(String(format: "%.1f", rate)) pages/s\(eta)"
+    }
+
+    /// `m:ss` or `h:mm:ss`.
+    static func clock(seconds: Double) -> String {
+        let s = max(0, Int(seconds.rounded()))
+        let (h, m, r) = (s / 3600, (s % 3600) / 60, s % 60)
+        return h > 0 ? String(format: "%d:%02d:%02d", h, m, r) : String(format: "%d:%02d", m, r)
+    }
+
+    private func seconds(since instant: ContinuousClock.Instant) -> Double {
+        let d = ContinuousClock.now - instant
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+@testable import QuireKit
+
+@Suite struct ContentHashTests {
+    /// Reference values of XXH64 with seed 0 (from the xxHash specification's test vectors).
+    @Test func matchesReferenceVectors() {
+        #expect(ContentHash.of("") == "ef46db3751d8e999")
+        #expect(ContentHash.of("a") == "d24ec4f1a98c6e5b")
+        #expect(ContentHash.of("abc") == "44bc2cf5ad770999")
+        #expect(ContentHash.of("Nobody inspects the spammish repetition") == "fbcea83c8a378bf1")
+    }
+
+    @Test func streamingEqualsOneShotAcrossChunkBoundaries() {
+        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        var oneShot = ContentHash()
+        oneShot.update(bytes)
+        for split in [1, 7, 31, 32, 33, 500, 999] {
+            var streamed = ContentHash()
+            streamed.update(Array(bytes[..<split]))
+            streamed.update(Array(bytes[split...]))
+            #expect(streamed.hexDigest() == oneShot.hexDigest())
+        }
+    }
+
+    @Test func hashesFiles() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("quire-hash-\(UUID().uuidString)")
+        try Data("abc".utf8).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        #expect(try ContentHash.ofFile(atPath: url.path) == "44bc2cf5ad770999")
+        #expect(throws: (any Error).self) { try ContentHash.ofFile(atPath: url.path + "-missing") }
+    }
+}
+
+@Suite struct ShardSelectorTests {
+    @Test func parsesAndRejects() throws {
+        let s = try ShardSelector(parsing: "2/8")
+        #expect(s.index == 2 && s.count == 8)
+        for bad in ["", "2", "0/3", "4/3", "a/b", "1/0", "-1/2", "1/2/3"] {
+            #expect(throws: ShardSelector.ParseError.self) { try ShardSelector(parsing: bad) }
+        }
+    }
+
+    @Test func everySourceLandsInExactlyOneShardAndSharesAreBalanced() throws {
+        let sources = (0..<2000).map { "scans/box \($0 / 100)/page\($0).jpg" }
+        let shards = (1...4).map { ShardSelector(index: $0, count: 4) }
+        var counts = [0, 0, 0, 0]
+        for source in sources {
+            let owners = shards.filter { $0.contains(source: source) }
+            #expect(owners.count == 1)
+            counts[owners[0].index - 1] += 1
+        }
+        #expect(counts.allSatisfy { $0 > 400 && $0 < 600 })
+    }
+
+    @Test func hashIsStable() {
+        // FNV-1a 64 reference: "a" -> af63dc4c8601ec8c.
+        #expect(ShardSelector.stableHash("a") == 0xAF63_DC4C_8601_EC8C)
+    }
+}
+
+@Suite struct ResumeManifestTests {
+    func page(index: Int, file: String) -> LayoutReport.Page {
+        let r = LayoutReport.RectValue(Rect(x: 0, y: 0, width: 1, height: 1))
+        return LayoutReport.Page(
+            index: index, source: file, sourcePage: 0, orientation: 1, width: 10, height: 20, aspectRatio: 0.5,
+            files: .init(page: "pages/\(file)", preview: "previews/\(file)", thumbnail: "thumbs/\(file)"),
+            pager: .init(frame: r, mask: r, snapOffset: 0), strip: .init(frame: r, focusedFrame: r, snapOffset: 0))
+    }
+
+    @Test func reusesOnlyUnchangedPagesWithFilesPresentAndSurvivesATornLine() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("quire-manifest-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: out) }
+        for dir in ["pages", "previews", "thumbs"] {
+            try FileManager.default.createDirectory(at: out.appendingPathComponent(dir), withIntermediateDirectories: true)
+            try Data([1]).write(to: out.appendingPathComponent("\(dir)/0001.jpg"))
+        }
+        do {
+            let manifest = try ResumeManifest(outputDirectory: out)
+            try manifest.record(.init(key: "a.jpg#0", inputHash: "h1", optionsHash: "o1", page: page(index: 0, file: "0001.jpg")))
+            try manifest.record(.init(key: "b.jpg#0", inputHash: "h2", optionsHash: "o1", page: page(index: 1, file: "0002.jpg")))
+        }
+        // A kill mid-append leaves a torn last line.
+        let handle = try FileHandle(forWritingTo: ResumeManifest.url(in: out))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("{\"key\":\"c.jpg#0\",\"inp".utf8))
+        try handle.close()
+
+        let reopened = try ResumeManifest(outputDirectory: out)
+        #expect(reopened.count == 2)
+        #expect(reopened.reusable(key: "a.jpg#0", inputHash: "h1", optionsHash: "o1", index: 0, outputDirectory: out) != nil)
+        #expect(reopened.reusable(key: "a.jpg#0", inputHash: "CHANGED", optionsHash: "o1", index: 0, outputDirectory: out) == nil)
+        #expect(reopened.reusable(key: "a.jpg#0", inputHash: "h1", optionsHash: "CHANGED", index: 0, outputDirectory: out) == nil)
+        #expect(reopened.reusable(key: "a.jpg#0", inputHash: "h1", optionsHash: "o1", index: 5, outputDirectory: out) == nil)
+        // b's files (0002) were never written: not reusable.
+        #expect(reopened.reusable(key: "b.jpg#0", inputHash: "h2", optionsHash: "o1", index: 1, outputDirectory: out) == nil)
+        let forced = try ResumeManifest(outputDirectory: out, discardExisting: true)
+        #expect(forced.count == 0)
+    }
+}
+
+@Suite struct ProgressReporterTests {
+    final class Sink: @unchecked Sendable {
+        var text = ""
+        let lock = NSLock()
+        func append(_ s: String) { lock.lock(); text += s; lock.unlock() }
+    }
+
+    @Test func jsonStylePrintsOneParsableLinePerPage() throws {
+        let sink = Sink()
+        let reporter = ProgressReporter(style: .json, total: 3, isTerminal: false, write: { sink.append($0) })
+        reporter.pageFinished(source: "a.jpg", sourcePage: 0, status: "ok")
+        reporter.pageFinished(source: "b.jpg", sourcePage: 0, status: "failed", message: "not an image")
+        reporter.pageFinished(source: "c.pdf", sourcePage: 1, status: "skipped")
+        let lines = sink.text.split(separator: "\n")
+        #expect(lines.count == 3)
+        let last = try JSONDecoder().decode(ProgressReporter.Event.self, from: Data(lines[2].utf8))
+        #expect(last.done == 3 && last.total == 3 && last.sourcePage == 1 && last.status == "skipped")
+    }
+
+    @Test func autoStyleDrawsNothingWhenNotATerminalAndABarWhenItIs() {
+        let quiet = Sink()
+        let off = ProgressReporter(style: .auto, total: 2, isTerminal: false, write: { quiet.append($0) })
+        off.pageFinished(source: "a", sourcePage: 0, status: "ok")
+        off.finish()
+        #expect(quiet.text.isEmpty)
+        let tty = Sink()
+        let on = ProgressReporter(style: .auto, total: 2, isTerminal: true, write: { tty.append($0) })
+        on.pageFinished(source: "a", sourcePage: 0, status: "ok")
+        on.pageFinished(source: "b", sourcePage: 0, status: "ok")
+        on.finish()
+        #expect(tty.text.contains("2/2"))
+        #expect(tty.text.contains("pages/s"))
+    }
+
+    @Test func barAndClockFormatting() {
+        #expect(ProgressReporter.bar(done: 5, total: 10, rate: 2.5, secondsLeft: 2, width: 10) == "[#####-----] 5/10  2.5 pages/s ETA 0:02")
+        #expect(ProgressReporter.clock(seconds: 3725) == "1:02:05")
+    }
+}
+
+@Suite struct InputMutatorTests {
+    @Test func sameSeedSameMutations() {
+        let bytes = (0..<500).map { UInt8(truncatingIfNeeded: $0) }
+        var a = InputMutator(seed: 42), b = InputMutator(seed: 42)
+        for _ in 0..<50 { #expect(a.mutate(bytes).bytes == b.mutate(bytes).bytes) }
+    }
+
+    @Test func everyMutationChangesOrShortensTheInput() {
+        let bytes = (0..<500).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 1) }
+        var m = InputMutator(seed: 7)
+        for mutation in InputMutator.Mutation.allCases {
+            var changed = false
+            for _ in 0..<10 where m.mutate(bytes, with: mutation) != bytes { changed = true }
+            #expect(changed, "\(mutation) never changed the input")
+        }
+    }
+}
