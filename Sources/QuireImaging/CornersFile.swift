@@ -8,7 +8,7 @@ import Foundation
 /// `{"page1.jpg": [[x, y], [x, y], [x, y], [x, y]], "scans/doc.pdf#2": [...]}`. A key is a path
 /// as given on the command line, a path relative to an input folder, or a bare file name; `#N`
 /// picks page N of a multi-page file, counted from 1 (a key without it means the first page).
-public struct CornersFile: Sendable, Hashable {
+public struct CornersFile: Sendable, Hashable, Codable {
     /// Corners by key, as written in the file.
     public var entries: [String: Quad]
 

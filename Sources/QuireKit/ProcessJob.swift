@@ -17,13 +17,15 @@ public struct ProcessJob: Sendable, Equatable, Codable {
     public var jobs: Int?
     /// The reference viewport layout.json's geometry is computed for.
     public var viewport: LayoutReport.Viewport
+    /// User-corrected page corners (`--corners FILE.json`), used instead of detection.
+    public var corners: CornersFile?
 
     public static let defaultMaxPixels = 250_000_000
 
     public init(inputs: [String], outputDirectory: String, renditions: RenditionOptions = RenditionOptions(),
                 correction: CorrectionOptions = CorrectionOptions(), dpi: Double = 200,
                 maxPixels: Int = ProcessJob.defaultMaxPixels, jobs: Int? = nil,
-                viewport: LayoutReport.Viewport = LayoutReport.Viewport()) {
+                viewport: LayoutReport.Viewport = LayoutReport.Viewport(), corners: CornersFile? = nil) {
         self.inputs = inputs
         self.outputDirectory = outputDirectory
         self.renditions = renditions
@@ -32,5 +34,6 @@ public struct ProcessJob: Sendable, Equatable, Codable {
         self.maxPixels = maxPixels
         self.jobs = jobs
         self.viewport = viewport
+        self.corners = corners
     }
 }

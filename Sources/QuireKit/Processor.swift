@@ -89,7 +89,7 @@ public enum Processor {
             let unit = work[i]
             let outcome: Result<PageResult, ImagingError>
             do {
-                outcome = .success(try pipeline.process(unit.page, to: absolute(files(i))))
+                outcome = .success(try pipeline.process(unit.page, to: absolute(files(i)), userQuad: job.corners?.quad(for: unit.page)))
             } catch let error as ImagingError {
                 outcome = .failure(error)
             } catch {
@@ -114,7 +114,7 @@ public enum Processor {
             for (i, outcome) in results.enumerated() {
                 guard case .failure(let error) = outcome, retried.contains(error.kind) else { continue }
                 do {
-                    results[i] = .success(try pipeline.process(work[i].page, to: absolute(files(i))))
+                    results[i] = .success(try pipeline.process(work[i].page, to: absolute(files(i)), userQuad: job.corners?.quad(for: work[i].page)))
                     report.send(.pageWritten(source: work[i].source, sourcePage: work[i].page.page, done: work.count, total: work.count))
                 } catch {
                     let final = (error as? ImagingError) ?? ImagingError(.decodeFailed, path: work[i].page.path, reason: "\(error)")

@@ -55,6 +55,10 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Paper size hint for correction: auto, a4, letter or legal.")
     var paper: CorrectionOptions.Paper = .auto
 
+    @Option(help: ArgumentHelp("User-corrected page corners: a JSON object mapping file names (or name#page, 1-based) to [[x,y] x 4] in display pixels, TL, TR, BR, BL; used instead of detection.",
+                               valueName: "file.json"))
+    var corners: String?
+
     @Flag(name: .shortAndLong, help: "Print only failures.")
     var quiet = false
 
@@ -73,6 +77,9 @@ struct ProcessCommand: ParsableCommand {
         }
         guard stripHeight.isFinite, stripHeight > 0 else { throw ValidationError("--strip-height must be positive, not \(stripHeight).") }
         guard !output.isEmpty else { throw ValidationError("--output must not be empty.") }
+        if let corners {
+            do { _ = try CornersFile(contentsOf: corners) } catch { throw ValidationError("--corners: \(error)") }
+        }
     }
 
     /// The job these options describe (after `validate()`).
@@ -83,7 +90,8 @@ struct ProcessCommand: ParsableCommand {
             renditions: RenditionOptions(format: format, quality: quality, previewSize: previewSize, thumbnailSize: thumbSize),
             correction: CorrectionOptions(mode: correct, paper: paper),
             dpi: dpi, maxPixels: Self.parsePixels(maxPixels) ?? ProcessJob.defaultMaxPixels, jobs: jobs,
-            viewport: LayoutReport.Viewport(width: size.0, height: size.1, stripHeight: stripHeight))
+            viewport: LayoutReport.Viewport(width: size.0, height: size.1, stripHeight: stripHeight),
+            corners: corners.flatMap { try? CornersFile(contentsOf: $0) })
     }
 
     func run() throws {
