@@ -18,6 +18,13 @@ public enum ImagingRuntime {
         VIPSRuntime.setWarningsSilenced(silenced)
     }
 
+    /// Lets SVG and the ImageMagick fallback decode files (`--allow-untrusted-formats`); they
+    /// are refused by default because a scanner never makes them and they have hung or run
+    /// external programs on hostile input.
+    public static func allowUntrustedFormats(_ allowed: Bool) {
+        VIPSRuntime.allowUntrustedLoaders(allowed)
+    }
+
     /// libvips images alive in the process (leak checks).
     public static var liveImageCount: Int { VIPSRuntime.liveImageCount }
 

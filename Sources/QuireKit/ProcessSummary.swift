@@ -4,6 +4,13 @@ public struct ProcessSummary: Sendable, Equatable {
     public var report: LayoutReport
     /// `OUT/layout.json`.
     public var layoutPath: String
+    /// Pages taken from the resume manifest instead of being processed again.
+    public var reusedCount: Int = 0
+    /// True when the run was stopped early (Ctrl-C): `report` holds the pages done so far, and
+    /// OUT (files and layout.json) was left as the previous complete run left it.
+    public var interrupted: Bool = false
+    /// Wall-clock seconds the run took.
+    public var seconds: Double = 0
     /// Pages written.
     public var pageCount: Int { report.pages.count }
     /// Inputs (or pages of inputs) that failed.
@@ -18,6 +25,8 @@ public enum ProcessEvent: Sendable, Equatable {
     case started(pageCount: Int)
     /// One page was written (`done` of `total` pages finished so far).
     case pageWritten(source: String, sourcePage: Int, done: Int, total: Int)
+    /// One page was reused from the resume manifest (unchanged input and options).
+    case pageReused(source: String, sourcePage: Int, done: Int, total: Int)
     /// An input or page failed; the batch goes on.
     case failed(LayoutReport.PageError)
 }
