@@ -76,6 +76,9 @@ public enum SourceProbe {
             let name = SourceFormat.sniffUnsupported([UInt8](head)) ?? SourceFormat.displayName(ofLoader: loader)
             throw ImagingError(.unsupportedFormat, path: path, reason: "unsupported format (\(name))")
         }
+        if format == .png, let problem = PNGChunkCheck.problem(inFileAt: path) {
+            throw ImagingError(.truncated, path: path, reason: problem)
+        }
         return format
     }
 }

@@ -42,8 +42,30 @@ public struct ProcessError: Error, Sendable, CustomStringConvertible {
 extension LayoutReport.PageError {
     /// The one stderr line for this failure, e.g. `scans/x.jpg: not an image (unknown format)`
     /// or `book.pdf (page 3): ...` (pages counted from 1 for people).
+    /// Line breaks and other control characters in file names are escaped (`\n`), so a
+    /// failure is always exactly one line.
     public var line: String {
-        if let page = sourcePage { return "\(source) (page \(page + 1)): \(message)" }
-        return "\(source): \(message)"
+        let name = Self.escaped(source), reason = Self.escaped(message)
+        if let page = sourcePage { return "\(name) (page \(page + 1)): \(reason)" }
+        return "\(name): \(reason)"
+    }
+
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.properties.generalCategory == .control {
+                    result += "\\u{" + String(scalar.value, radix: 16) + "}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
     }
 }

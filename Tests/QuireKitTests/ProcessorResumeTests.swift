@@ -170,10 +170,10 @@ import VipsBridge
         #expect(stopped.status == 130, "\(stopped.stderr)")
         #expect(stopped.stderr.contains("interrupted"), "\(stopped.stderr)")
         let lines = stopped.stdout.split(separator: "\n")
-        #expect(lines.count >= 3 && lines.count < 20)
+        #expect(lines.count >= 3 && lines.count < 19)
         for line in lines {
             let event = try JSONDecoder().decode(ProgressReporter.Event.self, from: Data(line.utf8))
-            #expect(event.total == 20)
+            #expect(event.total == 19) // p7.jpg fails from its header, before pages are counted
         }
         // No layout.json yet (there was no complete run before), but the done pages are kept.
         #expect(!FileManager.default.fileExists(atPath: out + "/layout.json"))
