@@ -35,6 +35,18 @@ import Testing
         #expect(throws: (any Error).self) { try ProcessCommand.parse(arguments) }
     }
 
+    @Test func dependabilityOptionsMapToTheJob() throws {
+        let job = try ProcessCommand.parse(["x", "-o", "o", "--force", "--page-timeout", "5", "--allow-untrusted-formats"]).job
+        #expect(job.force && job.pageTimeout == 5 && job.allowUntrustedFormats)
+        let defaults = try ProcessCommand.parse(["x", "-o", "o"])
+        #expect(!defaults.job.force && defaults.job.pageTimeout == 60 && !defaults.job.allowUntrustedFormats)
+        #expect(defaults.progress == .auto)
+        #expect(try ProcessCommand.parse(["x", "-o", "o", "--page-timeout", "0"]).job.pageTimeout == nil)
+        #expect(try ProcessCommand.parse(["x", "-o", "o", "--progress", "json"]).progress == .json)
+        #expect(throws: (any Error).self) { try ProcessCommand.parse(["x", "-o", "o", "--progress", "bar"]) }
+        #expect(throws: (any Error).self) { try ProcessCommand.parse(["x", "-o", "o", "--page-timeout", "-1"]) }
+    }
+
     @Test func pixelCountsAcceptSuffixes() {
         #expect(ProcessCommand.parsePixels("250M") == 250_000_000)
         #expect(ProcessCommand.parsePixels("250MP") == 250_000_000)

@@ -168,4 +168,25 @@ import VipsBridge
             #expect(page.files.page.range(of: #"^pages/\d{4}\.jpg$"#, options: .regularExpression) != nil)
         }
     }
+
+    @Test(.enabled(if: hasRealTree, "../shared/data/real is absent"))
+    func aPageThatNeverEndsIsGivenUpOnAndTheBatchFinishes() throws {
+        let dir = try TestSupport.temporaryFolder("hostile-timeout"), out = try TestSupport.temporaryFolder("hostile-timeout-out")
+        defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
+        let spinner = Self.realTree + "/libvips-test-suite/truncated.svgz"
+        try TestSupport.writeImage("\(dir)/fine.jpg", width: 80, height: 60)
+        // Declined by default, from its bytes, at once.
+        let declined = try Self.process([spinner, "\(dir)/fine.jpg"], out: out, limit: 60)
+        Self.checkAccounted(declined, inputs: [spinner, "\(dir)/fine.jpg"])
+        #expect(declined.report?.errors.first?.message.contains("--allow-untrusted-formats") == true)
+        // Allowed, libvips spins on it forever: the time limit gives up on it and the batch ends.
+        let start = Date()
+        let limited = try Self.process([spinner, "\(dir)/fine.jpg"], out: out,
+                                       extra: ["--allow-untrusted-formats", "--page-timeout", "1"], limit: 60)
+        Self.checkAccounted(limited, inputs: [spinner, "\(dir)/fine.jpg"])
+        #expect(limited.status == 1)
+        #expect(limited.report?.pages.map(\.source) == ["\(dir)/fine.jpg"])
+        #expect(limited.report?.errors.first?.message.contains("gave up after 1 s") == true, "\(limited.stderr)")
+        #expect(Date().timeIntervalSince(start) < 50)
+    }
 }
