@@ -158,3 +158,27 @@ import Testing
         }
     }
 }
+
+@Suite struct PageTimeLimitTests {
+    @Test func returnsTheValueInTimeAndGivesUpOnOverrunningWork() {
+        #expect(PageTimeLimit.run(seconds: 5) { 42 } == 42)
+        #expect(PageTimeLimit.run(seconds: nil) { 7 } == 7)
+        let gaveUp = PageTimeLimit.run(seconds: 0.05) { () -> Int in usleep(2_000_000); return 1 }
+        #expect(gaveUp == nil)
+    }
+
+    @Test func aStopRequestedBeforeTheRunProcessesNothingAndLeavesOutUntouched() throws {
+        let dir = try TestSupport.temporaryFolder(), out = try TestSupport.temporaryFolder()
+        defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
+        try TestSupport.writeImage("\(dir)/a.jpg", width: 40, height: 30)
+        let stop = BatchStop()
+        #expect(stop.request() && !stop.request())
+        let summary = try Processor.run(ProcessJob(inputs: [dir], outputDirectory: out), stop: stop)
+        #expect(summary.interrupted && summary.pageCount == 0)
+        #expect(!FileManager.default.fileExists(atPath: out + "/layout.json"))
+        let resumed = try Processor.run(ProcessJob(inputs: [dir], outputDirectory: out))
+        #expect(!resumed.interrupted && resumed.pageCount == 1 && resumed.reusedCount == 0)
+        let again = try Processor.run(ProcessJob(inputs: [dir], outputDirectory: out))
+        #expect(again.pageCount == 1 && again.reusedCount == 1)
+    }
+}
