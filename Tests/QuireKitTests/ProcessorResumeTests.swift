@@ -186,4 +186,36 @@ import VipsBridge
         #expect(Self.snapshot(out) == Self.snapshot(clean))
         #expect(Self.leftovers(out).isEmpty)
     }
+
+    /// The states a kill during the commit can leave, made on purpose (a timed kill only lands
+    /// there sometimes): some final files missing or still the previous run's, a partial link, a
+    /// temporary layout.json, a staging folder, a torn manifest line. The rerun repairs them all.
+    @Test func aRunKilledDuringItsCommitIsRepairedByTheRerun() throws {
+        let input = try Self.inputs()
+        let clean = try TestSupport.temporaryFolder("commit-clean"), out = try TestSupport.temporaryFolder("commit-out")
+        defer { for p in [input, clean, out] { try? FileManager.default.removeItem(atPath: p) } }
+        _ = try Self.quire(Self.arguments(input, clean))
+        let expected = Self.snapshot(clean)
+        // A previous complete run with other pixels (quality 40), then a run at the default
+        // quality killed part way through placing its final files.
+        _ = try Self.quire(Self.arguments(input, out, ["--quality", "40"]))
+        let stale = try Data(contentsOf: URL(fileURLWithPath: out + "/thumbs/0005.jpg"))
+        _ = try Self.quire(Self.arguments(input, out), signal: SIGKILL, delay: 0.01)
+        let fm = FileManager.default
+        try fm.removeItem(atPath: out + "/pages/0003.jpg")
+        try stale.write(to: URL(fileURLWithPath: out + "/thumbs/0005.jpg"))
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: out + "/previews/.0004.jpg.partial-abc"))
+        try Data("{\"trunc".utf8).write(to: URL(fileURLWithPath: out + "/.layout.json.123.tmp"))
+        try fm.createDirectory(atPath: out + "/.quire/staging/deadbeef.x", withIntermediateDirectories: true)
+        try Data([9]).write(to: URL(fileURLWithPath: out + "/.quire/staging/deadbeef.x/page.jpg"))
+        let manifest = try FileHandle(forWritingTo: URL(fileURLWithPath: out + "/.quire/manifest"))
+        try manifest.seekToEnd()
+        try manifest.write(contentsOf: Data("{\"key\":\"p3.jpg#0\",\"inputHa".utf8))
+        try manifest.close()
+
+        let rerun = try Self.quire(Self.arguments(input, out))
+        #expect(rerun.status == 1, "\(rerun.stderr)")
+        #expect(Self.snapshot(out) == expected)
+        #expect(Self.leftovers(out).isEmpty, "\(Self.leftovers(out))")
+    }
 }
