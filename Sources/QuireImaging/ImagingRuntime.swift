@@ -1,3 +1,4 @@
+import Foundation
 import VipsBridge
 
 /// The process-wide imaging settings a batch needs, without exposing libvips.
@@ -16,6 +17,26 @@ public enum ImagingRuntime {
     /// Silences libvips's warnings on stderr (the batch reports every failure itself).
     public static func silenceDecoderWarnings(_ silenced: Bool = true) {
         VIPSRuntime.setWarningsSilenced(silenced)
+    }
+
+    /// Lets SVG and the ImageMagick fallback decode files (`--allow-untrusted-formats`); they
+    /// are refused by default because a scanner never makes them and they have hung or run
+    /// external programs on hostile input.
+    public static func allowUntrustedFormats(_ allowed: Bool) {
+        untrusted.set(allowed)
+        VIPSRuntime.allowUntrustedLoaders(allowed)
+    }
+
+    /// Whether `allowUntrustedFormats(true)` is in effect.
+    public static var untrustedFormatsAllowed: Bool { untrusted.value }
+
+    private static let untrusted = Flag()
+
+    private final class Flag: @unchecked Sendable {
+        private let lock = NSLock()
+        private var state = false
+        func set(_ v: Bool) { lock.lock(); state = v; lock.unlock() }
+        var value: Bool { lock.lock(); defer { lock.unlock() }; return state }
     }
 
     /// libvips images alive in the process (leak checks).

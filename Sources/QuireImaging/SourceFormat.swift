@@ -3,6 +3,9 @@ import VipsBridge
 /// The input formats Quire decodes, as recognised by libvips from a file's first bytes.
 public enum SourceFormat: String, Sendable, Hashable, Codable, CaseIterable {
     case jpeg, png, tiff, webp, heif, gif, pdf, jxl
+    /// Taken only with `--allow-untrusted-formats` (`ImagingRuntime.allowUntrustedFormats`):
+    /// SVG, and anything only ImageMagick decodes (BMP, ICO, PSD ...).
+    case svg, magick
 
     /// libvips loader nicknames ("jpegload", "pdfload_source" ...) mapped to formats; loaders
     /// libvips has but Quire does not take (PPM, FITS, CSV, Analyze, Radiance, OpenSlide ...)
@@ -18,6 +21,8 @@ public enum SourceFormat: String, Sendable, Hashable, Codable, CaseIterable {
         case "gifload": self = .gif
         case "pdfload": self = .pdf
         case "jxlload": self = .jxl
+        case "svgload": self = .svg
+        case "magickload", "magickload5", "magickload6", "magickload7": self = .magick
         default: return nil
         }
     }
@@ -25,6 +30,10 @@ public enum SourceFormat: String, Sendable, Hashable, Codable, CaseIterable {
     /// Formats that hold several pages, each of which becomes a page of the batch. GIF and
     /// WebP animations contribute their first frame only; HEIF its primary image.
     public var isMultiPage: Bool { self == .tiff || self == .pdf }
+
+    /// Formats refused unless `--allow-untrusted-formats`: a scanner never makes them, and their
+    /// decoders have hung (a truncated SVGZ spins forever in libvips 8.14) or run delegates.
+    public var isUntrusted: Bool { self == .svg || self == .magick }
 
     /// Formats whose decoder (libheif) has already applied the orientation: rotating again by
     /// the EXIF tag would turn the page twice.

@@ -53,17 +53,31 @@ public enum SourceProbe {
         guard let head, !head.isEmpty else {
             throw ImagingError(.empty, path: path, reason: "empty file")
         }
+        // SVG and gzip (SVGZ) are declined from their bytes, before libvips looks at them:
+        // sniffing a truncated .svgz inside libvips never returns.
+        if !ImagingRuntime.untrustedFormatsAllowed, let name = SourceFormat.sniffUnsupported([UInt8](head)),
+           name == "SVG" || name.hasPrefix("gzip") {
+            throw ImagingError(.unsupportedFormat, path: path, reason: "unsupported format (\(name); --allow-untrusted-formats to decode it)")
+        }
         guard let loader = VIPSImage.loaderName(forFile: path) else {
             if let name = SourceFormat.sniffUnsupported([UInt8](head)) {
                 throw ImagingError(.unsupportedFormat, path: path, reason: "unsupported format (\(name))")
             }
             throw ImagingError(.notAnImage, path: path, reason: "not an image (unknown format)")
         }
-        guard let format = SourceFormat(loader: loader) else {
+        guard let format = SourceFormat(loader: loader), !format.isUntrusted || ImagingRuntime.untrustedFormatsAllowed else {
+            if let format = SourceFormat(loader: loader), format.isUntrusted {
+                let name = SourceFormat.sniffUnsupported([UInt8](head)) ?? SourceFormat.displayName(ofLoader: loader)
+                throw ImagingError(.unsupportedFormat, path: path,
+                                   reason: "unsupported format (\(name); --allow-untrusted-formats to decode it)")
+            }
             // libvips names a loader even when it is blocked (ImageMagick, SVG): name the
             // format from the bytes where possible.
             let name = SourceFormat.sniffUnsupported([UInt8](head)) ?? SourceFormat.displayName(ofLoader: loader)
             throw ImagingError(.unsupportedFormat, path: path, reason: "unsupported format (\(name))")
+        }
+        if format == .png, let problem = PNGChunkCheck.problem(inFileAt: path) {
+            throw ImagingError(.truncated, path: path, reason: problem)
         }
         return format
     }

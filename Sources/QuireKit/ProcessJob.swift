@@ -19,13 +19,21 @@ public struct ProcessJob: Sendable, Equatable, Codable {
     public var viewport: LayoutReport.Viewport
     /// User-corrected page corners (`--corners FILE.json`), used instead of detection.
     public var corners: CornersFile?
+    /// Redo every page, ignoring the resume manifest (`--force`).
+    public var force: Bool = false
+    /// Seconds one page (or one file's header) may take before it is given up on; nil = no limit.
+    public var pageTimeout: Double? = ProcessJob.defaultPageTimeout
+    /// Take SVG and ImageMagick-decoded files (off by default: formats a scanner never makes).
+    public var allowUntrustedFormats: Bool = false
 
     public static let defaultMaxPixels = 250_000_000
+    public static let defaultPageTimeout: Double = 60
 
     public init(inputs: [String], outputDirectory: String, renditions: RenditionOptions = RenditionOptions(),
                 correction: CorrectionOptions = CorrectionOptions(), dpi: Double = 200,
                 maxPixels: Int = ProcessJob.defaultMaxPixels, jobs: Int? = nil,
-                viewport: LayoutReport.Viewport = LayoutReport.Viewport(), corners: CornersFile? = nil) {
+                viewport: LayoutReport.Viewport = LayoutReport.Viewport(), force: Bool = false,
+                pageTimeout: Double? = ProcessJob.defaultPageTimeout, allowUntrustedFormats: Bool = false, corners: CornersFile? = nil) {
         self.inputs = inputs
         self.outputDirectory = outputDirectory
         self.renditions = renditions
@@ -35,5 +43,8 @@ public struct ProcessJob: Sendable, Equatable, Codable {
         self.jobs = jobs
         self.viewport = viewport
         self.corners = corners
+        self.force = force
+        self.pageTimeout = pageTimeout
+        self.allowUntrustedFormats = allowUntrustedFormats
     }
 }

@@ -4,6 +4,13 @@ public struct ProcessSummary: Sendable, Equatable {
     public var report: LayoutReport
     /// `OUT/layout.json`.
     public var layoutPath: String
+    /// Pages taken from the resume manifest instead of being processed again.
+    public var reusedCount: Int = 0
+    /// True when the run was stopped early (Ctrl-C): `report` holds the pages done so far, and
+    /// OUT (files and layout.json) was left as the previous complete run left it.
+    public var interrupted: Bool = false
+    /// Wall-clock seconds the run took.
+    public var seconds: Double = 0
     /// Pages written.
     public var pageCount: Int { report.pages.count }
     /// Inputs (or pages of inputs) that failed.
@@ -18,6 +25,8 @@ public enum ProcessEvent: Sendable, Equatable {
     case started(pageCount: Int)
     /// One page was written (`done` of `total` pages finished so far).
     case pageWritten(source: String, sourcePage: Int, done: Int, total: Int)
+    /// One page was reused from the resume manifest (unchanged input and options).
+    case pageReused(source: String, sourcePage: Int, done: Int, total: Int)
     /// An input or page failed; the batch goes on.
     case failed(LayoutReport.PageError)
 }
@@ -33,8 +42,30 @@ public struct ProcessError: Error, Sendable, CustomStringConvertible {
 extension LayoutReport.PageError {
     /// The one stderr line for this failure, e.g. `scans/x.jpg: not an image (unknown format)`
     /// or `book.pdf (page 3): ...` (pages counted from 1 for people).
+    /// Line breaks and other control characters in file names are escaped (`\n`), so a
+    /// failure is always exactly one line.
     public var line: String {
-        if let page = sourcePage { return "\(source) (page \(page + 1)): \(message)" }
-        return "\(source): \(message)"
+        let name = Self.escaped(source), reason = Self.escaped(message)
+        if let page = sourcePage { return "\(name) (page \(page + 1)): \(reason)" }
+        return "\(name): \(reason)"
+    }
+
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
+        var result = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            default:
+                if scalar.properties.generalCategory == .control {
+                    result += "\\u{" + String(scalar.value, radix: 16) + "}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
     }
 }

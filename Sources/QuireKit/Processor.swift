@@ -17,8 +17,11 @@ public enum Processor {
     /// - Parameter progress: called for each event, one call at a time, from worker threads.
     /// - Throws: `ProcessError` only when the output folder or layout.json cannot be written;
     ///   failures of inputs are in the summary's report.
-    public static func run(_ job: ProcessJob,
+    /// - Parameter stop: set it (Ctrl-C) to stop starting pages; the run then returns an
+    ///   interrupted summary after the pages in flight are recorded.
+    public static func run(_ job: ProcessJob, stop: BatchStop? = nil,
                            progress: @escaping @Sendable (ProcessEvent) -> Void = { _ in }) throws -> ProcessSummary {
+        let started = ContinuousClock.now
         let out = job.outputDirectory
         for folder in [pagesFolder, previewsFolder, thumbnailsFolder] {
             do {
@@ -30,6 +33,7 @@ public enum Processor {
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let workers = max(1, job.jobs ?? cores)
         ImagingRuntime.configure(pagesInFlight: workers, cores: cores)
+        ImagingRuntime.allowUntrustedFormats(job.allowUntrustedFormats)
         let report = Reporter(progress)
 
         // 1. Inputs, in order; a folder with no image in it is an error of its own.
@@ -47,19 +51,17 @@ public enum Processor {
 
         // 2. Headers: which files open, and how many pages each holds.
         let found = inputs
-        let probes = ParallelWork.map(count: found.count, workers: workers) { i -> Result<SourceInfo, ImagingError> in
-            do { return .success(try SourceProbe.probe(found[i].path, dpi: job.dpi)) } catch let error as ImagingError {
-                return .failure(error)
-            } catch {
-                return .failure(ImagingError(.decodeFailed, path: found[i].path, reason: "\(error)"))
-            }
+        let probed = ParallelWork.map(count: found.count, workers: workers) { i -> (Result<SourceInfo, ImagingError>, String) in
+            probe(found[i].path, job: job)
         }
+        let probes = probed.map(\.0)
+        let hashes = probed.map(\.1)
         var units: [Unit] = []
         for (order, probe) in probes.enumerated() {
             switch probe {
             case .success(let info):
                 for page in 0..<info.pageCount {
-                    units.append(Unit(order: order, source: inputs[order].source, multiPage: info.format.isMultiPage,
+                    units.append(Unit(order: order, source: inputs[order].source, multiPage: info.format.isMultiPage, hash: hashes[order],
                                       page: PageSource(path: inputs[order].path, page: page, dpi: job.dpi)))
                 }
             case .failure(let error):
@@ -70,93 +72,10 @@ public enum Processor {
         }
         report.send(.started(pageCount: units.count))
 
-        // 3. Pages, `workers` at a time, each written under its position's number.
-        let pipeline = PagePipeline(renditions: job.renditions, correction: job.correction, maxPixels: job.maxPixels)
-        let digits = max(4, String(units.count).count)
-        let ext = job.renditions.format.fileExtension
-        @Sendable func files(_ n: Int) -> LayoutReport.Files {
-            let name = String(repeating: "0", count: max(0, digits - String(n + 1).count)) + String(n + 1) + "." + ext
-            return LayoutReport.Files(page: pagesFolder + "/" + name, preview: previewsFolder + "/" + name,
-                                      thumbnail: thumbnailsFolder + "/" + name)
-        }
-        @Sendable func absolute(_ f: LayoutReport.Files) -> PageOutputPaths {
-            PageOutputPaths(page: out + "/" + f.page, preview: out + "/" + f.preview, thumbnail: out + "/" + f.thumbnail)
-        }
-        let done = Counter()
-        let work = units
-        let retried: Set<ImagingError.Kind> = [.truncated, .decodeFailed, .writeFailed]
-        let firstPass = ParallelWork.map(count: work.count, workers: workers) { i -> Result<PageResult, ImagingError> in
-            let unit = work[i]
-            let outcome: Result<PageResult, ImagingError>
-            do {
-                outcome = .success(try pipeline.process(unit.page, to: absolute(files(i)), userQuad: job.corners?.quad(for: unit.page)))
-            } catch let error as ImagingError {
-                outcome = .failure(error)
-            } catch {
-                outcome = .failure(ImagingError(.decodeFailed, path: unit.page.path, reason: "\(error)"))
-            }
-            let finished = (done.take(below: .max) ?? 0) + 1
-            switch outcome {
-            case .success:
-                report.send(.pageWritten(source: unit.source, sourcePage: unit.page.page, done: finished, total: work.count))
-            case .failure(let error):
-                // Failures that are retried below are reported after the retry.
-                if !(workers > 1 && retried.contains(error.kind)) { report.send(.failed(pageError(error, unit: unit))) }
-            }
-            return outcome
-        }
-
-        // libvips keeps one error buffer per process: when pages fail at the same time, one
-        // page's message can be cleared or taken by another. Decode failures are rare, so run
-        // them again one at a time for a faithful reason (a page that now succeeds is kept).
-        var results = firstPass
-        if workers > 1 {
-            for (i, outcome) in results.enumerated() {
-                guard case .failure(let error) = outcome, retried.contains(error.kind) else { continue }
-                do {
-                    results[i] = .success(try pipeline.process(work[i].page, to: absolute(files(i)), userQuad: job.corners?.quad(for: work[i].page)))
-                    report.send(.pageWritten(source: work[i].source, sourcePage: work[i].page.page, done: work.count, total: work.count))
-                } catch {
-                    let final = (error as? ImagingError) ?? ImagingError(.decodeFailed, path: work[i].page.path, reason: "\(error)")
-                    results[i] = .failure(final)
-                    report.send(.failed(pageError(final, unit: work[i])))
-                }
-            }
-        }
-
-        // 4. Number the written pages contiguously: a page after a failed one moves down.
-        var pages: [LayoutReport.PageInput] = []
-        for (i, outcome) in results.enumerated() {
-            switch outcome {
-            case .success(var result):
-                let rank = pages.count
-                let target = files(rank)
-                if rank != i {
-                    let from = absolute(files(i)), to = absolute(target)
-                    for (a, b) in [(from.page, to.page), (from.preview, to.preview), (from.thumbnail, to.thumbnail)] {
-                        if rename(a, b) != 0 {
-                            throw ProcessError(path: b, reason: "cannot be renamed into place (\(String(cString: strerror(errno))))")
-                        }
-                    }
-                    result.files = to
-                }
-                pages.append(LayoutReport.PageInput(source: units[i].source, result: result, files: target))
-            case .failure(let error):
-                errors.append((units[i].order, units[i].page.page, pageError(error, unit: units[i])))
-            }
-        }
-        removeStaleOutputs(in: out, keeping: Set(pages.flatMap { [$0.files.page, $0.files.preview, $0.files.thumbnail] }))
-
-        // 5. layout.json, atomically.
-        errors.sort { ($0.order, $0.page) < ($1.order, $1.page) }
-        let layout = LayoutReport(viewport: job.viewport, pages: pages, errors: errors.map(\.error))
-        let layoutPath = out + "/" + layoutFileName
-        do {
-            try AtomicFile.write(try layout.encoded(), to: layoutPath)
-        } catch {
-            throw ProcessError(path: layoutPath, reason: "cannot be written (\(error))")
-        }
-        return ProcessSummary(report: layout, layoutPath: layoutPath)
+        // 3-5. Pages (reused from the manifest or processed into the store), then the commit:
+        // final numbered files, layout.json, manifest (Processor+Resume.swift).
+        return try processPages(units, job: job, workers: workers, hashes: hashes, errors: errors,
+                                stop: stop, report: report, started: started)
     }
 
     /// One page to process: where it comes from and where its input stands in the batch.
@@ -164,6 +83,8 @@ public enum Processor {
         var order: Int
         var source: String
         var multiPage: Bool
+        /// Hash of the input file's bytes.
+        var hash: String
         var page: PageSource
     }
 

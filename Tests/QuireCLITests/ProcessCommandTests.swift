@@ -35,6 +35,18 @@ import Testing
         #expect(throws: (any Error).self) { try ProcessCommand.parse(arguments) }
     }
 
+    @Test func dependabilityOptionsMapToTheJob() throws {
+        let job = try ProcessCommand.parse(["x", "-o", "o", "--force", "--page-timeout", "5", "--allow-untrusted-formats"]).job
+        #expect(job.force && job.pageTimeout == 5 && job.allowUntrustedFormats)
+        let defaults = try ProcessCommand.parse(["x", "-o", "o"])
+        #expect(!defaults.job.force && defaults.job.pageTimeout == 60 && !defaults.job.allowUntrustedFormats)
+        #expect(defaults.progress == .auto)
+        #expect(try ProcessCommand.parse(["x", "-o", "o", "--page-timeout", "0"]).job.pageTimeout == nil)
+        #expect(try ProcessCommand.parse(["x", "-o", "o", "--progress", "json"]).progress == .json)
+        #expect(throws: (any Error).self) { try ProcessCommand.parse(["x", "-o", "o", "--progress", "bar"]) }
+        #expect(throws: (any Error).self) { try ProcessCommand.parse(["x", "-o", "o", "--page-timeout", "-1"]) }
+    }
+
     @Test func pixelCountsAcceptSuffixes() {
         #expect(ProcessCommand.parsePixels("250M") == 250_000_000)
         #expect(ProcessCommand.parsePixels("250MP") == 250_000_000)
@@ -97,7 +109,9 @@ import Testing
         try Data(Self.png).write(to: URL(fileURLWithPath: "\(dir)/one.png"))
         let result = try run(["process", dir, "-o", out])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.isEmpty)
+        // Only the summary line, on stderr (stdout is kept for --progress json).
+        #expect(result.stderr.hasPrefix("quire: 1 page written to \(out),") && result.stderr.split(separator: "\n").count == 1)
+        #expect(result.stdout.isEmpty)
         #expect(FileManager.default.fileExists(atPath: "\(out)/layout.json"))
         #expect(FileManager.default.fileExists(atPath: "\(out)/pages/0001.jpg"))
         #expect(FileManager.default.fileExists(atPath: "\(out)/previews/0001.jpg"))
@@ -112,7 +126,8 @@ import Testing
         let result = try run(["process", "\(dir)/one.png", "\(dir)/x.jpg", "\(dir)/gone.png", "-o", out, "--format", "png"])
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
-        #expect(lines == ["quire: \(dir)/x.jpg: not an image (unknown format)", "quire: \(dir)/gone.png: no such file"])
+        #expect(lines.dropLast() == ["quire: \(dir)/x.jpg: not an image (unknown format)", "quire: \(dir)/gone.png: no such file"])
+        #expect(lines.last?.hasPrefix("quire: 1 page written to \(out), 2 failed (reasons above)") == true)
         #expect(FileManager.default.fileExists(atPath: "\(out)/pages/0001.png"))
     }
 

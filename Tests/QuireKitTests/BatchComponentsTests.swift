@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import QuireKit
+@testable import QuireImaging
 
 @Suite struct ContentHashTests {
     /// Reference values of XXH64 with seed 0 (from the xxHash specification's test vectors).
@@ -60,25 +61,23 @@ import Testing
 }
 
 @Suite struct ResumeManifestTests {
-    func page(index: Int, file: String) -> LayoutReport.Page {
-        let r = LayoutReport.RectValue(Rect(x: 0, y: 0, width: 1, height: 1))
-        return LayoutReport.Page(
-            index: index, source: file, sourcePage: 0, orientation: 1, width: 10, height: 20, aspectRatio: 0.5,
-            files: .init(page: "pages/\(file)", preview: "previews/\(file)", thumbnail: "thumbs/\(file)"),
-            pager: .init(frame: r, mask: r, snapOffset: 0), strip: .init(frame: r, focusedFrame: r, snapOffset: 0))
+    func result(_ file: String) -> PageResult {
+        PageResult(source: PageSource(path: file), format: .jpeg, orientation: 1, width: 10, height: 20,
+                   correction: CorrectionRecord(kind: .none),
+                   files: PageOutputPaths(page: "p", preview: "v", thumbnail: "t"))
     }
 
-    @Test func reusesOnlyUnchangedPagesWithFilesPresentAndSurvivesATornLine() throws {
+    @Test func reusesOnlyUnchangedPagesWithStoredFilesPresentAndSurvivesATornLine() throws {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("quire-manifest-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: out) }
-        for dir in ["pages", "previews", "thumbs"] {
-            try FileManager.default.createDirectory(at: out.appendingPathComponent(dir), withIntermediateDirectories: true)
-            try Data([1]).write(to: out.appendingPathComponent("\(dir)/0001.jpg"))
-        }
+        let store = out.appendingPathComponent(".quire/store")
+        let names = ["page.jpg", "preview.jpg", "thumb.jpg"]
+        try FileManager.default.createDirectory(at: store.appendingPathComponent("s1"), withIntermediateDirectories: true)
+        for name in names { try Data([1]).write(to: store.appendingPathComponent("s1/" + name)) }
         do {
             let manifest = try ResumeManifest(outputDirectory: out)
-            try manifest.record(.init(key: "a.jpg#0", inputHash: "h1", optionsHash: "o1", page: page(index: 0, file: "0001.jpg")))
-            try manifest.record(.init(key: "b.jpg#0", inputHash: "h2", optionsHash: "o1", page: page(index: 1, file: "0002.jpg")))
+            try manifest.record(.init(key: "a.jpg#0", inputHash: "h1", optionsHash: "o1", store: "s1", result: result("a.jpg")))
+            try manifest.record(.init(key: "b.jpg#0", inputHash: "h2", optionsHash: "o1", store: "s2", result: result("b.jpg")))
         }
         // A kill mid-append leaves a torn last line.
         let handle = try FileHandle(forWritingTo: ResumeManifest.url(in: out))
@@ -88,12 +87,15 @@ import Testing
 
         let reopened = try ResumeManifest(outputDirectory: out)
         #expect(reopened.count == 2)
-        #expect(reopened.reusable(key: "a.jpg#0", inputHash: "h1", optionsHash: "o1", index: 0, outputDirectory: out) != nil)
-        #expect(reopened.reusable(key: "a.jpg#0", inputHash: "CHANGED", optionsHash: "o1", index: 0, outputDirectory: out) == nil)
-        #expect(reopened.reusable(key: "a.jpg#0", inputHash: "h1", optionsHash: "CHANGED", index: 0, outputDirectory: out) == nil)
-        #expect(reopened.reusable(key: "a.jpg#0", inputHash: "h1", optionsHash: "o1", index: 5, outputDirectory: out) == nil)
-        // b's files (0002) were never written: not reusable.
-        #expect(reopened.reusable(key: "b.jpg#0", inputHash: "h2", optionsHash: "o1", index: 1, outputDirectory: out) == nil)
+        #expect(reopened.reusable(key: "a.jpg#0", inputHash: "h1", optionsHash: "o1", storeDirectory: store, fileNames: names)?.result == result("a.jpg"))
+        #expect(reopened.reusable(key: "a.jpg#0", inputHash: "CHANGED", optionsHash: "o1", storeDirectory: store, fileNames: names) == nil)
+        #expect(reopened.reusable(key: "a.jpg#0", inputHash: "h1", optionsHash: "CHANGED", storeDirectory: store, fileNames: names) == nil)
+        // b's stored files (s2) were never written: not reusable.
+        #expect(reopened.reusable(key: "b.jpg#0", inputHash: "h2", optionsHash: "o1", storeDirectory: store, fileNames: names) == nil)
+        // The end-of-run rewrite keeps exactly the entries given, and appends still work after it.
+        try reopened.rewrite([reopened.allEntries[0]])
+        try reopened.record(.init(key: "d.jpg#0", inputHash: "h4", optionsHash: "o1", store: "s4", result: result("d.jpg")))
+        #expect(try ResumeManifest(outputDirectory: out).allEntries.map(\.key) == ["a.jpg#0", "d.jpg#0"])
         let forced = try ResumeManifest(outputDirectory: out, discardExisting: true)
         #expect(forced.count == 0)
     }
@@ -154,5 +156,29 @@ import Testing
             for _ in 0..<10 where m.mutate(bytes, with: mutation) != bytes { changed = true }
             #expect(changed, "\(mutation) never changed the input")
         }
+    }
+}
+
+@Suite struct PageTimeLimitTests {
+    @Test func returnsTheValueInTimeAndGivesUpOnOverrunningWork() {
+        #expect(PageTimeLimit.run(seconds: 5) { 42 } == 42)
+        #expect(PageTimeLimit.run(seconds: nil) { 7 } == 7)
+        let gaveUp = PageTimeLimit.run(seconds: 0.05) { () -> Int in usleep(2_000_000); return 1 }
+        #expect(gaveUp == nil)
+    }
+
+    @Test func aStopRequestedBeforeTheRunProcessesNothingAndLeavesOutUntouched() throws {
+        let dir = try TestSupport.temporaryFolder(), out = try TestSupport.temporaryFolder()
+        defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
+        try TestSupport.writeImage("\(dir)/a.jpg", width: 40, height: 30)
+        let stop = BatchStop()
+        #expect(stop.request() && !stop.request())
+        let summary = try Processor.run(ProcessJob(inputs: [dir], outputDirectory: out), stop: stop)
+        #expect(summary.interrupted && summary.pageCount == 0)
+        #expect(!FileManager.default.fileExists(atPath: out + "/layout.json"))
+        let resumed = try Processor.run(ProcessJob(inputs: [dir], outputDirectory: out))
+        #expect(!resumed.interrupted && resumed.pageCount == 1 && resumed.reusedCount == 0)
+        let again = try Processor.run(ProcessJob(inputs: [dir], outputDirectory: out))
+        #expect(again.pageCount == 1 && again.reusedCount == 1)
     }
 }

@@ -52,7 +52,7 @@ import VipsBridge
         #expect(messages["truncated.jpg"]?.hasPrefix("truncated or corrupt image data") == true, "\(messages["truncated.jpg"] ?? "")")
         #expect(messages["truncated.png"]?.hasPrefix("truncated or corrupt image data") == true, "\(messages["truncated.png"] ?? "")")
         #expect(messages["notes.jpg"] == "not an image (unknown format)")
-        #expect(messages["picture.bmp"] == "unsupported format (BMP)")
+        #expect(messages["picture.bmp"] == "unsupported format (BMP; --allow-untrusted-formats to decode it)")
         #expect(messages["picture.ppm"] == "unsupported format (PPM)")
         #expect(messages["big.jpg"]?.contains("over --max-pixels") == true)
 

@@ -77,6 +77,13 @@ public final class ProgressReporter: @unchecked Sendable {
         }
     }
 
+    /// Clears the bar's line (before a message is printed under it; the next page redraws it).
+    public func clearLine() {
+        lock.lock()
+        defer { lock.unlock() }
+        if drawsBar && done > 0 { write("\r\u{1B}[K") }
+    }
+
     /// Clears the bar line so the summary starts on a clean line.
     public func finish() {
         lock.lock()

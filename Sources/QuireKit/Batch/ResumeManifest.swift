@@ -1,13 +1,15 @@
 import Foundation
+import QuireImaging
 
 /// `OUT/.quire/manifest`: one JSON line per finished page, so a rerun of the same command skips
 /// what is done and redoes only the rest.
 ///
-/// A page counts as finished only when its line was appended *after* all its files were renamed
-/// into place, and a rerun reuses it only when the input bytes, the options that shape it and its
-/// position in the batch are unchanged and its files still exist. A process killed mid-append
-/// leaves at most one torn last line, which is ignored; appends of one short line are atomic
-/// with `O_APPEND` on local file systems.
+/// A finished page lives in the page store (`OUT/.quire/store/<id>/`, see `PageStore`), whose
+/// directory is renamed into place before its line is appended, so a line always names complete
+/// files. A rerun reuses a page only when the input bytes and the options that shape it are
+/// unchanged and its stored files still exist. A process killed mid-append leaves at most one torn
+/// last line, which is ignored; appends of one short line are atomic with `O_APPEND` on local
+/// file systems. At the end of a run the file is rewritten atomically, in a deterministic order.
 public final class ResumeManifest: @unchecked Sendable {
     /// One finished page.
     public struct Entry: Codable, Sendable, Equatable {
@@ -17,14 +19,21 @@ public final class ResumeManifest: @unchecked Sendable {
         public var inputHash: String
         /// Hash of every option that shapes this page's outputs.
         public var optionsHash: String
-        /// The page as recorded in layout.json (its layout geometry is recomputed per run).
-        public var page: LayoutReport.Page
+        /// The page store directory holding its files (`.quire/store/<store>`).
+        public var store: String
+        /// What processing the page produced (its layout.json record is rebuilt from it).
+        public var result: PageResult
+        /// The final files in OUT, relative to OUT, once committed.
+        public var files: LayoutReport.Files?
 
-        public init(key: String, inputHash: String, optionsHash: String, page: LayoutReport.Page) {
+        public init(key: String, inputHash: String, optionsHash: String, store: String, result: PageResult,
+                    files: LayoutReport.Files? = nil) {
             self.key = key
             self.inputHash = inputHash
             self.optionsHash = optionsHash
-            self.page = page
+            self.store = store
+            self.result = result
+            self.files = files
         }
     }
 
@@ -50,14 +59,19 @@ public final class ResumeManifest: @unchecked Sendable {
         try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         if discardExisting { try? fm.removeItem(at: url) }
         entries = discardExisting ? [:] : Self.load(url)
+        try reopen()
+    }
+
+    deinit { try? handle?.close() }
+
+    private func reopen() throws {
+        try? handle?.close()
         let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }
         handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     }
-
-    deinit { try? handle?.close() }
 
     /// Reads every well-formed line; the last entry for a key wins, torn lines are skipped.
     static func load(_ url: URL) -> [String: Entry] {
@@ -73,28 +87,23 @@ public final class ResumeManifest: @unchecked Sendable {
     }
 
     /// The finished entry for a page when it can be reused as is: same input bytes, same
-    /// options, same batch position, and every output file still present.
-    public func reusable(key: String, inputHash: String, optionsHash: String, index: Int,
-                        outputDirectory: URL) -> Entry? {
+    /// options, and every stored file still present under `storeDirectory`.
+    public func reusable(key: String, inputHash: String, optionsHash: String, storeDirectory: URL,
+                        fileNames: [String]) -> Entry? {
         lock.lock()
         let entry = entries[key]
         lock.unlock()
-        guard let entry, entry.inputHash == inputHash, entry.optionsHash == optionsHash,
-              entry.page.index == index else { return nil }
-        let files = [entry.page.files.page, entry.page.files.preview, entry.page.files.thumbnail]
-            + (entry.page.files.mask.map { [$0] } ?? [])
-        let fm = FileManager.default
-        for file in files where !fm.fileExists(atPath: outputDirectory.appendingPathComponent(file).path) {
+        guard let entry, entry.inputHash == inputHash, entry.optionsHash == optionsHash else { return nil }
+        let folder = storeDirectory.appendingPathComponent(entry.store)
+        for name in fileNames where !FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) {
             return nil
         }
         return entry
     }
 
-    /// Records a finished page (call after its files are in place).
+    /// Records a finished page (call after its files are in the store).
     public func record(_ entry: Entry) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        var line = try encoder.encode(entry)
+        var line = try Self.encoder.encode(entry)
         line.append(0x0A)
         lock.lock()
         defer { lock.unlock() }
@@ -102,9 +111,36 @@ public final class ResumeManifest: @unchecked Sendable {
         entries[entry.key] = entry
     }
 
+    /// Replaces the whole file atomically with `entries` in the order given (the end of a run:
+    /// the same batch always leaves the same manifest, and dropped pages are forgotten).
+    public func rewrite(_ kept: [Entry]) throws {
+        var data = Data()
+        for entry in kept {
+            data.append(try Self.encoder.encode(entry))
+            data.append(0x0A)
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        try AtomicFile.write(data, to: url.path)
+        entries = Dictionary(kept.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
+        try reopen()
+    }
+
+    /// Every entry known (loaded or recorded), sorted by key.
+    public var allEntries: [Entry] {
+        lock.lock(); defer { lock.unlock() }
+        return entries.values.sorted { $0.key < $1.key }
+    }
+
     /// Number of entries known (loaded or recorded).
     public var count: Int {
         lock.lock(); defer { lock.unlock() }
         return entries.count
+    }
+
+    private static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
     }
 }

@@ -1,0 +1,266 @@
+import Foundation
+import QuireImaging
+
+/// The page phase of `Processor.run`: resume, per-page time limit, Ctrl-C, and the commit.
+///
+/// Every page is either reused (the manifest says the same input bytes and options produced it
+/// and its files are in the store) or processed into a staging folder and committed to the store
+/// (`PageStore`). Only when every page has been tried are the final numbered files linked into
+/// place, stale files removed, layout.json written and the manifest rewritten, so a SIGKILL at
+/// any moment leaves OUT as either the previous run's result or a partial commit that the rerun
+/// finishes, byte for byte the same as an uninterrupted run.
+extension Processor {
+    /// The options that shape a page's pixels and record (viewport only shapes layout geometry,
+    /// recomputed every run, so it is left out).
+    struct ShapingOptions: Codable {
+        var renditions: RenditionOptions
+        var correction: CorrectionOptions
+        var dpi: Double
+        var maxPixels: Int
+    }
+
+    /// Opens one file's header (within the page time limit) and hashes its bytes.
+    static func probe(_ path: String, job: ProcessJob) -> (Result<SourceInfo, ImagingError>, String) {
+        let outcome = PageTimeLimit.run(seconds: job.pageTimeout) { () -> Result<SourceInfo, ImagingError> in
+            do { return .success(try SourceProbe.probe(path, dpi: job.dpi)) } catch let error as ImagingError {
+                return .failure(error)
+            } catch {
+                return .failure(ImagingError(.decodeFailed, path: path, reason: "\(error)"))
+            }
+        }
+        guard let outcome else {
+            return (.failure(timedOut(path: path, job: job, what: "reading the header")), "")
+        }
+        guard case .success = outcome else { return (outcome, "") }
+        do {
+            return (outcome, try ContentHash.ofFile(atPath: path))
+        } catch {
+            return (.failure(ImagingError(.unreadable, path: path, reason: "cannot be read")), "")
+        }
+    }
+
+    static func timedOut(path: String, job: ProcessJob, what: String) -> ImagingError {
+        let limit = job.pageTimeout.map { $0 == $0.rounded() ? String(Int($0)) : String($0) } ?? "?"
+        return ImagingError(.decodeFailed, path: path, reason: "gave up after \(limit) s \(what) (--page-timeout)")
+    }
+
+    static func processPages(_ units: [Unit], job: ProcessJob, workers: Int, hashes: [String],
+                             errors initialErrors: [(order: Int, page: Int, error: LayoutReport.PageError)],
+                             stop: BatchStop?, report: Reporter, started: ContinuousClock.Instant) throws -> ProcessSummary {
+        let out = job.outputDirectory
+        let outURL = URL(fileURLWithPath: out)
+        let ext = job.renditions.format.fileExtension
+        let store = PageStore(output: out, ext: ext)
+        let manifest: ResumeManifest
+        do {
+            if job.force { try? FileManager.default.removeItem(atPath: store.storeDirectory) }
+            try store.prepare()
+            manifest = try ResumeManifest(outputDirectory: outURL, discardExisting: job.force)
+        } catch {
+            throw ProcessError(path: out + "/.quire", reason: "cannot be written (\((error as NSError).localizedDescription))")
+        }
+        removeTemporaryFiles(in: out)
+
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let shaping = ShapingOptions(renditions: job.renditions, correction: job.correction, dpi: job.dpi, maxPixels: job.maxPixels)
+        let optionsHash = ContentHash.of(String(decoding: (try? encoder.encode(shaping)) ?? Data(), as: UTF8.self))
+
+        // Keys: `source#page`, made unique when the same input is given twice.
+        var seen: [String: Int] = [:]
+        let keys = units.map { unit -> String in
+            let key = ResumeManifest.key(source: unit.source, page: unit.page.page)
+            let n = seen[key, default: 0]
+            seen[key] = n + 1
+            return n == 0 ? key : key + "#\(n)"
+        }
+        // A page the user gave corners for is shaped by them too: its hash includes its quad.
+        let userQuads = units.map { job.corners?.quad(for: $0.page) }
+        let pageOptionsHashes = units.indices.map { i -> String in
+            guard let quad = userQuads[i] else { return optionsHash }
+            return ContentHash.of(optionsHash + "|corners:" + quad.corners.map { "\($0.x),\($0.y)" }.joined(separator: ";"))
+        }
+        let ids = units.indices.map { PageStore.id(key: keys[$0], inputHash: units[$0].hash, optionsHash: pageOptionsHashes[$0]) }
+
+        let pipeline = PagePipeline(renditions: job.renditions, correction: job.correction, maxPixels: job.maxPixels)
+        let done = Counter()
+        let reusedCount = Counter()
+        let retried: Set<ImagingError.Kind> = [.truncated, .decodeFailed, .writeFailed]
+        let total = units.count
+
+        /// One page: reuse, or process into staging and commit to the store.
+        @Sendable func attempt(_ i: Int) -> (Result<PageResult, ImagingError>, reused: Bool) {
+            let unit = units[i]
+            if let entry = manifest.reusable(key: keys[i], inputHash: unit.hash, optionsHash: pageOptionsHashes[i],
+                                             storeDirectory: URL(fileURLWithPath: store.storeDirectory), fileNames: store.fileNames),
+               entry.store == ids[i] {
+                return (.success(entry.result), true)
+            }
+            let staged: (folder: String, paths: PageOutputPaths)
+            do { staged = try store.stage(id: ids[i]) } catch {
+                return (.failure(ImagingError(.writeFailed, path: store.stagingDirectory, reason: "cannot be written (\(error))")), false)
+            }
+            let outcome = PageTimeLimit.run(seconds: job.pageTimeout) { () -> Result<PageResult, ImagingError> in
+                do { return .success(try pipeline.process(unit.page, to: staged.paths, userQuad: userQuads[i])) } catch let error as ImagingError {
+                    return .failure(error)
+                } catch {
+                    return .failure(ImagingError(.decodeFailed, path: unit.page.path, reason: "\(error)"))
+                }
+            }
+            guard let outcome else {
+                // The page's thread may still be writing: its staging folder goes with the next prepare().
+                return (.failure(timedOut(path: unit.page.path, job: job, what: "on this page")), false)
+            }
+            switch outcome {
+            case .success(let result):
+                do {
+                    try store.commit(staged: staged.folder, id: ids[i])
+                    try manifest.record(.init(key: keys[i], inputHash: unit.hash, optionsHash: pageOptionsHashes[i], store: ids[i], result: result))
+                } catch {
+                    store.discard(staged: staged.folder)
+                    return (.failure(ImagingError(.writeFailed, path: store.storeDirectory, reason: "cannot be written (\(error))")), false)
+                }
+                return (.success(result), false)
+            case .failure:
+                store.discard(staged: staged.folder)
+                return (outcome, false)
+            }
+        }
+
+        let slots = Slots<Result<PageResult, ImagingError>>(count: total)
+        let next = Counter()
+        ParallelWork.forEach(count: max(0, min(workers, total)), workers: workers) { _ in
+            while stop?.isRequested != true, let i = next.take(below: total) {
+                let (outcome, reused) = attempt(i)
+                slots.set(i, outcome)
+                switch outcome {
+                case .success:
+                    let finished = (done.take(below: .max) ?? 0) + 1
+                    if reused {
+                        _ = reusedCount.take(below: .max)
+                        report.send(.pageReused(source: units[i].source, sourcePage: units[i].page.page, done: finished, total: total))
+                    } else {
+                        report.send(.pageWritten(source: units[i].source, sourcePage: units[i].page.page, done: finished, total: total))
+                    }
+                case .failure(let error):
+                    // Failures that are retried below are reported after the retry.
+                    if !(workers > 1 && retried.contains(error.kind)) {
+                        _ = done.take(below: .max)
+                        report.send(.failed(pageError(error, unit: units[i])))
+                    }
+                }
+            }
+        }
+
+        // libvips keeps one error buffer per process: when pages fail at the same time, one
+        // page's message can be cleared or taken by another. Decode failures are rare, so run
+        // them again one at a time for a faithful reason (a page that now succeeds is kept).
+        var results = slots.values
+        if workers > 1 {
+            for (i, outcome) in results.enumerated() {
+                guard case .failure(let error)? = outcome, retried.contains(error.kind) else { continue }
+                if stop?.isRequested == true || error.reason.hasSuffix("(--page-timeout)") {
+                    report.send(.failed(pageError(error, unit: units[i])))
+                    continue
+                }
+                let (again, _) = attempt(i)
+                results[i] = again
+                switch again {
+                case .success:
+                    report.send(.pageWritten(source: units[i].source, sourcePage: units[i].page.page, done: total, total: total))
+                case .failure(let final):
+                    report.send(.failed(pageError(final, unit: units[i])))
+                }
+            }
+        }
+        let seconds = Self.seconds(since: started)
+        var errors = initialErrors
+
+        // Ctrl-C: the finished pages are in the store and the manifest; OUT itself (numbered
+        // files and layout.json) is left as the previous complete run left it.
+        if results.contains(where: { $0 == nil }) {
+            do { try manifest.rewrite(manifest.allEntries) } catch {
+                throw ProcessError(path: manifest.url.path, reason: "cannot be written (\(error))")
+            }
+            try? FileManager.default.removeItem(atPath: store.stagingDirectory)
+            var pages: [LayoutReport.PageInput] = []
+            for (i, outcome) in results.enumerated() {
+                guard let outcome else { continue }
+                switch outcome {
+                case .success(let result):
+                    pages.append(LayoutReport.PageInput(source: units[i].source, result: result, files: files(pages.count, total: total, ext: ext)))
+                case .failure(let error):
+                    errors.append((units[i].order, units[i].page.page, pageError(error, unit: units[i])))
+                }
+            }
+            errors.sort { ($0.order, $0.page) < ($1.order, $1.page) }
+            var summary = ProcessSummary(report: LayoutReport(viewport: job.viewport, pages: pages, errors: errors.map(\.error)),
+                                         layoutPath: out + "/" + layoutFileName)
+            summary.reusedCount = reusedCount.take(below: .max) ?? 0
+            summary.interrupted = true
+            summary.seconds = seconds
+            return summary
+        }
+
+        // The commit: number the written pages contiguously in input order, each final file a
+        // link to its stored file.
+        var pages: [LayoutReport.PageInput] = []
+        var kept: [ResumeManifest.Entry] = []
+        for (i, outcome) in results.enumerated() {
+            switch outcome! {
+            case .success(var result):
+                let target = files(pages.count, total: total, ext: ext)
+                let finals = [target.page, target.preview, target.thumbnail]
+                for (stored, final) in zip(store.storedFiles(id: ids[i]), finals) {
+                    try store.place(stored, at: out + "/" + final)
+                }
+                result.files = PageOutputPaths(page: out + "/" + target.page, preview: out + "/" + target.preview,
+                                               thumbnail: out + "/" + target.thumbnail)
+                pages.append(LayoutReport.PageInput(source: units[i].source, result: result, files: target))
+                kept.append(.init(key: keys[i], inputHash: units[i].hash, optionsHash: pageOptionsHashes[i], store: ids[i],
+                                  result: result, files: target))
+            case .failure(let error):
+                errors.append((units[i].order, units[i].page.page, pageError(error, unit: units[i])))
+            }
+        }
+        removeStaleOutputs(in: out, keeping: Set(pages.flatMap { [$0.files.page, $0.files.preview, $0.files.thumbnail] }))
+
+        errors.sort { ($0.order, $0.page) < ($1.order, $1.page) }
+        let layout = LayoutReport(viewport: job.viewport, pages: pages, errors: errors.map(\.error))
+        let layoutPath = out + "/" + layoutFileName
+        do {
+            try AtomicFile.write(try layout.encoded(), to: layoutPath)
+        } catch {
+            throw ProcessError(path: layoutPath, reason: "cannot be written (\(error))")
+        }
+        do { try manifest.rewrite(kept) } catch {
+            throw ProcessError(path: manifest.url.path, reason: "cannot be written (\(error))")
+        }
+        store.collectGarbage(keeping: Set(kept.map(\.store)))
+        var summary = ProcessSummary(report: layout, layoutPath: layoutPath)
+        summary.reusedCount = reusedCount.take(below: .max) ?? 0
+        summary.seconds = Self.seconds(since: started)
+        return summary
+    }
+
+    /// The final file names of the page at position `n`: `pages/0001.jpg` ...
+    static func files(_ n: Int, total: Int, ext: String) -> LayoutReport.Files {
+        let digits = max(4, String(total).count)
+        let name = String(repeating: "0", count: max(0, digits - String(n + 1).count)) + String(n + 1) + "." + ext
+        return LayoutReport.Files(page: pagesFolder + "/" + name, preview: previewsFolder + "/" + name,
+                                  thumbnail: thumbnailsFolder + "/" + name)
+    }
+
+    /// Temporary files a killed run can leave in OUT itself (layout.json's atomic write).
+    static func removeTemporaryFiles(in out: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
+        where name.hasPrefix("." + layoutFileName + ".") && name.hasSuffix(".tmp") {
+            unlink(out + "/" + name)
+        }
+    }
+
+    static func seconds(since instant: ContinuousClock.Instant) -> Double {
+        let d = ContinuousClock.now - instant
+        return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}
