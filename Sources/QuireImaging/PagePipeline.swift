@@ -25,6 +25,9 @@ public struct PageResult: Sendable, Hashable, Codable {
     public var height: Int
     public var correction: CorrectionRecord
     public var files: PageOutputPaths
+    /// Pixel size of the oriented source before correction: the frame `correction.quad` lives
+    /// in (and the size of a `--masks` mask).
+    public var sourceSize: PixelSize?
 }
 
 /// The one-page flow of DESIGN.md, in one place and one order:
@@ -65,7 +68,8 @@ public struct PagePipeline: Sendable {
                       to: outputs.thumbnail)
             // 4. the page's record.
             return PageResult(source: source, format: decoded.format, orientation: decoded.orientation,
-                              width: page.width, height: page.height, correction: corrected.record, files: outputs)
+                              width: page.width, height: page.height, correction: corrected.record, files: outputs,
+                              sourceSize: PixelSize(width: decoded.image.width, height: decoded.image.height))
         } catch {
             for path in [outputs.page, outputs.preview, outputs.thumbnail] { unlink(path) }
             if let error = error as? ImagingError { throw error }

@@ -19,6 +19,8 @@ public struct ProcessJob: Sendable, Equatable, Codable {
     public var viewport: LayoutReport.Viewport
     /// User-corrected page corners (`--corners FILE.json`), used instead of detection.
     public var corners: CornersFile?
+    /// Also write `masks/NNNN.png`: the page region (255 inside the quad) in the source image.
+    public var masks: Bool = false
     /// Redo every page, ignoring the resume manifest (`--force`).
     public var force: Bool = false
     /// Seconds one page (or one file's header) may take before it is given up on; nil = no limit.
@@ -33,7 +35,7 @@ public struct ProcessJob: Sendable, Equatable, Codable {
                 correction: CorrectionOptions = CorrectionOptions(), dpi: Double = 200,
                 maxPixels: Int = ProcessJob.defaultMaxPixels, jobs: Int? = nil,
                 viewport: LayoutReport.Viewport = LayoutReport.Viewport(), force: Bool = false,
-                pageTimeout: Double? = ProcessJob.defaultPageTimeout, allowUntrustedFormats: Bool = false, corners: CornersFile? = nil) {
+                pageTimeout: Double? = ProcessJob.defaultPageTimeout, allowUntrustedFormats: Bool = false, corners: CornersFile? = nil, masks: Bool = false) {
         self.inputs = inputs
         self.outputDirectory = outputDirectory
         self.renditions = renditions
@@ -43,6 +45,7 @@ public struct ProcessJob: Sendable, Equatable, Codable {
         self.jobs = jobs
         self.viewport = viewport
         self.corners = corners
+        self.masks = masks
         self.force = force
         self.pageTimeout = pageTimeout
         self.allowUntrustedFormats = allowUntrustedFormats

@@ -209,11 +209,12 @@ extension Processor {
         for (i, outcome) in results.enumerated() {
             switch outcome! {
             case .success(var result):
-                let target = files(pages.count, total: total, ext: ext)
+                var target = files(pages.count, total: total, ext: ext)
                 let finals = [target.page, target.preview, target.thumbnail]
                 for (stored, final) in zip(store.storedFiles(id: ids[i]), finals) {
                     try store.place(stored, at: out + "/" + final)
                 }
+                if job.masks { target.mask = try writeMask(of: result, number: pages.count, total: total, in: out) }
                 result.files = PageOutputPaths(page: out + "/" + target.page, preview: out + "/" + target.preview,
                                                thumbnail: out + "/" + target.thumbnail)
                 pages.append(LayoutReport.PageInput(source: units[i].source, result: result, files: target))
@@ -223,7 +224,7 @@ extension Processor {
                 errors.append((units[i].order, units[i].page.page, pageError(error, unit: units[i])))
             }
         }
-        removeStaleOutputs(in: out, keeping: Set(pages.flatMap { [$0.files.page, $0.files.preview, $0.files.thumbnail] }))
+        removeStaleOutputs(in: out, keeping: Set(pages.flatMap { [$0.files.page, $0.files.preview, $0.files.thumbnail] + [$0.files.mask].compactMap { $0 } }))
 
         errors.sort { ($0.order, $0.page) < ($1.order, $1.page) }
         let layout = LayoutReport(viewport: job.viewport, pages: pages, errors: errors.map(\.error))
@@ -241,6 +242,23 @@ extension Processor {
         summary.reusedCount = reusedCount.take(below: .max) ?? 0
         summary.seconds = Self.seconds(since: started)
         return summary
+    }
+
+    /// `--masks`: writes `masks/NNNN.png` for a page whose correction used a quad (255 inside
+    /// it, in the oriented source's pixels), atomically; nil for pages without a quad. Masks
+    /// are cheap next to decoding, so they are redrawn at every commit rather than stored.
+    static func writeMask(of result: PageResult, number: Int, total: Int, in out: String) throws -> String? {
+        guard let quad = result.correction.quad, let size = result.sourceSize else { return nil }
+        let name = files(number, total: total, ext: "png").page.split(separator: "/").last.map(String.init) ?? "mask.png"
+        let relative = masksFolder + "/" + name
+        do {
+            try AtomicFile.write(to: out + "/" + relative) { temporary in
+                try PageMask.write(quad: quad, width: size.width, height: size.height, to: temporary)
+            }
+        } catch {
+            throw ProcessError(path: out + "/" + relative, reason: "cannot be written (\(error))")
+        }
+        return relative
     }
 
     /// The final file names of the page at position `n`: `pages/0001.jpg` ...

@@ -11,7 +11,7 @@ import QuireImaging
 /// its three files are written, and only small records are kept.
 public enum Processor {
     /// Output subfolders of OUT.
-    public static let pagesFolder = "pages", previewsFolder = "previews", thumbnailsFolder = "thumbs"
+    public static let pagesFolder = "pages", previewsFolder = "previews", thumbnailsFolder = "thumbs", masksFolder = "masks"
     public static let layoutFileName = "layout.json"
 
     /// - Parameter progress: called for each event, one call at a time, from worker threads.
@@ -23,7 +23,7 @@ public enum Processor {
                            progress: @escaping @Sendable (ProcessEvent) -> Void = { _ in }) throws -> ProcessSummary {
         let started = ContinuousClock.now
         let out = job.outputDirectory
-        for folder in [pagesFolder, previewsFolder, thumbnailsFolder] {
+        for folder in [pagesFolder, previewsFolder, thumbnailsFolder] + (job.masks ? [masksFolder] : []) {
             do {
                 try FileManager.default.createDirectory(atPath: out + "/" + folder, withIntermediateDirectories: true)
             } catch {
@@ -96,13 +96,14 @@ public enum Processor {
     /// Removes numbered outputs a previous run left (more pages, another format) and
     /// temporary files of an interrupted run, so OUT matches layout.json.
     static func removeStaleOutputs(in out: String, keeping kept: Set<String>) {
-        for folder in [pagesFolder, previewsFolder, thumbnailsFolder] {
+        for folder in [pagesFolder, previewsFolder, thumbnailsFolder, masksFolder] {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: out + "/" + folder) else { continue }
             for name in names {
                 let relative = folder + "/" + name
                 let stem = (name as NSString).deletingPathExtension
                 let ext = (name as NSString).pathExtension
-                let numbered = !stem.isEmpty && stem.allSatisfy(\.isASCIIDigit) && OutputFormat.allCases.contains { $0.fileExtension == ext }
+                let numbered = !stem.isEmpty && stem.allSatisfy(\.isASCIIDigit)
+                    && (OutputFormat.allCases.contains { $0.fileExtension == ext } || (folder == masksFolder && ext == "png"))
                 let partial = name.hasPrefix(".") && name.contains(".partial-")
                 if (numbered && !kept.contains(relative)) || partial {
                     unlink(out + "/" + relative)

@@ -62,6 +62,9 @@ struct ProcessCommand: ParsableCommand {
                                valueName: "file.json"))
     var corners: String?
 
+    @Flag(help: "Also write masks/NNNN.png: an 8-bit mask of the page region in the source image (255 inside the quad).")
+    var masks = false
+
     @Flag(help: "Redo every page, ignoring what a previous run in OUT already finished.")
     var force = false
 
@@ -108,7 +111,7 @@ struct ProcessCommand: ParsableCommand {
             dpi: dpi, maxPixels: Self.parsePixels(maxPixels) ?? ProcessJob.defaultMaxPixels, jobs: jobs,
             viewport: LayoutReport.Viewport(width: size.0, height: size.1, stripHeight: stripHeight),
             force: force, pageTimeout: pageTimeout > 0 ? pageTimeout : nil, allowUntrustedFormats: allowUntrustedFormats,
-            corners: corners.flatMap { try? CornersFile(contentsOf: $0) })
+            corners: corners.flatMap { try? CornersFile(contentsOf: $0) }, masks: masks)
     }
 
     func run() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import QuireImaging
+import VipsBridge
 import Testing
 @testable import QuireKit
 
@@ -32,5 +33,29 @@ import Testing
         } catch {
             #expect("\(error)".contains("/nonexistent/corners.json"))
         }
+    }
+}
+
+/// `--masks`: a mask of the page region in the source for each page corrected from a quad.
+@Suite struct ProcessorMasksTests {
+    @Test func masksMarkTheQuadInTheSourceFrameAndAreListedInLayoutJSON() throws {
+        let dir = try TestSupport.temporaryFolder(), out = try TestSupport.temporaryFolder()
+        defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
+        try TestSupport.writeImage("\(dir)/a.png", width: 400, height: 300, format: .png)
+        try TestSupport.writeImage("\(dir)/b.png", width: 400, height: 300, format: .png)
+        let quad = Quad(rect: Rect(x: 50, y: 40, width: 200, height: 100))
+        let job = ProcessJob(inputs: [dir], outputDirectory: out, corners: CornersFile(entries: ["a.png": quad]), masks: true)
+        let pages = try Processor.run(job).report.pages
+        #expect(pages[0].files.mask == "masks/0001.png")
+        #expect(pages[1].files.mask == nil) // no quad: no mask
+        let mask = try VIPSImage.load(file: "\(out)/masks/0001.png")
+        #expect(mask.width == 400 && mask.height == 300 && mask.bands == 1)
+        let bytes = try mask.pixelBytes()
+        #expect(bytes[100 * 400 + 150] == 255) // inside the quad
+        #expect(bytes[10 * 400 + 10] == 0)     // outside
+        #expect(bytes[200 * 400 + 350] == 0)
+        // Without --masks the next run removes the stale mask.
+        _ = try Processor.run(ProcessJob(inputs: [dir], outputDirectory: out, corners: CornersFile(entries: ["a.png": quad])))
+        #expect(!FileManager.default.fileExists(atPath: "\(out)/masks/0001.png"))
     }
 }
