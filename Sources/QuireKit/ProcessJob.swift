@@ -17,6 +17,10 @@ public struct ProcessJob: Sendable, Equatable, Codable {
     public var jobs: Int?
     /// The reference viewport layout.json's geometry is computed for.
     public var viewport: LayoutReport.Viewport
+    /// Process only this share of the inputs (`--shard K/N`); nil = all of them.
+    public var shard: ShardSelector? = nil
+    /// Write only thumbnails (`--thumbnails-only`), from shrink-on-load, uncorrected.
+    public var thumbnailsOnly: Bool = false
 
     public static let defaultMaxPixels = 250_000_000
 

@@ -20,7 +20,7 @@ public enum Processor {
     public static func run(_ job: ProcessJob,
                            progress: @escaping @Sendable (ProcessEvent) -> Void = { _ in }) throws -> ProcessSummary {
         let out = job.outputDirectory
-        for folder in [pagesFolder, previewsFolder, thumbnailsFolder] {
+        for folder in job.thumbnailsOnly ? [thumbnailsFolder] : [pagesFolder, previewsFolder, thumbnailsFolder] {
             do {
                 try FileManager.default.createDirectory(atPath: out + "/" + folder, withIntermediateDirectories: true)
             } catch {
@@ -37,7 +37,8 @@ public enum Processor {
         var errors: [(order: Int, page: Int, error: LayoutReport.PageError)] = []
         for input in job.inputs {
             let found = InputDiscovery.discover([input])
-            if found.isEmpty {
+            // Errors of no single file are reported by shard 1 alone, so a merge has each once.
+            if found.isEmpty, job.shard.map({ $0.index == 1 }) ?? true {
                 let entry = LayoutReport.PageError(source: input, message: "no images found in this folder")
                 errors.append((inputs.count, -1, entry))
                 report.send(.failed(entry))
@@ -45,8 +46,10 @@ public enum Processor {
             inputs += found
         }
 
-        // 2. Headers: which files open, and how many pages each holds.
-        let found = inputs
+        // 2. Headers: which files open, and how many pages each holds. With `--shard K/N` only
+        // this shard's files, each keeping its position in the whole batch (`order`).
+        let chosen = job.shard.map { ShardRun.select(inputs, shard: $0) } ?? Array(inputs.indices)
+        let found = chosen.map { inputs[$0] }
         let probes = ParallelWork.map(count: found.count, workers: workers) { i -> Result<SourceInfo, ImagingError> in
             do { return .success(try SourceProbe.probe(found[i].path, dpi: job.dpi)) } catch let error as ImagingError {
                 return .failure(error)
@@ -55,7 +58,8 @@ public enum Processor {
             }
         }
         var units: [Unit] = []
-        for (order, probe) in probes.enumerated() {
+        for (position, probe) in probes.enumerated() {
+            let order = chosen[position]
             switch probe {
             case .success(let info):
                 for page in 0..<info.pageCount {
@@ -72,12 +76,11 @@ public enum Processor {
 
         // 3. Pages, `workers` at a time, each written under its position's number.
         let pipeline = PagePipeline(renditions: job.renditions, correction: job.correction, maxPixels: job.maxPixels)
-        let digits = max(4, String(units.count).count)
+        let digits = Processor.fileNumberDigits(pageCount: units.count)
         let ext = job.renditions.format.fileExtension
+        let thumbnailsOnly = job.thumbnailsOnly
         @Sendable func files(_ n: Int) -> LayoutReport.Files {
-            let name = String(repeating: "0", count: max(0, digits - String(n + 1).count)) + String(n + 1) + "." + ext
-            return LayoutReport.Files(page: pagesFolder + "/" + name, preview: previewsFolder + "/" + name,
-                                      thumbnail: thumbnailsFolder + "/" + name)
+            Processor.files(number: n, digits: digits, extension: ext, thumbnailsOnly: thumbnailsOnly)
         }
         @Sendable func absolute(_ f: LayoutReport.Files) -> PageOutputPaths {
             PageOutputPaths(page: out + "/" + f.page, preview: out + "/" + f.preview, thumbnail: out + "/" + f.thumbnail)
@@ -85,11 +88,15 @@ public enum Processor {
         let done = Counter()
         let work = units
         let retried: Set<ImagingError.Kind> = [.truncated, .decodeFailed, .writeFailed]
+        @Sendable func processPage(_ page: PageSource, to outputs: PageOutputPaths) throws -> PageResult {
+            thumbnailsOnly ? try pipeline.processThumbnailOnly(page, to: outputs.thumbnail)
+                           : try pipeline.process(page, to: outputs)
+        }
         let firstPass = ParallelWork.map(count: work.count, workers: workers) { i -> Result<PageResult, ImagingError> in
             let unit = work[i]
             let outcome: Result<PageResult, ImagingError>
             do {
-                outcome = .success(try pipeline.process(unit.page, to: absolute(files(i))))
+                outcome = .success(try processPage(unit.page, to: absolute(files(i))))
             } catch let error as ImagingError {
                 outcome = .failure(error)
             } catch {
@@ -114,7 +121,7 @@ public enum Processor {
             for (i, outcome) in results.enumerated() {
                 guard case .failure(let error) = outcome, retried.contains(error.kind) else { continue }
                 do {
-                    results[i] = .success(try pipeline.process(work[i].page, to: absolute(files(i))))
+                    results[i] = .success(try processPage(work[i].page, to: absolute(files(i))))
                     report.send(.pageWritten(source: work[i].source, sourcePage: work[i].page.page, done: work.count, total: work.count))
                 } catch {
                     let final = (error as? ImagingError) ?? ImagingError(.decodeFailed, path: work[i].page.path, reason: "\(error)")
@@ -126,6 +133,7 @@ public enum Processor {
 
         // 4. Number the written pages contiguously: a page after a failed one moves down.
         var pages: [LayoutReport.PageInput] = []
+        var positions: [ShardRun.Position] = []
         for (i, outcome) in results.enumerated() {
             switch outcome {
             case .success(var result):
@@ -133,7 +141,9 @@ public enum Processor {
                 let target = files(rank)
                 if rank != i {
                     let from = absolute(files(i)), to = absolute(target)
-                    for (a, b) in [(from.page, to.page), (from.preview, to.preview), (from.thumbnail, to.thumbnail)] {
+                    var moved = Set<String>()
+                    for (a, b) in [(from.page, to.page), (from.preview, to.preview), (from.thumbnail, to.thumbnail)]
+                    where moved.insert(a).inserted {
                         if rename(a, b) != 0 {
                             throw ProcessError(path: b, reason: "cannot be renamed into place (\(String(cString: strerror(errno))))")
                         }
@@ -141,6 +151,7 @@ public enum Processor {
                     result.files = to
                 }
                 pages.append(LayoutReport.PageInput(source: units[i].source, result: result, files: target))
+                positions.append(ShardRun.Position(order: units[i].order, sourcePage: units[i].page.page))
             case .failure(let error):
                 errors.append((units[i].order, units[i].page.page, pageError(error, unit: units[i])))
             }
@@ -151,6 +162,12 @@ public enum Processor {
         errors.sort { ($0.order, $0.page) < ($1.order, $1.page) }
         let layout = LayoutReport(viewport: job.viewport, pages: pages, errors: errors.map(\.error))
         let layoutPath = out + "/" + layoutFileName
+        if let shard = job.shard {
+            // What `quire merge` needs to put this shard's pages back in the whole batch's order.
+            let run = ShardRun(shard: shard, inputs: job.inputs, pageCount: units.count, thumbnailsOnly: job.thumbnailsOnly,
+                               pages: positions, errors: errors.map { ShardRun.Position(order: $0.order, sourcePage: $0.page) })
+            try run.write(to: out)
+        }
         do {
             try AtomicFile.write(try layout.encoded(), to: layoutPath)
         } catch {

@@ -55,6 +55,13 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Paper size hint for correction: auto, a4, letter or legal.")
     var paper: CorrectionOptions.Paper = .auto
 
+    @Flag(help: ArgumentHelp("Write only thumbnails (OUT/thumbs) and layout.json, from shrink-on-load, without correction; files.page and files.preview name the thumbnail."))
+    var thumbnailsOnly = false
+
+    @Option(help: ArgumentHelp("Process only share K of N of the inputs (by a stable hash of each input's name) into this OUT; combine the N outputs with `quire merge`.",
+                               valueName: "K/N"))
+    var shard: String?
+
     @Flag(name: .shortAndLong, help: "Print only failures.")
     var quiet = false
 
@@ -73,17 +80,23 @@ struct ProcessCommand: ParsableCommand {
         }
         guard stripHeight.isFinite, stripHeight > 0 else { throw ValidationError("--strip-height must be positive, not \(stripHeight).") }
         guard !output.isEmpty else { throw ValidationError("--output must not be empty.") }
+        if let shard {
+            do { _ = try ShardSelector(parsing: shard) } catch { throw ValidationError("--shard: \(error)") }
+        }
     }
 
     /// The job these options describe (after `validate()`).
     var job: ProcessJob {
         let size = Self.parseViewport(viewport) ?? (390, 844)
-        return ProcessJob(
+        var job = ProcessJob(
             inputs: inputs, outputDirectory: output,
             renditions: RenditionOptions(format: format, quality: quality, previewSize: previewSize, thumbnailSize: thumbSize),
             correction: CorrectionOptions(mode: correct, paper: paper),
             dpi: dpi, maxPixels: Self.parsePixels(maxPixels) ?? ProcessJob.defaultMaxPixels, jobs: jobs,
             viewport: LayoutReport.Viewport(width: size.0, height: size.1, stripHeight: stripHeight))
+        job.thumbnailsOnly = thumbnailsOnly
+        job.shard = shard.flatMap { try? ShardSelector(parsing: $0) }
+        return job
     }
 
     func run() throws {
@@ -91,6 +104,8 @@ struct ProcessCommand: ParsableCommand {
         let summary: ProcessSummary
         // Each failure is reported as one line below; libvips's own warnings would bury them.
         ImagingRuntime.silenceDecoderWarnings()
+        // Flat RSS however long the batch (before any worker thread exists).
+        ImagingRuntime.limitAllocatorGrowth()
         do {
             summary = try Processor.run(job) { event in
                 if case .failed(let error) = event {
