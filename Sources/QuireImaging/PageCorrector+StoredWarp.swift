@@ -81,26 +81,29 @@ extension PageCorrector {
         if stored.format != .uchar { stored = try stored.castToUChar() }
         let (width, height, bands) = (stored.width, stored.height, stored.bands)
         var storedQuad = map.stored(quad)
-        let out: [UInt8]
-        let size: (width: Int, height: Int)
+        let page: VIPSImage
         do {
-            let bytes = try stored.pixelBytes()
+            // Decoded straight into one array (no libvips copy beside it).
+            let bytes = try stored.pixelBytesDirect()
             stored = file  // drop the pipeline's reference before the big work
             if refineRadius > 0 {
                 storedQuad = PageDetector.refine(storedQuad, pixels: bytes, width: width, height: height, bands: bands,
                                                  insideBrighter: insideBrighter, searchRadius: refineRadius)
             }
-            let displayQuad = map.display(storedQuad)
-            size = PageShape.outputSize(for: displayQuad, imageWidth: displayWidth, imageHeight: displayHeight,
-                                        paper: options.paper)
-            out = try PerspectiveWarp.warp(pixels: bytes, width: width, height: height, bands: bands, quad: storedQuad,
-                                           outputWidth: size.width, outputHeight: size.height)
+            let size = PageShape.outputSize(for: map.display(storedQuad), imageWidth: displayWidth,
+                                            imageHeight: displayHeight, paper: options.paper)
+            // Warped straight into the page image's own buffer.
+            page = try VIPSImage.filled(width: size.width, height: size.height, bands: bands) { out in
+                try bytes.withUnsafeBufferPointer { src in
+                    try PerspectiveWarp.warp(pixels: src, width: width, height: height, bands: bands, quad: storedQuad,
+                                             outputWidth: size.width, outputHeight: size.height, into: out)
+                }
+            }
         } catch let error as ImagingError {
             throw error
         } catch {
             throw ImagingError.decoding(error, path: source.path)
         }
-        let page = try VIPSImage.fromPixels(out, width: size.width, height: size.height, bands: bands)
         return (page, map.display(storedQuad))
     }
 }

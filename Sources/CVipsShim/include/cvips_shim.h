@@ -16,5 +16,6 @@
 #include "cvips_compose.h"
 #include "cvips_rotate.h"
 #include "cvips_alloc.h"
+#include "cvips_memory.h"
 
 #endif
