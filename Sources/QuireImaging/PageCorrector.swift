@@ -52,6 +52,13 @@ struct PageCorrector: Sendable {
         let analysis = PageAnalyzer.analyze(copy)
         switch analysis.kind {
         case .photo where analysis.detection.quad != nil:
+            // Cheapest: straight from the file's stored pixels (PageCorrector+StoredWarp.swift).
+            if let done = try straightenFromStoredPixels(
+                source: source, displayWidth: image.width, displayHeight: image.height, quad: analysis.detection.quad!,
+                insideBrighter: analysis.insideBrighter, refineRadius: analysis.copyScale > 1.2 ? analysis.copyScale + 2 : 0) {
+                return (done.image, CorrectionRecord(kind: .perspective, quad: done.quad,
+                                                     quadConfidence: analysis.detection.confidence))
+            }
             // The full page is decoded for the warp anyway: refine the corners on it first.
             let source = try image.format == .uchar ? image : image.castToUChar()
             let bytes = try source.pixelBytes()

@@ -25,19 +25,34 @@ public enum PerspectiveWarp {
     /// The pixel loop on interleaved 8-bit buffers.
     public static func warp(pixels: [UInt8], width sw: Int, height sh: Int, bands: Int,
                      quad: Quad, outputWidth ow: Int, outputHeight oh: Int) throws -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: max(0, ow) * max(0, oh) * max(0, bands))
+        try pixels.withUnsafeBufferPointer { src in
+            try out.withUnsafeMutableBufferPointer { dst in
+                try warp(pixels: src, width: sw, height: sh, bands: bands, quad: quad,
+                         outputWidth: ow, outputHeight: oh, into: dst)
+            }
+        }
+        return out
+    }
+
+    /// The same loop writing into `dst` (`outputWidth * outputHeight * bands` bytes), e.g. the
+    /// buffer of a new libvips image (`VIPSImage.filled`), so the page is not copied again.
+    public static func warp(pixels: UnsafeBufferPointer<UInt8>, width sw: Int, height sh: Int, bands: Int,
+                            quad: Quad, outputWidth ow: Int, outputHeight oh: Int,
+                            into dst: UnsafeMutableBufferPointer<UInt8>) throws {
         guard ow > 0, oh > 0, sw > 0, sh > 0, bands > 0, pixels.count >= sw * sh * bands,
+              dst.count >= ow * oh * bands,
               quad.isFinite, quad.isConvex, quad.signedArea > 0,
               let h = Homography(rectWidth: Double(ow), height: Double(oh), to: quad) else {
             throw VIPSError(operation: "warp", message: "cannot map \(quad) onto \(ow)x\(oh)")
         }
-        var out = [UInt8](repeating: 0, count: ow * oh * bands)
         let m = h.m
         let rowsPerChunk = max(8, oh / 64)
         let chunks = (oh + rowsPerChunk - 1) / rowsPerChunk
         let maxX = sw - 1, maxY = sh - 1
-        pixels.withUnsafeBufferPointer { srcBuffer in
-            out.withUnsafeMutableBufferPointer { dstBuffer in
-                let buffers = RowBuffers(src: srcBuffer.baseAddress!, dst: dstBuffer.baseAddress!)
+        do {
+            do {
+                let buffers = RowBuffers(src: pixels.baseAddress!, dst: dst.baseAddress!)
                 DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
                     let src = buffers.src, dst = buffers.dst
                     let y0 = chunk * rowsPerChunk, y1 = min(oh, y0 + rowsPerChunk)
@@ -99,7 +114,6 @@ public enum PerspectiveWarp {
                 }
             }
         }
-        return out
     }
 }
 

@@ -27,6 +27,10 @@ public struct ProcessJob: Sendable, Equatable, Codable {
     public var pageTimeout: Double? = ProcessJob.defaultPageTimeout
     /// Take SVG and ImageMagick-decoded files (off by default: formats a scanner never makes).
     public var allowUntrustedFormats: Bool = false
+    /// Process only this share of the inputs (`--shard K/N`); nil = all of them.
+    public var shard: ShardSelector? = nil
+    /// Write only thumbnails (`--thumbnails-only`), from shrink-on-load, uncorrected.
+    public var thumbnailsOnly: Bool = false
 
     public static let defaultMaxPixels = 250_000_000
     public static let defaultPageTimeout: Double = 60

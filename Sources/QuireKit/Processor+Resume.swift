@@ -17,6 +17,7 @@ extension Processor {
         var correction: CorrectionOptions
         var dpi: Double
         var maxPixels: Int
+        var thumbnailsOnly: Bool
     }
 
     /// Opens one file's header (within the page time limit) and hashes its bytes.
@@ -50,7 +51,7 @@ extension Processor {
         let out = job.outputDirectory
         let outURL = URL(fileURLWithPath: out)
         let ext = job.renditions.format.fileExtension
-        let store = PageStore(output: out, ext: ext)
+        let store = PageStore(output: out, ext: ext, thumbnailsOnly: job.thumbnailsOnly)
         let manifest: ResumeManifest
         do {
             if job.force { try? FileManager.default.removeItem(atPath: store.storeDirectory) }
@@ -63,7 +64,8 @@ extension Processor {
 
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let shaping = ShapingOptions(renditions: job.renditions, correction: job.correction, dpi: job.dpi, maxPixels: job.maxPixels)
+        let shaping = ShapingOptions(renditions: job.renditions, correction: job.correction, dpi: job.dpi, maxPixels: job.maxPixels,
+                                     thumbnailsOnly: job.thumbnailsOnly)
         let optionsHash = ContentHash.of(String(decoding: (try? encoder.encode(shaping)) ?? Data(), as: UTF8.self))
 
         // Keys: `source#page`, made unique when the same input is given twice.
@@ -101,7 +103,9 @@ extension Processor {
                 return (.failure(ImagingError(.writeFailed, path: store.stagingDirectory, reason: "cannot be written (\(error))")), false)
             }
             let outcome = PageTimeLimit.run(seconds: job.pageTimeout) { () -> Result<PageResult, ImagingError> in
-                do { return .success(try pipeline.process(unit.page, to: staged.paths, userQuad: userQuads[i])) } catch let error as ImagingError {
+                do { return .success(try (job.thumbnailsOnly
+                    ? pipeline.processThumbnailOnly(unit.page, to: staged.paths.thumbnail)
+                    : pipeline.process(unit.page, to: staged.paths, userQuad: userQuads[i]))) } catch let error as ImagingError {
                     return .failure(error)
                 } catch {
                     return .failure(ImagingError(.decodeFailed, path: unit.page.path, reason: "\(error)"))
@@ -188,7 +192,7 @@ extension Processor {
                 guard let outcome else { continue }
                 switch outcome {
                 case .success(let result):
-                    pages.append(LayoutReport.PageInput(source: units[i].source, result: result, files: files(pages.count, total: total, ext: ext)))
+                    pages.append(LayoutReport.PageInput(source: units[i].source, result: result, files: files(pages.count, total: total, ext: ext, thumbnailsOnly: job.thumbnailsOnly)))
                 case .failure(let error):
                     errors.append((units[i].order, units[i].page.page, pageError(error, unit: units[i])))
                 }
@@ -205,11 +209,12 @@ extension Processor {
         // The commit: number the written pages contiguously in input order, each final file a
         // link to its stored file.
         var pages: [LayoutReport.PageInput] = []
+        var positions: [ShardRun.Position] = []
         var kept: [ResumeManifest.Entry] = []
         for (i, outcome) in results.enumerated() {
             switch outcome! {
             case .success(var result):
-                var target = files(pages.count, total: total, ext: ext)
+                var target = files(pages.count, total: total, ext: ext, thumbnailsOnly: job.thumbnailsOnly)
                 let finals = [target.page, target.preview, target.thumbnail]
                 for (stored, final) in zip(store.storedFiles(id: ids[i]), finals) {
                     try store.place(stored, at: out + "/" + final)
@@ -218,6 +223,7 @@ extension Processor {
                 result.files = PageOutputPaths(page: out + "/" + target.page, preview: out + "/" + target.preview,
                                                thumbnail: out + "/" + target.thumbnail)
                 pages.append(LayoutReport.PageInput(source: units[i].source, result: result, files: target))
+                positions.append(ShardRun.Position(order: units[i].order, sourcePage: units[i].page.page))
                 kept.append(.init(key: keys[i], inputHash: units[i].hash, optionsHash: pageOptionsHashes[i], store: ids[i],
                                   result: result, files: target))
             case .failure(let error):
@@ -229,6 +235,12 @@ extension Processor {
         errors.sort { ($0.order, $0.page) < ($1.order, $1.page) }
         let layout = LayoutReport(viewport: job.viewport, pages: pages, errors: errors.map(\.error))
         let layoutPath = out + "/" + layoutFileName
+        if let shard = job.shard {
+            // What `quire merge` needs to put this shard's pages back in the whole batch's order.
+            let run = ShardRun(shard: shard, inputs: job.inputs, pageCount: total, thumbnailsOnly: job.thumbnailsOnly,
+                               pages: positions, errors: errors.map { ShardRun.Position(order: $0.order, sourcePage: $0.page) })
+            try run.write(to: out)
+        }
         do {
             try AtomicFile.write(try layout.encoded(), to: layoutPath)
         } catch {
@@ -262,12 +274,10 @@ extension Processor {
     }
 
     /// The final file names of the page at position `n`: `pages/0001.jpg` ...
-    static func files(_ n: Int, total: Int, ext: String) -> LayoutReport.Files {
-        let digits = max(4, String(total).count)
-        let name = String(repeating: "0", count: max(0, digits - String(n + 1).count)) + String(n + 1) + "." + ext
-        return LayoutReport.Files(page: pagesFolder + "/" + name, preview: previewsFolder + "/" + name,
-                                  thumbnail: thumbnailsFolder + "/" + name)
+    static func files(_ n: Int, total: Int, ext: String, thumbnailsOnly: Bool = false) -> LayoutReport.Files {
+        files(number: n, digits: fileNumberDigits(pageCount: total), extension: ext, thumbnailsOnly: thumbnailsOnly)
     }
+
 
     /// Temporary files a killed run can leave in OUT itself (layout.json's atomic write).
     static func removeTemporaryFiles(in out: String) {

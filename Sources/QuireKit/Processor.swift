@@ -23,7 +23,7 @@ public enum Processor {
                            progress: @escaping @Sendable (ProcessEvent) -> Void = { _ in }) throws -> ProcessSummary {
         let started = ContinuousClock.now
         let out = job.outputDirectory
-        for folder in [pagesFolder, previewsFolder, thumbnailsFolder] + (job.masks ? [masksFolder] : []) {
+        for folder in job.thumbnailsOnly ? [thumbnailsFolder] : [pagesFolder, previewsFolder, thumbnailsFolder] + (job.masks ? [masksFolder] : []) {
             do {
                 try FileManager.default.createDirectory(atPath: out + "/" + folder, withIntermediateDirectories: true)
             } catch {
@@ -41,7 +41,8 @@ public enum Processor {
         var errors: [(order: Int, page: Int, error: LayoutReport.PageError)] = []
         for input in job.inputs {
             let found = InputDiscovery.discover([input])
-            if found.isEmpty {
+            // Errors of no single file are reported by shard 1 alone, so a merge has each once.
+            if found.isEmpty, job.shard.map({ $0.index == 1 }) ?? true {
                 let entry = LayoutReport.PageError(source: input, message: "no images found in this folder")
                 errors.append((inputs.count, -1, entry))
                 report.send(.failed(entry))
@@ -49,19 +50,22 @@ public enum Processor {
             inputs += found
         }
 
-        // 2. Headers: which files open, and how many pages each holds.
-        let found = inputs
+        // 2. Headers: which files open, and how many pages each holds. With `--shard K/N` only
+        // this shard's files, each keeping its position in the whole batch (`order`).
+        let chosen = job.shard.map { ShardRun.select(inputs, shard: $0) } ?? Array(inputs.indices)
+        let found = chosen.map { inputs[$0] }
         let probed = ParallelWork.map(count: found.count, workers: workers) { i -> (Result<SourceInfo, ImagingError>, String) in
             probe(found[i].path, job: job)
         }
         let probes = probed.map(\.0)
         let hashes = probed.map(\.1)
         var units: [Unit] = []
-        for (order, probe) in probes.enumerated() {
+        for (position, probe) in probes.enumerated() {
+            let order = chosen[position]
             switch probe {
             case .success(let info):
                 for page in 0..<info.pageCount {
-                    units.append(Unit(order: order, source: inputs[order].source, multiPage: info.format.isMultiPage, hash: hashes[order],
+                    units.append(Unit(order: order, source: inputs[order].source, multiPage: info.format.isMultiPage, hash: hashes[position],
                                       page: PageSource(path: inputs[order].path, page: page, dpi: job.dpi)))
                 }
             case .failure(let error):

@@ -77,6 +77,13 @@ struct ProcessCommand: ParsableCommand {
     @Flag(help: "Also decode SVG and formats only ImageMagick knows (refused by default: a scanner never makes them).")
     var allowUntrustedFormats = false
 
+    @Flag(help: ArgumentHelp("Write only thumbnails (OUT/thumbs) and layout.json, from shrink-on-load, without correction; files.page and files.preview name the thumbnail."))
+    var thumbnailsOnly = false
+
+    @Option(help: ArgumentHelp("Process only share K of N of the inputs (by a stable hash of each input's name) into this OUT; combine the N outputs with `quire merge`.",
+                               valueName: "K/N"))
+    var shard: String?
+
     @Flag(name: .shortAndLong, help: "Print only failures.")
     var quiet = false
 
@@ -99,12 +106,15 @@ struct ProcessCommand: ParsableCommand {
             do { _ = try CornersFile(contentsOf: corners) } catch { throw ValidationError("--corners: \(error)") }
         }
         guard pageTimeout.isFinite, pageTimeout >= 0 else { throw ValidationError("--page-timeout must be 0 or more seconds, not \(pageTimeout).") }
+        if let shard {
+            do { _ = try ShardSelector(parsing: shard) } catch { throw ValidationError("--shard: \(error)") }
+        }
     }
 
     /// The job these options describe (after `validate()`).
     var job: ProcessJob {
         let size = Self.parseViewport(viewport) ?? (390, 844)
-        return ProcessJob(
+        var job = ProcessJob(
             inputs: inputs, outputDirectory: output,
             renditions: RenditionOptions(format: format, quality: quality, previewSize: previewSize, thumbnailSize: thumbSize),
             correction: CorrectionOptions(mode: correct, paper: paper),
@@ -112,6 +122,9 @@ struct ProcessCommand: ParsableCommand {
             viewport: LayoutReport.Viewport(width: size.0, height: size.1, stripHeight: stripHeight),
             force: force, pageTimeout: pageTimeout > 0 ? pageTimeout : nil, allowUntrustedFormats: allowUntrustedFormats,
             corners: corners.flatMap { try? CornersFile(contentsOf: $0) }, masks: masks)
+        job.thumbnailsOnly = thumbnailsOnly
+        job.shard = shard.flatMap { try? ShardSelector(parsing: $0) }
+        return job
     }
 
     func run() throws {
@@ -120,6 +133,8 @@ struct ProcessCommand: ParsableCommand {
         let summary: ProcessSummary
         // Each failure is reported as one line below; libvips's own warnings would bury them.
         ImagingRuntime.silenceDecoderWarnings()
+        // Flat RSS however long the batch (before any worker thread exists).
+        ImagingRuntime.limitAllocatorGrowth()
         let stop = BatchStop()
         let signals = Self.stopOnSignals(stop)
         let bar = ProgressBox()

@@ -15,5 +15,7 @@
 #include "cvips_log.h"
 #include "cvips_compose.h"
 #include "cvips_rotate.h"
+#include "cvips_alloc.h"
+#include "cvips_memory.h"
 
 #endif

@@ -16,13 +16,18 @@ struct PageStore: Sendable {
 
     let output: String
     let ext: String
+    /// `--thumbnails-only`: a page is its thumbnail alone.
+    var thumbnailsOnly = false
 
     var root: String { output + "/.quire" }
     var storeDirectory: String { root + "/store" }
     var stagingDirectory: String { root + "/staging" }
 
-    /// The three stored file names of a page.
-    var fileNames: [String] { [Self.pageName, Self.previewName, Self.thumbnailName].map { $0 + "." + ext } }
+    /// The stored file names of a page: page, preview and thumbnail (the thumbnail alone in a
+    /// thumbnails-only run).
+    var fileNames: [String] {
+        (thumbnailsOnly ? [Self.thumbnailName] : [Self.pageName, Self.previewName, Self.thumbnailName]).map { $0 + "." + ext }
+    }
 
     /// The id of a page: a hash of what it depends on.
     static func id(key: String, inputHash: String, optionsHash: String) -> String {
@@ -42,9 +47,8 @@ struct PageStore: Sendable {
     func stage(id: String) throws -> (folder: String, paths: PageOutputPaths) {
         let folder = stagingDirectory + "/" + id + "." + String(UInt64.random(in: 0 ... .max), radix: 36)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let names = fileNames
-        return (folder, PageOutputPaths(page: folder + "/" + names[0], preview: folder + "/" + names[1],
-                                        thumbnail: folder + "/" + names[2]))
+        let names = fileNames.map { folder + "/" + $0 }
+        return (folder, PageOutputPaths(page: names[0], preview: names[names.count > 1 ? 1 : 0], thumbnail: names[names.count - 1]))
     }
 
     /// Commits a staged page: renames its folder to `store/<id>`. When a killed run already

@@ -1,0 +1,17 @@
+#include "cvips_alloc.h"
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+int cvips_limit_allocator_growth(int mmap_threshold_bytes, int arenas) {
+#if defined(__GLIBC__)
+    int ok = 1;
+    if (mmap_threshold_bytes > 0) ok &= mallopt(M_MMAP_THRESHOLD, mmap_threshold_bytes);
+    if (arenas > 0) ok &= mallopt(M_ARENA_MAX, arenas);
+    return ok ? 0 : -1;
+#else
+    (void)mmap_threshold_bytes; (void)arenas;
+    return -1;
+#endif
+}

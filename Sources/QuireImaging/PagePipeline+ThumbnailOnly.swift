@@ -1,0 +1,31 @@
+import Foundation
+import VipsBridge
+
+extension PagePipeline {
+    /// Writes only the thumbnail of one page (`quire process --thumbnails-only`), straight from
+    /// the file with libvips's shrink-on-load (JPEG DCT scaling, PDF rendered small, TIFF
+    /// pyramid levels), so the full-size pixels are never decoded.
+    ///
+    /// The page is not corrected (correction needs the full-size pixels, which is what this
+    /// mode exists to avoid): the record says `none`, and its width and height are those of
+    /// the upright source, i.e. the page an uncorrected run would write. The header is read
+    /// first so `--max-pixels` refuses oversized pages before any pixel is decoded.
+    /// - Returns: a result whose `files` name the thumbnail for all three renditions.
+    /// - Throws: `ImagingError` naming the file and the reason; no file is left behind.
+    public func processThumbnailOnly(_ source: PageSource, to thumbnailPath: String) throws -> PageResult {
+        // Header only: the decoded image is lazy and no pixel of it is read here.
+        let header = try PageDecoder(maxPixels: maxPixels).decode(source)
+        let outputs = PageOutputPaths(page: thumbnailPath, preview: thumbnailPath, thumbnail: thumbnailPath)
+        do {
+            let small = try thumbnail(of: header.image, source: source, format: header.format, corrected: false)
+            try write(small, to: thumbnailPath)
+            return PageResult(source: source, format: header.format, orientation: header.orientation,
+                              width: header.image.width, height: header.image.height,
+                              correction: CorrectionRecord(kind: .none), files: outputs)
+        } catch {
+            unlink(thumbnailPath)
+            if let error = error as? ImagingError { throw error }
+            throw ImagingError.decoding(error, path: source.path)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import QuireImaging
+
+/// `OUT/.quire/shard.json`: what a `--shard K/N` run records beside its layout.json so that
+/// `quire merge` can restore the whole batch's order.
+///
+/// A shard's layout.json is an ordinary one (its pages numbered 0001... within the shard); this
+/// file adds, for each of its pages and errors in the same order, the position the page has in
+/// the whole batch: `order` (the input file's place among all discovered inputs, which every
+/// shard discovers in full and in the same order) and `sourcePage` (the page inside a
+/// multi-page file; -1 for an error about a whole file). With it the merge needs no access to
+/// the inputs. `inputs` (the command's arguments) and `shardCount` let the merge refuse shards
+/// of different batches; `pageCount` (pages this shard attempted, failed ones included) lets it
+/// pick the same file-name width as one run over everything.
+public struct ShardRun: Codable, Sendable, Equatable {
+    public static let schemaIdentifier = "quire.shard/1"
+    /// Relative to OUT.
+    public static let fileName = ".quire/shard.json"
+
+    /// A page's (or an error's) place in the whole batch.
+    public struct Position: Codable, Sendable, Hashable, Comparable {
+        public var order: Int
+        public var sourcePage: Int
+
+        public init(order: Int, sourcePage: Int) {
+            self.order = order
+            self.sourcePage = sourcePage
+        }
+
+        public static func < (a: Position, b: Position) -> Bool { (a.order, a.sourcePage) < (b.order, b.sourcePage) }
+    }
+
+    public var schema: String
+    public var shardIndex: Int
+    public var shardCount: Int
+    public var inputs: [String]
+    public var pageCount: Int
+    public var thumbnailsOnly: Bool
+    /// One per page of layout.json, in its order.
+    public var pages: [Position]
+    /// One per error of layout.json, in its order.
+    public var errors: [Position]
+
+    public init(shard: ShardSelector, inputs: [String], pageCount: Int, thumbnailsOnly: Bool,
+                pages: [Position], errors: [Position]) {
+        self.schema = Self.schemaIdentifier
+        self.shardIndex = shard.index
+        self.shardCount = shard.count
+        self.inputs = inputs
+        self.pageCount = pageCount
+        self.thumbnailsOnly = thumbnailsOnly
+        self.pages = pages
+        self.errors = errors
+    }
+
+    /// Indices of the discovered inputs that belong to `shard` (by the hash of their source name).
+    /// - Complexity: O(n) hashes of the names.
+    public static func select(_ inputs: [DiscoveredInput], shard: ShardSelector) -> [Int] {
+        inputs.indices.filter { shard.contains(source: inputs[$0].source) }
+    }
+
+    /// Writes `OUT/.quire/shard.json` atomically.
+    /// - Throws: `ProcessError` when it cannot be written.
+    public func write(to out: String) throws {
+        let path = out + "/" + Self.fileName
+        do {
+            try FileManager.default.createDirectory(atPath: out + "/.quire", withIntermediateDirectories: true)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            var data = try encoder.encode(self)
+            data.append(0x0A)
+            try AtomicFile.write(data, to: path)
+        } catch {
+            throw ProcessError(path: path, reason: "cannot be written (\(error))")
+        }
+    }
+
+    /// Reads the record of the shard output in `out`.
+    /// - Throws: `ProcessError` naming the folder when it is not a shard output.
+    public static func read(from out: String) throws -> ShardRun {
+        let path = out + "/" + fileName
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ProcessError(path: out, reason: "is not the output of a `quire process --shard K/N` run (no \(fileName))")
+        }
+        do {
+            let run = try JSONDecoder().decode(ShardRun.self, from: data)
+            guard run.schema == schemaIdentifier else {
+                throw ProcessError(path: path, reason: "has schema \(run.schema), expected \(schemaIdentifier)")
+            }
+            return run
+        } catch let error as ProcessError {
+            throw error
+        } catch {
+            throw ProcessError(path: path, reason: "cannot be read (\(error))")
+        }
+    }
+}
