@@ -67,6 +67,8 @@ static void apply_load_options(VipsOperation *op, const cvips_load_options *opti
         g_object_set(op, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
     if (options->fail_on > 0 && has_property(op, "fail_on"))
         g_object_set(op, "fail_on", (VipsFailOn) options->fail_on, NULL);
+    if (options->shrink > 1 && has_property(op, "shrink"))
+        g_object_set(op, "shrink", options->shrink, NULL);
 }
 
 /* Builds a configured loader through the operation cache and takes its "out" image. */

@@ -42,18 +42,29 @@ public struct DetectionResult: Sendable, Hashable, Codable {
 public enum Detector {
     /// Detects the page in one page of a file: a shrink-on-load copy of about 1000 px is decoded
     /// (EXIF orientation applied) and analysed; the result is in display pixels of the full page.
-    /// - Throws: `VIPSError` when the file cannot be opened or decoded.
+    /// - Throws: `VIPSError` or `ImagingError` when the file cannot be opened or decoded.
     /// - Parameter fullResolution: also decode the full page and refine a photo's corners on it
     ///   (what the correction step does; slower, as the whole image is decoded).
     public static func detect(file path: String, page: Int = 0, dpi: Double = 200,
                               fullResolution: Bool = false) throws -> DetectionResult {
         let source = PageSource(path: path, page: page, dpi: dpi)
-        let header = try VIPSImage.load(file: path, options: .init(page: page > 0 ? page : nil,
-                                                                   dpi: isVector(path) ? dpi : nil))
-        let swap = header.orientation >= 5
-        let width = swap ? header.height : header.width
-        let height = swap ? header.width : header.height
-        let copy = try DetectionCopy(source: source, displayWidth: width, displayHeight: height)
+        // Full resolution: exactly what the correction step sees (one decode, the copy averaged
+        // from it, corners refined on it). Otherwise only a shrink-on-load copy is decoded.
+        let decoded = fullResolution ? try PageDecoder(maxPixels: .max).decodeFrame(source) : nil
+        let width: Int, height: Int
+        let copy: DetectionCopy
+        if let decoded {
+            (width, height) = (decoded.displayWidth, decoded.displayHeight)
+            let frame = decoded.frame
+            copy = DetectionCopy(frame: UnsafeBufferPointer(frame.pixels), width: frame.width, height: frame.height,
+                                 bands: frame.bands, orientation: decoded.orientation)
+        } else {
+            let header = try VIPSImage.load(file: path, options: .init(page: page > 0 ? page : nil,
+                                                                       dpi: isVector(path) ? dpi : nil))
+            let swap = header.orientation >= 5
+            (width, height) = swap ? (header.height, header.width) : (header.width, header.height)
+            copy = try DetectionCopy(source: source, displayWidth: width, displayHeight: height)
+        }
         let clock = ContinuousClock()
         var analysis: PageAnalysis!
         let elapsed = clock.measure { analysis = PageAnalyzer.analyze(copy) }
@@ -61,13 +72,12 @@ public enum Detector {
         switch analysis.kind {
         case .photo:
             var quad = analysis.detection.quad
-            if fullResolution, let q = quad, analysis.copyScale > 1.2 {
-                let full = try VIPSImage.load(file: path, options: .init(page: page > 0 ? page : nil,
-                                                                         dpi: isVector(path) ? dpi : nil))
-                    .autorotated().displayReady()
-                let bytes = try full.pixelBytes()
-                quad = PageDetector.refine(q, pixels: bytes, width: full.width, height: full.height, bands: full.bands,
-                                           insideBrighter: analysis.insideBrighter, searchRadius: analysis.copyScale + 2)
+            if let decoded, let q = quad, analysis.copyScale > 1.2 {
+                let frame = decoded.frame
+                quad = decoded.orientation.display(PageDetector.refine(
+                    decoded.orientation.stored(q), pixels: UnsafeBufferPointer(frame.pixels), width: frame.width,
+                    height: frame.height, bands: frame.bands, insideBrighter: analysis.insideBrighter,
+                    searchRadius: analysis.copyScale + 2))
             }
             return DetectionResult(source: path, page: page, width: width, height: height,
                                    quad: quad, confidence: analysis.detection.confidence,

@@ -7,15 +7,13 @@ public enum PageCorrection {
     /// result to `outputPath` (format from the extension).
     /// - Parameter userQuad: corners in display pixels to use instead of detection.
     /// - Returns: what was done, with the output's pixel size.
-    /// - Throws: `VIPSError` when the input cannot be read or the output written.
+    /// - Throws: `ImagingError` when the input cannot be read, `VIPSError` when the output cannot be written.
     @discardableResult
     public static func correctFile(_ source: PageSource, options: CorrectionOptions = CorrectionOptions(),
                                    userQuad: Quad? = nil, outputPath: String) throws
         -> (record: CorrectionRecord, width: Int, height: Int) {
-        let loaded = try VIPSImage.load(file: source.path, options: .init(page: source.page > 0 ? source.page : nil,
-                                                                          dpi: Detector.isVector(source.path) ? source.dpi : nil))
-        let image = try loaded.autorotated().displayReady()
-        let (corrected, record) = try PageCorrector(options: options).correct(image, source: source, userQuad: userQuad)
+        let decoded = try PageDecoder(maxPixels: .max).decodeFrame(source)
+        let (corrected, record) = try PageCorrector(options: options).correct(decoded, userQuad: userQuad)
         try corrected.save(to: outputPath, options: .init(format: outputPath.lowercased().hasSuffix(".png") ? .png : .jpeg,
                                                           quality: 90))
         return (record, corrected.width, corrected.height)

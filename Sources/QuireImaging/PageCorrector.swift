@@ -33,76 +33,91 @@ public struct CorrectionRecord: Sendable, Hashable, Codable {
 /// otherwise a small copy is analysed (`PageAnalyzer`): a photo's page quad is warped upright
 /// (`PerspectiveWarp`, output size from `PageShape`), a scan is deskewed and trimmed
 /// (`ScanDeskew`), and a page where neither shows is kept whole.
+///
+/// Everything reads the one decoded frame (`DecodedFrame`): the detection copy is averaged
+/// from it, a photo's corners are refined on it and the warp samples it in stored orientation
+/// (the EXIF rotation folds into the homography). Rows outside the page are handed back to the
+/// kernel before the warp, so a page's peak memory is about one frame, not frame plus copies.
 struct PageCorrector: Sendable {
     var options: CorrectionOptions
 
     init(options: CorrectionOptions) { self.options = options }
 
-    /// image: oriented, display-ready (8-bit sRGB or grey) full-size page; source: where it came from
-    /// (path, page, dpi) so you may take a shrink-on-load detection copy; userQuad: corners the user gave.
-    func correct(_ image: VIPSImage, source: PageSource, userQuad: Quad?) throws
-        -> (image: VIPSImage, record: CorrectionRecord) {
-        if options.mode == .none { return (image, CorrectionRecord(kind: .none)) }
+    /// The corrected, upright, display-ready page and what was done to it.
+    /// - Parameter userQuad: corners the user gave, in display pixels of the upright source.
+    func correct(_ decoded: DecodedFrame, userQuad: Quad?) throws -> (image: VIPSImage, record: CorrectionRecord) {
+        if options.mode == .none { return (try decoded.uprightImage(), CorrectionRecord(kind: .none)) }
         if let userQuad {
-            let quad = userQuad
-            let warped = try straighten(image, quad: quad)
-            return (warped, CorrectionRecord(kind: .perspective, quad: quad, quadConfidence: 1))
+            let (page, quad) = try straighten(decoded, quad: userQuad, refinement: nil)
+            return (page, CorrectionRecord(kind: .perspective, quad: quad, quadConfidence: 1))
         }
-        let copy = try detectionCopy(image, source: source)
-        let analysis = PageAnalyzer.analyze(copy)
+        let frame = decoded.frame
+        let copy = StageProfile.measure("2a detection copy") {
+            DetectionCopy(frame: UnsafeBufferPointer(frame.pixels), width: frame.width, height: frame.height,
+                          bands: frame.bands, orientation: decoded.orientation)
+        }
+        let analysis = StageProfile.measure("2b analyse") { PageAnalyzer.analyze(copy) }
         switch analysis.kind {
         case .photo where analysis.detection.quad != nil:
-            // Cheapest: straight from the file's stored pixels (PageCorrector+StoredWarp.swift).
-            if let done = try straightenFromStoredPixels(
-                source: source, displayWidth: image.width, displayHeight: image.height, quad: analysis.detection.quad!,
-                insideBrighter: analysis.insideBrighter, refineRadius: analysis.copyScale > 1.2 ? analysis.copyScale + 2 : 0) {
-                return (done.image, CorrectionRecord(kind: .perspective, quad: done.quad,
-                                                     quadConfidence: analysis.detection.confidence))
-            }
-            // The full page is decoded for the warp anyway: refine the corners on it first.
-            let source = try image.format == .uchar ? image : image.castToUChar()
-            let bytes = try source.pixelBytes()
-            var quad = analysis.detection.quad!
-            if analysis.copyScale > 1.2 {
-                quad = PageDetector.refine(quad, pixels: bytes, width: source.width, height: source.height,
-                                           bands: source.bands, insideBrighter: analysis.insideBrighter,
-                                           searchRadius: analysis.copyScale + 2)
-            }
-            let warped = try straighten(bytes, width: source.width, height: source.height, bands: source.bands, quad: quad)
-            return (warped, CorrectionRecord(kind: .perspective, quad: quad,
-                                             quadConfidence: analysis.detection.confidence))
+            let refinement = analysis.copyScale > 1.2
+                ? Refinement(insideBrighter: analysis.insideBrighter, radius: analysis.copyScale + 2) : nil
+            let (page, quad) = try straighten(decoded, quad: analysis.detection.quad!, refinement: refinement)
+            return (page, CorrectionRecord(kind: .perspective, quad: quad, quadConfidence: analysis.detection.confidence))
         case .photo, .none:
-            return (image, CorrectionRecord(kind: .none, quadConfidence: analysis.detection.confidence))
+            return (try decoded.uprightImage(), CorrectionRecord(kind: .none, quadConfidence: analysis.detection.confidence))
         case .scan:
             let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
-            let (deskewed, crop) = try ScanDeskew.deskewAndTrim(image, skew: skew)
+            let (deskewed, crop) = try ScanDeskew.deskewAndTrim(try decoded.uprightImage(), skew: skew)
             return (deskewed, CorrectionRecord(kind: .deskew, skewDegrees: skew.degrees, crop: crop))
         }
     }
 
-    /// Warps `quad` of the image upright at the size its edges (or the chosen paper) call for.
-    func straighten(_ image: VIPSImage, quad: Quad) throws -> VIPSImage {
-        let size = PageShape.outputSize(for: quad, imageWidth: image.width, imageHeight: image.height,
-                                        paper: options.paper)
-        return try PerspectiveWarp.warp(image, quad: quad, width: size.width, height: size.height)
+    /// The same for an image already upright and display-ready (tests, pixels from elsewhere).
+    func correct(_ image: VIPSImage, userQuad: Quad?) throws -> (image: VIPSImage, record: CorrectionRecord) {
+        try correct(DecodedFrame(upright: image), userQuad: userQuad)
     }
 
-    /// The same from pixels already decoded.
-    func straighten(_ bytes: [UInt8], width: Int, height: Int, bands: Int, quad: Quad) throws -> VIPSImage {
-        let size = PageShape.outputSize(for: quad, imageWidth: width, imageHeight: height, paper: options.paper)
-        let out = try PerspectiveWarp.warp(pixels: bytes, width: width, height: height, bands: bands, quad: quad,
-                                           outputWidth: size.width, outputHeight: size.height)
-        return try VIPSImage.fromPixels(out, width: size.width, height: size.height, bands: bands)
+    /// How a detected quad is refined on the full-size pixels before the warp.
+    struct Refinement {
+        var insideBrighter: Bool
+        /// Search distance in full pixels (the detection copy's scale plus a margin).
+        var radius: Double
     }
 
-    /// A shrink-on-load copy from the source file when it shows the same frame as `image`
-    /// (cheap: JPEG DCT scaling), else a thumbnail of `image` itself.
-    func detectionCopy(_ image: VIPSImage, source: PageSource) throws -> DetectionCopy {
-        if !source.path.isEmpty,
-           let copy = try? DetectionCopy(source: source, displayWidth: image.width, displayHeight: image.height),
-           abs(copy.scaleX - copy.scaleY) <= 0.02 * max(copy.scaleX, copy.scaleY) {
-            return copy
+    /// Warps `quad` (display pixels) of the frame upright at the size its edges (or the chosen
+    /// paper) call for, refining the corners first when asked.
+    /// - Returns: the page (a new 8-bit image in memory) and the quad used, in display pixels.
+    func straighten(_ decoded: DecodedFrame, quad: Quad, refinement: Refinement?) throws -> (VIPSImage, Quad) {
+        let frame = decoded.frame, map = decoded.orientation
+        var stored = map.stored(quad)
+        // Only rows near the page are read from here on: return the others to the kernel.
+        // Refinement may move a corner by up to 1.5 search radii; the bilinear taps need one more row.
+        if stored.isFinite {
+            let margin = 2 * (refinement?.radius ?? 0) + 3
+            let ys = stored.corners.map(\.y)
+            let height = Double(frame.height)
+            let top = Int(min(max(ys.min()! - margin, 0), height).rounded(.down))
+            let bottom = Int(min(max(ys.max()! + margin, 0), height).rounded(.up))
+            frame.releaseRows(0..<top)
+            frame.releaseRows(bottom..<frame.height)
         }
-        return try DetectionCopy(image: image, displayWidth: image.width, displayHeight: image.height)
+        let pixels = UnsafeBufferPointer(frame.pixels)
+        if let refinement {
+            stored = StageProfile.measure("2c refine corners") {
+                PageDetector.refine(stored, pixels: pixels, width: frame.width, height: frame.height, bands: frame.bands,
+                                    insideBrighter: refinement.insideBrighter, searchRadius: refinement.radius)
+            }
+        }
+        let upright = map.display(stored)
+        let size = PageShape.outputSize(for: upright, imageWidth: decoded.displayWidth,
+                                        imageHeight: decoded.displayHeight, paper: options.paper)
+        // Warped straight into the page's own frame (no copy afterwards).
+        let page = try StageProfile.measure("2d warp") { () throws -> VIPSFrame in
+            let page = try VIPSFrame(width: size.width, height: size.height, bands: frame.bands)
+            try PerspectiveWarp.warp(pixels: pixels, width: frame.width, height: frame.height, bands: frame.bands,
+                                     quad: stored, outputWidth: size.width, outputHeight: size.height, into: page.pixels)
+            return page
+        }
+        return (page.image, upright)
     }
 }

@@ -48,6 +48,40 @@ struct PageDecoder: Sendable {
         }
     }
 
+    /// Decodes the page once, at full size, into a frame (see `DecodedFrame`): a streaming
+    /// decode in stored orientation for upright and rotated files, an upright random-access
+    /// decode for mirrored orientations. The size is checked from the header first.
+    /// - Throws: `ImagingError` (tooLarge from the header; decoding errors name the file).
+    func decodeFrame(_ source: PageSource) throws -> DecodedFrame {
+        let header = try decode(source)
+        do {
+            let o = header.orientation
+            if let map = StoredOrientation(orientation: o, storedWidth: o >= 5 ? header.image.height : header.image.width,
+                                           storedHeight: o >= 5 ? header.image.width : header.image.height) {
+                var stored = try VIPSImage.load(file: source.path, options: .init(
+                    page: source.page, pageCount: 1, dpi: header.format == .pdf ? source.dpi : nil,
+                    sequential: true, failOn: .truncated))
+                stored = try stored.displayReady(keepGray: true, background: 255)
+                if stored.format != .uchar { stored = try stored.castToUChar() }
+                if (stored.width, stored.height) == (Int(map.storedWidth), Int(map.storedHeight)) {
+                    return DecodedFrame(frame: try VIPSFrame(rendering: stored), orientation: map,
+                                        exifOrientation: o, format: header.format)
+                }
+            }
+            // Mirrored orientations (or a loader that disagrees with its header): upright.
+            var upright = header.image
+            if upright.format != .uchar { upright = try upright.castToUChar() }
+            let frame = try VIPSFrame(rendering: upright)
+            return DecodedFrame(frame: frame,
+                                orientation: StoredOrientation(orientation: 1, storedWidth: frame.width, storedHeight: frame.height)!,
+                                exifOrientation: o, format: header.format)
+        } catch let error as ImagingError {
+            throw error
+        } catch {
+            throw ImagingError.decoding(error, path: source.path)
+        }
+    }
+
     static func megapixels(_ pixels: Int) -> String {
         let tenths = (Double(pixels) / 100_000).rounded()
         return tenths.truncatingRemainder(dividingBy: 10) == 0

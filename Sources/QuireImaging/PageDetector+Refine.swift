@@ -8,7 +8,8 @@ import Darwin
 /// edge of the expected polarity along the side's normal, at many points along the side, then a
 /// robust total-least-squares line through them.
 struct SideRefiner {
-    let pixels: [UInt8]
+    /// Borrowed: valid only while the caller keeps the pixels alive (a refinement call).
+    let pixels: UnsafeBufferPointer<UInt8>
     let width: Int
     let height: Int
     let bands: Int
@@ -49,7 +50,8 @@ struct SideRefiner {
         let start = length * 0.05, end = length * 0.95
         var xs: [Double] = [], ys: [Double] = [], ws: [Double] = []
         var tried = 0
-        pixels.withUnsafeBufferPointer { p in
+        do {
+            let p = pixels
             var s = start
             var profile = [Double](repeating: 0, count: 2 * radius + 3)
             while s <= end {

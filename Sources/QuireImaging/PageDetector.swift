@@ -75,6 +75,7 @@ struct PageDetector: Sendable {
         var sides = best.lines.map {
             Line(nx: $0.nx, ny: $0.ny, c: ($0.c + 0.5 * ($0.nx + $0.ny)) * scale - 0.5 * ($0.nx + $0.ny))
         }
+        pixels.withUnsafeBufferPointer { pixels in
         let refiner = SideRefiner(pixels: pixels, width: width, height: height, bands: bands)
         for _ in 0..<2 {
             let corners = Self.corners(of: sides)
@@ -87,6 +88,7 @@ struct PageDetector: Sendable {
                     sides[i] = refined
                 }
             }
+        }
         }
         guard let corners = Self.corners(of: sides) else { return (.none, true) }
         let quad = Quad(topLeft: Point(x: corners[0].0, y: corners[0].1),
@@ -103,6 +105,15 @@ struct PageDetector: Sendable {
     /// in continuous coordinates (the image spans 0...width, pixel centres at +0.5).
     /// - Complexity: O(side length x searchRadius) per side, a few thousand samples.
     static func refine(_ quad: Quad, pixels: [UInt8], width: Int, height: Int, bands: Int,
+                       insideBrighter: Bool, searchRadius: Double) -> Quad {
+        pixels.withUnsafeBufferPointer {
+            refine(quad, pixels: $0, width: width, height: height, bands: bands, insideBrighter: insideBrighter,
+                   searchRadius: searchRadius)
+        }
+    }
+
+    /// The same on borrowed pixels (a decoded frame).
+    static func refine(_ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bands: Int,
                        insideBrighter: Bool, searchRadius: Double) -> Quad {
         let c = quad.corners.map { ($0.x - 0.5, $0.y - 0.5) }
         func line(_ a: (Double, Double), _ b: (Double, Double)) -> Line {

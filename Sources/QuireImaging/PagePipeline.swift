@@ -53,28 +53,33 @@ public struct PagePipeline: Sendable {
     /// - Parameter userQuad: page corners the user supplied, in display pixels of the oriented source.
     /// - Throws: `ImagingError` naming the file and the reason.
     public func process(_ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad? = nil) throws -> PageResult {
-        // 1. file -> decoded, oriented, display-ready image (size checked from the header first).
-        let decoded = try PageDecoder(maxPixels: maxPixels).decode(source)
+        // 1. file -> one full-size decode (size checked from the header first).
+        let decoded = try StageProfile.measure("1 decode") { try PageDecoder(maxPixels: maxPixels).decodeFrame(source) }
+        let (format, orientation) = (decoded.format, decoded.exifOrientation)
+        let sourceSize = PixelSize(width: decoded.displayWidth, height: decoded.displayHeight)
         do {
-            // 2. correction (perspective for photos, deskew and trim for scans, or nothing).
-            let corrected = try PageCorrector(options: correction)
-                .correct(decoded.image, source: source, userQuad: userQuad)
+            // 2. correction (perspective for photos, deskew and trim for scans, or nothing); the
+            //    frame is released when this returns, unless the page is a view of it.
+            let corrected = try StageProfile.measure("2 correct (all of 2x)") {
+                try PageCorrector(options: correction).correct(consume decoded, userQuad: userQuad)
+            }
             let page = corrected.image
             // 3. encode page, preview and thumbnail.
-            try write(page, to: outputs.page)
+            try StageProfile.measure("3 encode page") { try write(page, to: outputs.page) }
             // Rendered once into memory (a few MB): written, then shrunk again for the thumbnail.
-            let preview = try fit(page, inside: renditions.previewSize).materialized()
-            try write(preview, to: outputs.preview)
-            // A corrected page's thumbnail is shrunk from the preview, not from the full page
-            // again (the second full-size resize was ~15% of a page's CPU in the profile).
-            let small = corrected.record.kind == .none
-                ? try thumbnail(of: page, source: source, format: decoded.format, corrected: false)
-                : try fit(renditions.thumbnailSize <= renditions.previewSize ? preview : page, inside: renditions.thumbnailSize)
-            try write(small, to: outputs.thumbnail)
+            let preview = try StageProfile.measure("4 preview resize") {
+                try fit(page, inside: renditions.previewSize).materialized()
+            }
+            try StageProfile.measure("5 encode preview") { try write(preview, to: outputs.preview) }
+            let small = try StageProfile.measure("6 thumbnail resize") {
+                try fit(renditions.thumbnailSize <= renditions.previewSize ? preview : page, inside: renditions.thumbnailSize)
+                    .materialized()
+            }
+            try StageProfile.measure("7 encode thumbnail") { try write(small, to: outputs.thumbnail) }
             // 4. the page's record.
-            return PageResult(source: source, format: decoded.format, orientation: decoded.orientation,
+            return PageResult(source: source, format: format, orientation: orientation,
                               width: page.width, height: page.height, correction: corrected.record, files: outputs,
-                              sourceSize: PixelSize(width: decoded.image.width, height: decoded.image.height))
+                              sourceSize: sourceSize)
         } catch {
             for path in [outputs.page, outputs.preview, outputs.thumbnail] { unlink(path) }
             if let error = error as? ImagingError { throw error }
@@ -82,10 +87,9 @@ public struct PagePipeline: Sendable {
         }
     }
 
-    /// The thumbnail. An uncorrected page is thumbnailed from the file with libvips's
-    /// shrink-on-load (JPEG DCT scaling, PDF rendered small, TIFF pyramid levels), far cheaper
-    /// than shrinking the full-size pixels; a corrected page must show the correction, so it
-    /// is thumbnailed from the corrected image.
+    /// The thumbnail of an uncorrected page straight from the file, with libvips's
+    /// shrink-on-load (JPEG DCT scaling, PDF rendered small, TIFF pyramid levels): far cheaper
+    /// than decoding the full-size pixels (`--thumbnails-only`).
     func thumbnail(of page: VIPSImage, source: PageSource, format: SourceFormat, corrected: Bool) throws -> VIPSImage {
         let size = renditions.thumbnailSize
         if corrected { return try fit(page, inside: size) }
@@ -100,7 +104,7 @@ public struct PagePipeline: Sendable {
     /// Fits an already-decoded image inside a `size` x `size` square, never enlarging it.
     func fit(_ image: VIPSImage, inside size: Int) throws -> VIPSImage {
         if image.width <= size && image.height <= size { return image }
-        return try image.thumbnail(width: size, height: size).displayReady(keepGray: image.isGray, background: 255)
+        return try image.fitted(inside: size).displayReady(keepGray: image.isGray, background: 255)
     }
 
     func write(_ image: VIPSImage, to path: String) throws {

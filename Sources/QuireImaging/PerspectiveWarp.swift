@@ -80,6 +80,40 @@ public enum PerspectiveWarp {
                             let n = x1 - x
                             let du = (ub - ua) / n, dv = (vb - va) / n
                             var u = ua, v = va
+                            // Samples between the span's ends lie between their positions: when
+                            // both ends are inside, every bilinear neighbour is, and the loop
+                            // needs no clamping (most of a page).
+                            if bands == 3, min(ua, ub) >= 0, min(va, vb) >= 0,
+                               max(ua, ub) >> 16 < maxX, max(va, vb) >> 16 < maxY {
+                                // Wrapping arithmetic: the bounds above make overflow impossible,
+                                // and without trap checks the loop keeps its values in registers.
+                                var n = x1 - x
+                                var out = dst + o
+                                let stride = rowStride
+                                while n > 0 {
+                                    let ax = Int32(truncatingIfNeeded: (u &>> 8) & 255)
+                                    let ay = Int32(truncatingIfNeeded: (v &>> 8) & 255)
+                                    let p = src + ((v &>> 16) &* stride &+ (u &>> 16) &* 3)
+                                    let q = p + stride
+                                    u &+= du; v &+= dv
+                                    // Horizontal blends (8.8 fixed point) on both rows, then vertical.
+                                    let r0 = Int32(p[0]) &<< 8 &+ (Int32(p[3]) &- Int32(p[0])) &* ax
+                                    let r1 = Int32(q[0]) &<< 8 &+ (Int32(q[3]) &- Int32(q[0])) &* ax
+                                    let g0 = Int32(p[1]) &<< 8 &+ (Int32(p[4]) &- Int32(p[1])) &* ax
+                                    let g1 = Int32(q[1]) &<< 8 &+ (Int32(q[4]) &- Int32(q[1])) &* ax
+                                    let b0 = Int32(p[2]) &<< 8 &+ (Int32(p[5]) &- Int32(p[2])) &* ax
+                                    let b1 = Int32(q[2]) &<< 8 &+ (Int32(q[5]) &- Int32(q[2])) &* ax
+                                    out[0] = UInt8(truncatingIfNeeded: (r0 &<< 8 &+ (r1 &- r0) &* ay &+ 32768) &>> 16)
+                                    out[1] = UInt8(truncatingIfNeeded: (g0 &<< 8 &+ (g1 &- g0) &* ay &+ 32768) &>> 16)
+                                    out[2] = UInt8(truncatingIfNeeded: (b0 &<< 8 &+ (b1 &- b0) &* ay &+ 32768) &>> 16)
+                                    out += 3
+                                    n &-= 1
+                                }
+                                o += (x1 - x) * 3
+                                x = x1
+                                ua = ub; va = vb
+                                continue
+                            }
                             for _ in x..<x1 {
                                 var fx = u >> 8, fyy = v >> 8
                                 u += du; v += dv

@@ -25,14 +25,19 @@ extension VIPSImage {
         /// Stream top to bottom, reading pixels once (cheapest for decode-process-encode).
         public var sequential: Bool
         public var failOn: FailOn
+        /// Decode at 1/`shrink` of the stored size (1, 2, 4 or 8) where the loader scales while
+        /// decoding (JPEG: DCT scaling, several times cheaper than a full decode); loaders
+        /// without the option decode at full size, so check the size you get.
+        public var shrink: Int
 
         public init(page: Int? = nil, pageCount: Int? = nil, dpi: Double? = nil,
-                    sequential: Bool = false, failOn: FailOn = .none) {
+                    sequential: Bool = false, failOn: FailOn = .none, shrink: Int = 1) {
             self.page = page
             self.pageCount = pageCount
             self.dpi = dpi
             self.sequential = sequential
             self.failOn = failOn
+            self.shrink = shrink
         }
 
         func withCOptions<R>(_ body: (UnsafePointer<cvips_load_options>) throws -> R) rethrows -> R {
@@ -41,7 +46,8 @@ extension VIPSImage {
                 n: Int32(pageCount ?? 0),
                 dpi: dpi ?? 0,
                 sequential: sequential ? 1 : 0,
-                fail_on: Int32(failOn.rawValue))
+                fail_on: Int32(failOn.rawValue),
+                shrink: Int32(clamping: shrink))
             return try body(&c)
         }
     }

@@ -46,6 +46,18 @@ extension VIPSImage {
         try Self.make("flip") { cvips_flip(pointer, horizontal ? 1 : 0, $0) }
     }
 
+    /// Fits inside a `box` x `box` square (never enlarging), Lanczos3 through `vips_resize`,
+    /// for a result that is saved or materialised (the input is read top to bottom, see
+    /// `streamed()`). For pixels already decoded this is several times cheaper than
+    /// `thumbnail(width:height:)`, which resamples a memory image tile by tile.
+    public func fitted(inside box: Int) throws -> VIPSImage {
+        guard box > 0 else { throw VIPSError(operation: "resize", message: "box \(box) is empty") }
+        if width <= box && height <= box { return self }
+        let scale = min(Double(box) / Double(width), Double(box) / Double(height))
+        return try streamed().resized(toWidth: min(box, max(1, Int((Double(width) * scale).rounded()))),
+                           height: min(box, max(1, Int((Double(height) * scale).rounded()))))
+    }
+
     /// Fits inside `width` x `height` (never enlarging) from already-decoded pixels.
     public func thumbnail(width: Int, height: Int) throws -> VIPSImage {
         try Self.make("thumbnail") { cvips_thumbnail_image(pointer, Int32(width), Int32(height), $0) }

@@ -32,6 +32,7 @@ typedef struct {
     double dpi;           /* PDF/SVG render resolution; <= 0 = loader default */
     int sequential;       /* 1 = VIPS_ACCESS_SEQUENTIAL (streaming, read once) */
     int fail_on;          /* VipsFailOn: 0 none, 1 truncated, 2 error, 3 warning */
+    int shrink;           /* > 1: decode at 1/shrink where the loader can (JPEG DCT scaling) */
 } cvips_load_options;
 
 /* Loader nickname libvips would pick for a file ("jpegload", "pdfload", ...), or NULL.

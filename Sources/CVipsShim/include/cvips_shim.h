@@ -17,5 +17,6 @@
 #include "cvips_rotate.h"
 #include "cvips_alloc.h"
 #include "cvips_memory.h"
+#include "cvips_frame.h"
 
 #endif
