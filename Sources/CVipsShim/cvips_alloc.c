@@ -1,5 +1,9 @@
 #include "cvips_alloc.h"
 
+/* <stdlib.h> first: __GLIBC__ is defined by <features.h>, which only arrives with a libc
+ * header; testing it before one is included silently compiled the limits out. */
+#include <stdlib.h>
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif

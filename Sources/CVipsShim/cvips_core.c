@@ -312,7 +312,7 @@ int cvips_save(VipsImage *in, const char *filename, const cvips_save_options *o)
     switch (o->format) {
     case CVIPS_SAVE_JPEG:
         return vips_jpegsave(in, filename, "Q", o->quality, "strip", strip,
-                             "optimize_coding", TRUE, NULL);
+                             "optimize_coding", o->optimize ? TRUE : FALSE, NULL);
     case CVIPS_SAVE_PNG:
         if (o->compression >= 0)
             return vips_pngsave(in, filename, "compression", o->compression, "strip", strip,
@@ -337,7 +337,7 @@ void *cvips_save_buffer(VipsImage *in, const cvips_save_options *o, size_t *leng
     switch (o->format) {
     case CVIPS_SAVE_JPEG:
         rc = vips_jpegsave_buffer(in, &buffer, length, "Q", o->quality, "strip", strip,
-                                  "optimize_coding", TRUE, NULL);
+                                  "optimize_coding", o->optimize ? TRUE : FALSE, NULL);
         break;
     case CVIPS_SAVE_PNG:
         rc = vips_pngsave_buffer(in, &buffer, length, "strip", strip, NULL);

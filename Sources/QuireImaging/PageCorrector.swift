@@ -44,11 +44,18 @@ struct PageCorrector: Sendable {
     init(options: CorrectionOptions) { self.options = options }
 
     /// The corrected, upright, display-ready page and what was done to it.
-    /// - Parameter userQuad: corners the user gave, in display pixels of the upright source.
-    func correct(_ decoded: DecodedFrame, userQuad: Quad?) throws -> (image: VIPSImage, record: CorrectionRecord) {
-        if options.mode == .none { return (try decoded.uprightImage(), CorrectionRecord(kind: .none)) }
+    /// - Parameters:
+    ///   - userQuad: corners the user gave, in display pixels of the upright source.
+    ///   - frameShrunk: called once the whole frame is no longer needed in memory (after
+    ///     detection, or once the rows outside the page are released); see `FrameGate`.
+    func correct(_ decoded: DecodedFrame, userQuad: Quad?,
+                 frameShrunk: () -> Void = {}) throws -> (image: VIPSImage, record: CorrectionRecord) {
+        if options.mode == .none {
+            frameShrunk()
+            return (try decoded.uprightImage(), CorrectionRecord(kind: .none))
+        }
         if let userQuad {
-            let (page, quad) = try straighten(decoded, quad: userQuad, refinement: nil)
+            let (page, quad) = try straighten(decoded, quad: userQuad, refinement: nil, frameShrunk: frameShrunk)
             return (page, CorrectionRecord(kind: .perspective, quad: quad, quadConfidence: 1))
         }
         let frame = decoded.frame
@@ -61,11 +68,14 @@ struct PageCorrector: Sendable {
         case .photo where analysis.detection.quad != nil:
             let refinement = analysis.copyScale > 1.2
                 ? Refinement(insideBrighter: analysis.insideBrighter, radius: analysis.copyScale + 2) : nil
-            let (page, quad) = try straighten(decoded, quad: analysis.detection.quad!, refinement: refinement)
+            let (page, quad) = try straighten(decoded, quad: analysis.detection.quad!, refinement: refinement,
+                                              frameShrunk: frameShrunk)
             return (page, CorrectionRecord(kind: .perspective, quad: quad, quadConfidence: analysis.detection.confidence))
         case .photo, .none:
+            frameShrunk()
             return (try decoded.uprightImage(), CorrectionRecord(kind: .none, quadConfidence: analysis.detection.confidence))
         case .scan:
+            frameShrunk()
             let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
             let (deskewed, crop) = try ScanDeskew.deskewAndTrim(try decoded.uprightImage(), skew: skew)
             return (deskewed, CorrectionRecord(kind: .deskew, skewDegrees: skew.degrees, crop: crop))
@@ -87,7 +97,8 @@ struct PageCorrector: Sendable {
     /// Warps `quad` (display pixels) of the frame upright at the size its edges (or the chosen
     /// paper) call for, refining the corners first when asked.
     /// - Returns: the page (a new 8-bit image in memory) and the quad used, in display pixels.
-    func straighten(_ decoded: DecodedFrame, quad: Quad, refinement: Refinement?) throws -> (VIPSImage, Quad) {
+    func straighten(_ decoded: DecodedFrame, quad: Quad, refinement: Refinement?,
+                    frameShrunk: () -> Void = {}) throws -> (VIPSImage, Quad) {
         let frame = decoded.frame, map = decoded.orientation
         var stored = map.stored(quad)
         // Only rows near the page are read from here on: return the others to the kernel.
@@ -101,6 +112,7 @@ struct PageCorrector: Sendable {
             frame.releaseRows(0..<top)
             frame.releaseRows(bottom..<frame.height)
         }
+        frameShrunk()
         let pixels = UnsafeBufferPointer(frame.pixels)
         if let refinement {
             stored = StageProfile.measure("2c refine corners") {

@@ -40,12 +40,16 @@ public struct PagePipeline: Sendable {
     public var correction: CorrectionOptions
     /// Pages larger than this (width x height, after `--dpi` for PDF) are refused from the header.
     public var maxPixels: Int
+    /// Shared by the pages of a batch: how many may hold a whole decoded frame at once
+    /// (nil: no bound, e.g. one page at a time).
+    public var frameGate: FrameGate?
 
     public init(renditions: RenditionOptions = RenditionOptions(), correction: CorrectionOptions = CorrectionOptions(),
-                maxPixels: Int = 250_000_000) {
+                maxPixels: Int = 250_000_000, frameGate: FrameGate? = nil) {
         self.renditions = renditions
         self.correction = correction
         self.maxPixels = maxPixels
+        self.frameGate = frameGate
     }
 
     /// Processes one page and writes its page, preview and thumbnail (each atomically).
@@ -53,7 +57,10 @@ public struct PagePipeline: Sendable {
     /// - Parameter userQuad: page corners the user supplied, in display pixels of the oriented source.
     /// - Throws: `ImagingError` naming the file and the reason.
     public func process(_ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad? = nil) throws -> PageResult {
-        // 1. file -> one full-size decode (size checked from the header first).
+        // 1. file -> one full-size decode (size checked from the header first), once a slot for
+        //    a whole frame is free.
+        let pass = frameGate?.enter()
+        defer { pass?.leave() }
         let decoded = try StageProfile.measure("1 decode") { try PageDecoder(maxPixels: maxPixels).decodeFrame(source) }
         let (format, orientation) = (decoded.format, decoded.exifOrientation)
         let sourceSize = PixelSize(width: decoded.displayWidth, height: decoded.displayHeight)
@@ -61,7 +68,8 @@ public struct PagePipeline: Sendable {
             // 2. correction (perspective for photos, deskew and trim for scans, or nothing); the
             //    frame is released when this returns, unless the page is a view of it.
             let corrected = try StageProfile.measure("2 correct (all of 2x)") {
-                try PageCorrector(options: correction).correct(consume decoded, userQuad: userQuad)
+                try PageCorrector(options: correction).correct(consume decoded, userQuad: userQuad,
+                                                               frameShrunk: { pass?.leave() })
             }
             let page = corrected.image
             // 3. encode page, preview and thumbnail.

@@ -32,15 +32,30 @@ public struct RenditionOptions: Sendable, Hashable, Codable {
     public var previewSize: Int
     /// The thumbnail fits inside a square of this many pixels (never enlarged).
     public var thumbnailSize: Int
+    /// JPEG: optimised Huffman tables (`--optimize-coding`): ~7 % smaller, ~15 ms more CPU per page.
+    public var optimizeCoding: Bool
 
-    public init(format: OutputFormat = .jpeg, quality: Int = 85, previewSize: Int = 1600, thumbnailSize: Int = 256) {
+    public init(format: OutputFormat = .jpeg, quality: Int = 85, previewSize: Int = 1600, thumbnailSize: Int = 256,
+                optimizeCoding: Bool = false) {
         self.format = format
         self.quality = quality
         self.previewSize = previewSize
         self.thumbnailSize = thumbnailSize
+        self.optimizeCoding = optimizeCoding
+    }
+
+    // Decoding tolerates reports and manifests written before `optimizeCoding` existed.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        format = try c.decode(OutputFormat.self, forKey: .format)
+        quality = try c.decode(Int.self, forKey: .quality)
+        previewSize = try c.decode(Int.self, forKey: .previewSize)
+        thumbnailSize = try c.decode(Int.self, forKey: .thumbnailSize)
+        optimizeCoding = try c.decodeIfPresent(Bool.self, forKey: .optimizeCoding) ?? false
     }
 
     var saveOptions: VIPSImage.SaveOptions {
-        VIPSImage.SaveOptions(format: format.saveFormat, quality: quality, stripMetadata: true)
+        VIPSImage.SaveOptions(format: format.saveFormat, quality: quality, stripMetadata: true,
+                              optimizeCoding: optimizeCoding)
     }
 }

@@ -37,18 +37,24 @@ extension VIPSImage {
         public var stripMetadata: Bool
         /// PNG zlib level 0-9, or nil for libvips's default.
         public var compression: Int?
+        /// JPEG: optimised Huffman tables. About 7 % smaller files, but the encoder then holds
+        /// the whole image's coefficients and makes a second pass (measured ~15 ms more of one
+        /// core for a 3.3 MP page), so it is off unless asked for.
+        public var optimizeCoding: Bool
 
         public init(format: SaveFormat = .jpeg, quality: Int = 85, stripMetadata: Bool = true,
-                    compression: Int? = nil) {
+                    compression: Int? = nil, optimizeCoding: Bool = false) {
             self.format = format
             self.quality = quality
             self.stripMetadata = stripMetadata
             self.compression = compression
+            self.optimizeCoding = optimizeCoding
         }
 
         var cValue: cvips_save_options {
             cvips_save_options(format: format.cValue, quality: Int32(max(1, min(100, quality))),
-                               strip: stripMetadata ? 1 : 0, compression: Int32(compression ?? -1))
+                               strip: stripMetadata ? 1 : 0, compression: Int32(compression ?? -1),
+                               optimize: optimizeCoding ? 1 : 0)
         }
     }
 

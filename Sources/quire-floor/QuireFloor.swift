@@ -7,7 +7,8 @@ import VipsBridge
 /// capture as `quire process` (full page, preview, thumbnail) with no detection and no correction.
 ///
 /// It uses the same library (VipsBridge over libvips) and the same encoder settings as Quire
-/// (JPEG Q 85, metadata stripped, optimised Huffman tables), runs `--jobs` pages at once (both
+/// (JPEG Q 85, metadata stripped, optimised Huffman tables only with `--optimize-coding`, as
+/// `quire process`), runs `--jobs` pages at once (both
 /// cores busy by default), and writes `OUT/pages|previews|thumbs/NNNN.jpg` under temporary names
 /// renamed into place, so `quire process` can be judged against it in the same run: whatever
 /// Quire spends above this figure is detection, correction, layout and overhead.
@@ -51,6 +52,9 @@ struct QuireFloor: ParsableCommand {
     @Option(help: "JPEG quality.")
     var quality: Int = 85
 
+    @Flag(help: "Optimised Huffman tables (as quire process --optimize-coding).")
+    var optimizeCoding = false
+
     @Option(help: "How outputs are derived: \(Strategy.allCases.map(\.rawValue).joined(separator: ", ")).")
     var strategy: Strategy = .stream
 
@@ -76,7 +80,8 @@ struct QuireFloor: ParsableCommand {
 
         let sizes = try pageSizes.map(FloorInputs.pageSizes(from:)) ?? [:]
         let work = FloorWork(output: output, previewSize: previewSize, thumbSize: thumbSize,
-                             save: VIPSImage.SaveOptions(format: .jpeg, quality: quality, stripMetadata: true),
+                             save: VIPSImage.SaveOptions(format: .jpeg, quality: quality, stripMetadata: true,
+                                                         optimizeCoding: optimizeCoding),
                              strategy: strategy, pageSizes: sizes)
         let next = Atomic<Int>(0)
         let failures = Mutex<[String]>([])

@@ -36,6 +36,9 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "JPEG/WebP quality, 1-100.")
     var quality: Int = 85
 
+    @Flag(help: "JPEG: optimised Huffman tables, about 7% smaller files for ~15 ms more CPU per page.")
+    var optimizeCoding = false
+
     @Option(help: "Resolution PDF pages are rendered at.")
     var dpi: Double = 200
 
@@ -116,7 +119,8 @@ struct ProcessCommand: ParsableCommand {
         let size = Self.parseViewport(viewport) ?? (390, 844)
         var job = ProcessJob(
             inputs: inputs, outputDirectory: output,
-            renditions: RenditionOptions(format: format, quality: quality, previewSize: previewSize, thumbnailSize: thumbSize),
+            renditions: RenditionOptions(format: format, quality: quality, previewSize: previewSize, thumbnailSize: thumbSize,
+                                         optimizeCoding: optimizeCoding),
             correction: CorrectionOptions(mode: correct, paper: paper),
             dpi: dpi, maxPixels: Self.parsePixels(maxPixels) ?? ProcessJob.defaultMaxPixels, jobs: jobs,
             viewport: LayoutReport.Viewport(width: size.0, height: size.1, stripHeight: stripHeight),
@@ -133,8 +137,6 @@ struct ProcessCommand: ParsableCommand {
         let summary: ProcessSummary
         // Each failure is reported as one line below; libvips's own warnings would bury them.
         ImagingRuntime.silenceDecoderWarnings()
-        // Flat RSS however long the batch (before any worker thread exists).
-        ImagingRuntime.limitAllocatorGrowth()
         let stop = BatchStop()
         let signals = Self.stopOnSignals(stop)
         let bar = ProgressBox()

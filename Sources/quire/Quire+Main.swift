@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import QuireImaging
 
 extension Quire {
     /// Exit status for usage errors (bad or missing options), as in most Unix tools;
@@ -9,6 +10,10 @@ extension Quire {
     /// The entry point: argument-parser's, except that usage errors exit with status 2, so the
     /// statuses are 0 = every page written, 1 = some input failed, 2 = usage error.
     static func main() async {
+        // Flat RSS however long a batch runs: the allocator limits must be set before any
+        // thread (the async runtime's included) first allocates, or glibc has already made
+        // one malloc arena per thread (measured: ten arenas of ~8 MB each at a batch's peak).
+        ImagingRuntime.limitAllocatorGrowth()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {

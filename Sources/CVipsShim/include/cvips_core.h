@@ -112,6 +112,7 @@ typedef struct {
     int quality;          /* 1-100 for JPEG/WebP; ignored otherwise */
     int strip;            /* 1 = drop metadata */
     int compression;      /* PNG zlib level 0-9; -1 = default */
+    int optimize;         /* JPEG: optimised Huffman tables (smaller, slower, buffers the image) */
 } cvips_save_options;
 
 int cvips_save(VipsImage *in, const char *filename, const cvips_save_options *options);
