@@ -126,8 +126,10 @@ struct PageCorrector: Sendable {
         // Warped straight into the page's own frame (no copy afterwards).
         let page = try StageProfile.measure("2d warp") { () throws -> VIPSFrame in
             let page = try VIPSFrame(width: size.width, height: size.height, bands: frame.bands)
+            // Source rows go back to the kernel as the warp passes them (the frame is done with).
             try PerspectiveWarp.warp(pixels: pixels, width: frame.width, height: frame.height, bands: frame.bands,
-                                     quad: stored, outputWidth: size.width, outputHeight: size.height, into: page.pixels)
+                                     quad: stored, outputWidth: size.width, outputHeight: size.height, into: page.pixels,
+                                     releasingRows: { frame.releaseRows($0) })
             return page
         }
         return (page.image, upright)

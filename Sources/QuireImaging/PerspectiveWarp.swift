@@ -36,124 +36,219 @@ public enum PerspectiveWarp {
     }
 
     /// The same loop writing into `dst` (`outputWidth * outputHeight * bands` bytes), e.g. the
-    /// buffer of a new libvips image (`VIPSImage.filled`), so the page is not copied again.
+    /// buffer of a new libvips image (`VIPSFrame`), so the page is not copied again.
+    ///
+    /// With `releasingRows`, the output is produced in bands, one after the other, and after
+    /// each band the source rows no later band reads are passed to it (each row once), so the
+    /// caller can hand them back to the kernel while the output grows: the source and the
+    /// output then never both sit whole in memory. Bands run along output rows or columns,
+    /// whichever sweeps the source from one end to the other (columns for a capture stored
+    /// sideways, EXIF orientations 6 and 8).
     public static func warp(pixels: UnsafeBufferPointer<UInt8>, width sw: Int, height sh: Int, bands: Int,
                             quad: Quad, outputWidth ow: Int, outputHeight oh: Int,
-                            into dst: UnsafeMutableBufferPointer<UInt8>) throws {
+                            into dst: UnsafeMutableBufferPointer<UInt8>,
+                            releasingRows release: ((Range<Int>) -> Void)? = nil) throws {
         guard ow > 0, oh > 0, sw > 0, sh > 0, bands > 0, pixels.count >= sw * sh * bands,
               dst.count >= ow * oh * bands,
               quad.isFinite, quad.isConvex, quad.signedArea > 0,
               let h = Homography(rectWidth: Double(ow), height: Double(oh), to: quad) else {
             throw VIPSError(operation: "warp", message: "cannot map \(quad) onto \(ow)x\(oh)")
         }
-        let m = h.m
-        let rowsPerChunk = max(8, oh / 64)
-        let chunks = (oh + rowsPerChunk - 1) / rowsPerChunk
-        let maxX = sw - 1, maxY = sh - 1
-        do {
-            do {
-                let buffers = RowBuffers(src: pixels.baseAddress!, dst: dst.baseAddress!)
-                DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-                    let src = buffers.src, dst = buffers.dst
-                    let y0 = chunk * rowsPerChunk, y1 = min(oh, y0 + rowsPerChunk)
-                    let (m0, m3, m6) = (m[0], m[3], m[6])
-                    let (m1, m2, m4, m5, m7, m8) = (m[1], m[2], m[4], m[5], m[7], m[8])
-                    let rowStride = sw * bands
-                    for y in y0..<y1 {
-                        // Output pixel centres (x + 0.5, y + 0.5); source samples at u - 0.5.
-                        let fy = Double(y) + 0.5
-                        let bu = m1 * fy + m2, bv = m4 * fy + m5, bw = m7 * fy + m8
-                        // Exact source position (16.16 fixed point) of output column xx.
-                        @inline(__always) func exact(_ xx: Int) -> (Int, Int) {
-                            let fx = Double(xx) + 0.5
-                            let inv = 1 / (m6 * fx + bw)
-                            return (Int(((m0 * fx + bu) * inv - 0.5) * 65536), Int(((m3 * fx + bv) * inv - 0.5) * 65536))
-                        }
-                        var o = y * ow * bands
-                        var x = 0
-                        var (ua, va) = exact(0)
-                        while x < ow {
-                            // Spans of 16 pixels: exact ends, linear steps between (the projective
-                            // curvature over 16 px is far below 1/100 px for camera perspective).
-                            let x1 = min(ow, x + 16)
-                            let (ub, vb) = exact(x1)
-                            let n = x1 - x
-                            let du = (ub - ua) / n, dv = (vb - va) / n
-                            var u = ua, v = va
-                            // Samples between the span's ends lie between their positions: when
-                            // both ends are inside, every bilinear neighbour is, and the loop
-                            // needs no clamping (most of a page).
-                            if bands == 3, min(ua, ub) >= 0, min(va, vb) >= 0,
-                               max(ua, ub) >> 16 < maxX, max(va, vb) >> 16 < maxY {
-                                // Wrapping arithmetic: the bounds above make overflow impossible,
-                                // and without trap checks the loop keeps its values in registers.
-                                var n = x1 - x
-                                var out = dst + o
-                                let stride = rowStride
-                                while n > 0 {
-                                    let ax = Int32(truncatingIfNeeded: (u &>> 8) & 255)
-                                    let ay = Int32(truncatingIfNeeded: (v &>> 8) & 255)
-                                    let p = src + ((v &>> 16) &* stride &+ (u &>> 16) &* 3)
-                                    let q = p + stride
-                                    u &+= du; v &+= dv
-                                    // Horizontal blends (8.8 fixed point) on both rows, then vertical.
-                                    let r0 = Int32(p[0]) &<< 8 &+ (Int32(p[3]) &- Int32(p[0])) &* ax
-                                    let r1 = Int32(q[0]) &<< 8 &+ (Int32(q[3]) &- Int32(q[0])) &* ax
-                                    let g0 = Int32(p[1]) &<< 8 &+ (Int32(p[4]) &- Int32(p[1])) &* ax
-                                    let g1 = Int32(q[1]) &<< 8 &+ (Int32(q[4]) &- Int32(q[1])) &* ax
-                                    let b0 = Int32(p[2]) &<< 8 &+ (Int32(p[5]) &- Int32(p[2])) &* ax
-                                    let b1 = Int32(q[2]) &<< 8 &+ (Int32(q[5]) &- Int32(q[2])) &* ax
-                                    out[0] = UInt8(truncatingIfNeeded: (r0 &<< 8 &+ (r1 &- r0) &* ay &+ 32768) &>> 16)
-                                    out[1] = UInt8(truncatingIfNeeded: (g0 &<< 8 &+ (g1 &- g0) &* ay &+ 32768) &>> 16)
-                                    out[2] = UInt8(truncatingIfNeeded: (b0 &<< 8 &+ (b1 &- b0) &* ay &+ 32768) &>> 16)
-                                    out += 3
-                                    n &-= 1
-                                }
-                                o += (x1 - x) * 3
-                                x = x1
-                                ua = ub; va = vb
-                                continue
-                            }
-                            for _ in x..<x1 {
-                                var fx = u >> 8, fyy = v >> 8
-                                u += du; v += dv
-                                fx = min(max(fx, 0), maxX << 8)
-                                fyy = min(max(fyy, 0), maxY << 8)
-                                let x0 = fx >> 8, yy0 = fyy >> 8
-                                let ax = fx & 255, ay = fyy & 255
-                                let dx = x0 < maxX ? bands : 0, dy = yy0 < maxY ? rowStride : 0
-                                let p00 = src + yy0 * rowStride + x0 * bands
-                                let w00 = (256 - ax) * (256 - ay), w10 = ax * (256 - ay)
-                                let w01 = (256 - ax) * ay, w11 = ax * ay
-                                if bands == 3 {
-                                    let a = Int(p00[0]) * w00 + Int(p00[dx]) * w10 + Int(p00[dy]) * w01 + Int(p00[dx + dy]) * w11
-                                    let b = Int(p00[1]) * w00 + Int(p00[dx + 1]) * w10 + Int(p00[dy + 1]) * w01 + Int(p00[dx + dy + 1]) * w11
-                                    let c = Int(p00[2]) * w00 + Int(p00[dx + 2]) * w10 + Int(p00[dy + 2]) * w01 + Int(p00[dx + dy + 2]) * w11
-                                    dst[o] = UInt8(truncatingIfNeeded: (a + 32768) >> 16)
-                                    dst[o + 1] = UInt8(truncatingIfNeeded: (b + 32768) >> 16)
-                                    dst[o + 2] = UInt8(truncatingIfNeeded: (c + 32768) >> 16)
-                                } else {
-                                    for b in 0..<bands {
-                                        let v = Int(p00[b]) * w00 + Int(p00[dx + b]) * w10 + Int(p00[dy + b]) * w01
-                                            + Int(p00[dx + dy + b]) * w11
-                                        dst[o + b] = UInt8(truncatingIfNeeded: (v + 32768) >> 16)
-                                    }
-                                }
-                                o += bands
-                            }
-                            x = x1
-                            ua = ub; va = vb
-                        }
+        let job = WarpJob(m: h.m, src: pixels.baseAddress!, dst: dst.baseAddress!, sw: sw, sh: sh, bands: bands, ow: ow, oh: oh)
+        guard let release else {
+            let rowsPerChunk = max(8, oh / 64)
+            DispatchQueue.concurrentPerform(iterations: (oh + rowsPerChunk - 1) / rowsPerChunk) { chunk in
+                for y in (chunk * rowsPerChunk)..<min(oh, (chunk + 1) * rowsPerChunk) { job.span(y: y, from: 0, to: ow) }
+            }
+            return
+        }
+        let plan = BandPlan(job: job, homography: h)
+        var keptTop = 0, keptBottom = sh  // source rows not yet released: keptTop..<keptBottom
+        for band in plan.bands.indices {
+            let r = plan.bands[band]
+            if plan.alongRows {
+                let rowsPerChunk = max(4, (r.upperBound - r.lowerBound + 3) / 4)
+                DispatchQueue.concurrentPerform(iterations: (r.count + rowsPerChunk - 1) / rowsPerChunk) { chunk in
+                    let y0 = r.lowerBound + chunk * rowsPerChunk
+                    for y in y0..<min(r.upperBound, y0 + rowsPerChunk) { job.span(y: y, from: 0, to: ow) }
+                }
+            } else {
+                let rowsPerChunk = max(32, oh / 8)
+                DispatchQueue.concurrentPerform(iterations: (oh + rowsPerChunk - 1) / rowsPerChunk) { chunk in
+                    for y in (chunk * rowsPerChunk)..<min(oh, (chunk + 1) * rowsPerChunk) {
+                        job.span(y: y, from: r.lowerBound, to: r.upperBound)
                     }
                 }
             }
+            // Rows outside what the remaining bands read are done with.
+            let keep = plan.needed(after: band)
+            let top = min(max(keptTop, keep.lowerBound), keptBottom)
+            let bottom = max(min(keptBottom, keep.upperBound), top)
+            if top > keptTop { release(keptTop..<top) }
+            if bottom < keptBottom { release(bottom..<keptBottom) }
+            (keptTop, keptBottom) = (top, bottom)
         }
     }
 }
 
-/// Source and destination of one warp, shared by the row workers: each worker writes only its
-/// own rows and the source is read-only, so sharing the pointers is safe.
-private struct RowBuffers: @unchecked Sendable {
+/// One warp's inputs, shared read-only by the workers; each worker writes only its own output
+/// pixels, so sharing the pointers is safe.
+private struct WarpJob: @unchecked Sendable {
+    let m: [Double]
     let src: UnsafePointer<UInt8>
     let dst: UnsafeMutablePointer<UInt8>
+    let sw: Int, sh: Int, bands: Int, ow: Int, oh: Int
+
+    /// Output row `y`, columns `xStart..<xEnd`.
+    @inline(__always)
+    func span(y: Int, from xStart: Int, to xEnd: Int) {
+        let (m0, m3, m6) = (m[0], m[3], m[6])
+        let (m1, m2, m4, m5, m7, m8) = (m[1], m[2], m[4], m[5], m[7], m[8])
+        let (src, dst, ow, bands) = (src, dst, ow, bands)
+        let rowStride = sw * bands
+        let maxX = sw - 1, maxY = sh - 1
+        // Output pixel centres (x + 0.5, y + 0.5); source samples at u - 0.5.
+        let fy = Double(y) + 0.5
+        let bu = m1 * fy + m2, bv = m4 * fy + m5, bw = m7 * fy + m8
+        // Exact source position (16.16 fixed point) of output column xx.
+        @inline(__always) func exact(_ xx: Int) -> (Int, Int) {
+            let fx = Double(xx) + 0.5
+            let inv = 1 / (m6 * fx + bw)
+            return (Int(((m0 * fx + bu) * inv - 0.5) * 65536), Int(((m3 * fx + bv) * inv - 0.5) * 65536))
+        }
+                var o = (y * ow + xStart) * bands
+                var x = xStart
+                // Spans of 16 pixels on the row's own grid (ends at multiples of 16): exact ends,
+                // linear steps between (the projective curvature over 16 px is far below 1/100 px
+                // for camera perspective). A row made in pieces (column bands) steps through the
+                // same spans from the same ends, so it is the same to the byte as a row made whole.
+                var spanStart = xStart & ~15
+                var (ua, va) = exact(spanStart)
+                while x < xEnd {
+                    let spanEnd = min(ow, spanStart + 16)
+                    let (ub, vb) = exact(spanEnd)
+                    let du = (ub - ua) / (spanEnd - spanStart), dv = (vb - va) / (spanEnd - spanStart)
+                    let x1 = min(xEnd, spanEnd)
+                    var u = ua + du * (x - spanStart), v = va + dv * (x - spanStart)
+                    // Samples between the span's ends lie between their positions: when
+                    // both ends are inside, every bilinear neighbour is, and the loop
+                    // needs no clamping (most of a page).
+                    if bands == 3, min(ua, ub) >= 0, min(va, vb) >= 0,
+                       max(ua, ub) >> 16 < maxX, max(va, vb) >> 16 < maxY {
+                        // Wrapping arithmetic: the bounds above make overflow impossible,
+                        // and without trap checks the loop keeps its values in registers.
+                        var n = x1 - x
+                        var out = dst + o
+                        let stride = rowStride
+                        while n > 0 {
+                            let ax = Int32(truncatingIfNeeded: (u &>> 8) & 255)
+                            let ay = Int32(truncatingIfNeeded: (v &>> 8) & 255)
+                            let p = src + ((v &>> 16) &* stride &+ (u &>> 16) &* 3)
+                            let q = p + stride
+                            u &+= du; v &+= dv
+                            // Horizontal blends (8.8 fixed point) on both rows, then vertical.
+                            let r0 = Int32(p[0]) &<< 8 &+ (Int32(p[3]) &- Int32(p[0])) &* ax
+                            let r1 = Int32(q[0]) &<< 8 &+ (Int32(q[3]) &- Int32(q[0])) &* ax
+                            let g0 = Int32(p[1]) &<< 8 &+ (Int32(p[4]) &- Int32(p[1])) &* ax
+                            let g1 = Int32(q[1]) &<< 8 &+ (Int32(q[4]) &- Int32(q[1])) &* ax
+                            let b0 = Int32(p[2]) &<< 8 &+ (Int32(p[5]) &- Int32(p[2])) &* ax
+                            let b1 = Int32(q[2]) &<< 8 &+ (Int32(q[5]) &- Int32(q[2])) &* ax
+                            out[0] = UInt8(truncatingIfNeeded: (r0 &<< 8 &+ (r1 &- r0) &* ay &+ 32768) &>> 16)
+                            out[1] = UInt8(truncatingIfNeeded: (g0 &<< 8 &+ (g1 &- g0) &* ay &+ 32768) &>> 16)
+                            out[2] = UInt8(truncatingIfNeeded: (b0 &<< 8 &+ (b1 &- b0) &* ay &+ 32768) &>> 16)
+                            out += 3
+                            n &-= 1
+                        }
+                        o += (x1 - x) * 3
+                        x = x1
+                        spanStart = spanEnd
+                        ua = ub; va = vb
+                        continue
+                    }
+                    for _ in x..<x1 {
+                        var fx = u >> 8, fyy = v >> 8
+                        u += du; v += dv
+                        fx = min(max(fx, 0), maxX << 8)
+                        fyy = min(max(fyy, 0), maxY << 8)
+                        let x0 = fx >> 8, yy0 = fyy >> 8
+                        let ax = fx & 255, ay = fyy & 255
+                        let dx = x0 < maxX ? bands : 0, dy = yy0 < maxY ? rowStride : 0
+                        let p00 = src + yy0 * rowStride + x0 * bands
+                        let w00 = (256 - ax) * (256 - ay), w10 = ax * (256 - ay)
+                        let w01 = (256 - ax) * ay, w11 = ax * ay
+                        if bands == 3 {
+                            let a = Int(p00[0]) * w00 + Int(p00[dx]) * w10 + Int(p00[dy]) * w01 + Int(p00[dx + dy]) * w11
+                            let b = Int(p00[1]) * w00 + Int(p00[dx + 1]) * w10 + Int(p00[dy + 1]) * w01 + Int(p00[dx + dy + 1]) * w11
+                            let c = Int(p00[2]) * w00 + Int(p00[dx + 2]) * w10 + Int(p00[dy + 2]) * w01 + Int(p00[dx + dy + 2]) * w11
+                            dst[o] = UInt8(truncatingIfNeeded: (a + 32768) >> 16)
+                            dst[o + 1] = UInt8(truncatingIfNeeded: (b + 32768) >> 16)
+                            dst[o + 2] = UInt8(truncatingIfNeeded: (c + 32768) >> 16)
+                        } else {
+                            for b in 0..<bands {
+                                let v = Int(p00[b]) * w00 + Int(p00[dx + b]) * w10 + Int(p00[dy + b]) * w01
+                                    + Int(p00[dx + dy + b]) * w11
+                                dst[o + b] = UInt8(truncatingIfNeeded: (v + 32768) >> 16)
+                            }
+                        }
+                        o += bands
+                    }
+                    x = x1
+                    spanStart = spanEnd
+                    ua = ub; va = vb
+                }
+    }
+}
+
+/// The order a banded warp produces its output in, and which source rows each band reads.
+private struct BandPlan {
+    /// Output rows (`alongRows`) or columns of each band, in the order they are produced.
+    var bands: [Range<Int>] = []
+    var alongRows = true
+    /// Source rows the bands from index i on read: suffix bounds.
+    private var fromLow: [Int] = [], fromHigh: [Int] = []
+
+    init(job: WarpJob, homography h: Homography) {
+        let (ow, oh, sh) = (job.ow, job.oh, job.sh)
+        /// Source rows a band of output reads: the extreme rows of its rectangle's image (a
+        /// convex quad, extremes at corners) widened by a row for the bilinear taps.
+        func rows(_ x0: Int, _ x1: Int, _ y0: Int, _ y1: Int) -> (Int, Int) {
+            let ys = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)].compactMap {
+                h.apply(Point(x: Double($0.0), y: Double($0.1)))?.y
+            }
+            guard ys.count == 4 else { return (0, sh) }
+            return (max(0, Int((ys.min()! - 1.5).rounded(.down))), min(sh, Int((ys.max()! + 1.5).rounded(.up))))
+        }
+        func plan(alongRows: Bool) -> (bands: [Range<Int>], low: [Int], high: [Int], peak: Double) {
+            let extent = alongRows ? oh : ow
+            let step = max(16, (extent + 31) / 32)
+            let bands = stride(from: 0, to: extent, by: step).map { $0..<min(extent, $0 + step) }
+            let reads = bands.map { alongRows ? rows(0, ow, $0.lowerBound, $0.upperBound) : rows($0.lowerBound, $0.upperBound, 0, oh) }
+            var low = Array(repeating: sh, count: bands.count + 1), high = Array(repeating: 0, count: bands.count + 1)
+            for i in stride(from: bands.count - 1, through: 0, by: -1) {
+                low[i] = min(low[i + 1], reads[i].0)
+                high[i] = max(high[i + 1], reads[i].1)
+            }
+            // Memory while band i is made: the source rows still held plus the output so far.
+            let sourceRow = Double(job.sw * job.bands), output = Double(ow * oh * job.bands)
+            var peak = 0.0
+            for i in bands.indices {
+                let held = Double(max(0, high[i] - low[i])) * sourceRow
+                let made = output * Double(i + 1) / Double(bands.count)
+                peak = max(peak, held + made)
+            }
+            return (bands, low, high, peak)
+        }
+        let byRows = plan(alongRows: true), byColumns = plan(alongRows: false)
+        let chosen = byRows.peak <= byColumns.peak ? byRows : byColumns
+        alongRows = byRows.peak <= byColumns.peak
+        bands = chosen.bands
+        fromLow = chosen.low
+        fromHigh = chosen.high
+    }
+
+    /// Source rows the bands after `band` still read (empty at the end).
+    func needed(after band: Int) -> Range<Int> {
+        let lo = fromLow[band + 1], hi = fromHigh[band + 1]
+        return lo < hi ? lo..<hi : lo..<lo
+    }
 }

@@ -65,6 +65,8 @@ import VipsBridge
         let reference = try DecodedFrame(upright: upright)
         #expect(try stored.uprightImage().maxAbsoluteDifference(to: upright) == 0)
 
+        let copy = DetectionCopy(frame: UnsafeBufferPointer(stored.frame.pixels), width: stored.frame.width,
+                                 height: stored.frame.height, bands: 3, orientation: map)
         let quad = Quad(topLeft: Point(x: 300, y: 150), topRight: Point(x: 1800, y: 250),
                         bottomRight: Point(x: 1700, y: 1350), bottomLeft: Point(x: 200, y: 1250))
         let corrector = PageCorrector(options: CorrectionOptions())
@@ -74,9 +76,8 @@ import VipsBridge
         #expect(try a.maxAbsoluteDifference(to: b) <= 2)
         for (p, q) in zip(qa.corners, qb.corners) { #expect(abs(p.x - q.x) < 1e-6 && abs(p.y - q.y) < 1e-6) }
 
-        // The marker's centre in the copy, mapped to display pixels, is where it was drawn.
-        let copy = DetectionCopy(frame: UnsafeBufferPointer(stored.frame.pixels), width: stored.frame.width,
-                                 height: stored.frame.height, bands: 3, orientation: map)
+        // The marker's centre in the copy (taken before the warp released the frame's rows),
+        // mapped to display pixels, is where it was drawn.
         #expect((copy.width, copy.height) == (683, 500))
         var (sx, sy, n) = (0.0, 0.0, 0.0)
         for y in 0..<copy.height {

@@ -69,3 +69,45 @@ import VipsBridge
         }
     }
 }
+
+/// The banded warp that hands source rows back as it goes: same output as the plain warp, and
+/// no released row is ever read again (the test zeroes each released row in the source it warps).
+@Suite struct PerspectiveWarpReleaseTests {
+    static func source(_ w: Int, _ h: Int) -> [UInt8] {
+        (0..<(w * h * 3)).map { UInt8(truncatingIfNeeded: ($0 &* 2_654_435_761) >> 11) }
+    }
+
+    @Test(arguments: [0, 1, 2, 3])
+    func releasedRowsAreNeverReadAgain(quarterTurns: Int) throws {
+        let (w, h) = (700, 900)
+        let pixels = Self.source(w, h)
+        // A keystoned quad; turning its corner order turns the page in the source (as EXIF
+        // orientations do), so bands must run along output rows or columns accordingly.
+        let corners = [Point(x: 90, y: 120), Point(x: 610, y: 160), Point(x: 640, y: 820), Point(x: 60, y: 770)]
+        let turned = (0..<4).map { corners[($0 + quarterTurns) % 4] }
+        let quad = try #require(Quad(corners: turned))
+        let (ow, oh) = quarterTurns % 2 == 0 ? (520, 660) : (660, 520)
+        let expected = try PerspectiveWarp.warp(pixels: pixels, width: w, height: h, bands: 3, quad: quad,
+                                                outputWidth: ow, outputHeight: oh)
+        var scratch = pixels
+        var out = [UInt8](repeating: 0, count: ow * oh * 3)
+        var released = [Bool](repeating: false, count: h)
+        try scratch.withUnsafeMutableBufferPointer { src in
+            let base = src.baseAddress!
+            try out.withUnsafeMutableBufferPointer { dst in
+                try PerspectiveWarp.warp(pixels: UnsafeBufferPointer(src), width: w, height: h, bands: 3, quad: quad,
+                                         outputWidth: ow, outputHeight: oh, into: dst, releasingRows: { rows in
+                    for y in rows {
+                        #expect(!released[y], "row \(y) released twice")
+                        released[y] = true
+                        (base + y * w * 3).update(repeating: 0, count: w * 3)
+                    }
+                })
+            }
+        }
+        // Compared by count (a failing `==` on megabyte arrays makes the test library diff them for minutes).
+        let differing = zip(out, expected).filter { $0 != $1 }.count
+        #expect(out.count == expected.count && differing == 0, "\(differing) bytes differ from the plain warp")
+        #expect(released.allSatisfy { $0 }, "every row is handed back by the end")
+    }
+}
