@@ -57,3 +57,8 @@ void *cvips_memory_pixels(VipsImage *in) {
     if (vips_image_wio_input(in)) return NULL;
     return VIPS_IMAGE_ADDR(in, 0, 0);
 }
+
+int cvips_is_memory(const VipsImage *in) {
+    return in->dtype == VIPS_IMAGE_SETBUF || in->dtype == VIPS_IMAGE_SETBUF_FOREIGN
+        || in->dtype == VIPS_IMAGE_MMAPIN;
+}

@@ -76,12 +76,11 @@ public struct PagePipeline: Sendable {
             try StageProfile.measure("3 encode page") { try write(page, to: outputs.page) }
             // Rendered once into memory (a few MB): written, then shrunk again for the thumbnail.
             let preview = try StageProfile.measure("4 preview resize") {
-                try fit(page, inside: renditions.previewSize).materialized()
+                try shrink(page, inside: renditions.previewSize)
             }
             try StageProfile.measure("5 encode preview") { try write(preview, to: outputs.preview) }
             let small = try StageProfile.measure("6 thumbnail resize") {
-                try fit(renditions.thumbnailSize <= renditions.previewSize ? preview : page, inside: renditions.thumbnailSize)
-                    .materialized()
+                try shrink(renditions.thumbnailSize <= renditions.previewSize ? preview : page, inside: renditions.thumbnailSize)
             }
             try StageProfile.measure("7 encode thumbnail") { try write(small, to: outputs.thumbnail) }
             // 4. the page's record.
@@ -107,6 +106,16 @@ public struct PagePipeline: Sendable {
         let small = try VIPSImage.thumbnail(file: source.path, width: size, height: size,
                                             loaderOptions: options.isEmpty ? nil : options.joined(separator: ","))
         return try small.displayReady(keepGray: page.isGray, background: 255)
+    }
+
+    /// A rendition of `image` inside a `size` x `size` square (never enlarged), in memory:
+    /// with `Resampler` when the pixels are already in memory (a warped page, a preview),
+    /// else streamed through libvips (lazy views of a frame: rotated or deskewed pages), so no
+    /// full-size copy of the page is made just to shrink it.
+    func shrink(_ image: VIPSImage, inside size: Int) throws -> VIPSImage {
+        // A page alone in the process has the cores to itself (libvips got them all).
+        if let fast = try image.resampled(toFit: size, parallel: VIPSRuntime.concurrency > 1) { return fast }
+        return try fit(image, inside: size).materialized()
     }
 
     /// Fits an already-decoded image inside a `size` x `size` square, never enlarging it.

@@ -70,6 +70,10 @@ extension VIPSImage {
         try Self.make("copy") { cvips_streamed(pointer, $0) }
     }
 
+    /// True when the pixels are already in memory (a frame, a `materialized()` image), so
+    /// `withPixels` reads them without computing or copying anything; false for a pipeline.
+    public var isInMemory: Bool { cvips_is_memory(pointer) != 0 }
+
     /// Calls `body` with this image's pixels (row-major, band-interleaved), computing them
     /// into memory first when the image is a pipeline. The pointer is valid only inside `body`.
     /// - Throws: `VIPSError` when the pixels cannot be computed or the image is not 8-bit.

@@ -53,9 +53,17 @@ extension VIPSImage {
     public func fitted(inside box: Int) throws -> VIPSImage {
         guard box > 0 else { throw VIPSError(operation: "resize", message: "box \(box) is empty") }
         if width <= box && height <= box { return self }
+        let size = Self.fittedSize(width: width, height: height, inside: box)
+        return try streamed().resized(toWidth: size.width, height: size.height)
+    }
+
+    /// The size `fitted(inside:)` gives a `width` x `height` image: the largest with its
+    /// aspect ratio inside a `box` x `box` square, rounded to whole pixels, never enlarged.
+    public static func fittedSize(width: Int, height: Int, inside box: Int) -> (width: Int, height: Int) {
+        if width <= box && height <= box { return (width, height) }
         let scale = min(Double(box) / Double(width), Double(box) / Double(height))
-        return try streamed().resized(toWidth: min(box, max(1, Int((Double(width) * scale).rounded()))),
-                           height: min(box, max(1, Int((Double(height) * scale).rounded()))))
+        return (min(box, max(1, Int((Double(width) * scale).rounded()))),
+                min(box, max(1, Int((Double(height) * scale).rounded()))))
     }
 
     /// Fits inside `width` x `height` (never enlarging) from already-decoded pixels.

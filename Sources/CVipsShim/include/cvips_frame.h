@@ -24,4 +24,8 @@ int cvips_streamed(VipsImage *in, VipsImage **out);
  * first when it is a pipeline; NULL with the error buffer set on failure. */
 void *cvips_memory_pixels(VipsImage *in);
 
+/* 1 when `in` already holds its pixels in memory (a frame, a copy_memory result, a buffer
+ * wrapped or owned), so cvips_memory_pixels returns them without computing anything. */
+int cvips_is_memory(const VipsImage *in);
+
 #endif
