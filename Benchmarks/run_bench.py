@@ -75,8 +75,11 @@ def list_images(folder: str) -> list[str]:
 
 
 def count_images(folder: str) -> int:
+    """Image files a contender wrote for the user: hidden folders (quire's resume store in
+    OUT/.quire holds hard links to the same files) and hidden files are not counted."""
     total = 0
-    for _, _, names in os.walk(folder):
+    for _, dirs, names in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
         total += sum(1 for n in names if not n.startswith(".") and n.lower().endswith(IMAGE_EXTS))
     return total
 

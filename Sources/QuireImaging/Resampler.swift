@@ -11,20 +11,16 @@ import Foundation
 /// tight loops with no per-tile machinery.
 ///
 /// The filter is libvips's (and Pillow's): the Lanczos3 kernel stretched by the shrink factor,
-/// windowed to the image (weights renormalised at the edges), pixel centres aligned. Factors
+/// windowed to the image (weights renormalised at the edges), pixel centres aligned, in
+/// single-precision arithmetic with no rounding between the passes. Factors
 /// of 4 and more first average whole `k` x `k` blocks (`k` = factor / 2, rounded down), as
 /// libvips's `gap` and Pillow's `reducing_gap` do, so the filter itself never spans more than
 /// about 24 taps.
 ///
-/// Output rows are made one at a time: the vertical taps fill a row of the source's width
-/// (16-bit, four fractional bits, overshoot kept: no clamping or rounding to 8 bits between
-/// the passes), then the horizontal taps read it. Nothing but that row (per worker) is held besides the
+/// Output rows are made one at a time: the vertical taps fill a row of the source's width,
+/// then the horizontal taps read it. Nothing but that row (per worker) is held besides the
 /// source and the destination.
 public enum Resampler {
-    /// Fixed-point precision of the filter weights (weights sum to 2^14).
-    static let precision: Int32 = 14
-    /// Fractional bits of the intermediate row between the vertical and horizontal passes.
-    static let intermediateBits: Int32 = 4
 
     /// Resizes `src` (`width` x `height`, `bands` interleaved bytes a pixel) to exactly
     /// `outWidth` x `outHeight` into `dst`.
@@ -115,13 +111,13 @@ public enum Resampler {
 }
 
 /// For each output index, the first input index the filter reads, how many, and their
-/// fixed-point weights (summing to 2^14).
+/// weights (summing to 1).
 struct FilterTaps: @unchecked Sendable {
     let first: [Int]
     let count: [Int]
     /// `count[i]` weights for output i start at `offset[i]`.
     let offset: [Int]
-    let weights: [Int16]
+    let weights: [Float]
     let maxCount: Int
 
     /// - Parameters:
@@ -132,7 +128,7 @@ struct FilterTaps: @unchecked Sendable {
         let scale = span / Double(outputCount)        // input units per output pixel
         let stretch = max(scale, 1)                     // the kernel widens when shrinking
         let support = 3 * stretch
-        var first = [Int](), count = [Int](), offset = [Int](), weights = [Int16]()
+        var first = [Int](), count = [Int](), offset = [Int](), weights = [Float]()
         first.reserveCapacity(outputCount); count.reserveCapacity(outputCount); offset.reserveCapacity(outputCount)
         var maxCount = 1
         var real = [Double]()
@@ -149,25 +145,18 @@ struct FilterTaps: @unchecked Sendable {
                     total += w
                 }
             }
-            let start = weights.count
+            offset.append(weights.count)
             if real.isEmpty || abs(total) < 1e-9 {
                 // Nothing under the kernel (a degenerate span): the nearest pixel.
                 first.append(min(inputCount - 1, max(0, Int(centre))))
                 count.append(1)
-                offset.append(start)
-                weights.append(Int16(1 << Resampler.precision))
+                weights.append(1)
                 continue
             }
-            // Fixed point, rounded so the weights sum to exactly 2^14 (flat areas stay flat):
-            // the rounding remainder goes to the largest weight.
-            var fixed = real.map { Int(($0 / total * Double(1 << Resampler.precision)).rounded()) }
-            let remainder = (1 << Int(Resampler.precision)) - fixed.reduce(0, +)
-            if let peak = fixed.indices.max(by: { fixed[$0] < fixed[$1] }) { fixed[peak] += remainder }
             first.append(lo)
-            count.append(fixed.count)
-            offset.append(start)
-            weights.append(contentsOf: fixed.map { Int16(clamping: $0) })
-            maxCount = max(maxCount, fixed.count)
+            count.append(real.count)
+            weights.append(contentsOf: real.map { Float($0 / total) })
+            maxCount = max(maxCount, real.count)
         }
         self.first = first
         self.count = count
@@ -186,6 +175,10 @@ struct FilterTaps: @unchecked Sendable {
 }
 
 /// One resize's inputs, shared read-only by the workers; each worker writes only its own rows.
+///
+/// Arithmetic is in `Float`: SSE2, the baseline every x86-64 build targets, has no fast
+/// 32-bit integer multiply but multiplies four floats at once, so the vertical pass
+/// vectorises as it is and the horizontal pass handles a whole RGB pixel per tap.
 private struct ResampleJob: @unchecked Sendable {
     let src: UnsafePointer<UInt8>
     let dst: UnsafeMutablePointer<UInt8>
@@ -195,27 +188,22 @@ private struct ResampleJob: @unchecked Sendable {
     /// Output rows `rows`: vertical taps into one full-width row, then horizontal taps.
     func rows(_ rows: Range<Int>) {
         let rowLength = width * bands
-        let accumulator = UnsafeMutablePointer<Int32>.allocate(capacity: rowLength)
-        let line = UnsafeMutablePointer<Int16>.allocate(capacity: rowLength)
-        defer { accumulator.deallocate(); line.deallocate() }
-        // Vertical sums keep `intermediateBits` fractional bits: values from about -100 to 360
-        // (Lanczos overshoot), times 16, fit 16 bits.
-        let shift = Resampler.precision - Resampler.intermediateBits, half = Int32(1) << (shift - 1)
+        // Four spare values: the horizontal pass reads whole SIMD4s at the last pixel.
+        let line = UnsafeMutablePointer<Float>.allocate(capacity: rowLength + 4)
+        line.initialize(repeating: 0, count: rowLength + 4)
+        defer { line.deallocate() }
         ys.weights.withUnsafeBufferPointer { yw in
             xs.weights.withUnsafeBufferPointer { xw in
                 for y in rows {
                     // Vertical: weighted sum of the rows under the kernel, element by element.
                     let n = ys.count[y], w0 = ys.offset[y]
                     var row = src + ys.first[y] * rowLength
-                    let wFirst = Int32(yw[w0])
-                    for i in 0..<rowLength { accumulator[i] = wFirst &* Int32(row[i]) }
+                    let wFirst = yw[w0]
+                    for i in 0..<rowLength { line[i] = wFirst * Float(row[i]) }
                     for k in 1..<max(1, n) {
                         row += rowLength
-                        let w = Int32(yw[w0 + k])
-                        for i in 0..<rowLength { accumulator[i] &+= w &* Int32(row[i]) }
-                    }
-                    for i in 0..<rowLength {
-                        line[i] = Int16(truncatingIfNeeded: (accumulator[i] &+ half) &>> shift)
+                        let w = yw[w0 + k]
+                        for i in 0..<rowLength { line[i] += w * Float(row[i]) }
                     }
                     // Horizontal, into the output row.
                     let out = dst + y * outWidth * bands
@@ -229,26 +217,32 @@ private struct ResampleJob: @unchecked Sendable {
         }
     }
 
+    /// Rounded and clamped to 0...255.
     @inline(__always)
-    private func horizontal3(_ line: UnsafeMutablePointer<Int16>, _ out: UnsafeMutablePointer<UInt8>,
-                             _ w: UnsafePointer<Int16>) {
-        let shift = Resampler.precision + Resampler.intermediateBits, half = Int32(1) << (shift - 1)
+    private static func byte(_ v: Float) -> UInt8 {
+        UInt8(truncatingIfNeeded: Int32(min(max(v, 0), 255) + 0.5))
+    }
+
+    @inline(__always)
+    private func horizontal3(_ line: UnsafeMutablePointer<Float>, _ out: UnsafeMutablePointer<UInt8>,
+                             _ w: UnsafePointer<Float>) {
+        let raw = UnsafeRawPointer(line)
         xs.first.withUnsafeBufferPointer { first in
             xs.count.withUnsafeBufferPointer { count in
                 xs.offset.withUnsafeBufferPointer { offset in
                     var o = out
                     for x in 0..<outWidth {
-                        var p = UnsafePointer(line) + first[x] * 3
+                        var p = first[x] * 3 * MemoryLayout<Float>.stride
                         var q = w + offset[x]
-                        var r = half, g = half, b = half
+                        // (r, g, b, next r): the fourth lane is read and ignored.
+                        var total = SIMD4<Float>(repeating: 0)
                         for _ in 0..<count[x] {
-                            let k = Int32(q.pointee)
-                            r &+= k &* Int32(p[0]); g &+= k &* Int32(p[1]); b &+= k &* Int32(p[2])
-                            p += 3; q += 1
+                            total += raw.loadUnaligned(fromByteOffset: p, as: SIMD4<Float>.self) * q.pointee
+                            p += 3 * MemoryLayout<Float>.stride; q += 1
                         }
-                        o[0] = UInt8(truncatingIfNeeded: min(max(r &>> shift, 0), 255))
-                        o[1] = UInt8(truncatingIfNeeded: min(max(g &>> shift, 0), 255))
-                        o[2] = UInt8(truncatingIfNeeded: min(max(b &>> shift, 0), 255))
+                        o[0] = Self.byte(total[0])
+                        o[1] = Self.byte(total[1])
+                        o[2] = Self.byte(total[2])
                         o += 3
                     }
                 }
@@ -256,15 +250,14 @@ private struct ResampleJob: @unchecked Sendable {
         }
     }
 
-    private func horizontal(_ line: UnsafeMutablePointer<Int16>, _ out: UnsafeMutablePointer<UInt8>,
-                            _ w: UnsafePointer<Int16>) {
-        let shift = Resampler.precision + Resampler.intermediateBits, half = Int32(1) << (shift - 1)
+    private func horizontal(_ line: UnsafeMutablePointer<Float>, _ out: UnsafeMutablePointer<UInt8>,
+                            _ w: UnsafePointer<Float>) {
         for x in 0..<outWidth {
             let n = xs.count[x], base = xs.first[x] * bands, w0 = xs.offset[x]
             for band in 0..<bands {
-                var total = half
-                for k in 0..<n { total &+= Int32(w[w0 + k]) &* Int32(line[base + k * bands + band]) }
-                out[x * bands + band] = UInt8(truncatingIfNeeded: min(max(total &>> shift, 0), 255))
+                var total: Float = 0
+                for k in 0..<n { total += w[w0 + k] * line[base + k * bands + band] }
+                out[x * bands + band] = Self.byte(total)
             }
         }
     }

@@ -81,11 +81,11 @@ import VipsBridge
         let differences = zip(ours, exact).map { abs(Double($0) - min(max($1, 0), 255)) }
         let mean = differences.reduce(0, +) / Double(differences.count)
         let blocks = Resampler.blockFactor(w, ow) > 1 || Resampler.blockFactor(h, oh) > 1
-        // Fixed-point weights and one 8-bit rounding between the passes: within a level or two.
+        // Single precision, rounded once at the end: within half a level, plus float noise.
         // Block averaging first (factors of 4 and more) blurs a little more than the full
         // kernel on pixel-level detail, as libvips's shrink and Pillow's reducing_gap do.
         #expect(mean < (blocks ? 1.5 : 0.3), "mean |difference| \(mean)")
-        #expect(differences.max()! <= (blocks ? 24 : 2.5), "worst |difference| \(differences.max()!)")
+        #expect(differences.max()! <= (blocks ? 24 : 0.51), "worst |difference| \(differences.max()!)")
     }
 
     /// libvips's own Lanczos3 `vips_resize` is the same family of filter but not the same
@@ -128,13 +128,13 @@ import VipsBridge
         #expect(abs(Int(out[0]) - 85) <= 1)
     }
 
-    /// Weights sum to exactly 2^14 for every output pixel, at every factor and at the edges.
+    /// Weights sum to 1 for every output pixel, at every factor and at the edges.
     @Test(arguments: [(1000, 999), (1000, 480), (333, 70), (5, 1), (16, 16), (10, 37)])
     func weightsAreNormalised(_ c: (Int, Int)) {
         let taps = FilterTaps(inputCount: c.0, span: Double(c.0), outputCount: c.1)
         for i in 0..<c.1 {
-            let sum = (0..<taps.count[i]).reduce(0) { $0 + Int(taps.weights[taps.offset[i] + $1]) }
-            #expect(sum == 1 << 14)
+            let sum = (0..<taps.count[i]).reduce(0) { $0 + Double(taps.weights[taps.offset[i] + $1]) }
+            #expect(abs(sum - 1) < 1e-5)
             #expect(taps.first[i] >= 0 && taps.first[i] + taps.count[i] <= c.0)
         }
     }
