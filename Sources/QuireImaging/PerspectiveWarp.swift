@@ -116,86 +116,86 @@ private struct WarpJob: @unchecked Sendable {
             let inv = 1 / (m6 * fx + bw)
             return (Int(((m0 * fx + bu) * inv - 0.5) * 65536), Int(((m3 * fx + bv) * inv - 0.5) * 65536))
         }
-                var o = (y * ow + xStart) * bands
-                var x = xStart
-                // Spans of 16 pixels on the row's own grid (ends at multiples of 16): exact ends,
-                // linear steps between (the projective curvature over 16 px is far below 1/100 px
-                // for camera perspective). A row made in pieces (column bands) steps through the
-                // same spans from the same ends, so it is the same to the byte as a row made whole.
-                var spanStart = xStart & ~15
-                var (ua, va) = exact(spanStart)
-                while x < xEnd {
-                    let spanEnd = min(ow, spanStart + 16)
-                    let (ub, vb) = exact(spanEnd)
-                    let du = (ub - ua) / (spanEnd - spanStart), dv = (vb - va) / (spanEnd - spanStart)
-                    let x1 = min(xEnd, spanEnd)
-                    var u = ua + du * (x - spanStart), v = va + dv * (x - spanStart)
-                    // Samples between the span's ends lie between their positions: when
-                    // both ends are inside, every bilinear neighbour is, and the loop
-                    // needs no clamping (most of a page).
-                    if bands == 3, min(ua, ub) >= 0, min(va, vb) >= 0,
-                       max(ua, ub) >> 16 < maxX, max(va, vb) >> 16 < maxY {
-                        // Wrapping arithmetic: the bounds above make overflow impossible,
-                        // and without trap checks the loop keeps its values in registers.
-                        var n = x1 - x
-                        var out = dst + o
-                        let stride = rowStride
-                        while n > 0 {
-                            let ax = Int32(truncatingIfNeeded: (u &>> 8) & 255)
-                            let ay = Int32(truncatingIfNeeded: (v &>> 8) & 255)
-                            let p = src + ((v &>> 16) &* stride &+ (u &>> 16) &* 3)
-                            let q = p + stride
-                            u &+= du; v &+= dv
-                            // Horizontal blends (8.8 fixed point) on both rows, then vertical.
-                            let r0 = Int32(p[0]) &<< 8 &+ (Int32(p[3]) &- Int32(p[0])) &* ax
-                            let r1 = Int32(q[0]) &<< 8 &+ (Int32(q[3]) &- Int32(q[0])) &* ax
-                            let g0 = Int32(p[1]) &<< 8 &+ (Int32(p[4]) &- Int32(p[1])) &* ax
-                            let g1 = Int32(q[1]) &<< 8 &+ (Int32(q[4]) &- Int32(q[1])) &* ax
-                            let b0 = Int32(p[2]) &<< 8 &+ (Int32(p[5]) &- Int32(p[2])) &* ax
-                            let b1 = Int32(q[2]) &<< 8 &+ (Int32(q[5]) &- Int32(q[2])) &* ax
-                            out[0] = UInt8(truncatingIfNeeded: (r0 &<< 8 &+ (r1 &- r0) &* ay &+ 32768) &>> 16)
-                            out[1] = UInt8(truncatingIfNeeded: (g0 &<< 8 &+ (g1 &- g0) &* ay &+ 32768) &>> 16)
-                            out[2] = UInt8(truncatingIfNeeded: (b0 &<< 8 &+ (b1 &- b0) &* ay &+ 32768) &>> 16)
-                            out += 3
-                            n &-= 1
-                        }
-                        o += (x1 - x) * 3
-                        x = x1
-                        spanStart = spanEnd
-                        ua = ub; va = vb
-                        continue
-                    }
-                    for _ in x..<x1 {
-                        var fx = u >> 8, fyy = v >> 8
-                        u += du; v += dv
-                        fx = min(max(fx, 0), maxX << 8)
-                        fyy = min(max(fyy, 0), maxY << 8)
-                        let x0 = fx >> 8, yy0 = fyy >> 8
-                        let ax = fx & 255, ay = fyy & 255
-                        let dx = x0 < maxX ? bands : 0, dy = yy0 < maxY ? rowStride : 0
-                        let p00 = src + yy0 * rowStride + x0 * bands
-                        let w00 = (256 - ax) * (256 - ay), w10 = ax * (256 - ay)
-                        let w01 = (256 - ax) * ay, w11 = ax * ay
-                        if bands == 3 {
-                            let a = Int(p00[0]) * w00 + Int(p00[dx]) * w10 + Int(p00[dy]) * w01 + Int(p00[dx + dy]) * w11
-                            let b = Int(p00[1]) * w00 + Int(p00[dx + 1]) * w10 + Int(p00[dy + 1]) * w01 + Int(p00[dx + dy + 1]) * w11
-                            let c = Int(p00[2]) * w00 + Int(p00[dx + 2]) * w10 + Int(p00[dy + 2]) * w01 + Int(p00[dx + dy + 2]) * w11
-                            dst[o] = UInt8(truncatingIfNeeded: (a + 32768) >> 16)
-                            dst[o + 1] = UInt8(truncatingIfNeeded: (b + 32768) >> 16)
-                            dst[o + 2] = UInt8(truncatingIfNeeded: (c + 32768) >> 16)
-                        } else {
-                            for b in 0..<bands {
-                                let v = Int(p00[b]) * w00 + Int(p00[dx + b]) * w10 + Int(p00[dy + b]) * w01
-                                    + Int(p00[dx + dy + b]) * w11
-                                dst[o + b] = UInt8(truncatingIfNeeded: (v + 32768) >> 16)
-                            }
-                        }
-                        o += bands
-                    }
-                    x = x1
-                    spanStart = spanEnd
-                    ua = ub; va = vb
+        var o = (y * ow + xStart) * bands
+        var x = xStart
+        // Spans of 16 pixels on the row's own grid (ends at multiples of 16): exact ends,
+        // linear steps between (the projective curvature over 16 px is far below 1/100 px
+        // for camera perspective). A row made in pieces (column bands) steps through the
+        // same spans from the same ends, so it is the same to the byte as a row made whole.
+        var spanStart = xStart & ~15
+        var (ua, va) = exact(spanStart)
+        while x < xEnd {
+            let spanEnd = min(ow, spanStart + 16)
+            let (ub, vb) = exact(spanEnd)
+            let du = (ub - ua) / (spanEnd - spanStart), dv = (vb - va) / (spanEnd - spanStart)
+            let x1 = min(xEnd, spanEnd)
+            var u = ua + du * (x - spanStart), v = va + dv * (x - spanStart)
+            // Samples between the span's ends lie between their positions: when
+            // both ends are inside, every bilinear neighbour is, and the loop
+            // needs no clamping (most of a page).
+            if bands == 3, min(ua, ub) >= 0, min(va, vb) >= 0,
+               max(ua, ub) >> 16 < maxX, max(va, vb) >> 16 < maxY {
+                // Wrapping arithmetic: the bounds above make overflow impossible,
+                // and without trap checks the loop keeps its values in registers.
+                var n = x1 - x
+                var out = dst + o
+                let stride = rowStride
+                while n > 0 {
+                    let ax = Int32(truncatingIfNeeded: (u &>> 8) & 255)
+                    let ay = Int32(truncatingIfNeeded: (v &>> 8) & 255)
+                    let p = src + ((v &>> 16) &* stride &+ (u &>> 16) &* 3)
+                    let q = p + stride
+                    u &+= du; v &+= dv
+                    // Horizontal blends (8.8 fixed point) on both rows, then vertical.
+                    let r0 = Int32(p[0]) &<< 8 &+ (Int32(p[3]) &- Int32(p[0])) &* ax
+                    let r1 = Int32(q[0]) &<< 8 &+ (Int32(q[3]) &- Int32(q[0])) &* ax
+                    let g0 = Int32(p[1]) &<< 8 &+ (Int32(p[4]) &- Int32(p[1])) &* ax
+                    let g1 = Int32(q[1]) &<< 8 &+ (Int32(q[4]) &- Int32(q[1])) &* ax
+                    let b0 = Int32(p[2]) &<< 8 &+ (Int32(p[5]) &- Int32(p[2])) &* ax
+                    let b1 = Int32(q[2]) &<< 8 &+ (Int32(q[5]) &- Int32(q[2])) &* ax
+                    out[0] = UInt8(truncatingIfNeeded: (r0 &<< 8 &+ (r1 &- r0) &* ay &+ 32768) &>> 16)
+                    out[1] = UInt8(truncatingIfNeeded: (g0 &<< 8 &+ (g1 &- g0) &* ay &+ 32768) &>> 16)
+                    out[2] = UInt8(truncatingIfNeeded: (b0 &<< 8 &+ (b1 &- b0) &* ay &+ 32768) &>> 16)
+                    out += 3
+                    n &-= 1
                 }
+                o += (x1 - x) * 3
+                x = x1
+                spanStart = spanEnd
+                ua = ub; va = vb
+                continue
+            }
+            for _ in x..<x1 {
+                var fx = u >> 8, fyy = v >> 8
+                u += du; v += dv
+                fx = min(max(fx, 0), maxX << 8)
+                fyy = min(max(fyy, 0), maxY << 8)
+                let x0 = fx >> 8, yy0 = fyy >> 8
+                let ax = fx & 255, ay = fyy & 255
+                let dx = x0 < maxX ? bands : 0, dy = yy0 < maxY ? rowStride : 0
+                let p00 = src + yy0 * rowStride + x0 * bands
+                let w00 = (256 - ax) * (256 - ay), w10 = ax * (256 - ay)
+                let w01 = (256 - ax) * ay, w11 = ax * ay
+                if bands == 3 {
+                    let a = Int(p00[0]) * w00 + Int(p00[dx]) * w10 + Int(p00[dy]) * w01 + Int(p00[dx + dy]) * w11
+                    let b = Int(p00[1]) * w00 + Int(p00[dx + 1]) * w10 + Int(p00[dy + 1]) * w01 + Int(p00[dx + dy + 1]) * w11
+                    let c = Int(p00[2]) * w00 + Int(p00[dx + 2]) * w10 + Int(p00[dy + 2]) * w01 + Int(p00[dx + dy + 2]) * w11
+                    dst[o] = UInt8(truncatingIfNeeded: (a + 32768) >> 16)
+                    dst[o + 1] = UInt8(truncatingIfNeeded: (b + 32768) >> 16)
+                    dst[o + 2] = UInt8(truncatingIfNeeded: (c + 32768) >> 16)
+                } else {
+                    for b in 0..<bands {
+                        let v = Int(p00[b]) * w00 + Int(p00[dx + b]) * w10 + Int(p00[dy + b]) * w01
+                            + Int(p00[dx + dy + b]) * w11
+                        dst[o + b] = UInt8(truncatingIfNeeded: (v + 32768) >> 16)
+                    }
+                }
+                o += bands
+            }
+            x = x1
+            spanStart = spanEnd
+            ua = ub; va = vb
+        }
     }
 }
 
