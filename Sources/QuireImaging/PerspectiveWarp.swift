@@ -58,7 +58,7 @@ public enum PerspectiveWarp {
         guard let release else {
             let rowsPerChunk = max(8, oh / 64)
             DispatchQueue.concurrentPerform(iterations: (oh + rowsPerChunk - 1) / rowsPerChunk) { chunk in
-                for y in (chunk * rowsPerChunk)..<min(oh, (chunk + 1) * rowsPerChunk) { job.span(y: y, from: 0, to: ow) }
+                job.tiles(rows: (chunk * rowsPerChunk)..<min(oh, (chunk + 1) * rowsPerChunk), columns: 0..<ow)
             }
             return
         }
@@ -70,14 +70,12 @@ public enum PerspectiveWarp {
                 let rowsPerChunk = max(4, (r.upperBound - r.lowerBound + 3) / 4)
                 DispatchQueue.concurrentPerform(iterations: (r.count + rowsPerChunk - 1) / rowsPerChunk) { chunk in
                     let y0 = r.lowerBound + chunk * rowsPerChunk
-                    for y in y0..<min(r.upperBound, y0 + rowsPerChunk) { job.span(y: y, from: 0, to: ow) }
+                    job.tiles(rows: y0..<min(r.upperBound, y0 + rowsPerChunk), columns: 0..<ow)
                 }
             } else {
                 let rowsPerChunk = max(32, oh / 8)
                 DispatchQueue.concurrentPerform(iterations: (oh + rowsPerChunk - 1) / rowsPerChunk) { chunk in
-                    for y in (chunk * rowsPerChunk)..<min(oh, (chunk + 1) * rowsPerChunk) {
-                        job.span(y: y, from: r.lowerBound, to: r.upperBound)
-                    }
+                    job.tiles(rows: (chunk * rowsPerChunk)..<min(oh, (chunk + 1) * rowsPerChunk), columns: r)
                 }
             }
             // Rows outside what the remaining bands read are done with.
@@ -98,6 +96,21 @@ private struct WarpJob: @unchecked Sendable {
     let src: UnsafePointer<UInt8>
     let dst: UnsafeMutablePointer<UInt8>
     let sw: Int, sh: Int, bands: Int, ow: Int, oh: Int
+
+    /// Output `rows` x `columns`, in tiles 64 columns wide: a whole output row of a tilted page
+    /// walks diagonally through hundreds of source rows (about 80 KB of cache lines for a
+    /// 1500 px row at 25 degrees), and the next row wants nearly the same lines again; a
+    /// 64-column tile's source stays within the first-level cache (warp stage 57-60 -> 52-58
+    /// CPU ms a page on 10 bench captures: the loop is bound more by its dependent loads than
+    /// by misses). Same output, byte for byte (spans sit on the row's 16-pixel grid).
+    func tiles(rows: Range<Int>, columns: Range<Int>) {
+        var x = columns.lowerBound
+        while x < columns.upperBound {
+            let x1 = min(columns.upperBound, (x & ~63) + 64)
+            for y in rows { span(y: y, from: x, to: x1) }
+            x = x1
+        }
+    }
 
     /// Output row `y`, columns `xStart..<xEnd`.
     @inline(__always)
