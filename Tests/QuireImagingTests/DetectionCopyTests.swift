@@ -1,0 +1,45 @@
+import Testing
+@testable import QuireImaging
+
+/// The detection copy is an exact box average, turned upright: checked pixel for pixel against
+/// a naive computation for each stored orientation and band count (the fast path averages
+/// with a multiply-shift reciprocal and walks rotated rows with a fixed step).
+@Suite struct DetectionCopyTests {
+    @Test(arguments: [(1, 3), (3, 3), (6, 3), (8, 3), (6, 1), (1, 1)])
+    func equalsANaiveBoxAverageTurnedUpright(_ c: (orientation: Int, bands: Int)) throws {
+        let (w, h, bands) = (1037, 763, c.bands)   // not multiples of the factor
+        var pixels = [UInt8](repeating: 0, count: w * h * bands)
+        for i in pixels.indices { pixels[i] = UInt8(truncatingIfNeeded: (i &* 2_654_435_761) >> 13) }
+        let map = try #require(StoredOrientation(orientation: c.orientation, storedWidth: w, storedHeight: h))
+        let longSide = 200
+        let copy = pixels.withUnsafeBufferPointer {
+            DetectionCopy(frame: $0, width: w, height: h, bands: bands, orientation: map, longSide: longSide)
+        }
+        let factor = (max(w, h) + longSide - 1) / longSide
+        let (cw, ch) = (w / factor, h / factor)
+        // Naive: stored-orientation box averages, rounded half up.
+        func stored(_ x: Int, _ y: Int, _ b: Int) -> UInt8 {
+            var sum = 0
+            for yy in (y * factor)..<((y + 1) * factor) {
+                for xx in (x * factor)..<((x + 1) * factor) { sum += Int(pixels[(yy * w + xx) * bands + b]) }
+            }
+            return UInt8((sum + factor * factor / 2) / (factor * factor))
+        }
+        let sideways = c.orientation == 6 || c.orientation == 8
+        #expect((copy.width, copy.height) == (sideways ? (ch, cw) : (cw, ch)))
+        var wrong = 0
+        for y in 0..<copy.height {
+            for x in 0..<copy.width {
+                // Display pixel (x, y) of the upright copy shows this stored copy pixel.
+                let (sx, sy): (Int, Int) = switch c.orientation {
+                case 3: (cw - 1 - x, ch - 1 - y)
+                case 6: (y, ch - 1 - x)
+                case 8: (cw - 1 - y, x)
+                default: (x, y)
+                }
+                for b in 0..<bands where copy.pixels[(y * copy.width + x) * bands + b] != stored(sx, sy, b) { wrong += 1 }
+            }
+        }
+        #expect(wrong == 0, "\(wrong) values differ from the naive box average")
+    }
+}
