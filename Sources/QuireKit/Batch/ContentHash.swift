@@ -123,15 +123,27 @@ public struct ContentHash: Sendable {
     }
 
     /// Hashes a whole file, reading it in 1 MiB chunks (memory stays flat for any size).
+    ///
+    /// Plain `read(2)` into one buffer: `FileHandle.read(upToCount:)` reads 4 KiB a call on
+    /// Linux, 850 system calls for a 3.4 MB capture where this makes 4.
     /// - Throws: when the file cannot be opened or read.
     public static func ofFile(atPath path: String) throws -> String {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
         }
-        defer { try? handle.close() }
+        defer { close(fd) }
         var hash = ContentHash()
-        while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
-            hash.update(chunk)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+        defer { chunk.deallocate() }
+        while true {
+            let n = read(fd, chunk.baseAddress, chunk.count)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path])
+            }
+            if n == 0 { break }
+            hash.update(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
         }
         return hash.hexDigest()
     }
