@@ -24,7 +24,8 @@ let package = Package(
             pkgConfig: "vips",
             providers: [.apt(["libvips-dev"])]
         ),
-        .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim"),
+        .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
+                linkerSettings: [.linkedLibrary("jpeg")]),
         .target(name: "VipsBridge", dependencies: ["CVips", "CVipsShim"]),
         .target(name: "QuireGeometry"),
         .target(name: "QuireLayout", dependencies: ["QuireGeometry"]),

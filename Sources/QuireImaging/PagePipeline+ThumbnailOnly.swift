@@ -3,8 +3,9 @@ import VipsBridge
 
 extension PagePipeline {
     /// Writes only the thumbnail of one page (`quire process --thumbnails-only`), straight from
-    /// the file with libvips's shrink-on-load (JPEG DCT scaling, PDF rendered small, TIFF
-    /// pyramid levels), so the full-size pixels are never decoded.
+    /// the file at a reduced scale, so the full-size pixels are never decoded: JPEGs through
+    /// `JPEGDraft` (libjpeg's DCT scaling), everything else (and the JPEGs it declines) with
+    /// libvips's shrink-on-load (PDF rendered small, TIFF pyramid levels).
     ///
     /// The page is not corrected (correction needs the full-size pixels, which is what this
     /// mode exists to avoid): the record says `none`, and its width and height are those of
@@ -17,7 +18,8 @@ extension PagePipeline {
         let header = try PageDecoder(maxPixels: maxPixels).decode(source)
         let outputs = PageOutputPaths(page: thumbnailPath, preview: thumbnailPath, thumbnail: thumbnailPath)
         do {
-            let small = try thumbnail(of: header.image, source: source, format: header.format, corrected: false)
+            let small = try draftThumbnail(of: header, source: source)
+                ?? thumbnail(of: header.image, source: source, format: header.format, corrected: false)
             try write(small, to: thumbnailPath)
             return PageResult(source: source, format: header.format, orientation: header.orientation,
                               width: header.image.width, height: header.image.height,
@@ -27,5 +29,16 @@ extension PagePipeline {
             if let error = error as? ImagingError { throw error }
             throw ImagingError.decoding(error, path: source.path)
         }
+    }
+
+    /// A JPEG's thumbnail through `JPEGDraft` (libjpeg at 1/8 scale, then `Resampler`); nil for
+    /// other formats and for the JPEGs that path leaves to libvips.
+    func draftThumbnail(of header: DecodedPage, source: PageSource) throws -> VIPSImage? {
+        guard header.format == .jpeg else { return nil }
+        let (w, h) = (header.image.width, header.image.height)
+        let size = VIPSImage.fittedSize(width: w, height: h, inside: renditions.thumbnailSize)
+        let draft = JPEGDraft(width: size.width, height: size.height, orientation: header.orientation)
+        let stored = header.orientation >= 5 ? (width: h, height: w) : (width: w, height: h)
+        return try draft.render(file: source.path, storedWidth: stored.width, storedHeight: stored.height)
     }
 }

@@ -100,11 +100,12 @@ public struct PagePipeline: Sendable {
     func thumbnail(of page: VIPSImage, source: PageSource, format: SourceFormat, corrected: Bool) throws -> VIPSImage {
         let size = renditions.thumbnailSize
         if corrected { return try fit(page, inside: size) }
-        var options: [String] = []
+        // Truncated files are refused, as the full-size decode refuses them.
+        var options: [String] = ["fail_on=truncated"]
         if format.isMultiPage { options.append("page=\(source.page)") }
         if format == .pdf { options.append("dpi=\(source.dpi)") }
         let small = try VIPSImage.thumbnail(file: source.path, width: size, height: size,
-                                            loaderOptions: options.isEmpty ? nil : options.joined(separator: ","))
+                                            loaderOptions: options.joined(separator: ","))
         return try small.displayReady(keepGray: page.isGray, background: 255)
     }
 

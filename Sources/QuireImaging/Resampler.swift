@@ -25,6 +25,9 @@ public enum Resampler {
     /// Resizes `src` (`width` x `height`, `bands` interleaved bytes a pixel) to exactly
     /// `outWidth` x `outHeight` into `dst`.
     /// - Parameters:
+    ///   - span: how many pixels' worth of picture the source holds, when its last column or
+    ///     row covers only part of a pixel (a JPEG decoded at 1/8: 1203 columns give 151
+    ///     pixels spanning 150.375); nil for the whole `width` x `height`.
     ///   - parallel: split the rows across the cores (a page alone); a batch already keeps
     ///     every core busy with pages, where one thread a page costs less.
     /// - Precondition: every size is at least 1, `src.count >= width * height * bands` and
@@ -34,12 +37,15 @@ public enum Resampler {
     ///   for factors of 4 and more.
     public static func resize(_ src: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bands: Int,
                               into dst: UnsafeMutableBufferPointer<UInt8>, outWidth: Int, outHeight: Int,
-                              parallel: Bool = false) {
+                              span: (width: Double, height: Double)? = nil, parallel: Bool = false) {
         precondition(width > 0 && height > 0 && bands > 0 && outWidth > 0 && outHeight > 0)
         precondition(src.count >= width * height * bands && dst.count >= outWidth * outHeight * bands)
+        let spanX = span?.width ?? Double(width), spanY = span?.height ?? Double(height)
+        precondition(spanX > Double(width - 1) && spanX <= Double(width) && spanY > Double(height - 1) && spanY <= Double(height),
+                     "the span lies within the last pixel")
         let kx = blockFactor(width, outWidth), ky = blockFactor(height, outHeight)
         if kx == 1 && ky == 1 {
-            convolve(src.baseAddress!, width: width, height: height, spanX: Double(width), spanY: Double(height),
+            convolve(src.baseAddress!, width: width, height: height, spanX: spanX, spanY: spanY,
                      bands: bands, into: dst.baseAddress!, outWidth: outWidth, outHeight: outHeight, parallel: parallel)
             return
         }
@@ -50,7 +56,7 @@ public enum Resampler {
             // The averaged image spans the source exactly: width / kx block widths, the last
             // block partly outside (it averaged only the columns there were).
             convolve(UnsafePointer(b.baseAddress!), width: bw, height: bh,
-                     spanX: Double(width) / Double(kx), spanY: Double(height) / Double(ky),
+                     spanX: spanX / Double(kx), spanY: spanY / Double(ky),
                      bands: bands, into: dst.baseAddress!, outWidth: outWidth, outHeight: outHeight, parallel: parallel)
         }
     }

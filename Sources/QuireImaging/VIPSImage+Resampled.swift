@@ -17,4 +17,19 @@ extension VIPSImage {
         }
         return out.image
     }
+
+    /// Exactly `width` x `height` (a shrink in both directions) with `Resampler`, into a new
+    /// frame; the image must be 8-bit and in memory (a decoded JPEG, a frame).
+    /// - Parameter span: the picture's extent in pixels when the last column or row is only
+    ///   partly picture (see `Resampler.resize`).
+    func resampled(toWidth outWidth: Int, height outHeight: Int, span: (width: Double, height: Double)? = nil) throws -> VIPSImage {
+        precondition(format == .uchar && isInMemory, "resampled(toWidth:height:) needs 8-bit pixels in memory")
+        if (outWidth, outHeight) == (width, height) && span == nil { return self }
+        let out = try VIPSFrame(width: outWidth, height: outHeight, bands: bands)
+        try withPixels { src in
+            Resampler.resize(src, width: width, height: height, bands: bands, into: out.pixels,
+                             outWidth: outWidth, outHeight: outHeight, span: span)
+        }
+        return out.image
+    }
 }

@@ -91,4 +91,22 @@ extension VIPSImage {
             cvips_thumbnail(path, Int32(width), Int32(height), loaderOptions, $0)
         }
     }
+
+    /// A JPEG decoded at 1/`shrink` of its stored size (1, 2, 4 or 8, libjpeg's DCT scaling)
+    /// straight into memory, 8-bit RGB or grey, in stored orientation (EXIF not applied), the
+    /// file's ICC profile attached (`hasICCProfile`): the cheapest way to the pixels of a
+    /// thumbnail (see `cvips_jpeg_load_scaled`).
+    /// - Returns: nil when the file needs libvips's loader instead (CMYK and YCCK).
+    /// - Throws: `VIPSError` when the file cannot be decoded, truncation included.
+    public static func jpegScaled(file path: String, shrink: Int) throws -> VIPSImage? {
+        try VIPSRuntime.start()
+        var out: UnsafeMutablePointer<VipsImage>? = nil
+        let status = cvips_jpeg_load_scaled(path, Int32(clamping: shrink), &out)
+        if status == 1 { return nil }
+        guard status == 0, let image = out else {
+            if let image = out { cvips_unref(image) }
+            throw VIPSError(operation: "jpegload", message: VIPSRuntime.takeErrorMessage())
+        }
+        return VIPSImage(owning: image)
+    }
 }

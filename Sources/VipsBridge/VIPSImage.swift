@@ -52,6 +52,8 @@ public final class VIPSImage: @unchecked Sendable {
     /// Height of one page when several pages were loaded as a vertical strip.
     public var pageHeight: Int { Int(cvips_page_height(pointer)) }
     public var hasAlpha: Bool { cvips_has_alpha(pointer) != 0 }
+    /// Whether an ICC profile is attached (the colours are in its space, not necessarily sRGB).
+    public var hasICCProfile: Bool { vips_image_get_typeof(pointer, "icc-profile-data") != 0 }
     /// The loader that produced this image ("jpegload", "pdfload" ...), if it came from a file.
     public var loader: String? { cvips_loader_name(pointer).map { String(cString: $0) } }
     /// The number of pixels (width x height).

@@ -122,6 +122,37 @@ import VipsBridge
         #expect(a.count == b.count && zip(a, b).allSatisfy { $0 == $1 })
     }
 
+    /// An image averaged in 8 x 8 blocks whose last column and row of blocks are partial (what
+    /// a JPEG decoded at 1/8 is), resized with its true span, gives what resizing the full
+    /// image gives; taking its pixels as whole shifts the picture towards the far edges.
+    @Test func aPartialLastPixelIsResizedByItsSpan() {
+        let (w, h, ow, oh) = (1203, 797, 96, 64)
+        let src = Self.card(width: w, height: h, bands: 1)
+        let (bw, bh) = ((w + 7) / 8, (h + 7) / 8)
+        var blocks = [UInt8](repeating: 0, count: bw * bh)
+        src.withUnsafeBufferPointer { s in
+            blocks.withUnsafeMutableBufferPointer { b in
+                Resampler.blockAverage(s.baseAddress!, width: w, height: h, bands: 1, kx: 8, ky: 8, into: b.baseAddress!)
+            }
+        }
+        let full = Self.resize(src, w, h, 1, to: ow, oh)
+        func fromBlocks(span: (width: Double, height: Double)?) -> [UInt8] {
+            var out = [UInt8](repeating: 0, count: ow * oh)
+            blocks.withUnsafeBufferPointer { b in
+                out.withUnsafeMutableBufferPointer { d in
+                    Resampler.resize(b, width: bw, height: bh, bands: 1, into: d, outWidth: ow, outHeight: oh, span: span)
+                }
+            }
+            return out
+        }
+        func meanDifference(_ a: [UInt8]) -> Double {
+            Double(zip(a, full).map { abs(Int($0) - Int($1)) }.reduce(0, +)) / Double(full.count)
+        }
+        let spanned = meanDifference(fromBlocks(span: (Double(w) / 8, Double(h) / 8)))
+        let whole = meanDifference(fromBlocks(span: nil))
+        #expect(spanned < 5 && spanned < whole * 0.5, "with the span \(spanned), without \(whole)")
+    }
+
     @Test func onePixelOutputIsTheAverage() {
         let src: [UInt8] = [0, 100, 200, 40]
         let out = Self.resize(src, 4, 1, 1, to: 1, 1)

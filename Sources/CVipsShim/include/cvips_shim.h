@@ -18,5 +18,6 @@
 #include "cvips_alloc.h"
 #include "cvips_memory.h"
 #include "cvips_frame.h"
+#include "cvips_jpeg.h"
 
 #endif

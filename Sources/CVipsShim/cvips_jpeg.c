@@ -1,0 +1,177 @@
+#include "cvips_jpeg.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jpeglib.h>
+
+enum { SOURCE_BUFFER = 1 << 20 };
+
+/* libjpeg reports fatal errors through error_exit, which must not return: jump back. */
+typedef struct {
+    struct jpeg_error_mgr pub;
+    jmp_buf escape;
+    char message[JMSG_LENGTH_MAX];
+} cvips_jpeg_error;
+
+/* A source reading the file in 1 MiB chunks. libjpeg-turbo decodes a block with its fast
+ * Huffman path only while at least 512 bytes are buffered, so small chunks (stdio's 4 KiB)
+ * send many blocks down the slow path; a whole-file read would make memory grow with the file. */
+typedef struct {
+    struct jpeg_source_mgr pub;
+    int fd;
+    int truncated;
+    JOCTET buffer[SOURCE_BUFFER];
+} cvips_jpeg_source;
+
+static void on_error_exit(j_common_ptr cinfo) {
+    cvips_jpeg_error *error = (cvips_jpeg_error *) cinfo->err;
+    (*cinfo->err->format_message)(cinfo, error->message);
+    longjmp(error->escape, 1);
+}
+
+/* Warnings (corrupt data the decoder can step over) are not errors, as with libvips's
+ * fail_on=truncated; running out of data is noticed by the source below. */
+static void on_message(j_common_ptr cinfo, int level) {
+    (void) cinfo;
+    (void) level;
+}
+
+static void source_init(j_decompress_ptr cinfo) { (void) cinfo; }
+
+static boolean source_fill(j_decompress_ptr cinfo) {
+    cvips_jpeg_source *src = (cvips_jpeg_source *) cinfo->src;
+    ssize_t n;
+    do { n = read(src->fd, src->buffer, SOURCE_BUFFER); } while (n < 0 && errno == EINTR);
+    if (n <= 0) {
+        /* Out of data before the end of the image: insert an EOI so libjpeg stops cleanly,
+         * and remember, so the image is refused as truncated. */
+        static const JOCTET eoi[2] = {0xFF, JPEG_EOI};
+        src->truncated = 1;
+        src->pub.next_input_byte = eoi;
+        src->pub.bytes_in_buffer = 2;
+        return TRUE;
+    }
+    src->pub.next_input_byte = src->buffer;
+    src->pub.bytes_in_buffer = (size_t) n;
+    return TRUE;
+}
+
+static void source_skip(j_decompress_ptr cinfo, long count) {
+    cvips_jpeg_source *src = (cvips_jpeg_source *) cinfo->src;
+    while (count > 0) {
+        if ((size_t) count <= src->pub.bytes_in_buffer) {
+            src->pub.next_input_byte += count;
+            src->pub.bytes_in_buffer -= (size_t) count;
+            return;
+        }
+        count -= (long) src->pub.bytes_in_buffer;
+        src->pub.bytes_in_buffer = 0;
+        source_fill(cinfo);
+        if (src->truncated) return;
+    }
+}
+
+static void source_term(j_decompress_ptr cinfo) { (void) cinfo; }
+
+/* 1 when an APP2 marker carries (a chunk of) an ICC profile. */
+static int has_icc_profile(j_decompress_ptr cinfo) {
+    for (jpeg_saved_marker_ptr m = cinfo->marker_list; m; m = m->next) {
+        if (m->marker == JPEG_APP0 + 2 && m->data_length >= 12 && memcmp(m->data, "ICC_PROFILE", 12) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int cvips_jpeg_load_scaled(const char *path, int shrink, VipsImage **out) {
+    *out = NULL;
+    if (shrink != 1 && shrink != 2 && shrink != 4 && shrink != 8) {
+        vips_error("cvips_jpeg", "shrink %d is not 1, 2, 4 or 8", shrink);
+        return -1;
+    }
+    cvips_jpeg_source *src = g_try_malloc(sizeof(cvips_jpeg_source));
+    if (!src) {
+        vips_error("cvips_jpeg", "out of memory");
+        return -1;
+    }
+    src->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (src->fd < 0) {
+        vips_error("cvips_jpeg", "cannot open: %s", strerror(errno));
+        g_free(src);
+        return -1;
+    }
+    src->truncated = 0;
+
+    struct jpeg_decompress_struct cinfo;
+    cvips_jpeg_error error;
+    cinfo.err = jpeg_std_error(&error.pub);
+    error.pub.error_exit = on_error_exit;
+    error.pub.emit_message = on_message;
+    /* Everything the jump may skip over is declared before setjmp. */
+    VipsImage *volatile image = NULL;
+    volatile int status = -1;
+    jpeg_create_decompress(&cinfo);
+    if (setjmp(error.escape)) {
+        vips_error("cvips_jpeg", "%s", error.message);
+        goto done;
+    }
+    src->pub.init_source = source_init;
+    src->pub.fill_input_buffer = source_fill;
+    src->pub.skip_input_data = source_skip;
+    src->pub.resync_to_restart = jpeg_resync_to_restart;
+    src->pub.term_source = source_term;
+    src->pub.bytes_in_buffer = 0;
+    src->pub.next_input_byte = NULL;
+    cinfo.src = &src->pub;
+    jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(&cinfo, TRUE);
+
+    int bands;
+    switch (cinfo.jpeg_color_space) {
+    case JCS_GRAYSCALE: cinfo.out_color_space = JCS_GRAYSCALE; bands = 1; break;
+    case JCS_YCbCr:
+    case JCS_RGB: cinfo.out_color_space = JCS_RGB; bands = 3; break;
+    default: status = 1; goto done;  /* CMYK, YCCK: libvips inverts and transforms them */
+    }
+    cinfo.scale_num = 1;
+    cinfo.scale_denom = (unsigned int) shrink;
+    jpeg_start_decompress(&cinfo);
+
+    image = vips_image_new_memory();
+    vips_image_init_fields(image, (int) cinfo.output_width, (int) cinfo.output_height, bands,
+                           VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
+                           bands == 1 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB, 1.0, 1.0);
+    if (vips_image_write_prepare(image)) goto done;
+    /* The profile travels with the pixels: the caller converts them to sRGB through it. */
+    if (has_icc_profile(&cinfo)) {
+        JOCTET *profile = NULL;
+        unsigned int length = 0;
+        if (jpeg_read_icc_profile(&cinfo, &profile, &length) && profile) {
+            vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, profile, length);
+            free(profile);
+        }
+    }
+    while (cinfo.output_scanline < cinfo.output_height) {
+        JSAMPROW row = VIPS_IMAGE_ADDR(image, 0, cinfo.output_scanline);
+        jpeg_read_scanlines(&cinfo, &row, 1);
+        if (src->truncated) break;
+    }
+    if (src->truncated) {
+        vips_error("cvips_jpeg", "premature end of JPEG image (the file is truncated)");
+        goto done;
+    }
+    jpeg_finish_decompress(&cinfo);
+    status = 0;
+done:
+    jpeg_destroy_decompress(&cinfo);
+    close(src->fd);
+    g_free(src);
+    if (status == 0) *out = image;
+    else if (image) g_object_unref(image);
+    return status;
+}
