@@ -88,8 +88,12 @@ static int has_icc_profile(j_decompress_ptr cinfo) {
     return 0;
 }
 
-int cvips_jpeg_load_scaled(const char *path, int shrink, VipsImage **out) {
-    *out = NULL;
+/* The one decoder behind both entry points: into a new memory image (`out`), or into the
+ * caller's `into` buffer of `into_width` x `into_height` x `into_bands` bytes, in which case a
+ * file that is not exactly that (another size, an ICC profile to honour) is declined. */
+static int decode(const char *path, int shrink, VipsImage **out,
+                  unsigned char *into, int into_width, int into_height, int into_bands) {
+    if (out) *out = NULL;
     if (shrink != 1 && shrink != 2 && shrink != 4 && shrink != 8) {
         vips_error("cvips_jpeg", "shrink %d is not 1, 2, 4 or 8", shrink);
         return -1;
@@ -138,28 +142,47 @@ int cvips_jpeg_load_scaled(const char *path, int shrink, VipsImage **out) {
     case JCS_RGB: cinfo.out_color_space = JCS_RGB; bands = 3; break;
     default: status = 1; goto done;  /* CMYK, YCCK: libvips inverts and transforms them */
     }
+    if (into && has_icc_profile(&cinfo)) { status = 1; goto done; }
     cinfo.scale_num = 1;
     cinfo.scale_denom = (unsigned int) shrink;
+    jpeg_calc_output_dimensions(&cinfo);
+    if (into && ((int) cinfo.output_width != into_width || (int) cinfo.output_height != into_height
+                 || bands != into_bands)) {
+        status = 1;
+        goto done;
+    }
     jpeg_start_decompress(&cinfo);
 
-    image = vips_image_new_memory();
-    vips_image_init_fields(image, (int) cinfo.output_width, (int) cinfo.output_height, bands,
-                           VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
-                           bands == 1 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB, 1.0, 1.0);
-    if (vips_image_write_prepare(image)) goto done;
-    /* The profile travels with the pixels: the caller converts them to sRGB through it. */
-    if (has_icc_profile(&cinfo)) {
-        JOCTET *profile = NULL;
-        unsigned int length = 0;
-        if (jpeg_read_icc_profile(&cinfo, &profile, &length) && profile) {
-            vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, profile, length);
-            free(profile);
+    unsigned char *pixels;
+    if (into) {
+        pixels = into;
+    } else {
+        image = vips_image_new_memory();
+        vips_image_init_fields(image, (int) cinfo.output_width, (int) cinfo.output_height, bands,
+                               VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
+                               bands == 1 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB, 1.0, 1.0);
+        if (vips_image_write_prepare(image)) goto done;
+        pixels = VIPS_IMAGE_ADDR(image, 0, 0);
+        /* The profile travels with the pixels: the caller converts them to sRGB through it. */
+        if (has_icc_profile(&cinfo)) {
+            JOCTET *profile = NULL;
+            unsigned int length = 0;
+            if (jpeg_read_icc_profile(&cinfo, &profile, &length) && profile) {
+                vips_image_set_blob_copy(image, VIPS_META_ICC_NAME, profile, length);
+                free(profile);
+            }
         }
     }
-    while (cinfo.output_scanline < cinfo.output_height) {
-        JSAMPROW row = VIPS_IMAGE_ADDR(image, 0, cinfo.output_scanline);
-        jpeg_read_scanlines(&cinfo, &row, 1);
-        if (src->truncated) break;
+    /* Whole row groups at a time (an MCU row is up to 16 lines): fewer passes through
+     * libjpeg's output buffering than a line per call. */
+    size_t stride = (size_t) cinfo.output_width * (size_t) bands;
+    while (cinfo.output_scanline < cinfo.output_height && !src->truncated) {
+        JSAMPROW rows[16];
+        unsigned int count = cinfo.output_height - cinfo.output_scanline;
+        if (count > 16) count = 16;
+        for (unsigned int i = 0; i < count; i++)
+            rows[i] = pixels + (size_t) (cinfo.output_scanline + i) * stride;
+        jpeg_read_scanlines(&cinfo, rows, count);
     }
     if (src->truncated) {
         vips_error("cvips_jpeg", "premature end of JPEG image (the file is truncated)");
@@ -171,7 +194,15 @@ done:
     jpeg_destroy_decompress(&cinfo);
     close(src->fd);
     g_free(src);
-    if (status == 0) *out = image;
+    if (status == 0 && out) *out = image;
     else if (image) g_object_unref(image);
     return status;
+}
+
+int cvips_jpeg_load_scaled(const char *path, int shrink, VipsImage **out) {
+    return decode(path, shrink, out, NULL, 0, 0, 0);
+}
+
+int cvips_jpeg_decode_into(const char *path, unsigned char *data, int width, int height, int bands) {
+    return decode(path, 1, NULL, data, width, height, bands);
 }

@@ -58,6 +58,13 @@ struct PageDecoder: Sendable {
             let o = header.orientation
             if let map = StoredOrientation(orientation: o, storedWidth: o >= 5 ? header.image.height : header.image.width,
                                            storedHeight: o >= 5 ? header.image.width : header.image.height) {
+                // JPEGs (nearly every capture) straight from libjpeg; anything it declines or
+                // stops on goes through libvips below, which also words the error.
+                if header.format == .jpeg,
+                   let frame = try? VIPSFrame.decodingJPEG(file: source.path, width: Int(map.storedWidth),
+                                                           height: Int(map.storedHeight), bands: header.image.bands) {
+                    return DecodedFrame(frame: frame, orientation: map, exifOrientation: o, format: header.format)
+                }
                 var stored = try VIPSImage.load(file: source.path, options: .init(
                     page: source.page, pageCount: 1, dpi: header.format == .pdf ? source.dpi : nil,
                     sequential: true, failOn: .truncated))
