@@ -1,49 +1,76 @@
-import Dispatch
+import Foundation
 
-/// Bounds how many pages hold a whole decoded frame at once, so a batch's peak memory does not
-/// grow with the number of pages in flight.
+/// Bounds the bytes of whole decoded frames held at once, so a batch's peak memory does not
+/// grow with the number of pages in flight or with their size.
 ///
 /// Why: a page's largest moment is right after decoding, when its whole frame is in memory
-/// (36 MB for a 12 MP capture) until detection shows which rows the page needs; the rest of
-/// the page (warp, encoding) holds far less. Two pages at that moment together are what broke
-/// the 150 MB budget at `--jobs 2`. Decoding takes about a third of a page's CPU time, so with
-/// one slot per two workers the cores stay busy: one page decodes while the other encodes.
+/// (30 MB for a 10 MP capture, 36 MB for 12 MP) until detection shows which rows the page
+/// needs; the rest of the page (warp, encoding) holds far less. Two 12 MP frames at that moment
+/// together, on top of about 60 MB of shared libraries and the pages in flight, break the
+/// 150 MB budget at `--jobs 2` (151 MB measured on 1000 pages with room for two frames of any
+/// size), while two 10 MP frames fit and let both cores decode (a fifth less wall time). So the
+/// gate counts bytes: a page enters with its frame's size (known from the header) and waits
+/// while the frames already inside plus its own exceed the budget. A page alone is always
+/// admitted, whatever its size.
 ///
-/// A page that does not get a slot within `patience` goes ahead anyway (a decoder stuck on a
+/// A page that is not admitted within `patience` goes ahead anyway (a decoder stuck on a
 /// hostile file past its page time limit must not stall the batch): the gate is a memory
 /// bound in the normal case, never a lock the batch can hang on.
-public final class FrameGate: Sendable {
-    private let slots: DispatchSemaphore
-    /// How long a page waits for a slot before decoding regardless.
+public final class FrameGate: @unchecked Sendable {
+    /// Bytes of whole frames allowed at once (a single page may exceed it alone).
+    public let budget: Int
+    /// How long a page waits before decoding regardless.
     public let patience: Duration
+    private let condition = NSCondition()
+    private var held = 0
 
-    /// - Parameter slots: pages that may hold a whole frame at once (at least 1).
-    public init(slots: Int, patience: Duration = .seconds(5)) {
-        self.slots = DispatchSemaphore(value: max(1, slots))
+    /// - Parameter budget: bytes of whole frames held at once.
+    public init(budget: Int, patience: Duration = .seconds(5)) {
+        self.budget = max(1, budget)
         self.patience = patience
     }
 
-    /// The gate for a batch of `pagesInFlight` workers: one slot per two of them.
+    /// The frame budget one pair of workers shares: two 10 MP RGB frames (20 MP, 60 MB).
+    public static let budgetPerTwoWorkers = 60_000_000
+
+    /// The gate for a batch of `pagesInFlight` workers: `budgetPerTwoWorkers` per two of them.
     public static func forBatch(pagesInFlight: Int, patience: Duration = .seconds(5)) -> FrameGate {
-        FrameGate(slots: max(1, pagesInFlight / 2), patience: patience)
+        FrameGate(budget: max(1, pagesInFlight / 2) * budgetPerTwoWorkers, patience: patience)
     }
 
-    /// Waits for a slot (at most `patience`) and returns a pass to give back once the frame
-    /// has shrunk; a pass obtained without a slot gives nothing back.
-    func enter() -> Pass {
-        let (seconds, attoseconds) = patience.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        let got = slots.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
-        return Pass(gate: got ? self : nil)
+    /// Waits (at most `patience`) until a frame of `bytes` fits, and returns a pass to give
+    /// back once the frame has shrunk; a pass obtained by running out of patience holds nothing.
+    func enter(bytes: Int) -> Pass {
+        let bytes = max(0, bytes)
+        let deadline = Date().addingTimeInterval(Double(patience.components.seconds)
+                                                 + Double(patience.components.attoseconds) / 1e18)
+        condition.lock()
+        defer { condition.unlock() }
+        while held > 0 && held + bytes > budget {
+            if !condition.wait(until: deadline) { return Pass(gate: nil, bytes: 0) }
+        }
+        held += bytes
+        return Pass(gate: self, bytes: bytes)
     }
 
-    /// One page's claim on a slot; `leave()` is idempotent, and a pass left unused gives its
-    /// slot back when it is destroyed (errors, early returns).
+    private func release(_ bytes: Int) {
+        condition.lock()
+        held -= bytes
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// One page's claim on the budget; `leave()` is idempotent, and a pass left unused gives its
+    /// bytes back when it is destroyed (errors, early returns).
     final class Pass: @unchecked Sendable {
         private var gate: FrameGate?
-        init(gate: FrameGate?) { self.gate = gate }
+        private let bytes: Int
+        init(gate: FrameGate?, bytes: Int) {
+            self.gate = gate
+            self.bytes = bytes
+        }
         func leave() {
-            if let gate { gate.slots.signal() }
+            if let gate { gate.release(bytes) }
             gate = nil
         }
         deinit { leave() }

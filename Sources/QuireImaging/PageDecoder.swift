@@ -52,8 +52,11 @@ struct PageDecoder: Sendable {
     /// decode in stored orientation for upright and rotated files, an upright random-access
     /// decode for mirrored orientations. The size is checked from the header first.
     /// - Throws: `ImagingError` (tooLarge from the header; decoding errors name the file).
-    func decodeFrame(_ source: PageSource) throws -> DecodedFrame {
+    /// - Parameter admit: called with the frame's size in bytes once the header is read, before
+    ///   any pixel is decoded (where a batch waits for room in its `FrameGate`).
+    func decodeFrame(_ source: PageSource, admit: (Int) -> Void = { _ in }) throws -> DecodedFrame {
         let header = try decode(source)
+        admit(header.image.width * header.image.height * header.image.bands)
         do {
             let o = header.orientation
             if let map = StoredOrientation(orientation: o, storedWidth: o >= 5 ? header.image.height : header.image.width,

@@ -40,8 +40,8 @@ public struct PagePipeline: Sendable {
     public var correction: CorrectionOptions
     /// Pages larger than this (width x height, after `--dpi` for PDF) are refused from the header.
     public var maxPixels: Int
-    /// Shared by the pages of a batch: how many may hold a whole decoded frame at once
-    /// (nil: no bound, e.g. one page at a time).
+    /// Shared by the pages of a batch: how many bytes of whole decoded frames may be held at
+    /// once (nil: no bound, e.g. one page at a time).
     public var frameGate: FrameGate?
 
     public init(renditions: RenditionOptions = RenditionOptions(), correction: CorrectionOptions = CorrectionOptions(),
@@ -57,11 +57,13 @@ public struct PagePipeline: Sendable {
     /// - Parameter userQuad: page corners the user supplied, in display pixels of the oriented source.
     /// - Throws: `ImagingError` naming the file and the reason.
     public func process(_ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad? = nil) throws -> PageResult {
-        // 1. file -> one full-size decode (size checked from the header first), once a slot for
-        //    a whole frame is free.
-        let pass = frameGate?.enter()
+        // 1. file -> one full-size decode (size checked from the header first), once the batch
+        //    has room for the whole frame.
+        var pass: FrameGate.Pass?
         defer { pass?.leave() }
-        let decoded = try StageProfile.measure("1 decode") { try PageDecoder(maxPixels: maxPixels).decodeFrame(source) }
+        let decoded = try StageProfile.measure("1 decode") {
+            try PageDecoder(maxPixels: maxPixels).decodeFrame(source, admit: { bytes in pass = frameGate?.enter(bytes: bytes) })
+        }
         let (format, orientation) = (decoded.format, decoded.exifOrientation)
         let sourceSize = PixelSize(width: decoded.displayWidth, height: decoded.displayHeight)
         do {

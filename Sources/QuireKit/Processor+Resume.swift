@@ -84,7 +84,8 @@ extension Processor {
         }
         let ids = units.indices.map { PageStore.id(key: keys[$0], inputHash: units[$0].hash, optionsHash: pageOptionsHashes[$0]) }
 
-        // One whole decoded frame per two pages in flight: the peak-memory bound (FrameGate).
+        // Whole decoded frames within a byte budget per two pages in flight: the peak-memory
+        // bound (FrameGate).
         let pipeline = PagePipeline(renditions: job.renditions, correction: job.correction, maxPixels: job.maxPixels,
                                     frameGate: FrameGate.forBatch(pagesInFlight: workers))
         let done = Counter()

@@ -4,52 +4,86 @@ import Testing
 @testable import QuireImaging
 
 @Suite struct FrameGateTests {
-    /// With one slot, two pages never hold a whole frame at the same time.
-    @Test func oneSlotAdmitsOnePageAtATime() {
-        let gate = FrameGate(slots: 1, patience: .seconds(30))
+    /// Whatever the timing, the frames inside never exceed the budget (unless one alone does).
+    @Test func framesInsideStayWithinTheBudget() {
+        let gate = FrameGate(budget: 100, patience: .seconds(30))
         let inside = Atomic<Int>(0), most = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            let pass = gate.enter()
-            let now = inside.add(1, ordering: .relaxed).newValue
+        let sizes = [40, 60, 30, 70, 50, 20, 90, 10, 45, 55, 35, 65]
+        DispatchQueue.concurrentPerform(iterations: sizes.count) { i in
+            let pass = gate.enter(bytes: sizes[i])
+            let now = inside.add(sizes[i], ordering: .relaxed).newValue
             _ = most.max(now, ordering: .relaxed)
             usleep(2_000)
-            inside.subtract(1, ordering: .relaxed)
+            inside.subtract(sizes[i], ordering: .relaxed)
             pass.leave()
         }
-        #expect(most.load(ordering: .relaxed) == 1)
+        #expect(most.load(ordering: .relaxed) <= 100)
+        #expect(most.load(ordering: .relaxed) > 0)
     }
 
-    /// A pass gives its slot back once, however often it is left, and when it is dropped.
-    @Test func passesGiveTheirSlotBackOnce() {
-        let gate = FrameGate(slots: 1, patience: .milliseconds(50))
+    /// Frames that fit together go in together; one that does not waits for room.
+    @Test func fittingFramesShareTheBudgetAndTheRestWait() {
+        let gate = FrameGate(budget: 60, patience: .milliseconds(50))
+        let t0 = ContinuousClock.now
+        let a = gate.enter(bytes: 30), b = gate.enter(bytes: 30)
+        #expect(ContinuousClock.now - t0 < .milliseconds(40), "30 + 30 fit a budget of 60")
+        let t1 = ContinuousClock.now
+        let c = gate.enter(bytes: 1)  // no room: waits out its patience, then goes ahead holding nothing
+        #expect(ContinuousClock.now - t1 >= .milliseconds(40))
+        a.leave(); b.leave(); c.leave()
+        // c held nothing: after a and b left, 60 fit again at once.
+        let t2 = ContinuousClock.now
+        let d = gate.enter(bytes: 60)
+        #expect(ContinuousClock.now - t2 < .milliseconds(40))
+        d.leave()
+    }
+
+    /// A frame larger than the whole budget is admitted when it is alone, never starved.
+    @Test func aFrameOverTheBudgetGoesAlone() {
+        let gate = FrameGate(budget: 60, patience: .seconds(30))
+        let t0 = ContinuousClock.now
+        let big = gate.enter(bytes: 500)
+        #expect(ContinuousClock.now - t0 < .milliseconds(40))
+        let admitted = DispatchSemaphore(value: 0)
+        let waiter = Thread {
+            let small = gate.enter(bytes: 10)
+            admitted.signal()
+            small.leave()
+        }
+        waiter.start()
+        #expect(admitted.wait(timeout: .now() + .milliseconds(30)) == .timedOut, "nothing joins a page over the budget")
+        big.leave()
+        #expect(admitted.wait(timeout: .now() + .seconds(2)) == .success)
+    }
+
+    /// A pass gives its bytes back once, however often it is left, and when it is dropped.
+    @Test func passesGiveTheirBytesBackOnce() {
+        let gate = FrameGate(budget: 10, patience: .milliseconds(50))
         do {
-            let pass = gate.enter()
+            let pass = gate.enter(bytes: 10)
             pass.leave()
             pass.leave()
         }
-        do { _ = gate.enter() }  // dropped without leave(): the slot comes back
-        let first = gate.enter()
+        do { _ = gate.enter(bytes: 10) }  // dropped without leave(): the bytes come back
+        let first = gate.enter(bytes: 10)
         let start = ContinuousClock.now
-        let second = gate.enter()  // no slot: waits out its patience, then goes ahead
+        let second = gate.enter(bytes: 10)  // no room: waits out its patience
         #expect(ContinuousClock.now - start >= .milliseconds(40))
         first.leave()
-        second.leave()
-        // Leaving a pass that never had a slot must not create one: only one slot exists.
-        let a = gate.enter()
+        second.leave()  // held nothing: must not give back bytes it never took
+        let a = gate.enter(bytes: 10)
         let t0 = ContinuousClock.now
-        let b = gate.enter()
-        #expect(ContinuousClock.now - t0 >= .milliseconds(40))
+        let b = gate.enter(bytes: 10)
+        #expect(ContinuousClock.now - t0 >= .milliseconds(40), "a double give-back would have let b in")
         a.leave(); b.leave()
     }
 
-    @Test func batchesGetOneSlotPerTwoWorkers() {
-        let gate = FrameGate.forBatch(pagesInFlight: 4, patience: .milliseconds(50))
-        let t0 = ContinuousClock.now
-        let a = gate.enter(), b = gate.enter()
-        #expect(ContinuousClock.now - t0 < .milliseconds(40))
-        let t1 = ContinuousClock.now
-        let c = gate.enter()  // the third waits: two slots for four workers
-        #expect(ContinuousClock.now - t1 >= .milliseconds(40))
-        a.leave(); b.leave(); c.leave()
+    @Test func batchesGetABudgetPerTwoWorkers() {
+        #expect(FrameGate.forBatch(pagesInFlight: 1).budget == FrameGate.budgetPerTwoWorkers)
+        #expect(FrameGate.forBatch(pagesInFlight: 2).budget == FrameGate.budgetPerTwoWorkers)
+        #expect(FrameGate.forBatch(pagesInFlight: 4).budget == 2 * FrameGate.budgetPerTwoWorkers)
+        // Two 10 MP RGB frames fit one pair's budget; two 12 MP frames do not.
+        #expect(2 * 10_000_000 * 3 <= FrameGate.budgetPerTwoWorkers)
+        #expect(2 * 12_000_000 * 3 > FrameGate.budgetPerTwoWorkers)
     }
 }
