@@ -117,15 +117,17 @@ import VipsBridge
         #expect(!FileManager.default.fileExists(atPath: thumb))
     }
 
-    /// Pictures that would decode at 1/2 or full size are left to libvips (sharper there, and
-    /// the decode saves little).
-    @Test func smallPicturesAreLeftToLibvips() throws {
+    /// Pictures that would decode at 1/2 decode at full size instead: the ideal thumbnail.
+    @Test func smallPicturesDecodeAtFullSize() throws {
         let dir = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Self.card(width: 500, height: 400).save(to: "\(dir)/small.jpg")
-        #expect(try Self.draftThumbnail("\(dir)/small.jpg") == nil)
+        let small = try #require(try Self.draftThumbnail("\(dir)/small.jpg"))
+        #expect(try small.meanAbsoluteDifference(to: Self.ideal("\(dir)/small.jpg", like: small)) == 0)
         try Self.card(width: 600, height: 450).save(to: "\(dir)/quarter.jpg")  // 150 x 113 at 1/4 >= 1.5 x 96 x 72
-        #expect(try Self.draftThumbnail("\(dir)/quarter.jpg") != nil)
+        let quarter = try #require(try Self.draftThumbnail("\(dir)/quarter.jpg"))
+        #expect(try quarter.meanAbsoluteDifference(to: Self.ideal("\(dir)/quarter.jpg", like: quarter)) > 0,
+                "decoded at 1/4, not full size")
     }
 
     @Test func notAJPEGThrows() throws {
