@@ -16,8 +16,10 @@ struct JPEGDraft {
     /// EXIF orientation of the file (1-8).
     var orientation: Int
 
-    /// The size in the file's stored orientation (orientations 5-8 are stored turned a quarter).
-    var storedSize: (width: Int, height: Int) { orientation >= 5 ? (height, width) : (width, height) }
+    /// `size` (upright) in the file's stored orientation (5-8 are stored turned a quarter).
+    func stored(_ size: (width: Int, height: Int)) -> (width: Int, height: Int) {
+        orientation >= 5 ? (size.height, size.width) : size
+    }
 
     /// Part of the message `cvips_jpeg_load_scaled` gives a file that ends early.
     static let truncationMark = "the file is truncated"
@@ -34,12 +36,13 @@ struct JPEGDraft {
         return 1
     }
 
-    /// The thumbnail of the JPEG at `path` (stored `storedWidth` x `storedHeight`), in memory;
+    /// The thumbnail of the JPEG at `path` (`sourceWidth` x `sourceHeight` upright), in memory;
     /// nil when the file is not one this path takes (CMYK) or libjpeg stops on it, so the
     /// caller falls back to libvips, which also words the error.
     /// - Throws: `VIPSError` for a truncated file (the message names the truncation).
-    func render(file path: String, storedWidth: Int, storedHeight: Int) throws -> VIPSImage? {
-        let target = storedSize
+    func render(file path: String, sourceWidth: Int, sourceHeight: Int) throws -> VIPSImage? {
+        let target = stored((width, height))
+        let (storedWidth, storedHeight) = stored((sourceWidth, sourceHeight))
         // At 1/2 the decode saves little and the result is measurably softer on small pictures
         // (2.0 against 0.4 mean error on a 308 x 231 test photo): those decode at full size,
         // which with Resampler is the ideal thumbnail itself, for a few milliseconds.

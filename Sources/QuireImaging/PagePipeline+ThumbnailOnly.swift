@@ -31,14 +31,13 @@ extension PagePipeline {
         }
     }
 
-    /// A JPEG's thumbnail through `JPEGDraft` (libjpeg at 1/8 scale, then `Resampler`); nil for
-    /// other formats and for the JPEGs that path leaves to libvips.
+    /// A JPEG's thumbnail through `JPEGDraft` (libjpeg at 1/8 or 1/4 scale, then `Resampler`);
+    /// nil for other formats and for the JPEGs that path leaves to libvips.
     func draftThumbnail(of header: DecodedPage, source: PageSource) throws -> VIPSImage? {
         guard header.format == .jpeg else { return nil }
         let (w, h) = (header.image.width, header.image.height)
         let size = VIPSImage.fittedSize(width: w, height: h, inside: renditions.thumbnailSize)
         let draft = JPEGDraft(width: size.width, height: size.height, orientation: header.orientation)
-        let stored = header.orientation >= 5 ? (width: h, height: w) : (width: w, height: h)
-        return try draft.render(file: source.path, storedWidth: stored.width, storedHeight: stored.height)
+        return try draft.render(file: source.path, sourceWidth: w, sourceHeight: h)
     }
 }

@@ -102,12 +102,13 @@ public struct PagePipeline: Sendable {
     func thumbnail(of page: VIPSImage, source: PageSource, format: SourceFormat, corrected: Bool) throws -> VIPSImage {
         let size = renditions.thumbnailSize
         if corrected { return try fit(page, inside: size) }
-        // Truncated files are refused, as the full-size decode refuses them.
-        var options: [String] = ["fail_on=truncated"]
+        // No fail_on here: libvips 8.14's vips_thumbnail ignores it (JPEGs are checked by
+        // JPEGDraft before they get here; other truncated formats come out with grey rows).
+        var options: [String] = []
         if format.isMultiPage { options.append("page=\(source.page)") }
         if format == .pdf { options.append("dpi=\(source.dpi)") }
         let small = try VIPSImage.thumbnail(file: source.path, width: size, height: size,
-                                            loaderOptions: options.joined(separator: ","))
+                                            loaderOptions: options.isEmpty ? nil : options.joined(separator: ","))
         return try small.displayReady(keepGray: page.isGray, background: 255)
     }
 
