@@ -8,14 +8,6 @@ import VipsBridge
 /// with Lanczos3), it must be as close as libvips's shrink-on-load thumbnail is, for every
 /// orientation, colour model and broken file, or decline and leave the file to libvips.
 @Suite struct JPEGDraftTests {
-    /// A colourful test card: gradients and a dark square, so orientation and colour errors show.
-    static func card(width: Int, height: Int, bands: Int = 3) throws -> VIPSImage {
-        try TestSupport.image(width: width, height: height, bands: bands) { x, y, b in
-            if x > width / 8 && x < width / 3 && y > height / 8 && y < height / 3 { return 20 }
-            return UInt8(truncatingIfNeeded: b == 0 ? x * 255 / width : b == 1 ? y * 255 / height : 128 + (x + y) % 64)
-        }
-    }
-
     static let pipeline = PagePipeline(renditions: RenditionOptions(format: .png, thumbnailSize: 96))
 
     /// The thumbnail libvips makes of the same file (the path this one replaces for JPEGs).
@@ -61,7 +53,7 @@ import VipsBridge
         let dir = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = "\(dir)/card.jpg"
-        try Self.card(width: c.width, height: c.height, bands: c.bands).save(to: path)
+        try TestSupport.card(width: c.width, height: c.height, bands: c.bands).save(to: path)
         let draft = try #require(try Self.draftThumbnail(path))
         let reference = try Self.libvipsThumbnail(path)
         #expect(draft.bands == c.bands, "grey stays grey, colour stays colour")
@@ -75,8 +67,8 @@ import VipsBridge
     @Test func aDifferentPictureIsFarFromTheReference() throws {
         let dir = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Self.card(width: 1600, height: 1200).save(to: "\(dir)/a.jpg")
-        try Self.card(width: 1600, height: 1200).flipped(horizontal: true).save(to: "\(dir)/b.jpg")
+        try TestSupport.card(width: 1600, height: 1200).save(to: "\(dir)/a.jpg")
+        try TestSupport.card(width: 1600, height: 1200).flipped(horizontal: true).save(to: "\(dir)/b.jpg")
         let a = try #require(try Self.draftThumbnail("\(dir)/a.jpg"))
         #expect(try a.meanAbsoluteDifference(to: Self.libvipsThumbnail("\(dir)/b.jpg")) > 20)
     }
@@ -106,9 +98,7 @@ import VipsBridge
         let dir = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = "\(dir)/cut.jpg"
-        try Self.card(width: 1600, height: 1200).save(to: path)
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: path))
+        try TestSupport.writeTruncatedJPEG(path, width: 1600, height: 1200, fraction: 0.5)
         #expect(throws: (any Error).self) { try VIPSImage.jpegScaled(file: path, shrink: 8) }
         let thumb = "\(dir)/thumb.png"
         #expect { try Self.pipeline.processThumbnailOnly(PageSource(path: path), to: thumb) } throws: {
@@ -121,10 +111,10 @@ import VipsBridge
     @Test func smallPicturesDecodeAtFullSize() throws {
         let dir = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Self.card(width: 500, height: 400).save(to: "\(dir)/small.jpg")
+        try TestSupport.card(width: 500, height: 400).save(to: "\(dir)/small.jpg")
         let small = try #require(try Self.draftThumbnail("\(dir)/small.jpg"))
         #expect(try small.meanAbsoluteDifference(to: Self.ideal("\(dir)/small.jpg", like: small)) == 0)
-        try Self.card(width: 600, height: 450).save(to: "\(dir)/quarter.jpg")  // 150 x 113 at 1/4 >= 1.5 x 96 x 72
+        try TestSupport.card(width: 600, height: 450).save(to: "\(dir)/quarter.jpg")  // 150 x 113 at 1/4 >= 1.5 x 96 x 72
         let quarter = try #require(try Self.draftThumbnail("\(dir)/quarter.jpg"))
         #expect(try quarter.meanAbsoluteDifference(to: Self.ideal("\(dir)/quarter.jpg", like: quarter)) > 0,
                 "decoded at 1/4, not full size")
@@ -140,20 +130,15 @@ import VipsBridge
 
     // MARK: Shared data: every JPEG of other projects' test suites, odd and hostile ones included
 
-    static let realData = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/data/real").standardized
-
     /// Same outcome as the libvips path for each file: both refuse it, or both give a thumbnail,
     /// ours as close to the ideal as libvips's (CMYK files are declined, so identical).
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: realData.path), "../shared/data/real is absent"))
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: TestSupport.realData.path), "../shared/data/real is absent"))
     func realJPEGsGiveTheLibvipsThumbnail() throws {
-        let files = FileManager.default.enumerator(atPath: Self.realData.path)!.compactMap { $0 as? String }
-            .filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+        let files = TestSupport.realJPEGs()
         try #require(files.count > 20)
         var compared = 0, differences: [Double] = []
-        for name in files {
-            let path = Self.realData.appendingPathComponent(name).path
+        for path in files {
+            let name = String(path.dropFirst(TestSupport.realData.path.count + 1))
             guard let header = try? PageDecoder(maxPixels: 100_000_000).decode(PageSource(path: path)),
                   header.format == .jpeg else { continue }
             let reference = try? Self.pipeline.thumbnail(of: header.image, source: PageSource(path: path),

@@ -24,7 +24,7 @@ import VipsBridge
         let dir = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = "\(dir)/card.jpg"
-        try JPEGDraftTests.card(width: c.width, height: c.height, bands: c.bands)
+        try TestSupport.card(width: c.width, height: c.height, bands: c.bands)
             .save(to: path, options: .init(quality: c.quality))
         let reference = try Self.libvipsPixels(path)
         let frame = try #require(try VIPSFrame.decodingJPEG(file: path, width: c.width, height: c.height, bands: c.bands))
@@ -36,7 +36,7 @@ import VipsBridge
         let dir = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = "\(dir)/card.jpg"
-        try JPEGDraftTests.card(width: 300, height: 200).save(to: path)
+        try TestSupport.card(width: 300, height: 200).save(to: path)
         #expect(try VIPSFrame.decodingJPEG(file: path, width: 200, height: 300, bands: 3) == nil)
         #expect(try VIPSFrame.decodingJPEG(file: path, width: 300, height: 200, bands: 1) == nil)
         #expect(try VIPSFrame.decodingJPEG(file: path, width: 300, height: 200, bands: 3) != nil)
@@ -48,9 +48,7 @@ import VipsBridge
         let dir = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = "\(dir)/cut.jpg"
-        try JPEGDraftTests.card(width: 1200, height: 900).save(to: path)
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: path))
+        try TestSupport.writeTruncatedJPEG(path, width: 1200, height: 900, fraction: 2.0 / 3)
         #expect(throws: VIPSError.self) { try VIPSFrame.decodingJPEG(file: path, width: 1200, height: 900, bands: 3) }
         #expect { try PageDecoder(maxPixels: .max).decodeFrame(PageSource(path: path)) } throws: {
             ($0 as? ImagingError)?.kind == .truncated && "\($0)".contains(path)
@@ -70,16 +68,13 @@ import VipsBridge
         #expect(Self.differences(decoded.frame.pixels, bytes) == 0)
     }
 
-    static let realData = JPEGDraftTests.realData
-
     /// Every JPEG of other projects' test suites: decoded to libvips's bytes, or declined.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: realData.path), "../shared/data/real is absent"))
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: TestSupport.realData.path), "../shared/data/real is absent"))
     func realJPEGsDecodeToLibvipsBytesOrAreDeclined() throws {
-        let files = FileManager.default.enumerator(atPath: Self.realData.path)!.compactMap { $0 as? String }
-            .filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+        let files = TestSupport.realJPEGs()
         var decoded = 0
-        for name in files {
-            let path = Self.realData.appendingPathComponent(name).path
+        for path in files {
+            let name = String(path.dropFirst(TestSupport.realData.path.count + 1))
             guard let reference = try? Self.libvipsPixels(path), reference.width * reference.height < 50_000_000 else { continue }
             guard let frame = try? VIPSFrame.decodingJPEG(file: path, width: reference.width, height: reference.height,
                                                           bands: reference.bands) else { continue }

@@ -62,4 +62,31 @@ enum TestSupport {
     static func mean(ofFile path: String, x: Int, y: Int, width: Int, height: Int) throws -> Double {
         try VIPSImage.load(file: path).cropped(x: x, y: y, width: width, height: height).average()
     }
+
+    /// A colourful JPEG test card: gradients and a dark square, so orientation and colour
+    /// errors show.
+    static func card(width: Int, height: Int, bands: Int = 3) throws -> VIPSImage {
+        try image(width: width, height: height, bands: bands) { x, y, b in
+            if x > width / 8 && x < width / 3 && y > height / 8 && y < height / 3 { return 20 }
+            return UInt8(truncatingIfNeeded: b == 0 ? x * 255 / width : b == 1 ? y * 255 / height : 128 + (x + y) % 64)
+        }
+    }
+
+    /// Writes `card` as a JPEG at `path`, cut to `fraction` of its bytes (a truncated file).
+    static func writeTruncatedJPEG(_ path: String, width: Int, height: Int, fraction: Double) throws {
+        try card(width: width, height: height).save(to: path)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        try bytes.prefix(Int(Double(bytes.count) * fraction)).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// ../shared/data/real: other projects' test images, when they are there.
+    static let realData = repoRoot.deletingLastPathComponent().appendingPathComponent("shared/data/real")
+
+    /// Paths of every JPEG under `realData`, sorted (empty when it is absent).
+    static func realJPEGs() -> [String] {
+        (FileManager.default.enumerator(atPath: realData.path)?.compactMap { $0 as? String } ?? [])
+            .filter { ["jpg", "jpeg"].contains(($0 as NSString).pathExtension.lowercased()) }
+            .sorted()
+            .map { realData.appendingPathComponent($0).path }
+    }
 }
