@@ -1,4 +1,5 @@
 #include "cvips_jpeg.h"
+#include "cvips_jpeg_source.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,26 +11,7 @@
 
 #include <jpeglib.h>
 
-enum { SOURCE_BUFFER = 1 << 20 };
-
-/* libjpeg reports fatal errors through error_exit, which must not return: jump back. */
-typedef struct {
-    struct jpeg_error_mgr pub;
-    jmp_buf escape;
-    char message[JMSG_LENGTH_MAX];
-} cvips_jpeg_error;
-
-/* A source reading the file in 1 MiB chunks. libjpeg-turbo decodes a block with its fast
- * Huffman path only while at least 512 bytes are buffered, so small chunks (stdio's 4 KiB)
- * send many blocks down the slow path; a whole-file read would make memory grow with the file. */
-typedef struct {
-    struct jpeg_source_mgr pub;
-    int fd;
-    int truncated;
-    JOCTET buffer[SOURCE_BUFFER];
-} cvips_jpeg_source;
-
-static void on_error_exit(j_common_ptr cinfo) {
+void cvips_jpeg_on_error_exit(j_common_ptr cinfo) {
     cvips_jpeg_error *error = (cvips_jpeg_error *) cinfo->err;
     (*cinfo->err->format_message)(cinfo, error->message);
     longjmp(error->escape, 1);
@@ -37,14 +19,14 @@ static void on_error_exit(j_common_ptr cinfo) {
 
 /* Warnings (corrupt data the decoder can step over) are not errors, as with libvips's
  * fail_on=truncated; running out of data is noticed by the source below. */
-static void on_message(j_common_ptr cinfo, int level) {
+void cvips_jpeg_on_message(j_common_ptr cinfo, int level) {
     (void) cinfo;
     (void) level;
 }
 
-static void source_init(j_decompress_ptr cinfo) { (void) cinfo; }
+void cvips_jpeg_source_init(j_decompress_ptr cinfo) { (void) cinfo; }
 
-static boolean source_fill(j_decompress_ptr cinfo) {
+boolean cvips_jpeg_source_fill(j_decompress_ptr cinfo) {
     cvips_jpeg_source *src = (cvips_jpeg_source *) cinfo->src;
     ssize_t n;
     do { n = read(src->fd, src->buffer, SOURCE_BUFFER); } while (n < 0 && errno == EINTR);
@@ -62,7 +44,7 @@ static boolean source_fill(j_decompress_ptr cinfo) {
     return TRUE;
 }
 
-static void source_skip(j_decompress_ptr cinfo, long count) {
+void cvips_jpeg_source_skip(j_decompress_ptr cinfo, long count) {
     cvips_jpeg_source *src = (cvips_jpeg_source *) cinfo->src;
     while (count > 0) {
         if ((size_t) count <= src->pub.bytes_in_buffer) {
@@ -72,15 +54,26 @@ static void source_skip(j_decompress_ptr cinfo, long count) {
         }
         count -= (long) src->pub.bytes_in_buffer;
         src->pub.bytes_in_buffer = 0;
-        source_fill(cinfo);
+        cvips_jpeg_source_fill(cinfo);
         if (src->truncated) return;
     }
 }
 
-static void source_term(j_decompress_ptr cinfo) { (void) cinfo; }
+void cvips_jpeg_source_term(j_decompress_ptr cinfo) { (void) cinfo; }
+
+void cvips_jpeg_attach_source(j_decompress_ptr cinfo, cvips_jpeg_source *src) {
+    src->pub.init_source = cvips_jpeg_source_init;
+    src->pub.fill_input_buffer = cvips_jpeg_source_fill;
+    src->pub.skip_input_data = cvips_jpeg_source_skip;
+    src->pub.resync_to_restart = jpeg_resync_to_restart;
+    src->pub.term_source = cvips_jpeg_source_term;
+    src->pub.bytes_in_buffer = 0;
+    src->pub.next_input_byte = NULL;
+    cinfo->src = &src->pub;
+}
 
 /* 1 when an APP2 marker carries (a chunk of) an ICC profile. */
-static int has_icc_profile(j_decompress_ptr cinfo) {
+int cvips_jpeg_has_icc_profile(j_decompress_ptr cinfo) {
     for (jpeg_saved_marker_ptr m = cinfo->marker_list; m; m = m->next) {
         if (m->marker == JPEG_APP0 + 2 && m->data_length >= 12 && memcmp(m->data, "ICC_PROFILE", 12) == 0)
             return 1;
@@ -114,8 +107,8 @@ static int decode(const char *path, int shrink, VipsImage **out,
     struct jpeg_decompress_struct cinfo;
     cvips_jpeg_error error;
     cinfo.err = jpeg_std_error(&error.pub);
-    error.pub.error_exit = on_error_exit;
-    error.pub.emit_message = on_message;
+    error.pub.error_exit = cvips_jpeg_on_error_exit;
+    error.pub.emit_message = cvips_jpeg_on_message;
     /* Everything the jump may skip over is declared before setjmp. */
     VipsImage *volatile image = NULL;
     volatile int status = -1;
@@ -124,14 +117,7 @@ static int decode(const char *path, int shrink, VipsImage **out,
         vips_error("cvips_jpeg", "%s", error.message);
         goto done;
     }
-    src->pub.init_source = source_init;
-    src->pub.fill_input_buffer = source_fill;
-    src->pub.skip_input_data = source_skip;
-    src->pub.resync_to_restart = jpeg_resync_to_restart;
-    src->pub.term_source = source_term;
-    src->pub.bytes_in_buffer = 0;
-    src->pub.next_input_byte = NULL;
-    cinfo.src = &src->pub;
+    cvips_jpeg_attach_source(&cinfo, src);
     jpeg_save_markers(&cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(&cinfo, TRUE);
 
@@ -142,7 +128,7 @@ static int decode(const char *path, int shrink, VipsImage **out,
     case JCS_RGB: cinfo.out_color_space = JCS_RGB; bands = 3; break;
     default: status = 1; goto done;  /* CMYK, YCCK: libvips inverts and transforms them */
     }
-    if (into && has_icc_profile(&cinfo)) { status = 1; goto done; }
+    if (into && cvips_jpeg_has_icc_profile(&cinfo)) { status = 1; goto done; }
     cinfo.scale_num = 1;
     cinfo.scale_denom = (unsigned int) shrink;
     jpeg_calc_output_dimensions(&cinfo);
@@ -164,7 +150,7 @@ static int decode(const char *path, int shrink, VipsImage **out,
         if (vips_image_write_prepare(image)) goto done;
         pixels = VIPS_IMAGE_ADDR(image, 0, 0);
         /* The profile travels with the pixels: the caller converts them to sRGB through it. */
-        if (has_icc_profile(&cinfo)) {
+        if (cvips_jpeg_has_icc_profile(&cinfo)) {
             JOCTET *profile = NULL;
             unsigned int length = 0;
             if (jpeg_read_icc_profile(&cinfo, &profile, &length) && profile) {

@@ -57,6 +57,66 @@ extension DetectionCopy {
                 }
             }
         }
+        self.init(stored: stored, width: cw, height: ch, bands: bands, factor: factor, orientation: orientation)
+    }
+
+    /// The detection copy of a frame held as YCbCr planes: `factor` x `factor` averages of
+    /// luma and of the chroma samples under the same block (f / 2 across, and down for
+    /// 4:2:0, cut at the plane's edge), converted to RGB, turned upright. Reads half the bytes
+    /// an RGB frame would.
+    /// - Complexity: O(frame pixels), one pass; vertical sums run over whole rows.
+    init(planes p: PlanarPixels, orientation: StoredOrientation, longSide: Int = DetectionCopy.longSide) {
+        let (w, h) = (p.width, p.height)
+        let f = max(1, min((max(w, h) + longSide - 1) / longSide, w, h))
+        let (cw, ch) = (w / f, h / f)
+        let (hs, vs) = (p.horizontalShift, p.verticalShift)
+        let bw = (f + (1 << hs) - 1) >> hs, bh = (f + (1 << vs) - 1) >> vs
+        let usedY = cw * f, chromaWidth = p.chromaWidth
+        var stored = [UInt8](repeating: 0, count: cw * ch * 3)
+        // Vertical sums of at most `f` rows fit 16 bits (f <= 257).
+        let ySums = UnsafeMutablePointer<UInt16>.allocate(capacity: usedY)
+        let bSums = UnsafeMutablePointer<UInt16>.allocate(capacity: chromaWidth)
+        let rSums = UnsafeMutablePointer<UInt16>.allocate(capacity: chromaWidth)
+        defer { ySums.deallocate(); bSums.deallocate(); rSums.deallocate() }
+        /// Means scaled by 2^16 as a multiply and a shift: (sum * round(2^32 / n)) >> 16
+        /// (a division or a floating-point conversion per value was most of this function's time).
+        func multiplier(_ n: Int) -> Int { ((1 << 32) + n / 2) / n }
+        let yMul = multiplier(f * f)
+        stored.withUnsafeMutableBufferPointer { buffer in
+            var out = buffer.baseAddress!
+            for j in 0..<ch {
+                ySums.update(repeating: 0, count: usedY)
+                for r in 0..<f {
+                    let row = p.luma + (j * f + r) * p.lumaStride
+                    for i in 0..<usedY { ySums[i] &+= UInt16(row[i]) }
+                }
+                let cy0 = min((j * f) >> vs, p.chromaHeight - 1), rows = min(bh, p.chromaHeight - cy0)
+                bSums.update(repeating: 0, count: chromaWidth)
+                rSums.update(repeating: 0, count: chromaWidth)
+                for r in 0..<rows {
+                    let b = p.cb + (cy0 + r) * p.chromaStride, q = p.cr + (cy0 + r) * p.chromaStride
+                    for i in 0..<chromaWidth { bSums[i] &+= UInt16(b[i]); rSums[i] &+= UInt16(q[i]) }
+                }
+                let wholeMul = multiplier(rows * bw)
+                for i in 0..<cw {
+                    var ys = 0
+                    for k in (i * f)..<(i * f + f) { ys &+= Int(ySums[k]) }
+                    let cx0 = min((i * f) >> hs, chromaWidth - 1), columns = min(bw, chromaWidth - cx0)
+                    var bs = 0, rs = 0
+                    for k in cx0..<(cx0 + columns) { bs &+= Int(bSums[k]); rs &+= Int(rSums[k]) }
+                    let cMul = columns == bw ? wholeMul : multiplier(rows * columns)
+                    (out[0], out[1], out[2]) = PlanarPixels.rgb(y: (ys &* yMul) &>> 16, cb: (bs &* cMul) &>> 16,
+                                                                cr: (rs &* cMul) &>> 16)
+                    out += 3
+                }
+            }
+        }
+        self.init(stored: stored, width: cw, height: ch, bands: 3, factor: f, orientation: orientation)
+    }
+
+    /// The copy from its stored-orientation pixels (`width` x `height`, each `factor` x
+    /// `factor` frame pixels), turned upright.
+    private init(stored: [UInt8], width cw: Int, height ch: Int, bands: Int, factor: Int, orientation: StoredOrientation) {
         // Upright: display copy pixel (x, y) shows stored copy pixel `at(x, y)`.
         let o = orientation.orientation
         let (dw, dh) = o == 6 || o == 8 ? (ch, cw) : (cw, ch)

@@ -50,14 +50,12 @@ public enum Detector {
         let source = PageSource(path: path, page: page, dpi: dpi)
         // Full resolution: exactly what the correction step sees (one decode, the copy averaged
         // from it, corners refined on it). Otherwise only a shrink-on-load copy is decoded.
-        let decoded = fullResolution ? try PageDecoder(maxPixels: .max).decodeFrame(source) : nil
+        let decoded = fullResolution ? try PageDecoder(maxPixels: .max).decodeFrame(source, planar: true) : nil
         let width: Int, height: Int
         let copy: DetectionCopy
         if let decoded {
             (width, height) = (decoded.displayWidth, decoded.displayHeight)
-            let frame = decoded.frame
-            copy = DetectionCopy(frame: UnsafeBufferPointer(frame.pixels), width: frame.width, height: frame.height,
-                                 bands: frame.bands, orientation: decoded.orientation)
+            copy = decoded.detectionCopy()
         } else {
             let header = try VIPSImage.load(file: path, options: .init(page: page > 0 ? page : nil,
                                                                        dpi: isVector(path) ? dpi : nil))
@@ -73,10 +71,8 @@ public enum Detector {
         case .photo:
             var quad = analysis.detection.quad
             if let decoded, let q = quad, analysis.copyScale > 1.2 {
-                let frame = decoded.frame
-                quad = decoded.orientation.display(PageDetector.refine(
-                    decoded.orientation.stored(q), pixels: UnsafeBufferPointer(frame.pixels), width: frame.width,
-                    height: frame.height, bands: frame.bands, insideBrighter: analysis.insideBrighter,
+                quad = decoded.orientation.display(decoded.refined(
+                    decoded.orientation.stored(q), insideBrighter: analysis.insideBrighter,
                     searchRadius: analysis.copyScale + 2))
             }
             return DetectionResult(source: path, page: page, width: width, height: height,

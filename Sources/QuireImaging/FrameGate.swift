@@ -4,14 +4,16 @@ import Foundation
 /// grow with the number of pages in flight or with their size.
 ///
 /// Why: a page's largest moment is right after decoding, when its whole frame is in memory
-/// (30 MB for a 10 MP capture, 36 MB for 12 MP) until detection shows which rows the page
-/// needs; the rest of the page (warp, encoding) holds far less. Two 12 MP frames at that moment
-/// together, on top of about 60 MB of shared libraries and the pages in flight, break the
-/// 150 MB budget at `--jobs 2` (151 MB measured on 1000 pages with room for two frames of any
-/// size), while two 10 MP frames fit and let both cores decode (a fifth less wall time). So the
-/// gate counts bytes: a page enters with its frame's size (known from the header) and waits
-/// while the frames already inside plus its own exceed the budget. A page alone is always
-/// admitted, whatever its size.
+/// (30 MB for a 10 MP capture in RGB, 36 MB for 12 MP; half that for a JPEG held as its 4:2:0
+/// planes) until detection shows which rows the page needs; the rest of the page (warp,
+/// encoding) holds far less. Two 12 MP RGB frames at that moment together, on top of about
+/// 60 MB of shared libraries and the pages in flight, break the 150 MB budget at `--jobs 2`
+/// (151 MB measured on 1000 pages with room for two frames of any size), while two 10 MP
+/// frames fit and let both cores decode (a fifth less wall time). So the gate counts bytes: a
+/// page enters with its frame's size (known from the header) and waits while the frames
+/// already inside plus its own exceed the budget. A page alone is always admitted, whatever
+/// its size. Phone captures (4:2:0 JPEGs, decoded to planes) of up to 20 MP always fit two
+/// at a time.
 ///
 /// A page that is not admitted within `patience` goes ahead anyway (a decoder stuck on a
 /// hostile file past its page time limit must not stall the batch): the gate is a memory
@@ -30,7 +32,8 @@ public final class FrameGate: @unchecked Sendable {
         self.patience = patience
     }
 
-    /// The frame budget one pair of workers shares: two 10 MP RGB frames (20 MP, 60 MB).
+    /// The frame budget one pair of workers shares: two 10 MP RGB frames (20 MP, 60 MB), or two
+    /// 20 MP 4:2:0 captures held as planes.
     public static let budgetPerTwoWorkers = 60_000_000
 
     /// The gate for a batch of `pagesInFlight` workers: `budgetPerTwoWorkers` per two of them.

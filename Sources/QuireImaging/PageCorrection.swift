@@ -12,7 +12,7 @@ public enum PageCorrection {
     public static func correctFile(_ source: PageSource, options: CorrectionOptions = CorrectionOptions(),
                                    userQuad: Quad? = nil, outputPath: String) throws
         -> (record: CorrectionRecord, width: Int, height: Int) {
-        let decoded = try PageDecoder(maxPixels: .max).decodeFrame(source)
+        let decoded = try PageDecoder(maxPixels: .max).decodeFrame(source, planar: true)
         let (corrected, record) = try PageCorrector(options: options).correct(decoded, userQuad: userQuad)
         try corrected.save(to: outputPath, options: .init(format: outputPath.lowercased().hasSuffix(".png") ? .png : .jpeg,
                                                           quality: 90))

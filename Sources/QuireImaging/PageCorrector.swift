@@ -58,11 +58,7 @@ struct PageCorrector: Sendable {
             let (page, quad) = try straighten(decoded, quad: userQuad, refinement: nil, frameShrunk: frameShrunk)
             return (page, CorrectionRecord(kind: .perspective, quad: quad, quadConfidence: 1))
         }
-        let frame = decoded.frame
-        let copy = StageProfile.measure("2a detection copy") {
-            DetectionCopy(frame: UnsafeBufferPointer(frame.pixels), width: frame.width, height: frame.height,
-                          bands: frame.bands, orientation: decoded.orientation)
-        }
+        let copy = StageProfile.measure("2a detection copy") { decoded.detectionCopy() }
         let analysis = StageProfile.measure("2b analyse") { PageAnalyzer.analyze(copy) }
         switch analysis.kind {
         case .photo where analysis.detection.quad != nil:
@@ -99,38 +95,45 @@ struct PageCorrector: Sendable {
     /// - Returns: the page (a new 8-bit image in memory) and the quad used, in display pixels.
     func straighten(_ decoded: DecodedFrame, quad: Quad, refinement: Refinement?,
                     frameShrunk: () -> Void = {}) throws -> (VIPSImage, Quad) {
-        let frame = decoded.frame, map = decoded.orientation
+        let map = decoded.orientation
         var stored = map.stored(quad)
         // Only rows near the page are read from here on: return the others to the kernel.
         // Refinement may move a corner by up to 1.5 search radii; the bilinear taps need one more row.
         if stored.isFinite {
             let margin = 2 * (refinement?.radius ?? 0) + 3
             let ys = stored.corners.map(\.y)
-            let height = Double(frame.height)
+            let height = Double(decoded.storedHeight)
             let top = Int(min(max(ys.min()! - margin, 0), height).rounded(.down))
             let bottom = Int(min(max(ys.max()! + margin, 0), height).rounded(.up))
-            frame.releaseRows(0..<top)
-            frame.releaseRows(bottom..<frame.height)
+            decoded.releaseRows(0..<top)
+            decoded.releaseRows(bottom..<decoded.storedHeight)
         }
         frameShrunk()
-        let pixels = UnsafeBufferPointer(frame.pixels)
         if let refinement {
             stored = StageProfile.measure("2c refine corners") {
-                PageDetector.refine(stored, pixels: pixels, width: frame.width, height: frame.height, bands: frame.bands,
-                                    insideBrighter: refinement.insideBrighter, searchRadius: refinement.radius)
+                decoded.refined(stored, insideBrighter: refinement.insideBrighter, searchRadius: refinement.radius)
             }
         }
         let upright = map.display(stored)
         let size = PageShape.outputSize(for: upright, imageWidth: decoded.displayWidth,
                                         imageHeight: decoded.displayHeight, paper: options.paper)
-        // Warped straight into the page's own frame (no copy afterwards).
+        // Warped straight into the page's own frame (no copy afterwards); source rows go back to
+        // the kernel as the warp passes them (the frame is done with).
         let page = try StageProfile.measure("2d warp") { () throws -> VIPSFrame in
-            let page = try VIPSFrame(width: size.width, height: size.height, bands: frame.bands)
-            // Source rows go back to the kernel as the warp passes them (the frame is done with).
-            try PerspectiveWarp.warp(pixels: pixels, width: frame.width, height: frame.height, bands: frame.bands,
-                                     quad: stored, outputWidth: size.width, outputHeight: size.height, into: page.pixels,
-                                     releasingRows: { frame.releaseRows($0) })
-            return page
+            switch decoded.pixels {
+            case .interleaved(let frame):
+                let page = try VIPSFrame(width: size.width, height: size.height, bands: frame.bands)
+                try PerspectiveWarp.warp(pixels: UnsafeBufferPointer(frame.pixels), width: frame.width, height: frame.height,
+                                         bands: frame.bands, quad: stored, outputWidth: size.width, outputHeight: size.height,
+                                         into: page.pixels, releasingRows: { frame.releaseRows($0) })
+                return page
+            case .planar(let planes):
+                let page = try VIPSFrame(width: size.width, height: size.height, bands: 3)
+                try PerspectiveWarp.warp(planes: PlanarPixels(planes), quad: stored, outputWidth: size.width,
+                                         outputHeight: size.height, into: page.pixels,
+                                         releasingRows: { planes.releaseRows($0) })
+                return page
+            }
         }
         return (page.image, upright)
     }

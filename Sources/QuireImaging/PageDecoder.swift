@@ -52,15 +52,32 @@ struct PageDecoder: Sendable {
     /// decode in stored orientation for upright and rotated files, an upright random-access
     /// decode for mirrored orientations. The size is checked from the header first.
     /// - Throws: `ImagingError` (tooLarge from the header; decoding errors name the file).
-    /// - Parameter admit: called with the frame's size in bytes once the header is read, before
-    ///   any pixel is decoded (where a batch waits for room in its `FrameGate`).
-    func decodeFrame(_ source: PageSource, admit: (Int) -> Void = { _ in }) throws -> DecodedFrame {
+    /// - Parameters:
+    ///   - planar: a 4:2:0 or 4:2:2 JPEG may come back as its YCbCr planes (half the memory of
+    ///     RGB), for callers that read `DecodedFrame.pixels` in either form.
+    ///   - admit: called once with the frame's size in bytes after the header is read, before
+    ///     any pixel is decoded (where a batch waits for room in its `FrameGate`).
+    func decodeFrame(_ source: PageSource, planar: Bool = false, admit: (Int) -> Void = { _ in }) throws -> DecodedFrame {
         let header = try decode(source)
-        admit(header.image.width * header.image.height * header.image.bands)
+        var admitted = false
+        func admitOnce(_ bytes: Int) {
+            if !admitted { admit(bytes) }
+            admitted = true
+        }
         do {
             let o = header.orientation
             if let map = StoredOrientation(orientation: o, storedWidth: o >= 5 ? header.image.height : header.image.width,
                                            storedHeight: o >= 5 ? header.image.width : header.image.height) {
+                // A capture's own YCbCr planes when asked (half the memory); a file the plane
+                // decoder declines (or fails on: a corrupt file is refused below) decodes to RGB.
+                // Should it fail after admission, the page keeps the smaller claim it was admitted
+                // with: the gate is a bound for the normal case, and the failure ends the page.
+                if planar, header.format == .jpeg,
+                   let planes = try? YCbCrFrame.decodingJPEG(file: source.path, width: Int(map.storedWidth),
+                                                             height: Int(map.storedHeight), admit: admitOnce) {
+                    return DecodedFrame(pixels: .planar(planes), orientation: map, exifOrientation: o, format: header.format)
+                }
+                admitOnce(header.image.width * header.image.height * header.image.bands)
                 // JPEGs (nearly every capture) straight from libjpeg; anything it declines or
                 // stops on goes through libvips below, which also words the error.
                 if header.format == .jpeg,
@@ -79,6 +96,7 @@ struct PageDecoder: Sendable {
                 }
             }
             // Mirrored orientations (or a loader that disagrees with its header): upright.
+            admitOnce(header.image.width * header.image.height * header.image.bands)
             var upright = header.image
             if upright.format != .uchar { upright = try upright.castToUChar() }
             let frame = try VIPSFrame(rendering: upright)

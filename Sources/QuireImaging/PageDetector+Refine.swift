@@ -4,20 +4,24 @@ import Glibc
 import Darwin
 #endif
 
-/// Re-measures one side of the page on a larger copy: the sub-pixel position of the strongest
-/// edge of the expected polarity along the side's normal, at many points along the side, then a
-/// robust total-least-squares line through them.
-struct SideRefiner {
-    /// Borrowed: valid only while the caller keeps the pixels alive (a refinement call).
+/// What a side is measured on: the sum of the colour channels (0...765) at a sub-pixel
+/// position, bilinear, or nil outside the image.
+protocol IntensityField {
+    func intensity(_ x: Double, _ y: Double) -> Double?
+}
+
+/// Interleaved 8-bit pixels (1 to 4 bands; grey counts three times). Borrowed: valid only
+/// while the caller keeps the pixels alive (a refinement call).
+struct InterleavedField: IntensityField {
     let pixels: UnsafeBufferPointer<UInt8>
     let width: Int
     let height: Int
     let bands: Int
 
-    /// Sum of the colour channels (0...765) at a sub-pixel position, bilinear; nil outside.
     @inline(__always)
-    func intensity(_ x: Double, _ y: Double, _ p: UnsafeBufferPointer<UInt8>) -> Double? {
+    func intensity(_ x: Double, _ y: Double) -> Double? {
         guard x >= 0, y >= 0, x < Double(width - 1), y < Double(height - 1) else { return nil }
+        let p = pixels
         let x0 = Int(x), y0 = Int(y)
         let fx = x - Double(x0), fy = y - Double(y0)
         let channels = bands >= 3 ? 3 : 1
@@ -32,6 +36,22 @@ struct SideRefiner {
         }
         return sum * scale
     }
+}
+
+extension PlanarPixels: IntensityField {
+    /// R + G + B from the planes: 3 Y + (1.772 - 0.344136) Cb' + (1.402 - 0.714136) Cr'.
+    func intensity(_ x: Double, _ y: Double) -> Double? {
+        guard x >= 0, y >= 0, x < Double(width - 1), y < Double(height - 1) else { return nil }
+        let (l, b, r) = ycc(x, y)
+        return 3 * l + 1.427864 * (b - 128) + 0.687864 * (r - 128)
+    }
+}
+
+/// Re-measures one side of the page on a larger copy: the sub-pixel position of the strongest
+/// edge of the expected polarity along the side's normal, at many points along the side, then a
+/// robust total-least-squares line through them.
+struct SideRefiner<Field: IntensityField> {
+    let field: Field
 
     /// A better line for the side of `line` between `a` and `b`, or nil when too little of the
     /// side shows a clear edge.
@@ -51,7 +71,6 @@ struct SideRefiner {
         var xs: [Double] = [], ys: [Double] = [], ws: [Double] = []
         var tried = 0
         do {
-            let p = pixels
             var s = start
             var profile = [Double](repeating: 0, count: 2 * radius + 3)
             while s <= end {
@@ -66,8 +85,8 @@ struct SideRefiner {
                     let o = Double(k - radius - 1)
                     var v = 0.0
                     for along in -1...1 {
-                        guard let value = intensity(qx + o * nx + Double(along) * dx,
-                                                    qy + o * ny + Double(along) * dy, p) else { inside = false; break }
+                        guard let value = field.intensity(qx + o * nx + Double(along) * dx,
+                                                          qy + o * ny + Double(along) * dy) else { inside = false; break }
                         v += value
                     }
                     if !inside { break }

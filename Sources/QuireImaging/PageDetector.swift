@@ -76,7 +76,7 @@ struct PageDetector: Sendable {
             Line(nx: $0.nx, ny: $0.ny, c: ($0.c + 0.5 * ($0.nx + $0.ny)) * scale - 0.5 * ($0.nx + $0.ny))
         }
         pixels.withUnsafeBufferPointer { pixels in
-        let refiner = SideRefiner(pixels: pixels, width: width, height: height, bands: bands)
+        let refiner = SideRefiner(field: InterleavedField(pixels: pixels, width: width, height: height, bands: bands))
         for _ in 0..<2 {
             let corners = Self.corners(of: sides)
             guard let corners else { break }
@@ -115,6 +115,13 @@ struct PageDetector: Sendable {
     /// The same on borrowed pixels (a decoded frame).
     static func refine(_ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bands: Int,
                        insideBrighter: Bool, searchRadius: Double) -> Quad {
+        refine(quad, on: InterleavedField(pixels: pixels, width: width, height: height, bands: bands),
+               insideBrighter: insideBrighter, searchRadius: searchRadius)
+    }
+
+    /// The same on any image (interleaved pixels or YCbCr planes).
+    static func refine<Field: IntensityField>(_ quad: Quad, on field: Field,
+                                              insideBrighter: Bool, searchRadius: Double) -> Quad {
         let c = quad.corners.map { ($0.x - 0.5, $0.y - 0.5) }
         func line(_ a: (Double, Double), _ b: (Double, Double)) -> Line {
             let dx = b.0 - a.0, dy = b.1 - a.1
@@ -124,7 +131,7 @@ struct PageDetector: Sendable {
         }
         // Side i runs from corner i to corner i+1; corners(of:) returns side i ∩ side i+1 = corner i+1.
         var sides = (0..<4).map { line(c[$0], c[($0 + 1) % 4]) }
-        let refiner = SideRefiner(pixels: pixels, width: width, height: height, bands: bands)
+        let refiner = SideRefiner(field: field)
         let centre = centroid(c)
         for i in 0..<4 {
             if let refined = refiner.refine(sides[i], from: c[i], to: c[(i + 1) % 4], insideBrighter: insideBrighter,

@@ -62,7 +62,8 @@ public struct PagePipeline: Sendable {
         var pass: FrameGate.Pass?
         defer { pass?.leave() }
         let decoded = try StageProfile.measure("1 decode") {
-            try PageDecoder(maxPixels: maxPixels).decodeFrame(source, admit: { bytes in pass = frameGate?.enter(bytes: bytes) })
+            try PageDecoder(maxPixels: maxPixels).decodeFrame(source, planar: true,
+                                                             admit: { bytes in pass = frameGate?.enter(bytes: bytes) })
         }
         let (format, orientation) = (decoded.format, decoded.exifOrientation)
         let sourceSize = PixelSize(width: decoded.displayWidth, height: decoded.displayHeight)

@@ -55,6 +55,29 @@ public enum PerspectiveWarp {
             throw VIPSError(operation: "warp", message: "cannot map \(quad) onto \(ow)x\(oh)")
         }
         let job = WarpJob(m: h.m, src: pixels.baseAddress!, dst: dst.baseAddress!, sw: sw, sh: sh, bands: bands, ow: ow, oh: oh)
+        run(job, homography: h, releasingRows: release)
+    }
+
+    /// Warps the region `quad` of an image held as YCbCr planes onto an upright RGB `outputWidth`
+    /// x `outputHeight` image in `dst` (3 bytes a pixel), converting each output pixel from
+    /// its bilinear luma and chroma samples: the rest of the photo is never made RGB. The same
+    /// geometry, bands and row release as the interleaved warp.
+    public static func warp(planes: PlanarPixels, quad: Quad, outputWidth ow: Int, outputHeight oh: Int,
+                            into dst: UnsafeMutableBufferPointer<UInt8>,
+                            releasingRows release: ((Range<Int>) -> Void)? = nil) throws {
+        guard ow > 0, oh > 0, planes.width > 1, planes.height > 1, dst.count >= ow * oh * 3,
+              quad.isFinite, quad.isConvex, quad.signedArea > 0,
+              let h = Homography(rectWidth: Double(ow), height: Double(oh), to: quad) else {
+            throw VIPSError(operation: "warp", message: "cannot map \(quad) onto \(ow)x\(oh)")
+        }
+        run(PlanarWarpJob(m: h.m, planes: planes, dst: dst.baseAddress!, ow: ow, oh: oh), homography: h, releasingRows: release)
+    }
+
+    /// Runs a warp's tiles on the cores: all at once, or band after band releasing the source
+    /// rows no later band reads.
+    private static func run<Job: WarpKernel>(_ job: Job, homography h: Homography,
+                                             releasingRows release: ((Range<Int>) -> Void)?) {
+        let (ow, oh, sh) = (job.ow, job.oh, job.sh)
         guard let release else {
             let rowsPerChunk = max(8, oh / 64)
             DispatchQueue.concurrentPerform(iterations: (oh + rowsPerChunk - 1) / rowsPerChunk) { chunk in
@@ -89,15 +112,21 @@ public enum PerspectiveWarp {
     }
 }
 
-/// One warp's inputs, shared read-only by the workers; each worker writes only its own output
-/// pixels, so sharing the pointers is safe.
-private struct WarpJob: @unchecked Sendable {
-    let m: [Double]
-    let src: UnsafePointer<UInt8>
-    let dst: UnsafeMutablePointer<UInt8>
-    let sw: Int, sh: Int, bands: Int, ow: Int, oh: Int
+/// What the band driver needs of a warp: its sizes and a way to make output tiles.
+protocol WarpKernel: Sendable {
+    /// Output size and source height (rows are what gets released).
+    var ow: Int { get }
+    var oh: Int { get }
+    var sh: Int { get }
+    /// Bytes one source row holds (all planes), and one output pixel.
+    var sourceRowBytes: Int { get }
+    var outputPixelBytes: Int { get }
+    /// Output row `y`, columns `from..<to`.
+    func span(y: Int, from xStart: Int, to xEnd: Int)
+}
 
-    /// Output `rows` x `columns`, in tiles 64 columns wide: a whole output row of a tilted page
+extension WarpKernel {
+    /// Output `rows` x `columns` in tiles 64 columns wide: a whole output row of a tilted page
     /// walks diagonally through hundreds of source rows (about 80 KB of cache lines for a
     /// 1500 px row at 25 degrees), and the next row wants nearly the same lines again; a
     /// 64-column tile's source stays within the first-level cache (warp stage 57-60 -> 52-58
@@ -111,6 +140,17 @@ private struct WarpJob: @unchecked Sendable {
             x = x1
         }
     }
+}
+
+/// One warp's inputs, shared read-only by the workers; each worker writes only its own output
+/// pixels, so sharing the pointers is safe.
+private struct WarpJob: WarpKernel, @unchecked Sendable {
+    let m: [Double]
+    let src: UnsafePointer<UInt8>
+    let dst: UnsafeMutablePointer<UInt8>
+    let sw: Int, sh: Int, bands: Int, ow: Int, oh: Int
+    var sourceRowBytes: Int { sw * bands }
+    var outputPixelBytes: Int { bands }
 
     /// Output row `y`, columns `xStart..<xEnd`.
     @inline(__always)
@@ -220,7 +260,7 @@ private struct BandPlan {
     /// Source rows the bands from index i on read: suffix bounds.
     private var fromLow: [Int] = [], fromHigh: [Int] = []
 
-    init(job: WarpJob, homography h: Homography) {
+    init<Job: WarpKernel>(job: Job, homography h: Homography) {
         let (ow, oh, sh) = (job.ow, job.oh, job.sh)
         /// Source rows a band of output reads: the extreme rows of its rectangle's image (a
         /// convex quad, extremes at corners) widened by a row for the bilinear taps.
@@ -242,7 +282,7 @@ private struct BandPlan {
                 high[i] = max(high[i + 1], reads[i].1)
             }
             // Memory while band i is made: the source rows still held plus the output so far.
-            let sourceRow = Double(job.sw * job.bands), output = Double(ow * oh * job.bands)
+            let sourceRow = Double(job.sourceRowBytes), output = Double(ow * oh * job.outputPixelBytes)
             var peak = 0.0
             for i in bands.indices {
                 let held = Double(max(0, high[i] - low[i])) * sourceRow

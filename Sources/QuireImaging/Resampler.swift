@@ -203,7 +203,7 @@ private struct ResampleJob: @unchecked Sendable {
                 for y in rows {
                     // Vertical: weighted sum of the rows under the kernel, element by element.
                     let n = ys.count[y], w0 = ys.offset[y]
-                    var row = src + ys.first[y] * rowLength
+                    let row = src + ys.first[y] * rowLength
                     // Taps two at a time: each pass over the row reads and writes it once for
                     // two source rows (the row traffic, not the arithmetic, bounds this loop).
                     var k = 0

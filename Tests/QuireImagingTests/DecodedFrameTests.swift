@@ -65,8 +65,7 @@ import VipsBridge
         let reference = try DecodedFrame(upright: upright)
         #expect(try stored.uprightImage().maxAbsoluteDifference(to: upright) == 0)
 
-        let copy = DetectionCopy(frame: UnsafeBufferPointer(stored.frame.pixels), width: stored.frame.width,
-                                 height: stored.frame.height, bands: 3, orientation: map)
+        let copy = stored.detectionCopy()
         let quad = Quad(topLeft: Point(x: 300, y: 150), topRight: Point(x: 1800, y: 250),
                         bottomRight: Point(x: 1700, y: 1350), bottomLeft: Point(x: 200, y: 1250))
         let corrector = PageCorrector(options: CorrectionOptions())
@@ -107,6 +106,7 @@ import VipsBridge
                                                 outputWidth: page.width, outputHeight: page.height)
         #expect(try page.pixelBytes() == expected)
         // The rows above and below the page now read as zero (returned to the kernel).
-        #expect(frame.frame.pixels[10 * w + 5] == 0 && frame.frame.pixels[(h - 10) * w + 5] == 0)
+        let frameBytes = try frame.interleaved().pixels
+        #expect(frameBytes[10 * w + 5] == 0 && frameBytes[(h - 10) * w + 5] == 0)
     }
 }

@@ -27,4 +27,47 @@ int cvips_jpeg_load_scaled(const char *path, int shrink, VipsImage **out);
  * decoding failure (truncation included), with `data` partly written. */
 int cvips_jpeg_decode_into(const char *path, unsigned char *data, int width, int height, int bands);
 
+/* A JPEG decoded to its own YCbCr planes: luma at full size, the two chroma planes at the
+ * file's subsampling (4:2:0 or 4:2:2), before libjpeg upsamples and converts them to RGB.
+ *
+ * Why: a 12 MP capture held as RGB is 36 MB, as 4:2:0 planes 18 MB, and a batch can only keep
+ * both cores decoding when two frames fit its memory budget at once. The page is cut out of
+ * the photo and converted afterwards, so only its own pixels are ever made RGB. */
+typedef struct {
+    int width, height;               /* the image (luma) */
+    int chroma_width, chroma_height; /* real chroma samples (ceil(width / h_factor), ...) */
+    int h_factor, v_factor;          /* luma samples per chroma sample: 2x2 or 2x1 */
+    size_t y_stride, c_stride;       /* bytes per plane row (padded to whole DCT blocks) */
+    size_t y_rows, c_rows;           /* rows allocated per plane (padded to whole block rows) */
+} cvips_jpeg_planes;
+
+typedef struct cvips_jpeg_planar cvips_jpeg_planar;
+
+/* Reads the header of `path` and, when it is a width x height YCbCr JPEG with 4:2:0 or 4:2:2
+ * chroma, no ICC profile and chroma planes at least 3 samples each way, returns 0 with an open
+ * decoder in *out and the planes it will fill in *layout. Returns 1 (nothing open) for any
+ * other JPEG, to be decoded to RGB instead; -1 when the header cannot be read. */
+int cvips_jpeg_planar_open(const char *path, int width, int height, cvips_jpeg_planar **out,
+                           cvips_jpeg_planes *layout);
+
+/* Decodes the opened file into the three planes (each at least stride * rows bytes, as laid
+ * out by cvips_jpeg_planar_open) and closes the decoder. Returns 0, or -1 on a decoding
+ * failure (truncation included) with the reason in libvips's error buffer. */
+int cvips_jpeg_planar_decode(cvips_jpeg_planar *decoder, unsigned char *y, unsigned char *cb, unsigned char *cr);
+
+/* Closes a decoder that will not decode (an error between open and decode). */
+void cvips_jpeg_planar_close(cvips_jpeg_planar *decoder);
+
+/* Output rows [row0, row1) of the RGB image the planes stand for, written to `rgb` (rows of
+ * width * 3 bytes, `rgb` pointing at row0), the same bytes libjpeg's own decode to RGB gives:
+ * its fancy (triangle) chroma upsampling and its fixed-point YCbCr -> RGB tables. */
+void cvips_jpeg_planes_to_rgb(const cvips_jpeg_planes *layout, const unsigned char *y, const unsigned char *cb,
+                              const unsigned char *cr, int row0, int row1, unsigned char *rgb);
+
+/* An anonymous private memory mapping of `length` bytes (NULL when it cannot be had), and its
+ * unmapping: the planes' memory, whose row ranges go back to the kernel with
+ * cvips_frame_release as a page is cut out of them. */
+void *cvips_map_pixels(size_t length);
+void cvips_unmap_pixels(void *data, size_t length);
+
 #endif

@@ -1,0 +1,122 @@
+/// The warp of a capture held as YCbCr planes (`PerspectiveWarp.warp(planes:...)`): the same
+/// walk as the interleaved warp (16-pixel spans with exact ends, 16.16 fixed-point source
+/// positions, 64-column tiles), sampling luma and both chroma planes bilinearly and converting
+/// each output pixel to RGB.
+///
+/// Why sample the chroma planes directly rather than upsample them first: libjpeg's upsampling
+/// is itself a linear interpolation of the chroma samples (its "fancy" triangle filter), so
+/// a bilinear tap at the chroma position gives what a bilinear tap of the upsampled image
+/// gives, up to rounding, without ever making the 10 MP RGB photo.
+struct PlanarWarpJob: WarpKernel, @unchecked Sendable {
+    let m: [Double]
+    let planes: PlanarPixels
+    let dst: UnsafeMutablePointer<UInt8>
+    let ow: Int, oh: Int
+    var sh: Int { planes.height }
+    var sourceRowBytes: Int { planes.lumaStride + (2 * planes.chromaStride) >> planes.verticalShift }
+    var outputPixelBytes: Int { 3 }
+
+    /// A bilinear tap of `plane` at 16.16 position (u, v), both neighbours inside: the value
+    /// scaled by 2^16.
+    @inline(__always)
+    private static func tap(_ plane: UnsafePointer<UInt8>, _ stride: Int, _ u: Int, _ v: Int) -> Int {
+        let ax = (u &>> 8) & 255, ay = (v &>> 8) & 255
+        let p = plane + ((v &>> 16) &* stride &+ (u &>> 16)), q = p + stride
+        let top = Int(p[0]) &<< 8 &+ (Int(p[1]) &- Int(p[0])) &* ax
+        let bottom = Int(q[0]) &<< 8 &+ (Int(q[1]) &- Int(q[0])) &* ax
+        return top &<< 8 &+ (bottom &- top) &* ay
+    }
+
+    /// The same with the position clamped to the plane (`maxX`, `maxY`: its last sample) and
+    /// the edge sample repeated.
+    @inline(__always)
+    private static func clampedTap(_ plane: UnsafePointer<UInt8>, _ stride: Int, _ maxX: Int, _ maxY: Int,
+                                   _ u: Int, _ v: Int) -> Int {
+        let fx = min(max(u >> 8, 0), maxX << 8), fy = min(max(v >> 8, 0), maxY << 8)
+        let x0 = fx >> 8, y0 = fy >> 8, ax = fx & 255, ay = fy & 255
+        let dx = x0 < maxX ? 1 : 0, dy = y0 < maxY ? stride : 0
+        let p = plane + y0 * stride + x0
+        let top = Int(p[0]) << 8 + (Int(p[dx]) - Int(p[0])) * ax
+        let bottom = Int(p[dy]) << 8 + (Int(p[dy + dx]) - Int(p[dy])) * ax
+        return top << 8 + (bottom - top) * ay
+    }
+
+    /// Output row `y`, columns `xStart..<xEnd`.
+    @inline(__always)
+    func span(y: Int, from xStart: Int, to xEnd: Int) {
+        let (m0, m3, m6) = (m[0], m[3], m[6])
+        let (m1, m2, m4, m5, m7, m8) = (m[1], m[2], m[4], m[5], m[7], m[8])
+        let p = planes
+        let (hs, vs) = (p.horizontalShift, p.verticalShift)
+        let (maxX, maxY, cMaxX, cMaxY) = (p.width - 1, p.height - 1, p.chromaWidth - 1, p.chromaHeight - 1)
+        let (ls, cs) = (p.lumaStride, p.chromaStride)
+        // Chroma position of a luma position, 16.16: (u + 0.5) / h - 0.5.
+        @inline(__always) func chroma(_ u: Int, _ shift: Int) -> Int { ((u &+ 32768) &>> shift) &- 32768 }
+        let fy = Double(y) + 0.5
+        let bu = m1 * fy + m2, bv = m4 * fy + m5, bw = m7 * fy + m8
+        @inline(__always) func exact(_ xx: Int) -> (Int, Int) {
+            let fx = Double(xx) + 0.5
+            let inv = 1 / (m6 * fx + bw)
+            return (Int(((m0 * fx + bu) * inv - 0.5) * 65536), Int(((m3 * fx + bv) * inv - 0.5) * 65536))
+        }
+        var out = dst + (y * ow + xStart) * 3
+        var x = xStart
+        var spanStart = xStart & ~15
+        var (ua, va) = exact(spanStart)
+        while x < xEnd {
+            let spanEnd = min(ow, spanStart + 16)
+            let (ub, vb) = exact(spanEnd)
+            let du = (ub - ua) / (spanEnd - spanStart), dv = (vb - va) / (spanEnd - spanStart)
+            let x1 = min(xEnd, spanEnd)
+            var u = ua + du * (x - spanStart), v = va + dv * (x - spanStart)
+            // Both ends inside every plane (with their right and lower neighbours): so is
+            // every sample between them, and no tap needs clamping.
+            let (cua, cub, cva, cvb) = (chroma(ua, hs), chroma(ub, hs), chroma(va, vs), chroma(vb, vs))
+            let inside = min(ua, ub) >= 0 && min(va, vb) >= 0 && max(ua, ub) >> 16 < maxX && max(va, vb) >> 16 < maxY
+                && min(cua, cub) >= 0 && min(cva, cvb) >= 0 && max(cua, cub) >> 16 < cMaxX && max(cva, cvb) >> 16 < cMaxY
+            if inside {
+                // Pixels in pairs sharing one chroma tap, at the pair's midpoint: the page is
+                // written with 4:2:0 chroma anyway, and the source's chroma is half-resolution
+                // (a third fewer taps than sampling chroma at every pixel).
+                let (luma, cb, cr) = (p.luma, p.cb, p.cr)
+                @inline(__always) func put(_ l: Int, _ dr: Int, _ dg: Int, _ db: Int, _ o: UnsafeMutablePointer<UInt8>) {
+                    o[0] = UInt8(truncatingIfNeeded: min(max((l &+ dr) &>> 16, 0), 255))
+                    o[1] = UInt8(truncatingIfNeeded: min(max((l &+ dg) &>> 16, 0), 255))
+                    o[2] = UInt8(truncatingIfNeeded: min(max((l &+ db) &>> 16, 0), 255))
+                }
+                var n = x1 - x
+                while n > 0 {
+                    let pair = n >= 2
+                    let cu = chroma(pair ? u &+ du &>> 1 : u, hs), cv = chroma(pair ? v &+ dv &>> 1 : v, vs)
+                    let b0 = Self.tap(cb, cs, cu, cv) &- (128 << 16), r0 = Self.tap(cr, cs, cu, cv) &- (128 << 16)
+                    // JFIF YCbCr -> RGB: 1.402, 0.344136, 0.714136 and 1.772 in 16-bit fixed
+                    // point, with the rounding half folded in.
+                    let dr = ((91881 &* r0) &>> 16) &+ 32768
+                    let dg = 32768 &- ((22554 &* b0 &+ 46802 &* r0) &>> 16)
+                    let db = ((116130 &* b0) &>> 16) &+ 32768
+                    put(Self.tap(luma, ls, u, v), dr, dg, db, out)
+                    u &+= du; v &+= dv
+                    if pair {
+                        put(Self.tap(luma, ls, u, v), dr, dg, db, out + 3)
+                        u &+= du; v &+= dv
+                    }
+                    out += pair ? 6 : 3
+                    n &-= pair ? 2 : 1
+                }
+            } else {
+                for _ in x..<x1 {
+                    let cu = chroma(u, hs), cv = chroma(v, vs)
+                    let (r, g, b) = PlanarPixels.rgb(y: Self.clampedTap(p.luma, ls, maxX, maxY, u, v),
+                                                     cb: Self.clampedTap(p.cb, cs, cMaxX, cMaxY, cu, cv),
+                                                     cr: Self.clampedTap(p.cr, cs, cMaxX, cMaxY, cu, cv))
+                    out[0] = r; out[1] = g; out[2] = b
+                    out += 3
+                    u += du; v += dv
+                }
+            }
+            x = x1
+            spanStart = spanEnd
+            ua = ub; va = vb
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import VipsBridge
+
+/// A borrowed view of an image held as YCbCr planes (`YCbCrFrame`): full-size luma and chroma
+/// subsampled 2x across and 1x or 2x down, with JPEG's centred chroma siting. What the warp,
+/// the detection copy and the corner refinement read when a capture is decoded to planes.
+///
+/// Coordinates: luma sample (i, j) is centred at (i + 0.5, j + 0.5) of the image; chroma
+/// sample (i, j) covers `h` x `v` luma samples and is centred on them, at
+/// ((i + 0.5) h, (j + 0.5) v). So luma sample position x (a sample index, centres at whole
+/// numbers) is chroma position (x + 0.5) / h - 0.5, as libjpeg's triangle upsampling assumes.
+public struct PlanarPixels: @unchecked Sendable {
+    public let luma: UnsafePointer<UInt8>
+    public let cb: UnsafePointer<UInt8>
+    public let cr: UnsafePointer<UInt8>
+    public let width: Int, height: Int
+    public let chromaWidth: Int, chromaHeight: Int
+    public let lumaStride: Int, chromaStride: Int
+    /// log2 of the subsampling: 1 across; 1 (4:2:0) or 0 (4:2:2) down.
+    public let horizontalShift: Int, verticalShift: Int
+
+    public init(luma: UnsafePointer<UInt8>, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>,
+                width: Int, height: Int, chromaWidth: Int, chromaHeight: Int,
+                lumaStride: Int, chromaStride: Int, horizontalShift: Int, verticalShift: Int) {
+        precondition((0...1).contains(horizontalShift) && (0...1).contains(verticalShift))
+        precondition(chromaWidth == (width + (1 << horizontalShift) - 1) >> horizontalShift
+                     && chromaHeight == (height + (1 << verticalShift) - 1) >> verticalShift)
+        self.luma = luma
+        self.cb = cb
+        self.cr = cr
+        self.width = width
+        self.height = height
+        self.chromaWidth = chromaWidth
+        self.chromaHeight = chromaHeight
+        self.lumaStride = lumaStride
+        self.chromaStride = chromaStride
+        self.horizontalShift = horizontalShift
+        self.verticalShift = verticalShift
+    }
+
+    /// The planes of a decoded frame (valid while the frame lives).
+    init(_ frame: YCbCrFrame) {
+        self.init(luma: frame.luma, cb: frame.cb, cr: frame.cr, width: frame.width, height: frame.height,
+                  chromaWidth: frame.chromaWidth, chromaHeight: frame.chromaHeight,
+                  lumaStride: frame.lumaStride, chromaStride: frame.chromaStride,
+                  horizontalShift: frame.horizontalFactor == 2 ? 1 : 0, verticalShift: frame.verticalFactor == 2 ? 1 : 0)
+    }
+
+    /// JFIF's YCbCr -> RGB (full range, BT.601), on values scaled by 2^16 (the output of an
+    /// 8.8 x 8.8 fixed-point bilinear tap), rounded and clamped to bytes.
+    @inline(__always)
+    static func rgb(y: Int, cb: Int, cr: Int) -> (UInt8, UInt8, UInt8) {
+        let b0 = cb &- (128 << 16), r0 = cr &- (128 << 16)
+        // 1.402, 0.344136, 0.714136 and 1.772 in 16-bit fixed point.
+        let r = (y &+ ((91881 &* r0) &>> 16) &+ 32768) &>> 16
+        let g = (y &- ((22554 &* b0 &+ 46802 &* r0) &>> 16) &+ 32768) &>> 16
+        let b = (y &+ ((116130 &* b0) &>> 16) &+ 32768) &>> 16
+        return (UInt8(truncatingIfNeeded: min(max(r, 0), 255)),
+                UInt8(truncatingIfNeeded: min(max(g, 0), 255)),
+                UInt8(truncatingIfNeeded: min(max(b, 0), 255)))
+    }
+
+    /// Bilinear sample of one plane at sample position (x, y), clamped to its edges: the value
+    /// scaled by 2^16.
+    @inline(__always)
+    static func sample(_ plane: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, x: Double, y: Double) -> Double {
+        let cx = min(max(x, 0), Double(width - 1)), cy = min(max(y, 0), Double(height - 1))
+        let x0 = min(Int(cx), width - 1), y0 = min(Int(cy), height - 1)
+        let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+        let fx = cx - Double(x0), fy = cy - Double(y0)
+        let top = Double(plane[y0 * stride + x0]) * (1 - fx) + Double(plane[y0 * stride + x1]) * fx
+        let bottom = Double(plane[y1 * stride + x0]) * (1 - fx) + Double(plane[y1 * stride + x1]) * fx
+        return top * (1 - fy) + bottom * fy
+    }
+
+    /// Luma, Cb and Cr at luma sample position (x, y), bilinear, edges clamped.
+    @inline(__always)
+    func ycc(_ x: Double, _ y: Double) -> (Double, Double, Double) {
+        let cx = (x + 0.5) / Double(1 << horizontalShift) - 0.5, cy = (y + 0.5) / Double(1 << verticalShift) - 0.5
+        return (Self.sample(luma, stride: lumaStride, width: width, height: height, x: x, y: y),
+                Self.sample(cb, stride: chromaStride, width: chromaWidth, height: chromaHeight, x: cx, y: cy),
+                Self.sample(cr, stride: chromaStride, width: chromaWidth, height: chromaHeight, x: cx, y: cy))
+    }
+}

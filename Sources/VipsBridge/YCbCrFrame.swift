@@ -1,0 +1,116 @@
+internal import CVipsShim
+
+/// A JPEG decoded to its own planes: luma at full size and the two chroma planes at the file's
+/// subsampling (4:2:0 or 4:2:2), before any upsampling or conversion to RGB.
+///
+/// Why: a capture held this way takes half the memory of RGB (18 MB instead of 36 for 12 MP
+/// 4:2:0), so a batch fits two whole frames in its budget and keeps both cores decoding; the
+/// page cut out of the photo is converted pixel by pixel as it is warped, so only the page is
+/// ever RGB. `rgbFrame()` gives the whole image as libjpeg would have decoded it, for the pages
+/// that are kept whole (scans, pages with no quad).
+///
+/// Rows that are no longer needed can be handed back to the kernel (`releaseRows`).
+public final class YCbCrFrame: @unchecked Sendable {
+    public let width: Int
+    public let height: Int
+    public let chromaWidth: Int
+    public let chromaHeight: Int
+    /// Luma samples per chroma sample across (2) and down (2 for 4:2:0, 1 for 4:2:2).
+    public let horizontalFactor: Int
+    public let verticalFactor: Int
+    /// Bytes per row of the luma and of each chroma plane.
+    public let lumaStride: Int
+    public let chromaStride: Int
+    public let luma: UnsafeMutablePointer<UInt8>
+    public let cb: UnsafeMutablePointer<UInt8>
+    public let cr: UnsafeMutablePointer<UInt8>
+    /// Bytes of the three planes (the memory the frame holds at most).
+    public let byteCount: Int
+    private let layout: cvips_jpeg_planes
+    private let base: UnsafeMutableRawPointer
+    private let lumaBytes: Int, chromaBytes: Int
+
+    private init(layout: cvips_jpeg_planes) throws {
+        lumaBytes = layout.y_stride * layout.y_rows
+        chromaBytes = layout.c_stride * layout.c_rows
+        byteCount = lumaBytes + 2 * chromaBytes
+        guard let base = cvips_map_pixels(byteCount) else {
+            throw VIPSError(operation: "jpegload", message: "out of memory (\(byteCount) bytes)")
+        }
+        self.base = base
+        self.layout = layout
+        luma = base.assumingMemoryBound(to: UInt8.self)
+        cb = luma + lumaBytes
+        cr = cb + chromaBytes
+        width = Int(layout.width)
+        height = Int(layout.height)
+        chromaWidth = Int(layout.chroma_width)
+        chromaHeight = Int(layout.chroma_height)
+        horizontalFactor = Int(layout.h_factor)
+        verticalFactor = Int(layout.v_factor)
+        lumaStride = layout.y_stride
+        chromaStride = layout.c_stride
+    }
+
+    deinit { cvips_unmap_pixels(base, byteCount) }
+
+    /// Decodes a `width` x `height` JPEG file to planes.
+    /// - Parameter admit: called with the planes' size in bytes once the header is read and
+    ///   before memory is taken or any pixel decoded (where a batch waits for room).
+    /// - Returns: nil when the file is not a 4:2:0 or 4:2:2 YCbCr JPEG of that size without an
+    ///   ICC profile (decode it to RGB instead); `admit` is not called then.
+    /// - Throws: `VIPSError` when the file cannot be decoded (truncation included).
+    public static func decodingJPEG(file path: String, width: Int, height: Int,
+                                    admit: (Int) -> Void = { _ in }) throws -> YCbCrFrame? {
+        var decoder: OpaquePointer?
+        var layout = cvips_jpeg_planes()
+        let status = cvips_jpeg_planar_open(path, Int32(width), Int32(height), &decoder, &layout)
+        if status == 1 { return nil }
+        try VIPSImage.check("jpegload", status)
+        let frame: YCbCrFrame
+        do {
+            admit(layout.y_stride * layout.y_rows + 2 * layout.c_stride * layout.c_rows)
+            frame = try YCbCrFrame(layout: layout)
+        } catch {
+            cvips_jpeg_planar_close(decoder)
+            throw error
+        }
+        try VIPSImage.check("jpegload", cvips_jpeg_planar_decode(decoder, frame.luma, frame.cb, frame.cr))
+        return frame
+    }
+
+    /// Hands the memory of luma `rows` back to the kernel, with the chroma rows only they use
+    /// (a chroma row is kept while any luma row within one chroma row of it is). Released rows
+    /// read as zero afterwards.
+    public func releaseRows(_ rows: Range<Int>) {
+        let rows = rows.clamped(to: 0..<height)
+        guard !rows.isEmpty else { return }
+        let v = verticalFactor
+        _ = cvips_frame_release(luma, rows.lowerBound * lumaStride, rows.count * lumaStride)
+        // Chroma rows whose every neighbouring luma row is inside `rows`.
+        let first = rows.lowerBound == 0 ? 0 : rows.lowerBound / v + 2
+        let last = rows.upperBound >= height ? chromaHeight : rows.upperBound / v - 1
+        guard first < last else { return }
+        _ = cvips_frame_release(cb, first * chromaStride, (last - first) * chromaStride)
+        _ = cvips_frame_release(cr, first * chromaStride, (last - first) * chromaStride)
+    }
+
+    /// The whole image in RGB, byte for byte what libjpeg's own decode gives (its triangle
+    /// chroma upsampling and fixed-point conversion), made in bands of rows; with
+    /// `releasing`, each band's planes go back to the kernel once it is made, so the planes
+    /// and the RGB frame are not both held whole.
+    public func rgbFrame(releasing: Bool = false) throws -> VIPSFrame {
+        let frame = try VIPSFrame(width: width, height: height, bands: 3)
+        var layout = layout
+        let band = 64
+        for row0 in stride(from: 0, to: height, by: band) {
+            let row1 = min(height, row0 + band)
+            cvips_jpeg_planes_to_rgb(&layout, luma, cb, cr, Int32(row0), Int32(row1),
+                                     frame.pixels.baseAddress! + row0 * width * 3)
+            // The next band reads from the chroma row above its first row on.
+            if releasing { releaseRows(0..<max(0, row1 - 2 * verticalFactor)) }
+        }
+        if releasing { releaseRows(0..<height) }
+        return frame
+    }
+}

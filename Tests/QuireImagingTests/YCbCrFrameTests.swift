@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import VipsBridge
+@testable import QuireImaging
+
+/// Captures decoded to their YCbCr planes (`YCbCrFrame`): what the planes stand for is the
+/// image libjpeg (and so libvips) decodes, the warp and the detection copy read them like the
+/// RGB frame, and released rows go back to the kernel.
+@Suite struct YCbCrFrameTests {
+    static let fixtures = TestSupport.repoRoot.appendingPathComponent("Tests/Fixtures").path
+
+    /// A 4:2:0 JPEG of `card` (libvips writes 4:2:0 below quality 90).
+    static func card420(_ dir: String, width: Int, height: Int) throws -> String {
+        let path = "\(dir)/card.jpg"
+        try TestSupport.card(width: width, height: height).save(to: path, options: .init(quality: 85))
+        return path
+    }
+
+    static func planes(_ frame: YCbCrFrame) -> PlanarPixels { PlanarPixels(frame) }
+
+    /// Bytes that differ between two buffers of the same length.
+    static func differences(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Int {
+        guard a.count == b.count else { return max(a.count, b.count) }
+        var n = 0
+        for i in 0..<b.count where a[i] != b[i] { n += 1 }
+        return n
+    }
+
+    /// The planes converted to RGB are libvips's decode, byte for byte: 4:2:0 at odd and even
+    /// sizes (partial chroma samples at the right and bottom), and 4:2:2.
+    @Test(arguments: [(1603, 1201), (640, 480), (37, 23), (6, 6)])
+    func planesConvertToLibvipsBytes420(_ size: (width: Int, height: Int)) throws {
+        let dir = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = try Self.card420(dir, width: size.width, height: size.height)
+        try expectLibvipsBytes(path, width: size.width, height: size.height, verticalFactor: 2)
+    }
+
+    @Test func planesConvertToLibvipsBytes422() throws {
+        try expectLibvipsBytes("\(Self.fixtures)/colour-422.jpg", width: 203, height: 117, verticalFactor: 1)
+    }
+
+    func expectLibvipsBytes(_ path: String, width: Int, height: Int, verticalFactor: Int) throws {
+        let reference = try VIPSImage.load(file: path).pixelBytes()
+        var admitted = 0
+        let frame = try #require(try YCbCrFrame.decodingJPEG(file: path, width: width, height: height,
+                                                              admit: { admitted = $0 }))
+        #expect(frame.verticalFactor == verticalFactor && frame.horizontalFactor == 2)
+        #expect(admitted == frame.byteCount && frame.byteCount < width * height * 3 || width < 16)
+        let rgb = try frame.rgbFrame()
+        #expect(Self.differences(UnsafeBufferPointer(rgb.pixels), reference) == 0)
+    }
+
+    /// 4:4:4, grey and a file of another size are left to the RGB decoder; a truncated file
+    /// throws.
+    @Test func otherFilesAreDeclinedAndTruncatedOnesThrow() throws {
+        let dir = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        #expect(try YCbCrFrame.decodingJPEG(file: "\(Self.fixtures)/colour-444.jpg", width: 203, height: 117) == nil)
+        try TestSupport.card(width: 64, height: 48, bands: 1).save(to: "\(dir)/grey.jpg")
+        #expect(try YCbCrFrame.decodingJPEG(file: "\(dir)/grey.jpg", width: 64, height: 48) == nil)
+        let path = try Self.card420(dir, width: 300, height: 200)
+        #expect(try YCbCrFrame.decodingJPEG(file: path, width: 200, height: 300) == nil)
+        try TestSupport.writeTruncatedJPEG("\(dir)/cut.jpg", width: 1200, height: 900, fraction: 2.0 / 3)
+        #expect(throws: VIPSError.self) { try YCbCrFrame.decodingJPEG(file: "\(dir)/cut.jpg", width: 1200, height: 900) }
+        // The page decoder then refuses the page, naming the file.
+        #expect { try PageDecoder(maxPixels: .max).decodeFrame(PageSource(path: "\(dir)/cut.jpg"), planar: true) } throws: {
+            ($0 as? ImagingError)?.kind == .truncated && "\($0)".contains("cut.jpg")
+        }
+    }
+
+    /// The warp from the planes gives the warp of the decoded RGB image: the same luma up to
+    /// rounding; the colours too on a photo-like card, while a small image of saturated
+    /// 3-pixel colour lines shows the chroma that output pixel pairs share (a page is written
+    /// with 4:2:0 chroma, which averages such pairs anyway).
+    @Test(arguments: [("card", 0.8), ("colour-422", 6.0)])
+    func planarWarpMatchesTheRGBWarp(_ name: String, meanColourDifference: Double) throws {
+        let dir = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = name == "card" ? try Self.card420(dir, width: 1203, height: 901) : "\(Self.fixtures)/\(name).jpg"
+        let image = try VIPSImage.load(file: path)
+        let (w, h) = (image.width, image.height)
+        let frame = try #require(try YCbCrFrame.decodingJPEG(file: path, width: w, height: h))
+        // A tilted quad reaching past the image's edges (the clamped path) and well inside.
+        let quad = Quad(topLeft: Point(x: -0.02 * Double(w), y: 0.1 * Double(h)), topRight: Point(x: 0.9 * Double(w), y: 0),
+                        bottomRight: Point(x: Double(w) * 1.01, y: 0.95 * Double(h)), bottomLeft: Point(x: 0.05 * Double(w), y: Double(h)))
+        let (ow, oh) = (w * 4 / 5, h * 4 / 5)
+        let expected = try PerspectiveWarp.warp(pixels: try image.pixelBytes(), width: w, height: h, bands: 3,
+                                                quad: quad, outputWidth: ow, outputHeight: oh)
+        var got = [UInt8](repeating: 0, count: ow * oh * 3)
+        try got.withUnsafeMutableBufferPointer {
+            try PerspectiveWarp.warp(planes: Self.planes(frame), quad: quad, outputWidth: ow, outputHeight: oh, into: $0)
+        }
+        func luma(_ p: [UInt8], _ i: Int) -> Double {
+            0.299 * Double(p[3 * i]) + 0.587 * Double(p[3 * i + 1]) + 0.114 * Double(p[3 * i + 2])
+        }
+        var colour = 0, lumaTotal = 0.0, lumaWorst = 0.0
+        for i in got.indices { colour += abs(Int(got[i]) - Int(expected[i])) }
+        for i in 0..<(ow * oh) {
+            let d = abs(luma(got, i) - luma(expected, i))
+            lumaTotal += d
+            lumaWorst = max(lumaWorst, d)
+        }
+        let lumaMean = lumaTotal / Double(ow * oh), colourMean = Double(colour) / Double(got.count)
+        #expect(lumaMean < 0.8, "mean luma difference \(lumaMean)")
+        #expect(lumaWorst <= 24, "worst luma difference \(lumaWorst)")
+        #expect(colourMean < meanColourDifference, "mean colour difference \(colourMean)")
+    }
+
+    /// The detection copy from the planes is the copy of the RGB decode, up to rounding.
+    @Test(arguments: [1, 6])
+    func planarDetectionCopyMatchesTheRGBCopy(orientation: Int) throws {
+        let dir = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = try Self.card420(dir, width: 2050, height: 1501)
+        let rgb = try #require(try VIPSFrame.decodingJPEG(file: path, width: 2050, height: 1501, bands: 3))
+        let frame = try #require(try YCbCrFrame.decodingJPEG(file: path, width: 2050, height: 1501))
+        let map = try #require(StoredOrientation(orientation: orientation, storedWidth: 2050, storedHeight: 1501))
+        let a = DetectionCopy(frame: UnsafeBufferPointer(rgb.pixels), width: 2050, height: 1501, bands: 3, orientation: map)
+        let b = DetectionCopy(planes: Self.planes(frame), orientation: map)
+        #expect((a.width, a.height, a.offsetX, a.offsetY) == (b.width, b.height, b.offsetX, b.offsetY))
+        var worst = 0, total = 0
+        for i in a.pixels.indices {
+            let d = abs(Int(a.pixels[i]) - Int(b.pixels[i]))
+            worst = max(worst, d)
+            total += d
+        }
+        #expect(Double(total) / Double(a.pixels.count) < 1.0)
+        // Only where a block straddles a sharp colour edge (chroma blocks cover whole chroma
+        // samples: 2 x 2 pixels against the copy's 3 x 3 here).
+        #expect(worst <= 40, "worst difference \(worst)")
+    }
+
+    /// Released luma rows read zero, with the chroma rows only they use; the rows kept (and the
+    /// chroma rows next to them) are intact.
+    @Test func releasedRowsTakeTheirChromaAlong() throws {
+        let dir = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Wide enough that a row is many memory pages (release works on whole pages).
+        let path = try Self.card420(dir, width: 16384, height: 64)
+        let frame = try #require(try YCbCrFrame.decodingJPEG(file: path, width: 16384, height: 64))
+        func row(_ plane: UnsafeMutablePointer<UInt8>, _ stride: Int, _ r: Int) -> Int {
+            (0..<stride).reduce(0) { $0 + Int(plane[r * stride + $1]) }
+        }
+        frame.releaseRows(0..<20)
+        frame.releaseRows(50..<64)
+        #expect(row(frame.luma, frame.lumaStride, 19) == 0 && row(frame.luma, frame.lumaStride, 20) > 0)
+        #expect(row(frame.luma, frame.lumaStride, 49) > 0 && row(frame.luma, frame.lumaStride, 50) == 0)
+        // Chroma rows 0..<9 are gone; 9 (next to luma row 20) and up to 26 (next to 49) stay.
+        #expect(row(frame.cb, frame.chromaStride, 8) == 0 && row(frame.cb, frame.chromaStride, 9) > 0)
+        #expect(row(frame.cr, frame.chromaStride, 26) > 0 && row(frame.cr, frame.chromaStride, 27) == 0)
+    }
+}
