@@ -1,3 +1,5 @@
+import VipsBridge
+
 /// The warp of a capture held as YCbCr planes (`PerspectiveWarp.warp(planes:...)`): the same
 /// walk as the interleaved warp (16-pixel spans with exact ends, 16.16 fixed-point source
 /// positions, 64-column tiles), sampling luma and both chroma planes bilinearly and converting
@@ -15,6 +17,19 @@ struct PlanarWarpJob: WarpKernel, @unchecked Sendable {
     var sh: Int { planes.height }
     var sourceRowBytes: Int { planes.lumaStride + (2 * planes.chromaStride) >> planes.verticalShift }
     var outputPixelBytes: Int { 3 }
+    /// The AVX2 loop runs when the CPU has it and every 16.16 position and plane offset fits
+    /// its 32-bit lanes.
+    let kernel: Bool
+
+    init(m: [Double], planes: PlanarPixels, dst: UnsafeMutablePointer<UInt8>, ow: Int, oh: Int, vectorized: Bool) {
+        self.m = m
+        self.planes = planes
+        self.dst = dst
+        self.ow = ow
+        self.oh = oh
+        kernel = vectorized && SIMDWarp.planarAvailable && max(planes.width, planes.height) < 30_000
+            && planes.lumaStride * (planes.height + 1) < Int(Int32.max)
+    }
 
     /// A bilinear tap of `plane` at 16.16 position (u, v), both neighbours inside: the value
     /// scaled by 2^16.
@@ -79,25 +94,25 @@ struct PlanarWarpJob: WarpKernel, @unchecked Sendable {
                 // written with 4:2:0 chroma anyway, and the source's chroma is half-resolution
                 // (a third fewer taps than sampling chroma at every pixel).
                 let (luma, cb, cr) = (p.luma, p.cb, p.cr)
-                @inline(__always) func put(_ l: Int, _ dr: Int, _ dg: Int, _ db: Int, _ o: UnsafeMutablePointer<UInt8>) {
-                    o[0] = UInt8(truncatingIfNeeded: min(max((l &+ dr) &>> 16, 0), 255))
-                    o[1] = UInt8(truncatingIfNeeded: min(max((l &+ dg) &>> 16, 0), 255))
-                    o[2] = UInt8(truncatingIfNeeded: min(max((l &+ db) &>> 16, 0), 255))
-                }
                 var n = x1 - x
+                // Eight at a time with AVX2 where every 4-byte tap stays inside its plane's rows.
+                if kernel, n >= 8, max(ua, ub) >> 16 + 3 < ls, max(cua, cub) >> 16 + 3 < cs {
+                    let made = SIMDWarp.planarPairs(luma: luma, lumaStride: ls, cb: cb, cr: cr, chromaStride: cs,
+                                                      horizontalShift: hs, verticalShift: vs,
+                                                      u: u, v: v, du: du, dv: dv, count: n, out: out)
+                    out += 3 * made
+                    u &+= du &* made; v &+= dv &* made
+                    n &-= made
+                }
                 while n > 0 {
                     let pair = n >= 2
                     let cu = chroma(pair ? u &+ du &>> 1 : u, hs), cv = chroma(pair ? v &+ dv &>> 1 : v, vs)
-                    let b0 = Self.tap(cb, cs, cu, cv) &- (128 << 16), r0 = Self.tap(cr, cs, cu, cv) &- (128 << 16)
-                    // JFIF YCbCr -> RGB: 1.402, 0.344136, 0.714136 and 1.772 in 16-bit fixed
-                    // point, with the rounding half folded in.
-                    let dr = ((91881 &* r0) &>> 16) &+ 32768
-                    let dg = 32768 &- ((22554 &* b0 &+ 46802 &* r0) &>> 16)
-                    let db = ((116130 &* b0) &>> 16) &+ 32768
-                    put(Self.tap(luma, ls, u, v), dr, dg, db, out)
-                    u &+= du; v &+= dv
-                    if pair {
-                        put(Self.tap(luma, ls, u, v), dr, dg, db, out + 3)
+                    let d = PlanarPixels.rgbOffsets(cb: Self.tap(cb, cs, cu, cv), cr: Self.tap(cr, cs, cu, cv))
+                    for k in 0..<(pair ? 2 : 1) {
+                        let l = Self.tap(luma, ls, u, v)
+                        out[3 * k] = PlanarPixels.channel(l, d.r)
+                        out[3 * k + 1] = PlanarPixels.channel(l, d.g)
+                        out[3 * k + 2] = PlanarPixels.channel(l, d.b)
                         u &+= du; v &+= dv
                     }
                     out += pair ? 6 : 3

@@ -62,15 +62,18 @@ public enum PerspectiveWarp {
     /// x `outputHeight` image in `dst` (3 bytes a pixel), converting each output pixel from
     /// its bilinear luma and chroma samples: the rest of the photo is never made RGB. The same
     /// geometry, bands and row release as the interleaved warp.
+    /// - Parameter vectorized: use the AVX2 loop where the CPU has it (the same bytes; false
+    ///   runs the portable loop alone, for comparing the two).
     public static func warp(planes: PlanarPixels, quad: Quad, outputWidth ow: Int, outputHeight oh: Int,
                             into dst: UnsafeMutableBufferPointer<UInt8>,
-                            releasingRows release: ((Range<Int>) -> Void)? = nil) throws {
+                            releasingRows release: ((Range<Int>) -> Void)? = nil, vectorized: Bool = true) throws {
         guard ow > 0, oh > 0, planes.width > 1, planes.height > 1, dst.count >= ow * oh * 3,
               quad.isFinite, quad.isConvex, quad.signedArea > 0,
               let h = Homography(rectWidth: Double(ow), height: Double(oh), to: quad) else {
             throw VIPSError(operation: "warp", message: "cannot map \(quad) onto \(ow)x\(oh)")
         }
-        run(PlanarWarpJob(m: h.m, planes: planes, dst: dst.baseAddress!, ow: ow, oh: oh), homography: h, releasingRows: release)
+        run(PlanarWarpJob(m: h.m, planes: planes, dst: dst.baseAddress!, ow: ow, oh: oh, vectorized: vectorized),
+            homography: h, releasingRows: release)
     }
 
     /// Runs a warp's tiles on the cores: all at once, or band after band releasing the source

@@ -45,18 +45,30 @@ public struct PlanarPixels: @unchecked Sendable {
                   horizontalShift: frame.horizontalFactor == 2 ? 1 : 0, verticalShift: frame.verticalFactor == 2 ? 1 : 0)
     }
 
-    /// JFIF's YCbCr -> RGB (full range, BT.601), on values scaled by 2^16 (the output of an
-    /// 8.8 x 8.8 fixed-point bilinear tap), rounded and clamped to bytes.
+    /// JFIF's YCbCr -> RGB (full range, BT.601) as what to add to luma for each channel, from
+    /// chroma scaled by 2^16 (the output of an 8.8 x 8.8 fixed-point bilinear tap): 1.402,
+    /// 0.344136, 0.714136 and 1.772 in 14-bit fixed point on chroma cut to 8 fractional bits,
+    /// so every product fits 32 bits (the AVX2 warp, `WarpKernel`, computes the same), with the
+    /// rounding half folded in: channel = (luma scaled by 2^16 + offset) >> 16.
+    @inline(__always)
+    static func rgbOffsets(cb: Int, cr: Int) -> (r: Int, g: Int, b: Int) {
+        let b0 = (cb &>> 8) &- 32768, r0 = (cr &>> 8) &- 32768
+        return (((22970 &* r0) &>> 6) &+ 32768,
+                32768 &- ((5638 &* b0 &+ 11700 &* r0) &>> 6),
+                ((29032 &* b0) &>> 6) &+ 32768)
+    }
+
+    /// A channel from luma scaled by 2^16 and its offset, clamped to a byte.
+    @inline(__always)
+    static func channel(_ y: Int, _ offset: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: min(max((y &+ offset) &>> 16, 0), 255))
+    }
+
+    /// RGB from luma and chroma scaled by 2^16 (see `rgbOffsets`).
     @inline(__always)
     static func rgb(y: Int, cb: Int, cr: Int) -> (UInt8, UInt8, UInt8) {
-        let b0 = cb &- (128 << 16), r0 = cr &- (128 << 16)
-        // 1.402, 0.344136, 0.714136 and 1.772 in 16-bit fixed point.
-        let r = (y &+ ((91881 &* r0) &>> 16) &+ 32768) &>> 16
-        let g = (y &- ((22554 &* b0 &+ 46802 &* r0) &>> 16) &+ 32768) &>> 16
-        let b = (y &+ ((116130 &* b0) &>> 16) &+ 32768) &>> 16
-        return (UInt8(truncatingIfNeeded: min(max(r, 0), 255)),
-                UInt8(truncatingIfNeeded: min(max(g, 0), 255)),
-                UInt8(truncatingIfNeeded: min(max(b, 0), 255)))
+        let d = rgbOffsets(cb: cb, cr: cr)
+        return (channel(y, d.r), channel(y, d.g), channel(y, d.b))
     }
 
     /// Bilinear sample of one plane at sample position (x, y), clamped to its edges: the value

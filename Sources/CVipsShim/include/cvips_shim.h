@@ -19,5 +19,6 @@
 #include "cvips_memory.h"
 #include "cvips_frame.h"
 #include "cvips_jpeg.h"
+#include "cvips_warp.h"
 
 #endif
