@@ -61,6 +61,28 @@ void cvips_jpeg_source_skip(j_decompress_ptr cinfo, long count) {
 
 void cvips_jpeg_source_term(j_decompress_ptr cinfo) { (void) cinfo; }
 
+cvips_jpeg_source *cvips_jpeg_open_source(const char *path) {
+    cvips_jpeg_source *src = g_try_malloc(sizeof(cvips_jpeg_source));
+    if (!src) {
+        vips_error("cvips_jpeg", "out of memory");
+        return NULL;
+    }
+    src->fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (src->fd < 0) {
+        vips_error("cvips_jpeg", "cannot open: %s", strerror(errno));
+        g_free(src);
+        return NULL;
+    }
+    src->truncated = 0;
+    return src;
+}
+
+void cvips_jpeg_init_error(j_decompress_ptr cinfo, cvips_jpeg_error *error) {
+    cinfo->err = jpeg_std_error(&error->pub);
+    error->pub.error_exit = cvips_jpeg_on_error_exit;
+    error->pub.emit_message = cvips_jpeg_on_message;
+}
+
 void cvips_jpeg_attach_source(j_decompress_ptr cinfo, cvips_jpeg_source *src) {
     src->pub.init_source = cvips_jpeg_source_init;
     src->pub.fill_input_buffer = cvips_jpeg_source_fill;
@@ -91,24 +113,12 @@ static int decode(const char *path, int shrink, VipsImage **out,
         vips_error("cvips_jpeg", "shrink %d is not 1, 2, 4 or 8", shrink);
         return -1;
     }
-    cvips_jpeg_source *src = g_try_malloc(sizeof(cvips_jpeg_source));
-    if (!src) {
-        vips_error("cvips_jpeg", "out of memory");
-        return -1;
-    }
-    src->fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (src->fd < 0) {
-        vips_error("cvips_jpeg", "cannot open: %s", strerror(errno));
-        g_free(src);
-        return -1;
-    }
-    src->truncated = 0;
+    cvips_jpeg_source *src = cvips_jpeg_open_source(path);
+    if (!src) return -1;
 
     struct jpeg_decompress_struct cinfo;
     cvips_jpeg_error error;
-    cinfo.err = jpeg_std_error(&error.pub);
-    error.pub.error_exit = cvips_jpeg_on_error_exit;
-    error.pub.emit_message = cvips_jpeg_on_message;
+    cvips_jpeg_init_error(&cinfo, &error);
     /* Everything the jump may skip over is declared before setjmp. */
     VipsImage *volatile image = NULL;
     volatile int status = -1;

@@ -1,9 +1,6 @@
 #include "cvips_jpeg.h"
 #include "cvips_jpeg_source.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -29,25 +26,16 @@ int cvips_jpeg_planar_open(const char *path, int width, int height, cvips_jpeg_p
                            cvips_jpeg_planes *layout) {
     *out = NULL;
     cvips_jpeg_planar *d = g_try_malloc0(sizeof(cvips_jpeg_planar));
-    cvips_jpeg_source *src = g_try_malloc(sizeof(cvips_jpeg_source));
-    if (!d || !src) {
-        g_free(d);
-        g_free(src);
+    if (!d) {
         vips_error("cvips_jpeg", "out of memory");
         return -1;
     }
-    src->fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (src->fd < 0) {
-        vips_error("cvips_jpeg", "cannot open: %s", strerror(errno));
-        g_free(src);
+    d->src = cvips_jpeg_open_source(path);
+    if (!d->src) {
         g_free(d);
         return -1;
     }
-    src->truncated = 0;
-    d->src = src;
-    d->cinfo.err = jpeg_std_error(&d->error.pub);
-    d->error.pub.error_exit = cvips_jpeg_on_error_exit;
-    d->error.pub.emit_message = cvips_jpeg_on_message;
+    cvips_jpeg_init_error(&d->cinfo, &d->error);
     jpeg_create_decompress(&d->cinfo);
     if (setjmp(d->error.escape)) {
         vips_error("cvips_jpeg", "%s", d->error.message);
@@ -55,7 +43,7 @@ int cvips_jpeg_planar_open(const char *path, int width, int height, cvips_jpeg_p
         return -1;
     }
     j_decompress_ptr cinfo = &d->cinfo;
-    cvips_jpeg_attach_source(cinfo, src);
+    cvips_jpeg_attach_source(cinfo, d->src);
     jpeg_save_markers(cinfo, JPEG_APP0 + 2, 0xFFFF);
     jpeg_read_header(cinfo, TRUE);
 

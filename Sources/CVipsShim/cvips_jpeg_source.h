@@ -34,6 +34,11 @@ void cvips_jpeg_source_init(j_decompress_ptr cinfo);
 boolean cvips_jpeg_source_fill(j_decompress_ptr cinfo);
 void cvips_jpeg_source_skip(j_decompress_ptr cinfo, long count);
 void cvips_jpeg_source_term(j_decompress_ptr cinfo);
+/* A source over `path`, opened (NULL with the reason in libvips's error buffer); the caller
+ * closes its fd and g_frees it. */
+cvips_jpeg_source *cvips_jpeg_open_source(const char *path);
+/* Routes libjpeg's errors to `error` (a jump back, see on_error_exit) and drops warnings. */
+void cvips_jpeg_init_error(j_decompress_ptr cinfo, cvips_jpeg_error *error);
 /* Makes `src` (its fd open, truncated 0) the data source of `cinfo`. */
 void cvips_jpeg_attach_source(j_decompress_ptr cinfo, cvips_jpeg_source *src);
 /* 1 when an APP2 marker carries (a chunk of) an ICC profile (APP2 markers saved). */

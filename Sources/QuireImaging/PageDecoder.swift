@@ -68,19 +68,27 @@ struct PageDecoder: Sendable {
             let o = header.orientation
             if let map = StoredOrientation(orientation: o, storedWidth: o >= 5 ? header.image.height : header.image.width,
                                            storedHeight: o >= 5 ? header.image.width : header.image.height) {
-                // A capture's own YCbCr planes when asked (half the memory); a file the plane
-                // decoder declines (or fails on: a corrupt file is refused below) decodes to RGB.
-                // Should it fail after admission, the page keeps the smaller claim it was admitted
-                // with: the gate is a bound for the normal case, and the failure ends the page.
-                if planar, header.format == .jpeg,
-                   let planes = try? YCbCrFrame.decodingJPEG(file: source.path, width: Int(map.storedWidth),
-                                                             height: Int(map.storedHeight), admit: admitOnce) {
-                    return DecodedFrame(pixels: .planar(planes), orientation: map, exifOrientation: o, format: header.format)
+                // A capture's own YCbCr planes when asked (half the memory). A file the plane
+                // decoder declines decodes to RGB; one it fails on (corrupt, truncated) goes
+                // straight to libvips below, which refuses it too and words the error. Should it
+                // fail after admission, the page keeps the smaller claim it was admitted with:
+                // the gate is a bound for the normal case, and the failure ends the page.
+                var libjpegFailed = false
+                if planar, header.format == .jpeg {
+                    do {
+                        if let planes = try YCbCrFrame.decodingJPEG(file: source.path, width: Int(map.storedWidth),
+                                                                    height: Int(map.storedHeight), admit: admitOnce) {
+                            return DecodedFrame(pixels: .planar(planes), orientation: map, exifOrientation: o,
+                                                format: header.format)
+                        }
+                    } catch {
+                        libjpegFailed = true
+                    }
                 }
                 admitOnce(header.image.width * header.image.height * header.image.bands)
                 // JPEGs (nearly every capture) straight from libjpeg; anything it declines or
                 // stops on goes through libvips below, which also words the error.
-                if header.format == .jpeg,
+                if header.format == .jpeg, !libjpegFailed,
                    let frame = try? VIPSFrame.decodingJPEG(file: source.path, width: Int(map.storedWidth),
                                                            height: Int(map.storedHeight), bands: header.image.bands) {
                     return DecodedFrame(frame: frame, orientation: map, exifOrientation: o, format: header.format)

@@ -59,31 +59,17 @@ struct PlanarWarpJob: WarpKernel, @unchecked Sendable {
     /// Output row `y`, columns `xStart..<xEnd`.
     @inline(__always)
     func span(y: Int, from xStart: Int, to xEnd: Int) {
-        let (m0, m3, m6) = (m[0], m[3], m[6])
-        let (m1, m2, m4, m5, m7, m8) = (m[1], m[2], m[4], m[5], m[7], m[8])
         let p = planes
         let (hs, vs) = (p.horizontalShift, p.verticalShift)
         let (maxX, maxY, cMaxX, cMaxY) = (p.width - 1, p.height - 1, p.chromaWidth - 1, p.chromaHeight - 1)
         let (ls, cs) = (p.lumaStride, p.chromaStride)
         // Chroma position of a luma position, 16.16: (u + 0.5) / h - 0.5.
         @inline(__always) func chroma(_ u: Int, _ shift: Int) -> Int { ((u &+ 32768) &>> shift) &- 32768 }
-        let fy = Double(y) + 0.5
-        let bu = m1 * fy + m2, bv = m4 * fy + m5, bw = m7 * fy + m8
-        @inline(__always) func exact(_ xx: Int) -> (Int, Int) {
-            let fx = Double(xx) + 0.5
-            let inv = 1 / (m6 * fx + bw)
-            return (Int(((m0 * fx + bu) * inv - 0.5) * 65536), Int(((m3 * fx + bv) * inv - 0.5) * 65536))
-        }
         var out = dst + (y * ow + xStart) * 3
-        var x = xStart
-        var spanStart = xStart & ~15
-        var (ua, va) = exact(spanStart)
-        while x < xEnd {
-            let spanEnd = min(ow, spanStart + 16)
-            let (ub, vb) = exact(spanEnd)
-            let du = (ub - ua) / (spanEnd - spanStart), dv = (vb - va) / (spanEnd - spanStart)
-            let x1 = min(xEnd, spanEnd)
-            var u = ua + du * (x - spanStart), v = va + dv * (x - spanStart)
+        SpanWalk(m, y: y).steps(from: xStart, to: xEnd, width: ow) { s in
+            var (u, v) = (s.u, s.v)
+            let (du, dv) = (s.du, s.dv)
+            let (ua, ub, va, vb) = (s.ua, s.ub, s.va, s.vb)
             // Both ends inside every plane (with their right and lower neighbours): so is
             // every sample between them, and no tap needs clamping.
             let (cua, cub, cva, cvb) = (chroma(ua, hs), chroma(ub, hs), chroma(va, vs), chroma(vb, vs))
@@ -94,7 +80,7 @@ struct PlanarWarpJob: WarpKernel, @unchecked Sendable {
                 // written with 4:2:0 chroma anyway, and the source's chroma is half-resolution
                 // (a third fewer taps than sampling chroma at every pixel).
                 let (luma, cb, cr) = (p.luma, p.cb, p.cr)
-                var n = x1 - x
+                var n = s.x1 - s.x
                 // Eight at a time with AVX2 where every 4-byte tap stays inside its plane's rows.
                 if kernel, n >= 8, max(ua, ub) >> 16 + 3 < ls, max(cua, cub) >> 16 + 3 < cs {
                     let made = SIMDWarp.planarPairs(luma: luma, lumaStride: ls, cb: cb, cr: cr, chromaStride: cs,
@@ -119,7 +105,7 @@ struct PlanarWarpJob: WarpKernel, @unchecked Sendable {
                     n &-= pair ? 2 : 1
                 }
             } else {
-                for _ in x..<x1 {
+                for _ in s.x..<s.x1 {
                     let cu = chroma(u, hs), cv = chroma(v, vs)
                     let (r, g, b) = PlanarPixels.rgb(y: Self.clampedTap(p.luma, ls, maxX, maxY, u, v),
                                                      cb: Self.clampedTap(p.cb, cs, cMaxX, cMaxY, cu, cv),
@@ -129,9 +115,6 @@ struct PlanarWarpJob: WarpKernel, @unchecked Sendable {
                     u += du; v += dv
                 }
             }
-            x = x1
-            spanStart = spanEnd
-            ua = ub; va = vb
         }
     }
 }

@@ -145,6 +145,61 @@ extension WarpKernel {
     }
 }
 
+/// One output row's source positions: the homography walked in spans of 16 pixels on the
+/// row's own grid (ends at multiples of 16), exact at the ends and linear between (the
+/// projective curvature over 16 px is far below 1/100 px for camera perspective). A row made
+/// in pieces (column bands, tiles) steps through the same spans from the same ends, so it is
+/// the same to the byte as a row made whole. Shared by the interleaved and the plane warps.
+struct SpanWalk {
+    /// One span's part inside the requested columns: output columns `x..<x1`; the source
+    /// position of column x is (u, v) and each column adds (du, dv), all 16.16 fixed point;
+    /// (ua, va) and (ub, vb) are the span's exact ends, which bound every position in it.
+    struct Step {
+        let x: Int, x1: Int
+        let u: Int, v: Int, du: Int, dv: Int
+        let ua: Int, va: Int, ub: Int, vb: Int
+    }
+
+    private let m0: Double, m3: Double, m6: Double
+    private let bu: Double, bv: Double, bw: Double
+
+    /// Row `y` of an output mapped by the 3x3 homography `m` (output -> source).
+    @inline(__always)
+    init(_ m: [Double], y: Int) {
+        // Output pixel centres (x + 0.5, y + 0.5); source samples at u - 0.5.
+        let fy = Double(y) + 0.5
+        (m0, m3, m6) = (m[0], m[3], m[6])
+        (bu, bv, bw) = (m[1] * fy + m[2], m[4] * fy + m[5], m[7] * fy + m[8])
+    }
+
+    /// Exact source position (16.16 fixed point) of output column xx.
+    @inline(__always)
+    func exact(_ xx: Int) -> (Int, Int) {
+        let fx = Double(xx) + 0.5
+        let inv = 1 / (m6 * fx + bw)
+        return (Int(((m0 * fx + bu) * inv - 0.5) * 65536), Int(((m3 * fx + bv) * inv - 0.5) * 65536))
+    }
+
+    /// Calls `body` for the spans covering columns `xStart..<xEnd` of a row `width` wide.
+    @inline(__always)
+    func steps(from xStart: Int, to xEnd: Int, width: Int, _ body: (Step) -> Void) {
+        var x = xStart
+        var spanStart = xStart & ~15
+        var (ua, va) = exact(spanStart)
+        while x < xEnd {
+            let spanEnd = min(width, spanStart + 16)
+            let (ub, vb) = exact(spanEnd)
+            let du = (ub - ua) / (spanEnd - spanStart), dv = (vb - va) / (spanEnd - spanStart)
+            let x1 = min(xEnd, spanEnd)
+            body(Step(x: x, x1: x1, u: ua + du * (x - spanStart), v: va + dv * (x - spanStart), du: du, dv: dv,
+                      ua: ua, va: va, ub: ub, vb: vb))
+            x = x1
+            spanStart = spanEnd
+            (ua, va) = (ub, vb)
+        }
+    }
+}
+
 /// One warp's inputs, shared read-only by the workers; each worker writes only its own output
 /// pixels, so sharing the pointers is safe.
 private struct WarpJob: WarpKernel, @unchecked Sendable {
@@ -158,42 +213,21 @@ private struct WarpJob: WarpKernel, @unchecked Sendable {
     /// Output row `y`, columns `xStart..<xEnd`.
     @inline(__always)
     func span(y: Int, from xStart: Int, to xEnd: Int) {
-        let (m0, m3, m6) = (m[0], m[3], m[6])
-        let (m1, m2, m4, m5, m7, m8) = (m[1], m[2], m[4], m[5], m[7], m[8])
-        let (src, dst, ow, bands) = (src, dst, ow, bands)
+        let (src, dst, bands) = (src, dst, bands)
         let rowStride = sw * bands
         let maxX = sw - 1, maxY = sh - 1
-        // Output pixel centres (x + 0.5, y + 0.5); source samples at u - 0.5.
-        let fy = Double(y) + 0.5
-        let bu = m1 * fy + m2, bv = m4 * fy + m5, bw = m7 * fy + m8
-        // Exact source position (16.16 fixed point) of output column xx.
-        @inline(__always) func exact(_ xx: Int) -> (Int, Int) {
-            let fx = Double(xx) + 0.5
-            let inv = 1 / (m6 * fx + bw)
-            return (Int(((m0 * fx + bu) * inv - 0.5) * 65536), Int(((m3 * fx + bv) * inv - 0.5) * 65536))
-        }
         var o = (y * ow + xStart) * bands
-        var x = xStart
-        // Spans of 16 pixels on the row's own grid (ends at multiples of 16): exact ends,
-        // linear steps between (the projective curvature over 16 px is far below 1/100 px
-        // for camera perspective). A row made in pieces (column bands) steps through the
-        // same spans from the same ends, so it is the same to the byte as a row made whole.
-        var spanStart = xStart & ~15
-        var (ua, va) = exact(spanStart)
-        while x < xEnd {
-            let spanEnd = min(ow, spanStart + 16)
-            let (ub, vb) = exact(spanEnd)
-            let du = (ub - ua) / (spanEnd - spanStart), dv = (vb - va) / (spanEnd - spanStart)
-            let x1 = min(xEnd, spanEnd)
-            var u = ua + du * (x - spanStart), v = va + dv * (x - spanStart)
+        SpanWalk(m, y: y).steps(from: xStart, to: xEnd, width: ow) { s in
+            var (u, v) = (s.u, s.v)
+            let (du, dv) = (s.du, s.dv)
             // Samples between the span's ends lie between their positions: when
             // both ends are inside, every bilinear neighbour is, and the loop
             // needs no clamping (most of a page).
-            if bands == 3, min(ua, ub) >= 0, min(va, vb) >= 0,
-               max(ua, ub) >> 16 < maxX, max(va, vb) >> 16 < maxY {
+            if bands == 3, min(s.ua, s.ub) >= 0, min(s.va, s.vb) >= 0,
+               max(s.ua, s.ub) >> 16 < maxX, max(s.va, s.vb) >> 16 < maxY {
                 // Wrapping arithmetic: the bounds above make overflow impossible,
                 // and without trap checks the loop keeps its values in registers.
-                var n = x1 - x
+                var n = s.x1 - s.x
                 var out = dst + o
                 let stride = rowStride
                 while n > 0 {
@@ -215,13 +249,10 @@ private struct WarpJob: WarpKernel, @unchecked Sendable {
                     out += 3
                     n &-= 1
                 }
-                o += (x1 - x) * 3
-                x = x1
-                spanStart = spanEnd
-                ua = ub; va = vb
-                continue
+                o += (s.x1 - s.x) * 3
+                return
             }
-            for _ in x..<x1 {
+            for _ in s.x..<s.x1 {
                 var fx = u >> 8, fyy = v >> 8
                 u += du; v += dv
                 fx = min(max(fx, 0), maxX << 8)
@@ -248,9 +279,6 @@ private struct WarpJob: WarpKernel, @unchecked Sendable {
                 }
                 o += bands
             }
-            x = x1
-            spanStart = spanEnd
-            ua = ub; va = vb
         }
     }
 }

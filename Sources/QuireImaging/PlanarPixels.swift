@@ -38,7 +38,7 @@ public struct PlanarPixels: @unchecked Sendable {
     }
 
     /// The planes of a decoded frame (valid while the frame lives).
-    init(_ frame: YCbCrFrame) {
+    public init(_ frame: YCbCrFrame) {
         self.init(luma: frame.luma, cb: frame.cb, cr: frame.cr, width: frame.width, height: frame.height,
                   chromaWidth: frame.chromaWidth, chromaHeight: frame.chromaHeight,
                   lumaStride: frame.lumaStride, chromaStride: frame.chromaStride,

@@ -16,8 +16,6 @@ import VipsBridge
         return path
     }
 
-    static func planes(_ frame: YCbCrFrame) -> PlanarPixels { PlanarPixels(frame) }
-
     /// Bytes that differ between two buffers of the same length.
     static func differences(_ a: UnsafeBufferPointer<UInt8>, _ b: [UInt8]) -> Int {
         guard a.count == b.count else { return max(a.count, b.count) }
@@ -89,7 +87,7 @@ import VipsBridge
                                                 quad: quad, outputWidth: ow, outputHeight: oh)
         var got = [UInt8](repeating: 0, count: ow * oh * 3)
         try got.withUnsafeMutableBufferPointer {
-            try PerspectiveWarp.warp(planes: Self.planes(frame), quad: quad, outputWidth: ow, outputHeight: oh, into: $0)
+            try PerspectiveWarp.warp(planes: PlanarPixels(frame), quad: quad, outputWidth: ow, outputHeight: oh, into: $0)
         }
         func luma(_ p: [UInt8], _ i: Int) -> Double {
             0.299 * Double(p[3 * i]) + 0.587 * Double(p[3 * i + 1]) + 0.114 * Double(p[3 * i + 2])
@@ -121,10 +119,10 @@ import VipsBridge
         for (ow, oh) in [(997, 763), (1501, 1100), (301, 229)] {
             var a = [UInt8](repeating: 0, count: ow * oh * 3), b = a
             try a.withUnsafeMutableBufferPointer {
-                try PerspectiveWarp.warp(planes: Self.planes(frame), quad: quad, outputWidth: ow, outputHeight: oh, into: $0)
+                try PerspectiveWarp.warp(planes: PlanarPixels(frame), quad: quad, outputWidth: ow, outputHeight: oh, into: $0)
             }
             try b.withUnsafeMutableBufferPointer {
-                try PerspectiveWarp.warp(planes: Self.planes(frame), quad: quad, outputWidth: ow, outputHeight: oh, into: $0,
+                try PerspectiveWarp.warp(planes: PlanarPixels(frame), quad: quad, outputWidth: ow, outputHeight: oh, into: $0,
                                          vectorized: false)
             }
             var differing = 0
@@ -143,7 +141,7 @@ import VipsBridge
         let frame = try #require(try YCbCrFrame.decodingJPEG(file: path, width: 2050, height: 1501))
         let map = try #require(StoredOrientation(orientation: orientation, storedWidth: 2050, storedHeight: 1501))
         let a = DetectionCopy(frame: UnsafeBufferPointer(rgb.pixels), width: 2050, height: 1501, bands: 3, orientation: map)
-        let b = DetectionCopy(planes: Self.planes(frame), orientation: map)
+        let b = DetectionCopy(planes: PlanarPixels(frame), orientation: map)
         #expect((a.width, a.height, a.offsetX, a.offsetY) == (b.width, b.height, b.offsetX, b.offsetY))
         var worst = 0, total = 0
         for i in a.pixels.indices {

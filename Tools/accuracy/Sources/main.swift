@@ -207,11 +207,7 @@ if warpBench, let dataset = datasets.first {
                          Double(w * h) / 1e6, times[times.count / 2], times[0], cpu[cpu.count / 2]))
             // The same from the file's YCbCr planes (what `quire process` warps for 4:2:0 JPEGs).
             if image.width == 4000, let frame = try? YCbCrFrame.decodingJPEG(file: path, width: image.width, height: image.height) {
-                let planes = PlanarPixels(luma: frame.luma, cb: frame.cb, cr: frame.cr, width: frame.width,
-                                          height: frame.height, chromaWidth: frame.chromaWidth,
-                                          chromaHeight: frame.chromaHeight, lumaStride: frame.lumaStride,
-                                          chromaStride: frame.chromaStride, horizontalShift: 1,
-                                          verticalShift: frame.verticalFactor == 2 ? 1 : 0)
+                let planes = PlanarPixels(frame)
                 var out = [UInt8](repeating: 0, count: w * h * 3)
                 var times: [Double] = [], cpu: [Double] = []
                 for _ in 0..<7 {
