@@ -23,12 +23,12 @@ import VipsBridge
     }
 
     static func resize(_ src: [UInt8], _ w: Int, _ h: Int, _ bands: Int, to ow: Int, _ oh: Int,
-                       parallel: Bool = false) -> [UInt8] {
+                       parallel: Bool = false, vectorized: Bool = true) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: ow * oh * bands)
         src.withUnsafeBufferPointer { s in
             out.withUnsafeMutableBufferPointer { d in
                 Resampler.resize(s, width: w, height: h, bands: bands, into: d, outWidth: ow, outHeight: oh,
-                                 parallel: parallel)
+                                 parallel: parallel, vectorized: vectorized)
             }
         }
         return out
@@ -120,6 +120,21 @@ import VipsBridge
         let a = Self.resize(src, 1200, 900, 3, to: 700, 525)
         let b = Self.resize(src, 1200, 900, 3, to: 700, 525, parallel: true)
         #expect(a.count == b.count && zip(a, b).allSatisfy { $0 == $1 })
+    }
+
+    /// The AVX2 passes (`SIMDResample`) give the Swift loops' bytes: filter only, after block
+    /// averaging, grey, odd sizes (pixels left over after the 8-pixel and 32-column steps), one
+    /// pixel wide, and a page-sized preview.
+    @Test(.enabled(if: SIMDResample.available),
+          arguments: [(1257, 1711, 1175, 1600, 3), (1175, 1600, 188, 256, 3), (901, 703, 257, 199, 1),
+                      (7, 300, 1, 40, 3), (33, 17, 9, 5, 3), (61, 45, 23, 31, 3), (2481, 3508, 1131, 1600, 3)])
+    func vectorizedEqualsTheSwiftLoops(_ c: (Int, Int, Int, Int, Int)) {
+        let (w, h, ow, oh, bands) = c
+        let src = Self.card(width: w, height: h, bands: bands)
+        let fast = Self.resize(src, w, h, bands, to: ow, oh)
+        let loops = Self.resize(src, w, h, bands, to: ow, oh, vectorized: false)
+        #expect(fast.count == loops.count)
+        #expect(zip(fast, loops).filter { $0 != $1 }.count == 0)
     }
 
     /// An image averaged in 8 x 8 blocks whose last column and row of blocks are partial (what

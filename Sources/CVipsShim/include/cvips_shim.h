@@ -19,6 +19,7 @@
 #include "cvips_memory.h"
 #include "cvips_frame.h"
 #include "cvips_jpeg.h"
+#include "cvips_resample.h"
 #include "cvips_warp.h"
 
 #endif
