@@ -1,6 +1,6 @@
 internal import CVipsShim
 
-/// The AVX2 inner loop of the YCbCr-plane warp (`cvips_warp_planar_pairs`): 8 page pixels at a
+/// The AVX2 inner loop of the YCbCr-plane warp (`cvips_warp_planar_pairs`): 16 page pixels at a
 /// time with gathered taps, the same arithmetic and bytes as QuireImaging's Swift loop, which
 /// runs instead where the CPU has no AVX2 (and at the planes' edges).
 ///

@@ -7,8 +7,8 @@
  * caller must use its own loop (checked once). */
 int cvips_warp_planar_available(void);
 
-/* The inner loop of the YCbCr-plane perspective warp (QuireImaging's PlanarWarpJob), 8
- * output pixels at a time with AVX2 gathers: the same arithmetic as its Swift loop, so both
+/* The inner loop of the YCbCr-plane perspective warp (QuireImaging's PlanarWarpJob), 16
+ * output pixels at a time (then 8) with AVX2 gathers: the same arithmetic as its Swift loop, so both
  * give the same bytes.
  *
  * Output pixel k of the run (k = 0 ..< count) samples luma at 16.16 position
