@@ -155,6 +155,46 @@ import VipsBridge
         #expect(worst <= 40, "worst difference \(worst)")
     }
 
+    /// The C box averages give the Swift loop's bytes: 4:2:0 and 4:2:2, odd sizes whose last
+    /// chroma block is cut at the plane's edge, factors from 1 to 7, padded strides.
+    @Test(arguments: [(1203, 901, 1, 1, 256), (1203, 901, 1, 0, 300), (640, 480, 1, 1, 1024),
+                      (97, 1201, 1, 1, 200), (2050, 1501, 1, 1, 1024), (33, 29, 1, 0, 5)])
+    func cBoxAveragesEqualTheSwiftLoop(_ c: (Int, Int, Int, Int, Int)) {
+        let (w, h, hs, vs, longSide) = c
+        let (cw, ch) = ((w + (1 << hs) - 1) >> hs, (h + (1 << vs) - 1) >> vs)
+        let (ls, cs) = (w + 13, cw + 7)
+        var state = UInt64(w * 31 + h)
+        func noise() -> Int {  // a 64-bit LCG's top bits: repeatable noise
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % 23
+        }
+        // Smooth gradients with noise, and saturated corners: every clamp of the conversion.
+        func plane(_ pw: Int, _ ph: Int, _ stride: Int, _ k: Int) -> [UInt8] {
+            (0..<(stride * ph)).map { i in
+                let (x, y) = (i % stride, i / stride)
+                if x < pw / 8 && y < ph / 8 { return k == 1 ? 255 : 0 }
+                return UInt8(truncatingIfNeeded: (x * (k + 1) + y * (3 - k)) / 3 + noise())
+            }
+        }
+        let (luma, cb, cr) = (plane(w, h, ls, 0), plane(cw, ch, cs, 1), plane(cw, ch, cs, 2))
+        luma.withUnsafeBufferPointer { l in
+            cb.withUnsafeBufferPointer { b in
+                cr.withUnsafeBufferPointer { r in
+                    let p = PlanarPixels(luma: l.baseAddress!, cb: b.baseAddress!, cr: r.baseAddress!, width: w, height: h,
+                                         chromaWidth: cw, chromaHeight: ch, lumaStride: ls, chromaStride: cs,
+                                         horizontalShift: hs, verticalShift: vs)
+                    let map = StoredOrientation(orientation: 1, storedWidth: w, storedHeight: h)!
+                    let fast = DetectionCopy(planes: p, orientation: map, longSide: longSide)
+                    let loop = DetectionCopy(planes: p, orientation: map, longSide: longSide, portable: true)
+                    #expect((fast.width, fast.height) == (loop.width, loop.height))
+                    var differing = 0
+                    for i in loop.pixels.indices where fast.pixels[i] != loop.pixels[i] { differing += 1 }
+                    #expect(differing == 0, "\(w)x\(h): \(differing) of \(loop.pixels.count) bytes differ")
+                }
+            }
+        }
+    }
+
     /// Released luma rows read zero, with the chroma rows only they use; the rows kept (and the
     /// chroma rows next to them) are intact.
     @Test func releasedRowsTakeTheirChromaAlong() throws {

@@ -21,5 +21,6 @@
 #include "cvips_jpeg.h"
 #include "cvips_resample.h"
 #include "cvips_warp.h"
+#include "cvips_box.h"
 
 #endif

@@ -1,0 +1,91 @@
+#include "cvips_box.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Means scaled by 2^16 as a multiply and a shift: (sum * round(2^32 / n)) >> 16. */
+static inline int64_t multiplier(int64_t n) { return (((int64_t) 1 << 32) + n / 2) / n; }
+
+/* Vertical sums of `rows` rows of `n` bytes, `stride` apart (plain loops the compiler
+ * vectorises: 16-bit lanes). */
+static void column_sums(uint16_t *sums, const unsigned char *row, size_t stride, int rows, int n) {
+    memset(sums, 0, (size_t) n * sizeof *sums);
+    for (int r = 0; r < rows; r++, row += stride)
+        for (int i = 0; i < n; i++) sums[i] = (uint16_t) (sums[i] + row[i]);
+}
+
+/* Sums of `f` consecutive values, `n` of them (f = 4 and 2, the usual factors, unrolled so
+ * the compiler vectorises them). */
+static void block_sums(uint32_t *out, const uint16_t *sums, int f, int n) {
+    if (f == 4) {
+        for (int i = 0; i < n; i++) out[i] = (uint32_t) sums[4 * i] + sums[4 * i + 1] + sums[4 * i + 2] + sums[4 * i + 3];
+    } else if (f == 2) {
+        for (int i = 0; i < n; i++) out[i] = (uint32_t) sums[2 * i] + sums[2 * i + 1];
+    } else {
+        for (int i = 0; i < n; i++) {
+            uint32_t s = 0;
+            for (int k = 0; k < f; k++) s += sums[i * f + k];
+            out[i] = s;
+        }
+    }
+}
+
+static inline unsigned char clamp_byte(int32_t x) { return (unsigned char) (x < 0 ? 0 : x > 255 ? 255 : x); }
+
+int cvips_box_rgb_planes(const unsigned char *luma, size_t luma_stride,
+                         const unsigned char *cb, const unsigned char *cr, size_t chroma_stride,
+                         int chroma_width, int chroma_height, int h_shift, int v_shift,
+                         int factor, int out_width, int out_height, unsigned char *out) {
+    const int f = factor, n = out_width;
+    const int bw = (f + (1 << h_shift) - 1) >> h_shift, bh = (f + (1 << v_shift) - 1) >> v_shift;
+    const int used = n * f;
+    uint16_t *sums = malloc(((size_t) used + 2 * (size_t) chroma_width) * sizeof *sums);
+    uint32_t *blocks = malloc(3 * (size_t) n * sizeof *blocks);
+    if (!sums || !blocks) { free(sums); free(blocks); return -1; }
+    uint16_t *y_sums = sums, *b_sums = sums + used, *r_sums = b_sums + chroma_width;
+    uint32_t *y_blocks = blocks, *b_blocks = blocks + n, *r_blocks = b_blocks + n;
+    const uint64_t y_mul = (uint64_t) multiplier((int64_t) f * f);
+    /* Chroma blocks start at (i f) >> h_shift; with f even that is i (f >> h_shift), and the
+     * block sums are sums of bw consecutive chroma sums: the regular case. */
+    const int regular = (f & 1) == 0 && h_shift == 1 && bw * n <= chroma_width;
+    for (int j = 0; j < out_height; j++) {
+        column_sums(y_sums, luma + (size_t) j * f * luma_stride, luma_stride, f, used);
+        int cy0 = (j * f) >> v_shift;
+        if (cy0 > chroma_height - 1) cy0 = chroma_height - 1;
+        const int rows = bh < chroma_height - cy0 ? bh : chroma_height - cy0;
+        column_sums(b_sums, cb + (size_t) cy0 * chroma_stride, chroma_stride, rows, chroma_width);
+        column_sums(r_sums, cr + (size_t) cy0 * chroma_stride, chroma_stride, rows, chroma_width);
+        const int64_t whole_mul = multiplier((int64_t) rows * bw);
+        block_sums(y_blocks, y_sums, f, n);
+        if (regular) {
+            block_sums(b_blocks, b_sums, bw, n);
+            block_sums(r_blocks, r_sums, bw, n);
+        }
+        for (int i = 0; i < n; i++) {
+            int64_t bs, rs, c_mul = whole_mul;
+            if (regular) {
+                bs = b_blocks[i]; rs = r_blocks[i];
+            } else {
+                int cx0 = (i * f) >> h_shift;
+                if (cx0 > chroma_width - 1) cx0 = chroma_width - 1;
+                const int columns = bw < chroma_width - cx0 ? bw : chroma_width - cx0;
+                bs = 0; rs = 0;
+                for (int k = cx0; k < cx0 + columns; k++) { bs += b_sums[k]; rs += r_sums[k]; }
+                if (columns != bw) c_mul = multiplier((int64_t) rows * columns);
+            }
+            /* PlanarPixels.rgb(y:cb:cr:) on the means scaled by 2^16; every value below fits
+             * 32 bits (luma < 2^24, chroma offsets < 2^30). */
+            const int32_t l = (int32_t) ((y_blocks[i] * y_mul) >> 16);
+            const int32_t b0 = (int32_t) ((((uint64_t) bs * (uint64_t) c_mul) >> 16) >> 8) - 32768;
+            const int32_t r0 = (int32_t) ((((uint64_t) rs * (uint64_t) c_mul) >> 16) >> 8) - 32768;
+            out[0] = clamp_byte((l + ((22970 * r0) >> 6) + 32768) >> 16);
+            out[1] = clamp_byte((l + 32768 - ((5638 * b0 + 11700 * r0) >> 6)) >> 16);
+            out[2] = clamp_byte((l + ((29032 * b0) >> 6) + 32768) >> 16);
+            out += 3;
+        }
+    }
+    free(sums);
+    free(blocks);
+    return 0;
+}

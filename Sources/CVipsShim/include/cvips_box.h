@@ -1,0 +1,22 @@
+#ifndef CVIPS_BOX_H
+#define CVIPS_BOX_H
+
+#include <stddef.h>
+
+/* The detection copy of a capture held as YCbCr planes (QuireImaging's
+ * DetectionCopy(planes:)): `out_width` x `out_height` RGB pixels, each the mean of a
+ * `factor` x `factor` block of luma and of the chroma samples under it (factor / 2^shift
+ * rounded up across and down, cut at the plane's edge), converted as PlanarPixels.rgb does.
+ * The same integer arithmetic as the Swift loop, so both give the same bytes; the block sums
+ * and the conversion run as separate loops the compiler vectorises (the detection-copy stage:
+ * 12.6 -> 9.9 CPU ms a 10 MP capture).
+ *
+ * `out_width * factor` must not exceed the luma width, `out_height * factor` its height;
+ * factor <= 257 (sums of `factor` rows fit 16 bits). Returns 0, or -1 when memory for the
+ * row sums cannot be had (nothing written). */
+int cvips_box_rgb_planes(const unsigned char *luma, size_t luma_stride,
+                         const unsigned char *cb, const unsigned char *cr, size_t chroma_stride,
+                         int chroma_width, int chroma_height, int h_shift, int v_shift,
+                         int factor, int out_width, int out_height, unsigned char *out);
+
+#endif
