@@ -1,4 +1,5 @@
 #include "cvips_resample.h"
+#include "cvips_cpu.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -9,14 +10,7 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
-int cvips_resample_available(void) {
-    static int available = -1;
-    if (available < 0) {
-        __builtin_cpu_init();
-        available = __builtin_cpu_supports("avx2") ? 1 : 0;
-    }
-    return available;
-}
+int cvips_resample_available(void) { return cvips_cpu_has_avx2(); }
 
 /* 8 bytes as 8 floats. */
 __attribute__((target("avx2")))

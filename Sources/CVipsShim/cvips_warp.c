@@ -1,4 +1,5 @@
 #include "cvips_warp.h"
+#include "cvips_cpu.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -6,14 +7,7 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
-int cvips_warp_planar_available(void) {
-    static int available = -1;
-    if (available < 0) {
-        __builtin_cpu_init();
-        available = __builtin_cpu_supports("avx2") ? 1 : 0;
-    }
-    return available;
-}
+int cvips_warp_planar_available(void) { return cvips_cpu_has_avx2(); }
 
 /* Bilinear taps of 8 positions (16.16) in one plane: the values scaled by 2^16. Each tap
  * reads 4 bytes at its top-left and its lower-left sample (the two used, two ignored). */

@@ -269,19 +269,18 @@ private struct ResampleJob: @unchecked Sendable {
         ys.weights.withUnsafeBufferPointer { yw in
             xs.weights.withUnsafeBufferPointer { xw in
                 xs.first.withUnsafeBufferPointer { first in
-                            for y in rows {
-                                _ = SIMDResample.vertical(rows: src + ys.first[y] * rowLength, stride: rowLength,
-                                                          weights: yw.baseAddress! + ys.offset[y], taps: ys.count[y],
-                                                          length: rowLength, into: line)
-                                let out = dst + y * outWidth * bands
-                                if let pairs = pairWeights {
-                                    _ = SIMDResample.horizontal3(line: line, first: first.baseAddress!,
-                                                                 pairWeights: pairs.floats, taps: xs.maxCount,
-                                                                 outWidth: outWidth, into: out)
-                                } else {
-                                    horizontal(line, out, xw.baseAddress!)
-                                }
-                            }
+                    for y in rows {
+                        _ = SIMDResample.vertical(rows: src + ys.first[y] * rowLength, stride: rowLength,
+                                                  weights: yw.baseAddress! + ys.offset[y], taps: ys.count[y],
+                                                  length: rowLength, into: line)
+                        let out = dst + y * outWidth * bands
+                        if let pairs = pairWeights {
+                            _ = SIMDResample.horizontal3(line: line, first: first.baseAddress!, pairWeights: pairs.floats,
+                                                         taps: xs.maxCount, outWidth: outWidth, into: out)
+                        } else {
+                            horizontal(line, out, xw.baseAddress!)
+                        }
+                    }
                 }
             }
         }
