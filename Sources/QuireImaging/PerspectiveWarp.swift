@@ -6,13 +6,14 @@ import VipsBridge
 /// A dedicated loop rather than libvips's `vips_mapim` (which needs a float index image and
 /// costs about 45 ms on a 7.5 MP page): each output row walks the homography incrementally
 /// (three additions and one division per pixel), samples bilinearly in 8-bit fixed point, and
-/// rows are split across the cores. Only the source pixels and the output live in memory.
+/// rows are split across the cores when the page has them to itself (one page per core in a
+/// batch warps in its own thread). Only the source pixels and the output live in memory.
 public enum PerspectiveWarp {
     /// Warps the region `quad` of `image` (TL, TR, BR, BL in continuous coordinates: the image
     /// spans 0...width, pixel centres at +0.5) onto an upright `width` x `height` image whose
     /// outer corners are the quad's corners. Samples outside the source repeat its edge pixels.
     /// - Throws: `VIPSError` when the source cannot be computed, or the quad is degenerate.
-    /// - Complexity: O(width x height x bands), parallel over rows.
+    /// - Complexity: O(width x height x bands), parallel over rows when libvips has several threads a page.
     static func warp(_ image: VIPSImage, quad: Quad, width: Int, height: Int) throws -> VIPSImage {
         var source = image
         if source.format != .uchar { source = try source.castToUChar() }
@@ -83,7 +84,7 @@ public enum PerspectiveWarp {
         let (ow, oh, sh) = (job.ow, job.oh, job.sh)
         guard let release else {
             let rowsPerChunk = max(8, oh / 64)
-            DispatchQueue.concurrentPerform(iterations: (oh + rowsPerChunk - 1) / rowsPerChunk) { chunk in
+            inChunks(iterations: (oh + rowsPerChunk - 1) / rowsPerChunk) { chunk in
                 job.tiles(rows: (chunk * rowsPerChunk)..<min(oh, (chunk + 1) * rowsPerChunk), columns: 0..<ow)
             }
             return
@@ -94,13 +95,13 @@ public enum PerspectiveWarp {
             let r = plan.bands[band]
             if plan.alongRows {
                 let rowsPerChunk = max(4, (r.upperBound - r.lowerBound + 3) / 4)
-                DispatchQueue.concurrentPerform(iterations: (r.count + rowsPerChunk - 1) / rowsPerChunk) { chunk in
+                inChunks(iterations: (r.count + rowsPerChunk - 1) / rowsPerChunk) { chunk in
                     let y0 = r.lowerBound + chunk * rowsPerChunk
                     job.tiles(rows: y0..<min(r.upperBound, y0 + rowsPerChunk), columns: 0..<ow)
                 }
             } else {
                 let rowsPerChunk = max(32, oh / 8)
-                DispatchQueue.concurrentPerform(iterations: (oh + rowsPerChunk - 1) / rowsPerChunk) { chunk in
+                inChunks(iterations: (oh + rowsPerChunk - 1) / rowsPerChunk) { chunk in
                     job.tiles(rows: (chunk * rowsPerChunk)..<min(oh, (chunk + 1) * rowsPerChunk), columns: r)
                 }
             }
@@ -112,6 +113,17 @@ public enum PerspectiveWarp {
             if bottom < keptBottom { release(bottom..<keptBottom) }
             (keptTop, keptBottom) = (top, bottom)
         }
+    }
+}
+
+/// Runs `body` for each chunk: across the cores when a page has them to itself, else in the
+/// calling thread (pages in flight already fill the cores, and handing chunks to other threads
+/// only adds wake-ups).
+private func inChunks(iterations: Int, _ body: @Sendable (Int) -> Void) {
+    if VIPSRuntime.concurrency > 1 {
+        DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
+    } else {
+        for i in 0..<iterations { body(i) }
     }
 }
 
