@@ -60,8 +60,19 @@ extension VIPSImage {
 
     /// Computes the pipeline and writes it to `path` in one pass.
     /// Callers that need atomic files write to a temporary name and rename.
-    public func save(to path: String, options: SaveOptions = SaveOptions()) throws {
+    ///
+    /// A stripped JPEG of pixels already in memory (a warped page, a preview) is encoded in the
+    /// calling thread with libjpeg directly (`cvips_jpeg_save_in_thread`): the same bytes as
+    /// libvips's saver without its worker-thread hand-offs, which with a page per core left a
+    /// core waiting on wake-ups.
+    /// - Parameter viaLibvips: always use libvips's saver (to compare the two).
+    public func save(to path: String, options: SaveOptions = SaveOptions(), viaLibvips: Bool = false) throws {
         try VIPSRuntime.start()
+        if options.format == .jpeg && options.stripMetadata && !viaLibvips {
+            let c = options.cValue
+            let rc = cvips_jpeg_save_in_thread(pointer, path, c.quality, c.optimize)
+            if rc != 1 { return try Self.check("save", rc) }
+        }
         var c = options.cValue
         try Self.check("save", cvips_save(pointer, path, &c))
     }
