@@ -1,5 +1,6 @@
 #include "cvips_jpeg.h"
 #include "cvips_jpeg_source.h"
+#include "cvips_hugemap.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -200,15 +201,6 @@ void cvips_jpeg_planes_to_rgb(const cvips_jpeg_planes *l, const unsigned char *y
     g_free(ucr);
 }
 
-void *cvips_map_pixels(size_t length) {
-    void *data = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (data == MAP_FAILED) return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(data, length, MADV_HUGEPAGE);
-#endif
-    return data;
-}
+void *cvips_map_pixels(size_t length) { return cvips_hugemap(length); }
 
-void cvips_unmap_pixels(void *data, size_t length) {
-    if (data) munmap(data, length);
-}
+void cvips_unmap_pixels(void *data, size_t length) { cvips_hugeunmap(data, length); }

@@ -25,6 +25,19 @@ import Testing
         }
     }
 
+    @Test func framesStartOnLargePageBoundaries() throws {
+        // The kernel backs only aligned 2 MiB pieces with large pages; an unaligned 10 MB
+        // frame was faulted in 4 KiB at a time at both ends (cvips_hugemap).
+        for (width, height) in [(1257, 1711), (4000, 3000), (3, 1)] {
+            let frame = try VIPSFrame(width: width, height: height, bands: 3)
+            let address = UInt(bitPattern: frame.pixels.baseAddress!)
+            #expect(address % (2 << 20) == 0, "\(width)x\(height)")
+            // The whole frame is writable, to its last byte.
+            frame.pixels[frame.pixels.count - 1] = 9
+            #expect(frame.pixels[frame.pixels.count - 1] == 9)
+        }
+    }
+
     @Test func streamedResizeMatchesThePlainResize() throws {
         var bytes = [UInt8](repeating: 0, count: 300 * 200 * 3)
         for i in bytes.indices { bytes[i] = UInt8(truncatingIfNeeded: (i / 3) % 300 ^ (i / 900)) }
