@@ -16,8 +16,7 @@ void *cvips_hugemap(size_t length) {
     uintptr_t start = ((uintptr_t) raw + HUGE - 1) & ~(uintptr_t) (HUGE - 1);
     size_t head = start - (uintptr_t) raw;
     if (head) munmap(raw, head);
-    size_t tail = HUGE - head;
-    if (tail) munmap((unsigned char *) start + size, tail);
+    munmap((unsigned char *) start + size, HUGE - head);
 #ifdef MADV_HUGEPAGE
     madvise((void *) start, size, MADV_HUGEPAGE);
 #endif

@@ -14,6 +14,12 @@ public enum ImagingRuntime {
         return threads
     }
 
+    /// Whether a page's own loops (warp, resampling) should split across the cores: true when
+    /// a page has more than one (`configure` gave libvips several threads a page); false when
+    /// the pages in flight already fill them, where handing work to other threads only adds
+    /// wake-ups.
+    static var pageSplitsAcrossCores: Bool { VIPSRuntime.concurrency > 1 }
+
     /// Silences libvips's warnings on stderr (the batch reports every failure itself).
     public static func silenceDecoderWarnings(_ silenced: Bool = true) {
         VIPSRuntime.setWarningsSilenced(silenced)

@@ -119,7 +119,7 @@ public struct PagePipeline: Sendable {
     /// full-size copy of the page is made just to shrink it.
     func shrink(_ image: VIPSImage, inside size: Int) throws -> VIPSImage {
         // A page alone in the process has the cores to itself (libvips got them all).
-        if let fast = try image.resampled(toFit: size, parallel: VIPSRuntime.concurrency > 1) { return fast }
+        if let fast = try image.resampled(toFit: size, parallel: ImagingRuntime.pageSplitsAcrossCores) { return fast }
         return try fit(image, inside: size).materialized()
     }
 

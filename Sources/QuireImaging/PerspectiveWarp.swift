@@ -117,10 +117,9 @@ public enum PerspectiveWarp {
 }
 
 /// Runs `body` for each chunk: across the cores when a page has them to itself, else in the
-/// calling thread (pages in flight already fill the cores, and handing chunks to other threads
-/// only adds wake-ups).
+/// calling thread (`ImagingRuntime.pageSplitsAcrossCores`).
 private func inChunks(iterations: Int, _ body: @Sendable (Int) -> Void) {
-    if VIPSRuntime.concurrency > 1 {
+    if ImagingRuntime.pageSplitsAcrossCores {
         DispatchQueue.concurrentPerform(iterations: iterations, execute: body)
     } else {
         for i in 0..<iterations { body(i) }

@@ -222,67 +222,57 @@ private struct ResampleJob: @unchecked Sendable {
         let line = UnsafeMutablePointer<Float>.allocate(capacity: rowLength + spare)
         line.initialize(repeating: 0, count: rowLength + spare)
         defer { line.deallocate() }
-        if vectorized {
-            simdRows(rows, line: line)
-            return
-        }
-        ys.weights.withUnsafeBufferPointer { yw in
-            xs.weights.withUnsafeBufferPointer { xw in
-                for y in rows {
-                    // Vertical: weighted sum of the rows under the kernel, element by element.
-                    let n = ys.count[y], w0 = ys.offset[y]
-                    let row = src + ys.first[y] * rowLength
-                    // Taps two at a time: each pass over the row reads and writes it once for
-                    // two source rows (the row traffic, not the arithmetic, bounds this loop).
-                    var k = 0
-                    if n % 2 == 1 {
-                        let w = yw[w0]
-                        for i in 0..<rowLength { line[i] = w * Float(row[i]) }
-                        k = 1
-                    } else {
-                        let (wa, wb) = (yw[w0], yw[w0 + 1])
-                        let next = row + rowLength
-                        for i in 0..<rowLength { line[i] = wa * Float(row[i]) + wb * Float(next[i]) }
-                        k = 2
-                    }
-                    while k < n {
-                        let a = row + k * rowLength, b = a + rowLength
-                        let (wa, wb) = (yw[w0 + k], yw[w0 + k + 1])
-                        for i in 0..<rowLength { line[i] += wa * Float(a[i]) + wb * Float(b[i]) }
-                        k += 2
-                    }
-                    // Horizontal, into the output row.
-                    let out = dst + y * outWidth * bands
-                    if bands == 3 {
-                        horizontal3(line, out, xw.baseAddress!)
-                    } else {
-                        horizontal(line, out, xw.baseAddress!)
-                    }
-                }
-            }
-        }
-    }
-
-    /// `rows(_:)` with both passes in `SIMDResample`.
-    private func simdRows(_ rows: Range<Int>, line: UnsafeMutablePointer<Float>) {
-        let rowLength = width * bands
         ys.weights.withUnsafeBufferPointer { yw in
             xs.weights.withUnsafeBufferPointer { xw in
                 xs.first.withUnsafeBufferPointer { first in
                     for y in rows {
-                        _ = SIMDResample.vertical(rows: src + ys.first[y] * rowLength, stride: rowLength,
-                                                  weights: yw.baseAddress! + ys.offset[y], taps: ys.count[y],
-                                                  length: rowLength, into: line)
+                        // Vertical: weighted sum of the rows under the kernel, element by element.
+                        let row = src + ys.first[y] * rowLength
+                        let weights = yw.baseAddress! + ys.offset[y]
+                        if !(vectorized && SIMDResample.vertical(rows: row, stride: rowLength, weights: weights,
+                                                                 taps: ys.count[y], length: rowLength, into: line)) {
+                            vertical(row, taps: ys.count[y], weights: weights, into: line)
+                        }
+                        // Horizontal, into the output row.
                         let out = dst + y * outWidth * bands
-                        if let pairs = pairWeights {
-                            _ = SIMDResample.horizontal3(line: line, first: first.baseAddress!, pairWeights: pairs.floats,
-                                                         taps: xs.maxCount, outWidth: outWidth, into: out)
+                        if let pairs = pairWeights,
+                           SIMDResample.horizontal3(line: line, first: first.baseAddress!, pairWeights: pairs.floats,
+                                                    taps: xs.maxCount, outWidth: outWidth, into: out) {
+                            continue
+                        }
+                        if bands == 3 {
+                            horizontal3(line, out, xw.baseAddress!)
                         } else {
                             horizontal(line, out, xw.baseAddress!)
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// The portable vertical pass: `line` = the `n` rows from `row` weighted by `w`.
+    /// Taps two at a time: each pass over the row reads and writes it once for two source rows
+    /// (the row traffic, not the arithmetic, bounds this loop).
+    private func vertical(_ row: UnsafePointer<UInt8>, taps n: Int, weights w: UnsafePointer<Float>,
+                          into line: UnsafeMutablePointer<Float>) {
+        let rowLength = width * bands
+        var k = 0
+        if n % 2 == 1 {
+            let w0 = w[0]
+            for i in 0..<rowLength { line[i] = w0 * Float(row[i]) }
+            k = 1
+        } else {
+            let (wa, wb) = (w[0], w[1])
+            let next = row + rowLength
+            for i in 0..<rowLength { line[i] = wa * Float(row[i]) + wb * Float(next[i]) }
+            k = 2
+        }
+        while k < n {
+            let a = row + k * rowLength, b = a + rowLength
+            let (wa, wb) = (w[k], w[k + 1])
+            for i in 0..<rowLength { line[i] += wa * Float(a[i]) + wb * Float(b[i]) }
+            k += 2
         }
     }
 

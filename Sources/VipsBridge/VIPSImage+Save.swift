@@ -68,12 +68,11 @@ extension VIPSImage {
     /// - Parameter viaLibvips: always use libvips's saver (to compare the two).
     public func save(to path: String, options: SaveOptions = SaveOptions(), viaLibvips: Bool = false) throws {
         try VIPSRuntime.start()
+        var c = options.cValue
         if options.format == .jpeg && options.stripMetadata && !viaLibvips {
-            let c = options.cValue
             let rc = cvips_jpeg_save_in_thread(pointer, path, c.quality, c.optimize)
             if rc != 1 { return try Self.check("save", rc) }
         }
-        var c = options.cValue
         try Self.check("save", cvips_save(pointer, path, &c))
     }
 
