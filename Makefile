@@ -2,20 +2,31 @@
 SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 SWIFT ?= swift
-APT_PACKAGES := libvips-dev libvips-tools pkg-config
+# Debian packages the build and the tests need; `make deps` installs whichever are missing.
+# libvips (+ the vips CLI as a test oracle); python3-venv for the test tools in .venv;
+# chromium + chromium-driver for the viewer's browser tests; qpdf + poppler-utils to check PDFs;
+# libcairo2-dev writes PDFs; tesseract-ocr (+osd) finds page orientation; unpaper is a peer.
+APT_PACKAGES := libvips-dev libvips-tools pkg-config python3-venv chromium chromium-driver \
+  qpdf poppler-utils libcairo2-dev tesseract-ocr tesseract-ocr-osd unpaper
 OUT ?= out
 
-.PHONY: deps build release demo test bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew
+.PHONY: deps test-venv build release demo test bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew
 
-## deps: install libvips (and pkg-config, the vips CLI used as a test oracle) when missing.
+## deps: install the Debian packages in APT_PACKAGES that are missing (apt-get; sudo when not root).
 deps:
-	@if pkg-config --exists vips 2>/dev/null && command -v vips >/dev/null; then \
-	  echo "libvips $$(pkg-config --modversion vips) found"; \
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null \
+	  | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -z "$$missing" ]; then \
+	  echo "libvips $$(pkg-config --modversion vips) and the test tools found"; \
 	else \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  echo "installing $(APT_PACKAGES) with apt-get"; \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $(APT_PACKAGES); \
+	  echo "installing" $$missing "with apt-get"; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
+
+## test-venv: the Python test tools (pytest, Selenium, jsonschema, IIIF checkers) in .venv.
+test-venv:
+	@bash Tests/python/setup_venv.sh .venv
 
 build: deps
 	$(SWIFT) build
@@ -32,9 +43,11 @@ demo: release
 	  exit $$([ $$status -le 1 ] && echo 0 || echo $$status)
 
 ## test: the whole suite (pure geometry/layout tests, libvips bridge, pipeline, CLI).
-test: deps
+test: deps test-venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(SWIFT) build --product quire
+	QUIRE_BIN=$$($(SWIFT) build --show-bin-path)/quire .venv/bin/python -m pytest -q Tests/python
 
 ## bench-layout: median cost of one frame's visible-item query per layout, 10^3…10^6 items.
 bench-layout:
