@@ -34,9 +34,27 @@ public enum ProcessEvent: Sendable, Equatable {
 /// A failure of the whole run (not of one page): the output folder or layout.json could not
 /// be written.
 public struct ProcessError: Error, Sendable, CustomStringConvertible {
+    /// The file or folder the failure concerns.
     public var path: String
+    /// Why, for a person: `cannot be written (...)`.
     public var reason: String
-    public var description: String { "\(path): \(reason)" }
+    /// What could not be done to `path`, when the message reads better with it first
+    /// (`cannot write OUT: no space left on device`).
+    public var action: String? = nil
+    /// The one stderr line: `PATH: REASON`, or `ACTION PATH: REASON`.
+    public var description: String { action.map { "\($0) \(path): \(reason)" } ?? "\(path): \(reason)" }
+
+    /// A failure of `path` for `reason`.
+    public init(path: String, reason: String, action: String? = nil) {
+        self.path = path
+        self.reason = reason
+        self.action = action
+    }
+
+    /// The disk holding OUT is full (or the user's quota is spent): the run stopped.
+    public static func noSpace(in out: String) -> ProcessError {
+        ProcessError(path: out, reason: "no space left on device", action: "cannot write")
+    }
 }
 
 extension LayoutReport.PageError {

@@ -103,7 +103,7 @@ extension Processor {
             }
             let staged: (folder: String, paths: PageOutputPaths)
             do { staged = try store.stage(id: ids[i]) } catch {
-                return (.failure(ImagingError(.writeFailed, path: store.stagingDirectory, reason: "cannot be written (\(error))")), false)
+                return (.failure(ImagingError(.writeFailed, path: store.stagingDirectory, reason: writeReason(error))), false)
             }
             let outcome = PageTimeLimit.run(seconds: job.pageTimeout) { () -> Result<PageResult, ImagingError> in
                 do { return .success(try (job.thumbnailsOnly
@@ -125,7 +125,7 @@ extension Processor {
                     try manifest.record(.init(key: keys[i], inputHash: unit.hash, optionsHash: pageOptionsHashes[i], store: ids[i], result: result))
                 } catch {
                     store.discard(staged: staged.folder)
-                    return (.failure(ImagingError(.writeFailed, path: store.storeDirectory, reason: "cannot be written (\(error))")), false)
+                    return (.failure(ImagingError(.writeFailed, path: store.storeDirectory, reason: writeReason(error))), false)
                 }
                 return (.success(result), false)
             case .failure:
@@ -136,9 +136,15 @@ extension Processor {
 
         let slots = Slots<Result<PageResult, ImagingError>>(count: total)
         let next = Counter()
+        // A full disk stops the batch like Ctrl-C: no new page is started once one page met it.
+        let diskFull = BatchStop()
         ParallelWork.forEach(count: max(0, min(workers, total)), workers: workers) { _ in
-            while stop?.isRequested != true, let i = next.take(below: total) {
+            while stop?.isRequested != true, !diskFull.isRequested, let i = next.take(below: total) {
                 let (outcome, reused) = attempt(i)
+                if case .failure(let error) = outcome, DiskFull.matches(error) {
+                    diskFull.request()
+                    continue
+                }
                 slots.set(i, outcome)
                 switch outcome {
                 case .success:
@@ -163,6 +169,14 @@ extension Processor {
         // page's message can be cleared or taken by another. Decode failures are rare, so run
         // them again one at a time for a faithful reason (a page that now succeeds is kept).
         var results = slots.values
+        if diskFull.isRequested {
+            // Pages already committed stay in the store for the rerun; OUT's numbered files and
+            // layout.json are left as the previous complete run left them. Writing the manifest
+            // may itself fail on the full disk: the rerun then redoes those pages.
+            try? manifest.rewrite(manifest.allEntries)
+            try? FileManager.default.removeItem(atPath: store.stagingDirectory)
+            throw ProcessError.noSpace(in: out)
+        }
         if workers > 1 {
             for (i, outcome) in results.enumerated() {
                 guard case .failure(let error)? = outcome, retried.contains(error.kind) else { continue }
@@ -247,6 +261,7 @@ extension Processor {
         do {
             try AtomicFile.write(try layout.encoded(), to: layoutPath)
         } catch {
+            if DiskFull.matches(error) { throw ProcessError.noSpace(in: out) }
             throw ProcessError(path: layoutPath, reason: "cannot be written (\(error))")
         }
         do { try manifest.rewrite(kept) } catch {
@@ -288,6 +303,12 @@ extension Processor {
         where name.hasPrefix("." + layoutFileName + ".") && name.hasSuffix(".tmp") {
             unlink(out + "/" + name)
         }
+    }
+
+    /// The reason of a failed write of Quire's own (staging, store, manifest), naming a full
+    /// disk plainly so the batch can stop on it.
+    static func writeReason(_ error: any Error) -> String {
+        DiskFull.matches(error) ? "cannot be written (no space left on device)" : "cannot be written (\(error))"
     }
 
     static func seconds(since instant: ContinuousClock.Instant) -> Double {

@@ -15,14 +15,19 @@ public enum Processor {
     public static let layoutFileName = "layout.json"
 
     /// - Parameter progress: called for each event, one call at a time, from worker threads.
-    /// - Throws: `ProcessError` only when the output folder or layout.json cannot be written;
-    ///   failures of inputs are in the summary's report.
+    /// - Throws: `ProcessError` when the output folder or layout.json cannot be written, when
+    ///   the disk fills up (`cannot write OUT: no space left on device`; OUT is then left as the
+    ///   previous complete run left it) or when another run holds OUT's lock; failures of inputs
+    ///   are in the summary's report.
     /// - Parameter stop: set it (Ctrl-C) to stop starting pages; the run then returns an
     ///   interrupted summary after the pages in flight are recorded.
     public static func run(_ job: ProcessJob, stop: BatchStop? = nil,
                            progress: @escaping @Sendable (ProcessEvent) -> Void = { _ in }) throws -> ProcessSummary {
         let started = ContinuousClock.now
         let out = job.outputDirectory
+        // One run per OUT at a time; released when this run returns (or its process dies).
+        let lock = try OutputLock(output: out)
+        defer { lock.release() }
         for folder in job.thumbnailsOnly ? [thumbnailsFolder] : [pagesFolder, previewsFolder, thumbnailsFolder] + (job.masks ? [masksFolder] : []) {
             do {
                 try FileManager.default.createDirectory(atPath: out + "/" + folder, withIntermediateDirectories: true)
@@ -40,7 +45,7 @@ public enum Processor {
         var inputs: [DiscoveredInput] = []
         var errors: [(order: Int, page: Int, error: LayoutReport.PageError)] = []
         for input in job.inputs {
-            let found = InputDiscovery.discover([input])
+            let found = InputDiscovery.discover([input], excluding: [out])
             // Errors of no single file are reported by shard 1 alone, so a merge has each once.
             if found.isEmpty, job.shard.map({ $0.index == 1 }) ?? true {
                 let entry = LayoutReport.PageError(source: input, message: "no images found in this folder")
