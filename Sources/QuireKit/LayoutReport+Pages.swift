@@ -23,18 +23,9 @@ extension LayoutReport {
     /// - Complexity: O(n) layout queries for n pages.
     public init(viewport: Viewport, pages: [PageInput], errors: [PageError]) {
         let ratios = pages.map { Double($0.result.width) / Double(max(1, $0.result.height)) }
-        let pager = Layouts.Pager(viewport: Size(width: viewport.width, height: viewport.height), aspectRatios: ratios)
-        let strip = Layouts.Strip(viewport: Size(width: viewport.width, height: viewport.stripHeight), aspectRatios: ratios)
+        let geometry = ReferenceGeometry(viewport: viewport, aspectRatios: ratios)
         let records = pages.enumerated().map { index, input -> Page in
             let r = input.result
-            let pagerGeometry = PagerGeometry(
-                frame: RectValue(pager.frame(ofIndex: index)),
-                mask: RectValue(pager.mask(ofIndex: index)),
-                snapOffset: pager.offset(forIndex: index)?.x ?? 0)
-            let stripGeometry = StripGeometry(
-                frame: RectValue(strip.restingFrame(ofIndex: index)),
-                focusedFrame: RectValue(strip.focusedFrame(ofIndex: index) ?? strip.restingFrame(ofIndex: index)),
-                snapOffset: strip.offset(forIndex: index)?.x ?? 0)
             return Page(
                 index: index, source: input.source, sourcePage: r.source.page, orientation: r.orientation,
                 width: r.width, height: r.height, aspectRatio: ratios[index], files: input.files,
@@ -43,7 +34,7 @@ extension LayoutReport {
                 quadConfidence: r.correction.quadConfidence,
                 skewDegrees: r.correction.skewDegrees,
                 crop: r.correction.crop.map(RectValue.init),
-                pager: pagerGeometry, strip: stripGeometry)
+                pager: geometry.pager(index), strip: geometry.strip(index))
         }
         self.init(viewport: viewport, pages: records, errors: errors)
     }

@@ -10,22 +10,40 @@ extension LayoutReport {
     /// - Complexity: O(n) layout queries for n pages.
     public static func relaidOut(viewport: Viewport, pages: [Page], errors: [PageError]) -> LayoutReport {
         let ratios = pages.map { Double($0.width) / Double(max(1, $0.height)) }
-        let pager = Layouts.Pager(viewport: Size(width: viewport.width, height: viewport.height), aspectRatios: ratios)
-        let strip = Layouts.Strip(viewport: Size(width: viewport.width, height: viewport.stripHeight), aspectRatios: ratios)
+        let geometry = ReferenceGeometry(viewport: viewport, aspectRatios: ratios)
         let records = pages.enumerated().map { index, page -> Page in
             var p = page
             p.index = index
             p.aspectRatio = ratios[index]
-            p.pager = PagerGeometry(
-                frame: RectValue(pager.frame(ofIndex: index)),
-                mask: RectValue(pager.mask(ofIndex: index)),
-                snapOffset: pager.offset(forIndex: index)?.x ?? 0)
-            p.strip = StripGeometry(
-                frame: RectValue(strip.restingFrame(ofIndex: index)),
-                focusedFrame: RectValue(strip.focusedFrame(ofIndex: index) ?? strip.restingFrame(ofIndex: index)),
-                snapOffset: strip.offset(forIndex: index)?.x ?? 0)
+            (p.pager, p.strip) = (geometry.pager(index), geometry.strip(index))
             return p
         }
         return LayoutReport(viewport: viewport, pages: records, errors: errors)
+    }
+}
+
+/// The reference viewport's pager and strip, and each page's geometry in them as layout.json
+/// records it: the one place both a fresh report and a re-laid-out (merged) one get it from.
+struct ReferenceGeometry {
+    let pager: Layouts.Pager
+    let strip: Layouts.Strip
+
+    /// The pager fills the viewport; the strip is `viewport.width` x `viewport.stripHeight`.
+    init(viewport: LayoutReport.Viewport, aspectRatios ratios: [Double]) {
+        pager = Layouts.Pager(viewport: Size(width: viewport.width, height: viewport.height), aspectRatios: ratios)
+        strip = Layouts.Strip(viewport: Size(width: viewport.width, height: viewport.stripHeight), aspectRatios: ratios)
+    }
+
+    /// Page `index` in the preview pager at rest (LAYOUTS.md §2).
+    func pager(_ index: Int) -> LayoutReport.PagerGeometry {
+        LayoutReport.PagerGeometry(frame: .init(pager.frame(ofIndex: index)), mask: .init(pager.mask(ofIndex: index)),
+                                   snapOffset: pager.offset(forIndex: index)?.x ?? 0)
+    }
+
+    /// Page `index` in the thumbnail strip, resting and focused (LAYOUTS.md §3).
+    func strip(_ index: Int) -> LayoutReport.StripGeometry {
+        let resting = strip.restingFrame(ofIndex: index)
+        return LayoutReport.StripGeometry(frame: .init(resting), focusedFrame: .init(strip.focusedFrame(ofIndex: index) ?? resting),
+                                          snapOffset: strip.offset(forIndex: index)?.x ?? 0)
     }
 }

@@ -45,6 +45,11 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         }
 
         public var rect: Rect { Rect(x: x, y: y, width: width, height: height) }
+
+        /// Every number passed through `round` (layout.json's fixed precision).
+        func map(_ round: (Double) -> Double) -> RectValue {
+            RectValue(Rect(x: round(x), y: round(y), width: round(width), height: round(height)))
+        }
     }
 
     /// Output files of one page, relative to OUT.
@@ -233,9 +238,7 @@ extension LayoutReport {
 
     /// A copy with every floating-point number rounded for output.
     func roundedForOutput() -> LayoutReport {
-        func r(_ v: RectValue) -> RectValue {
-            RectValue(Rect(x: Self.round(v.x), y: Self.round(v.y), width: Self.round(v.width), height: Self.round(v.height)))
-        }
+        func r(_ v: RectValue) -> RectValue { v.map(Self.round) }
         var copy = self
         copy.viewport = Viewport(width: Self.round(viewport.width), height: Self.round(viewport.height),
                                  stripHeight: Self.round(viewport.stripHeight))

@@ -9,8 +9,7 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Draw a layout's state with the real page images into a PNG, or a scroll through it into a GIF/WebP.")
 
-    @Argument(help: "An output folder written by `quire process` (holds layout.json).")
-    var out: String
+    @OptionGroup var drawing: DrawingOptions
 
     @Option(help: "Layout: \(RenderLayouts.layouts.map(\.name).joined(separator: ", ")).")
     var layout: String = "pager"
@@ -23,9 +22,6 @@ struct RenderCommand: ParsableCommand {
 
     @Option(help: "Viewport WxH in points (default: layout.json's viewport; the strip uses its strip height).")
     var viewport: String?
-
-    @Option(help: "Device pixels per point: 1, 2 or 3.")
-    var scale: Int = 1
 
     @Option(help: "Animation: \(RenderLayouts.animations.map(\.name).joined(separator: ", ")) (with --index and --progress).")
     var animation: String?
@@ -65,7 +61,7 @@ struct RenderCommand: ParsableCommand {
             guard parts.count == 2 else { throw ValidationError("--viewport must be WxH in points, e.g. 390x844 (got '\(viewport)')") }
             options.viewport = Size(width: parts[0], height: parts[1])
         }
-        options.scale = scale
+        options.scale = drawing.scale
         options.animation = animation
         options.progress = progress
         if let sweep {
@@ -75,36 +71,22 @@ struct RenderCommand: ParsableCommand {
             options.sweep = parsed
         }
         if let format {
-            guard let parsed = VIPSImage.SaveFormat(cliName: format) else {
-                throw ValidationError("--format must be png, jpeg, webp or gif (got '\(format)')")
-            }
-            options.format = parsed
+            options.format = try DrawingOptions.format(format, allowed: VIPSImage.SaveFormat.allCases, expected: "png, jpeg, webp or gif")
         }
         options.delayMilliseconds = delay
-        if let background {
-            guard let color = RenderColor(parsing: background) else {
-                throw ValidationError("--background '\(background)' is not a colour (#rrggbb, #rrggbbaa, white, black, transparent)")
-            }
-            options.background = color
-        }
+        if let color = try DrawingOptions.background(background) { options.background = color }
         options.output = output
-        do { try LayoutRenderer.validate(options) } catch let error as OutputFolderError {
-            throw ValidationError(error.description)
-        }
-        return options
+        return try DrawingOptions.validated(options, by: LayoutRenderer.validate)
     }
 
     func validate() throws { _ = try makeOptions() }
 
     func run() throws {
         let options = try makeOptions()
-        do {
-            let folder = try OutputFolder(url: URL(fileURLWithPath: out))
+        try drawing.withFolder { folder in
             let result = try LayoutRenderer.render(folder, options: options)
             let what = result.frames > 1 ? "\(result.frames) frames" : "\(result.firstScene.items.count) items"
             print("\(result.path) (\(result.pixelSize.width)x\(result.pixelSize.height), \(what))")
-        } catch {
-            throw CLIFailure(error)
         }
     }
 }

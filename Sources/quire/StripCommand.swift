@@ -9,14 +9,10 @@ struct StripCommand: ParsableCommand {
         commandName: "strip",
         abstract: "Write thumbnail strip sprites (with strip.json), focus-strip pictures and a contact sheet under OUT/strips.")
 
-    @Argument(help: "An output folder written by `quire process` (holds layout.json).")
-    var out: String
+    @OptionGroup var drawing: DrawingOptions
 
     @Option(help: "Thumbnail height in points (default: the strip height in layout.json).")
     var height: Double?
-
-    @Option(help: "Device pixels per point: 1, 2 or 3.")
-    var scale: Int = 1
 
     @Option(help: "Sprite format: jpeg, png or webp.")
     var format: String = "jpeg"
@@ -42,55 +38,26 @@ struct StripCommand: ParsableCommand {
     func makeOptions() throws -> StripOptions {
         var options = StripOptions()
         options.height = height
-        options.scale = scale
-        guard let parsed = VIPSImage.SaveFormat(cliName: format), [.jpeg, .png, .webp].contains(parsed) else {
-            throw ValidationError("--format must be jpeg, png or webp (got '\(format)')")
-        }
-        options.format = parsed
+        options.scale = drawing.scale
+        options.format = try DrawingOptions.format(format, allowed: [.jpeg, .png, .webp], expected: "jpeg, png or webp")
         options.quality = quality
         options.maxWidth = maxWidth
-        if let background {
-            guard let color = RenderColor(parsing: background) else {
-                throw ValidationError("--background '\(background)' is not a colour (#rrggbb, #rrggbbaa, white, black, transparent)")
-            }
-            options.background = color
-        }
+        if let color = try DrawingOptions.background(background) { options.background = color }
         options.focus = focus
         options.contactSheet = contactSheet
         options.columns = columns
-        do { try StripBuilder.validate(options) } catch let error as OutputFolderError {
-            throw ValidationError(error.description)
-        }
-        return options
+        return try DrawingOptions.validated(options, by: StripBuilder.validate)
     }
 
     func validate() throws { _ = try makeOptions() }
 
     func run() throws {
         let options = try makeOptions()
-        do {
-            let folder = try OutputFolder(url: URL(fileURLWithPath: out))
+        try drawing.withFolder { folder in
             let result = try StripBuilder.build(folder, options: options)
             let m = result.manifest
             print("\(m.pages.count) pages in \(m.sprites.count) sprite\(m.sprites.count == 1 ? "" : "s") at \(m.pixelHeight) px high")
             for path in result.written { print("  \(path)") }
-        } catch {
-            throw CLIFailure(error)
         }
-    }
-}
-
-/// A library error shown as one clear line (and exit status 1) instead of a dump.
-struct CLIFailure: Error, CustomStringConvertible {
-    let message: String
-    init(_ error: any Error) { message = "\(error)" }
-    var description: String { message }
-}
-
-extension VIPSImage.SaveFormat {
-    /// A format from a CLI name (`jpg` and `jpeg` both work).
-    init?(cliName: String) {
-        let name = cliName.lowercased()
-        self.init(rawValue: name == "jpg" ? "jpeg" : name == "tif" ? "tiff" : name)
     }
 }

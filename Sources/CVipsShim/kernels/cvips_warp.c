@@ -1,3 +1,14 @@
+/*
+ * Kernel: the inner loop of the perspective warp of a capture held as YCbCr planes, AVX2
+ * gathers, 16 (then 8) output pixels at a time.
+ *   Computes: bilinear luma at 16.16 positions (u + k du, v + k dv), one chroma tap per pixel
+ *             pair, converted to RGB bytes.
+ *   Must equal byte for byte: `PlanarWarpJob.span` in
+ *             Sources/QuireImaging/Correct/PerspectiveWarp+Planar.swift (same integer steps).
+ *   Checked by: YCbCrFrameTests.vectorizedWarpEqualsThePortableLoop
+ *             (Tests/QuireImagingTests/Decode/YCbCrFrameTests.swift).
+ *   Swift entry: VipsBridge's SIMDWarp. Without AVX2 the Swift loop runs.
+ */
 #include "cvips_warp.h"
 #include "cvips_cpu.h"
 

@@ -1,6 +1,17 @@
+/*
+ * Kernel: a JPEG decoded straight to its own YCbCr planes with libjpeg-turbo's raw-data mode
+ * (its SIMD IDCT), into 2 MiB-aligned large pages: half the bytes of an RGB frame.
+ *   Computes: the luma plane at full size and the two chroma planes at their stored size.
+ *   Must equal byte for byte: libvips's own decode of the same file once the planes are
+ *             converted to RGB (`PlanarPixels.rgb(y:cb:cr:)`, Sources/QuireImaging/Correct/PlanarPixels.swift);
+ *             there is no separate Swift decoder.
+ *   Checked by: YCbCrFrameTests.planesConvertToLibvipsBytes420 / ...422
+ *             (Tests/QuireImagingTests/Decode/YCbCrFrameTests.swift).
+ *   Swift entry: VipsBridge's YCbCrFrame.
+ */
 #include "cvips_jpeg.h"
-#include "cvips_jpeg_source.h"
-#include "cvips_hugemap.h"
+#include "../jpeg/cvips_jpeg_source.h"
+#include "../memory/cvips_hugemap.h"
 
 #include <sys/mman.h>
 #include <unistd.h>

@@ -1,3 +1,4 @@
+/* Kernels' CPU check: whether this x86-64 CPU has AVX2 (asked once). */
 #include "cvips_cpu.h"
 
 int cvips_cpu_has_avx2(void) {

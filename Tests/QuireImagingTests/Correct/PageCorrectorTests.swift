@@ -6,7 +6,7 @@ import VipsBridge
 /// The repository's ../shared/data/synthetic, when it is there.
 enum SharedData {
     static let synthetic: String = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
         return root.deletingLastPathComponent().appendingPathComponent("shared/data/synthetic").path
     }()

@@ -1,3 +1,15 @@
+/*
+ * Kernel: the two passes of the Lanczos3 resampler (previews, thumbnails), AVX2.
+ *   Computes: vertical pass = one float row, the weighted sum of `taps` source rows;
+ *             horizontal pass = each 3-band output pixel, the weighted sum of its taps in
+ *             that row, clamped to 0...255 and rounded half to even.
+ *   Must equal byte for byte: `ResampleJob.vertical` and `.horizontal3` in
+ *             Sources/QuireImaging/Resample/Resampler.swift (same float operations in the same
+ *             order; FP_CONTRACT off so no fused multiply-add rounds differently).
+ *   Checked by: ResamplerTests.vectorizedEqualsTheSwiftLoops
+ *             (Tests/QuireImagingTests/Resample/ResamplerTests.swift).
+ *   Swift entry: VipsBridge's SIMDResample. Without AVX2 the Swift loops run.
+ */
 #include "cvips_resample.h"
 #include "cvips_cpu.h"
 

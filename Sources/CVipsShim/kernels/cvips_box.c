@@ -1,3 +1,14 @@
+/*
+ * Kernel: box averages of YCbCr planes into the small RGB detection copy (plain C loops the
+ * compiler vectorises; no intrinsics).
+ *   Computes: each output pixel = the mean of a factor x factor luma block and of the chroma
+ *             samples under it (multiply-shift reciprocal), converted to RGB.
+ *   Must equal byte for byte: the portable loop of `DetectionCopy.init(planes:orientation:
+ *             longSide:portable: true)` in Sources/QuireImaging/Detect/DetectionCopy+Frame.swift.
+ *   Checked by: YCbCrFrameTests.cBoxAveragesEqualTheSwiftLoop
+ *             (Tests/QuireImagingTests/Decode/YCbCrFrameTests.swift).
+ *   Swift entry: VipsBridge's PlaneBoxAverage.
+ */
 #include "cvips_box.h"
 
 #include <stdint.h>

@@ -276,7 +276,7 @@ import VipsBridge
     // MARK: Shared data
 
     static let dataRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("../shared/data").standardized
     static let scansTruth = dataRoot.appendingPathComponent("synthetic/scans/truth.json")
 
