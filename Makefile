@@ -10,7 +10,7 @@ APT_PACKAGES := libvips-dev libvips-tools pkg-config python3-venv chromium chrom
   qpdf poppler-utils libcairo2-dev tesseract-ocr tesseract-ocr-osd unpaper
 OUT ?= out
 
-.PHONY: deps test-venv build release demo test bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew
+.PHONY: deps test-venv build release demo test docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew
 
 ## deps: install the Debian packages in APT_PACKAGES that are missing (apt-get; sudo when not root).
 deps:
@@ -48,6 +48,21 @@ test: deps test-venv
 	$(SWIFT) test --skip-build
 	$(SWIFT) build --product quire
 	QUIRE_BIN=$$($(SWIFT) build --show-bin-path)/quire .venv/bin/python -m pytest -q Tests/python
+
+## docs: the DocC API documentation of QuireGeometry, QuireLayout and QuireKit (swift-docc-plugin),
+## one archive each under $(DOCS_OUT)/ (open with `docc preview`, or serve the static files).
+DOCS_OUT ?= .build/docs
+DOCS_TARGETS := QuireGeometry QuireLayout QuireKit
+docs:
+	@mkdir -p $(DOCS_OUT)
+	@for t in $(DOCS_TARGETS); do \
+	  $(SWIFT) package --disable-sandbox generate-documentation --target $$t \
+	    --output-path $(DOCS_OUT)/$$t.doccarchive --transform-for-static-hosting || exit 1; \
+	done; echo "API documentation in $(DOCS_OUT)/: $(foreach t,$(DOCS_TARGETS),$(t).doccarchive)"
+
+## docs-images: the pictures of README.md and docs/, made by quire itself (Tools/docs-images.sh).
+docs-images: release
+	QUIRE=$$($(SWIFT) build -c release --show-bin-path)/quire bash Tools/docs-images.sh
 
 ## bench-layout: median cost of one frame's visible-item query per layout, 10^3…10^6 items.
 bench-layout:
