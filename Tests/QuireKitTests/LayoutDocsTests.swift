@@ -2,11 +2,11 @@ import Foundation
 import Testing
 import QuireKit
 
-/// The README's `quire layout` examples must stay the command's real output.
-@Suite struct LayoutReadmeTests {
-    @Test func readmeExamplesAreRealOutput() throws {
+/// The `quire layout` examples of docs/layouts.md must stay the command's real output.
+@Suite struct LayoutDocsTests {
+    @Test func docsExamplesAreRealOutput() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let readme = try String(contentsOf: root.appendingPathComponent("docs/layouts.md"), encoding: .utf8)
         let marker = try #require(readme.range(of: "Examples — real output of `quire layout --lines`"))
         var blocks: [String] = []
         var inBlock = false
@@ -20,7 +20,7 @@ import QuireKit
         var layouts: Set<String> = []
         for pair in stride(from: 0, to: blocks.count - 1, by: 2) {
             let response = LayoutService.respond(toJSON: Data(blocks[pair].utf8)).response
-            #expect(response.text == blocks[pair + 1], "README example \(pair / 2 + 1) is stale")
+            #expect(response.text == blocks[pair + 1], "docs/layouts.md example \(pair / 2 + 1) is stale")
             if let request = try? LayoutRequest.parse(Data(blocks[pair].utf8)) { layouts.insert(request.layout.rawValue) }
         }
         #expect(layouts == Set(LayoutRequest.Kind.allCases.map(\.rawValue)))
