@@ -5,6 +5,7 @@ public struct EdgeInsets: Hashable, Sendable, Codable {
     public var bottom: Double
     public var right: Double
 
+    /// Insets of each edge, 0 unless given.
     public init(top: Double = 0, left: Double = 0, bottom: Double = 0, right: Double = 0) {
         self.top = top
         self.left = left

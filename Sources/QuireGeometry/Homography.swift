@@ -6,6 +6,7 @@
 public struct Homography: Hashable, Sendable, Codable {
     public var m: [Double]
 
+    /// A homography from its 9 matrix entries, row-major (`matrix.count` must be 9).
     public init(matrix: [Double]) {
         precondition(matrix.count == 9, "a homography has 9 entries")
         self.m = matrix

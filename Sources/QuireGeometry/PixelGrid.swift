@@ -3,6 +3,7 @@ public struct PixelSize: Hashable, Sendable, Codable {
     public var width: Int
     public var height: Int
 
+    /// A size of `width` x `height` whole pixels.
     public init(width: Int, height: Int) {
         self.width = width
         self.height = height
@@ -20,6 +21,7 @@ public struct PixelGrid: Hashable, Sendable {
     /// Device pixels per point (1, 2 or 3 on phones).
     public var scale: Double
 
+    /// A grid of `scale` device pixels per point; a non-positive or non-finite scale counts as 1.
     public init(scale: Double) {
         self.scale = scale > 0 && scale.isFinite ? scale : 1
     }

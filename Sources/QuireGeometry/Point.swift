@@ -3,6 +3,7 @@ public struct Point: Hashable, Sendable, Codable {
     public var x: Double
     public var y: Double
 
+    /// The point (`x`, `y`).
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
@@ -13,8 +14,11 @@ public struct Point: Hashable, Sendable, Codable {
     /// True when both coordinates are finite (not NaN, not infinite).
     public var isFinite: Bool { x.isFinite && y.isFinite }
 
+    /// The component-wise sum: `a` moved by `b`.
     public static func + (a: Point, b: Point) -> Point { Point(x: a.x + b.x, y: a.y + b.y) }
+    /// The component-wise difference: the vector from `b` to `a`.
     public static func - (a: Point, b: Point) -> Point { Point(x: a.x - b.x, y: a.y - b.y) }
+    /// Both components scaled by `s`.
     public static func * (a: Point, s: Double) -> Point { Point(x: a.x * s, y: a.y * s) }
 
     /// Euclidean distance to another point.

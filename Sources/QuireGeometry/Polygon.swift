@@ -2,6 +2,7 @@
 public struct Polygon: Hashable, Sendable {
     public var vertices: [Point]
 
+    /// The polygon through `vertices`, in order (closed back to the first).
     public init(_ vertices: [Point]) {
         self.vertices = vertices
     }

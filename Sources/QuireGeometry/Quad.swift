@@ -6,6 +6,7 @@ public struct Quad: Hashable, Sendable, Codable {
     public var bottomRight: Point
     public var bottomLeft: Point
 
+    /// The quadrilateral with these corners, named in the page's reading order.
     public init(topLeft: Point, topRight: Point, bottomRight: Point, bottomLeft: Point) {
         self.topLeft = topLeft
         self.topRight = topRight

@@ -7,11 +7,13 @@ public struct Rect: Hashable, Sendable, Codable {
     public var origin: Point
     public var size: Size
 
+    /// The rect at `origin` (its minimum corner) with `size`.
     public init(origin: Point, size: Size) {
         self.origin = origin
         self.size = size
     }
 
+    /// The rect with minimum corner (`x`, `y`) and size `width` x `height`.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.init(origin: Point(x: x, y: y), size: Size(width: width, height: height))
     }
@@ -58,14 +60,17 @@ public struct Rect: Hashable, Sendable, Codable {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
+    /// The same rect moved by `dx` across and `dy` down.
     public func offsetBy(dx: Double, dy: Double) -> Rect {
         Rect(x: origin.x + dx, y: origin.y + dy, width: size.width, height: size.height)
     }
 
+    /// The rect shrunk by `dx` on the left and right and `dy` on the top and bottom (negative values grow it).
     public func insetBy(dx: Double, dy: Double) -> Rect {
         Rect(x: origin.x + dx, y: origin.y + dy, width: size.width - 2 * dx, height: size.height - 2 * dy)
     }
 
+    /// Whether `point` lies inside or on an edge.
     public func contains(_ point: Point) -> Bool {
         point.x >= minX && point.x <= maxX && point.y >= minY && point.y <= maxY
     }

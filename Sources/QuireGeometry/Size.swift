@@ -3,6 +3,7 @@ public struct Size: Hashable, Sendable, Codable {
     public var width: Double
     public var height: Double
 
+    /// A size of `width` x `height` (points or pixels, as the caller uses it).
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height

@@ -10,6 +10,7 @@ public indirect enum LayoutJSON: Hashable, Sendable, Decodable {
     case array([LayoutJSON])
     case object([String: LayoutJSON])
 
+    /// Decodes any JSON value.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
         if c.decodeNil() { self = .null; return }

@@ -10,6 +10,7 @@ extension LayoutReport {
         /// Output files relative to OUT.
         public var files: Files
 
+        /// A written page: its name in the report, what the pipeline produced, and its files relative to OUT.
         public init(source: String, result: PageResult, files: Files) {
             self.source = source
             self.result = result

@@ -15,6 +15,7 @@ public struct LayoutReport: Codable, Sendable, Equatable {
     public var pages: [Page]
     public var errors: [PageError]
 
+    /// A report of `pages` (already laid out) and `errors` for `viewport`; see `init(viewport:pages:errors:)` taking `PageInput`s to compute the geometry.
     public init(viewport: Viewport, pages: [Page], errors: [PageError]) {
         self.schema = Self.schemaIdentifier
         self.viewport = viewport
@@ -29,6 +30,7 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         /// Height of the thumbnail strip (the strip spans the full width).
         public var stripHeight: Double
 
+        /// A reference viewport; the defaults are an iPhone's 390 x 844 points with a 66 pt strip.
         public init(width: Double = 390, height: Double = 844, stripHeight: Double = 66) {
             self.width = width
             self.height = height
@@ -40,6 +42,7 @@ public struct LayoutReport: Codable, Sendable, Equatable {
     public struct RectValue: Codable, Sendable, Equatable {
         public var x: Double, y: Double, width: Double, height: Double
 
+        /// The JSON form of `rect`.
         public init(_ rect: Rect) {
             x = rect.x; y = rect.y; width = rect.width; height = rect.height
         }
@@ -60,6 +63,7 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         /// `masks/NNNN.png` when `--masks` was given.
         public var mask: String?
 
+        /// A page's files, relative to OUT; `mask` only with `--masks`.
         public init(page: String, preview: String, thumbnail: String, mask: String? = nil) {
             self.page = page
             self.preview = preview
@@ -77,6 +81,7 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         /// The content offset x that shows this page.
         public var snapOffset: Double
 
+        /// A page's pager geometry: its cell, its image rect inside the cell, and the offset that shows it.
         public init(frame: RectValue, mask: RectValue, snapOffset: Double) {
             self.frame = frame
             self.mask = mask
@@ -93,6 +98,7 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         /// The content offset x that focuses this page.
         public var snapOffset: Double
 
+        /// A page's strip geometry: its cell at rest and focused, and the offset that focuses it.
         public init(frame: RectValue, focusedFrame: RectValue, snapOffset: Double) {
             self.frame = frame
             self.focusedFrame = focusedFrame
@@ -138,6 +144,7 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         public var pager: PagerGeometry
         public var strip: StripGeometry
 
+        /// A page record with every field given (the report builder and `quire merge` make them).
         public init(index: Int, source: String, sourcePage: Int, orientation: Int, width: Int, height: Int,
                     aspectRatio: Double, files: Files, correction: CorrectionKind = .none,
                     quad: [[Double]]? = nil, quadConfidence: Double? = nil, skewDegrees: Double? = nil,
@@ -160,6 +167,7 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         }
 
         // Optional fields are written as explicit nulls so every page has the same keys.
+        /// Encodes the page with every key present (absent optionals as `null`), so every page of layout.json has the same keys.
         public func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encode(index, forKey: .index)
@@ -187,6 +195,7 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         public var sourcePage: Int?
         public var message: String
 
+        /// A failure of `source` (page `sourcePage` of a multi-page file, from 0) for the reason `message`.
         public init(source: String, sourcePage: Int? = nil, message: String) {
             self.source = source
             self.sourcePage = sourcePage

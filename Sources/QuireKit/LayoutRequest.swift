@@ -7,6 +7,7 @@ public struct LayoutRequestError: Error, Equatable, CustomStringConvertible, Sen
     public var field: String
     public var message: String
 
+    /// An error at `field` (a dotted path) with its reason.
     public init(field: String, message: String) {
         self.field = field
         self.message = message
@@ -45,7 +46,9 @@ public struct LayoutRequest: Equatable, Sendable {
 
     /// A strip animation sampled at one `progress`.
     public struct Animation: Equatable, Sendable {
+        /// Which animation: tap-to-move, delete, or the start or end of a scroll.
         public enum Kind: String, CaseIterable, Sendable { case move, delete, scrollBegin, scrollEnd }
+        /// The phase of a delete animation: the cell collapsing, or the cell leaving.
         public enum Phase: String, CaseIterable, Sendable { case collapse, delete }
         public var kind: Kind
         public var index: Int?
@@ -92,6 +95,8 @@ public struct LayoutRequest: Equatable, Sendable {
         return try LayoutRequest(json: value)
     }
 
+    /// Reads a request from parsed JSON, checking every field.
+    /// - Throws: `LayoutRequestError` naming the first field at fault.
     public init(json: LayoutJSON) throws {
         let root = try Fields(json, path: "")
         id = root.raw("id")

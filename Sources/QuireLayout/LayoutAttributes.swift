@@ -5,6 +5,7 @@ public struct ItemTransform: Hashable, Sendable, Codable {
     public var ty: Double
     public var scale: Double
 
+    /// A translation by (`tx`, `ty`) then a uniform `scale`; the defaults are the identity.
     public init(tx: Double = 0, ty: Double = 0, scale: Double = 1) {
         self.tx = tx
         self.ty = ty
@@ -26,6 +27,7 @@ public struct LayoutAttributes: Hashable, Sendable, Codable {
     public var alpha: Double
     public var zIndex: Int
 
+    /// The attributes of item `index`: where its centre is, its size, and how it is drawn.
     public init(index: Int, center: Point, size: Size, transform: ItemTransform = .identity,
                 alpha: Double = 1, zIndex: Int = 0) {
         self.index = index

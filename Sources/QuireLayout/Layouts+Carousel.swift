@@ -23,6 +23,7 @@ extension Layouts {
             /// Corner radius of each banner (its mask).
             public var cornerRadius: Double = 8
 
+            /// The carousel's parameters; the defaults are Youla's banners.
             public init(sideOffset: Double = 16, spacing: Double = 8, insetLeft: Double = 16, insetRight: Double = 16,
                         cornerRadius: Double = 8) {
                 self.sideOffset = sideOffset
@@ -60,6 +61,7 @@ extension Layouts {
         public var centerIndex: Int
         public var parameters: Parameters
 
+        /// A carousel of `count` banners in `viewport`, data item `centerIndex` in the centre slot.
         public init(viewport: Size, count: Int, centerIndex: Int = 0, parameters: Parameters = Parameters()) {
             self.viewport = viewport
             self.itemCount = max(0, count)

@@ -21,6 +21,7 @@ extension Layouts {
             public var coverAlphaMin: Double = 0.3
             public var minimumTitleScale: Double = 0.5
 
+            /// The list's parameters; the defaults are the Ultravisual tutorial's (100 pt rows, 280 pt featured).
             public init(standardHeight: Double = 100, featuredHeight: Double = 280, dragOffset: Double = 180,
                         coverAlphaMax: Double = 0.75, coverAlphaMin: Double = 0.3, minimumTitleScale: Double = 0.5) {
                 self.standardHeight = standardHeight
@@ -53,6 +54,7 @@ extension Layouts {
         public var itemCount: Int
         public var parameters: Parameters
 
+        /// A featured list of `count` items, as wide as `viewport`.
         public init(viewport: Size, count: Int, parameters: Parameters = Parameters()) {
             self.viewport = viewport
             self.itemCount = max(0, count)

@@ -39,6 +39,7 @@ extension Layouts {
             public var cellZIndex: Int = 0
             public var headerZIndex: Int = 2
 
+            /// The selector's parameters; the defaults are Dodo Pizza's.
             public init(pizzaSize: Double? = nil, criticalOffsetFromCenter: Double = 200, scaleFactor: Double = 0.6,
                         spaceBetweenHalves: Double = 4, headerHeight: Double = 60, headerVerticalOffset: Double = 30,
                         headerTranslationFactor: Double = 20, layoutMargin: Double = 16,
@@ -83,6 +84,7 @@ extension Layouts {
         public var orientation: Orientation
         public var parameters: Parameters
 
+        /// A half selector of `count` items in `viewport`, its items on the `orientation` side.
         public init(viewport: Size, count: Int, orientation: Orientation = .left, parameters: Parameters = Parameters()) {
             self.viewport = viewport
             self.itemCount = max(0, count)

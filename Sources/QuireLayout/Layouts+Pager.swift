@@ -9,6 +9,7 @@ extension Layouts {
             /// How far the image moves inside its cell relative to the cell width.
             public var imageParallaxFactor: Double = 0.3
 
+            /// The pager's parameters; the defaults are the Photos app's (44 pt gap, 0.3 parallax).
             public init(offsetBetweenCells: Double = 44, imageParallaxFactor: Double = 0.3) {
                 self.offsetBetweenCells = offsetBetweenCells
                 self.imageParallaxFactor = imageParallaxFactor
@@ -34,6 +35,7 @@ extension Layouts {
         public var aspectRatios: [Double]
         public var parameters: Parameters
 
+        /// A pager of one page per aspect ratio (width / height), each filling `viewport`.
         public init(viewport: Size, aspectRatios: [Double], parameters: Parameters = Parameters()) {
             self.viewport = viewport
             self.aspectRatios = aspectRatios
@@ -111,6 +113,7 @@ extension Layouts {
             return Point(x: Double(index) * width, y: 0)
         }
 
+        /// The content offset that shows page `index` (clamped to the pages), or nil when there are none.
         public func offset(forIndex index: Int) -> Point? {
             guard count > 0 else { return nil }
             return Point(x: Double(clamp(index, 0, count - 1)) * width, y: 0)

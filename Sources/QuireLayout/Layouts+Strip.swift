@@ -19,6 +19,7 @@ extension Layouts {
             /// when the item is finally removed.
             public var deletionClosesSpacing: Bool = true
 
+            /// The strip's parameters; the defaults are the Photos app's.
             public init(defaultAspectRatio: Double = 0.5, spacing: Double = 4, focusedSpacing: Double = 20,
                         maxAspectRatio: Double = 5, minAspectRatio: Double = 0.2, clampsAspectRatios: Bool = false,
                         deletionClosesSpacing: Bool = true) {
@@ -49,6 +50,7 @@ extension Layouts {
             public var collapsing: Double = 0
             public var deleting: Double = 0
             public var deletingDirection: Direction = .left
+            /// A cell's animation state: how far it is expanding, collapsing and being deleted (each 0...1), and to which side.
             public init(expanding: Double = 0, collapsing: Double = 0, deleting: Double = 0,
                         deletingDirection: Direction = .left) {
                 self.expanding = expanding
@@ -72,6 +74,7 @@ extension Layouts {
         /// Per-item overrides, applied in order.
         public var updates: [Int: [CellUpdate]]
 
+        /// A strip of one cell per aspect ratio (nil takes `parameters.defaultAspectRatio`), `viewport.height` high, with per-cell `updates` applied in order.
         public init(viewport: Size, aspectRatios: [Double?], parameters: Parameters = Parameters(),
                     expandingRate: Double = 1, updates: [Int: [CellUpdate]] = [:]) {
             self.viewport = viewport
@@ -81,6 +84,7 @@ extension Layouts {
             self.updates = updates
         }
 
+        /// A strip of one cell per aspect ratio (width / height), at rest.
         public init(viewport: Size, aspectRatios: [Double], parameters: Parameters = Parameters()) {
             self.init(viewport: viewport, aspectRatios: aspectRatios.map { Optional($0) }, parameters: parameters)
         }

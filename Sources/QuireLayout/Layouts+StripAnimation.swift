@@ -6,6 +6,7 @@ extension Layouts.Strip {
         public var expandingRate: Double
         public var updates: [Int: [CellUpdate]]
 
+        /// One instant of a strip: its offset, its expanding rate and the cell updates in force.
         public init(offset: Point, expandingRate: Double, updates: [Int: [CellUpdate]] = [:]) {
             self.offset = offset
             self.expandingRate = expandingRate

@@ -16,6 +16,7 @@ public struct PagerStripSync: Hashable, Sendable {
     /// The page both collections show; nil when there are no pages.
     public private(set) var activeIndex: Int?
 
+    /// Ties `pager` and `strip` together on `activeIndex` (clamped to the pages); `configuring` until both have their sizes.
     public init(pager: Layouts.Pager, strip: Layouts.Strip, activeIndex: Int = 0, state: State = .configuring) {
         self.pager = pager
         self.strip = strip

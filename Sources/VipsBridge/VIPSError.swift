@@ -8,6 +8,7 @@ public struct VIPSError: Error, Sendable, Equatable, CustomStringConvertible {
     /// libvips's message, trimmed to its first meaningful line(s).
     public var message: String
 
+    /// A failure of libvips `operation` with libvips's own `message`.
     public init(operation: String, message: String) {
         self.operation = operation
         self.message = message

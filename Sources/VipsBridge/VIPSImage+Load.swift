@@ -30,6 +30,7 @@ extension VIPSImage {
         /// without the option decode at full size, so check the size you get.
         public var shrink: Int
 
+        /// Load options; each nil or default leaves the loader's own default.
         public init(page: Int? = nil, pageCount: Int? = nil, dpi: Double? = nil,
                     sequential: Bool = false, failOn: FailOn = .none, shrink: Int = 1) {
             self.page = page

@@ -42,6 +42,7 @@ extension VIPSImage {
         /// core for a 3.3 MP page), so it is off unless asked for.
         public var optimizeCoding: Bool
 
+        /// Save options; the defaults are JPEG at quality 85 without metadata.
         public init(format: SaveFormat = .jpeg, quality: Int = 85, stripMetadata: Bool = true,
                     compression: Int? = nil, optimizeCoding: Bool = false) {
             self.format = format

@@ -2,21 +2,26 @@ import VipsBridge
 
 /// How the correction step runs (`--correct`, `--paper`).
 public struct CorrectionOptions: Sendable, Hashable, Codable {
+    /// `--correct`: `auto` straightens photos and deskews scans, `none` writes pages as decoded.
     public enum Mode: String, Sendable, Hashable, Codable, CaseIterable { case auto, none }
+    /// `--paper`: the paper size a corrected photo's proportions are snapped to, or `auto` to keep the measured shape.
     public enum Paper: String, Sendable, Hashable, Codable, CaseIterable { case auto, a4, letter, legal }
     public var mode: Mode
     public var paper: Paper
+    /// Correction in `mode` for `paper`; the defaults are those of `quire process`.
     public init(mode: Mode = .auto, paper: Paper = .auto) { self.mode = mode; self.paper = paper }
 }
 
 /// What the correction step did to one page (recorded in layout.json).
 public struct CorrectionRecord: Sendable, Hashable, Codable {
+    /// What was done: nothing, a perspective warp from a quad (photos), or deskew and trim (scans).
     public enum Kind: String, Sendable, Hashable, Codable { case none, perspective, deskew }
     public var kind: Kind
     public var quad: Quad?            // display pixels of the oriented source, TL,TR,BR,BL
     public var quadConfidence: Double?
     public var skewDegrees: Double?
     public var crop: Rect?            // pixels of the deskewed image
+    /// A record of correction `kind` with what it measured (each nil when it does not apply).
     public init(kind: Kind = .none, quad: Quad? = nil, quadConfidence: Double? = nil,
                 skewDegrees: Double? = nil, crop: Rect? = nil) {
         self.kind = kind

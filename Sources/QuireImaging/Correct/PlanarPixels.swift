@@ -18,6 +18,7 @@ public struct PlanarPixels: @unchecked Sendable {
     /// log2 of the subsampling: 1 across; 1 (4:2:0) or 0 (4:2:2) down.
     public let horizontalShift: Int, verticalShift: Int
 
+    /// A view of three planes the caller keeps alive: luma `width` x `height`, chroma `chromaWidth` x `chromaHeight`, subsampled by 2^shift.
     public init(luma: UnsafePointer<UInt8>, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>,
                 width: Int, height: Int, chromaWidth: Int, chromaHeight: Int,
                 lumaStride: Int, chromaStride: Int, horizontalShift: Int, verticalShift: Int) {

@@ -9,6 +9,7 @@ public struct SourceInfo: Sendable, Hashable, Codable {
     /// Pages the file contributes to a batch: every page of a TIFF or PDF, 1 otherwise.
     public var pageCount: Int
 
+    /// What the header of `path` said: its format and how many pages it holds.
     public init(path: String, format: SourceFormat, pageCount: Int) {
         self.path = path
         self.format = format

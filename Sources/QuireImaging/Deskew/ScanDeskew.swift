@@ -8,6 +8,7 @@ import VipsBridge
 public struct SkewEstimate: Sendable, Hashable, Codable {
     public var degrees: Double
     public var confidence: Double   // 0...1; blank pages give 0 degrees, low confidence
+    /// A skew of `degrees` measured with `confidence` (0...1).
     public init(degrees: Double, confidence: Double) { self.degrees = degrees; self.confidence = confidence }
 }
 

@@ -12,6 +12,7 @@ public struct CornersFile: Sendable, Hashable, Codable {
     /// Corners by key, as written in the file.
     public var entries: [String: Quad]
 
+    /// Corners by file key (path as given, relative path, bare name, or `name#N`).
     public init(entries: [String: Quad]) { self.entries = entries }
 
     /// Reads and validates a corners file.

@@ -22,6 +22,7 @@ public struct DetectionResult: Sendable, Hashable, Codable {
     /// Milliseconds spent in detection proper (after decoding the small copy).
     public var detectionMilliseconds: Double?
 
+    /// A detection result for page `page` of `source`; the quad or the skew is nil when not measured.
     public init(source: String, page: Int = 0, width: Int = 0, height: Int = 0, quad: Quad? = nil,
                 confidence: Double = 0, skewDegrees: Double? = nil, error: String? = nil,
                 detectionMilliseconds: Double? = nil) {

@@ -8,6 +8,7 @@ public struct PageDetection: Sendable, Hashable, Codable {
     /// How sure the detector is, 0...1; low when `quad` is nil.
     public var confidence: Double
 
+    /// A detection: the page's `quad` (nil when none was found) and how sure the detector is (0...1).
     public init(quad: Quad?, confidence: Double) {
         self.quad = quad
         self.confidence = confidence

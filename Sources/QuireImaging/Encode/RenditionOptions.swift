@@ -35,6 +35,7 @@ public struct RenditionOptions: Sendable, Hashable, Codable {
     /// JPEG: optimised Huffman tables (`--optimize-coding`): ~7 % smaller, ~15 ms more CPU per page.
     public var optimizeCoding: Bool
 
+    /// Renditions with `quire process`'s defaults: JPEG at quality 85, previews in 1600 px, thumbnails in 256 px.
     public init(format: OutputFormat = .jpeg, quality: Int = 85, previewSize: Int = 1600, thumbnailSize: Int = 256,
                 optimizeCoding: Bool = false) {
         self.format = format
@@ -45,6 +46,7 @@ public struct RenditionOptions: Sendable, Hashable, Codable {
     }
 
     // Decoding tolerates reports and manifests written before `optimizeCoding` existed.
+    /// Decodes options, taking `optimizeCoding` as false when a report or manifest written before it existed lacks it.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         format = try c.decode(OutputFormat.self, forKey: .format)

@@ -7,6 +7,7 @@ public struct PageOutputPaths: Sendable, Hashable, Codable {
     public var preview: String
     public var thumbnail: String
 
+    /// The three output paths of one page.
     public init(page: String, preview: String, thumbnail: String) {
         self.page = page
         self.preview = preview
@@ -44,6 +45,7 @@ public struct PagePipeline: Sendable {
     /// once (nil: no bound, e.g. one page at a time).
     public var frameGate: FrameGate?
 
+    /// A pipeline writing `renditions` after `correction`, refusing pages over `maxPixels`, admitting whole frames through `frameGate` when given.
     public init(renditions: RenditionOptions = RenditionOptions(), correction: CorrectionOptions = CorrectionOptions(),
                 maxPixels: Int = 250_000_000, frameGate: FrameGate? = nil) {
         self.renditions = renditions

@@ -36,6 +36,7 @@ public struct ImagingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The human-readable reason, without the path (e.g. `not an image (unknown format)`).
     public var reason: String
 
+    /// A failure of `kind` for the file at `path`, with the reason a user reads.
     public init(_ kind: Kind, path: String, reason: String) {
         self.kind = kind
         self.path = path

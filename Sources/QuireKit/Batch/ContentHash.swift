@@ -17,6 +17,7 @@ public struct ContentHash: Sendable {
     private var total: UInt64 = 0
     private let seed: UInt64
 
+    /// An empty XXH64 state with `seed`.
     public init(seed: UInt64 = 0) {
         self.seed = seed
         v1 = seed &+ Self.p1 &+ Self.p2
@@ -64,10 +65,12 @@ public struct ContentHash: Sendable {
         if offset < bytes.count { buffer.append(contentsOf: bytes[offset...]) }
     }
 
+    /// Adds `data`'s bytes to the hash.
     public mutating func update<D: ContiguousBytes>(_ data: D) {
         data.withUnsafeBytes { update($0) }
     }
 
+    /// Adds `string`'s UTF-8 bytes to the hash.
     public mutating func update(_ string: String) {
         var s = string
         s.withUTF8 { update(UnsafeRawBufferPointer($0)) }

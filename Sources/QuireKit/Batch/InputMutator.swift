@@ -9,6 +9,7 @@ public struct InputMutator: Sendable {
 
     private var state: UInt64
 
+    /// A mutator whose sequence is fixed by `seed` (0 is replaced by a fixed non-zero seed).
     public init(seed: UInt64) {
         state = seed == 0 ? 0x9E37_79B9_7F4A_7C15 : seed
     }
@@ -21,6 +22,7 @@ public struct InputMutator: Sendable {
         return state &* 0x2545_F491_4F6C_DD1D
     }
 
+    /// A number in `0..<bound` (0 when `bound` <= 1).
     public mutating func next(below bound: Int) -> Int {
         bound <= 1 ? 0 : Int(next() % UInt64(bound))
     }

@@ -45,6 +45,7 @@ public final class BatchStop: @unchecked Sendable {
     private let lock = NSLock()
     private var requested = false
 
+    /// A stop that has not been requested.
     public init() {}
 
     /// Asks the batch to stop; returns false when it had already been asked.

@@ -26,6 +26,7 @@ public final class ResumeManifest: @unchecked Sendable {
         /// The final files in OUT, relative to OUT, once committed.
         public var files: LayoutReport.Files?
 
+        /// A manifest line: the page's key, the hashes it was made from, its store id, its record and final files.
         public init(key: String, inputHash: String, optionsHash: String, store: String, result: PageResult,
                     files: LayoutReport.Files? = nil) {
             self.key = key

@@ -22,11 +22,13 @@ public struct ShardRun: Codable, Sendable, Equatable {
         public var order: Int
         public var sourcePage: Int
 
+        /// Input number `order` in the whole batch, page `sourcePage` inside it.
         public init(order: Int, sourcePage: Int) {
             self.order = order
             self.sourcePage = sourcePage
         }
 
+        /// Batch order: by input, then by page inside the input.
         public static func < (a: Position, b: Position) -> Bool { (a.order, a.sourcePage) < (b.order, b.sourcePage) }
     }
 
@@ -41,6 +43,7 @@ public struct ShardRun: Codable, Sendable, Equatable {
     /// One per error of layout.json, in its order.
     public var errors: [Position]
 
+    /// The record of one shard's run, as `quire merge` reads it back.
     public init(shard: ShardSelector, inputs: [String], pageCount: Int, thumbnailsOnly: Bool,
                 pages: [Position], errors: [Position]) {
         self.schema = Self.schemaIdentifier

@@ -20,6 +20,7 @@ public struct ShardSelector: Sendable, Hashable, Codable, CustomStringConvertibl
         self.count = n
     }
 
+    /// Shard `index` of `count` (1-based, `index` in 1...count).
     public init(index: Int, count: Int) {
         precondition(count >= 1 && index >= 1 && index <= count, "shard \(index)/\(count) is out of range")
         self.index = index
@@ -44,6 +45,7 @@ public struct ShardSelector: Sendable, Hashable, Codable, CustomStringConvertibl
         return hash
     }
 
+    /// A `--shard` value that is not `K/N` with 1 <= K <= N.
     public struct ParseError: Error, CustomStringConvertible, Sendable {
         public var text: String
         public var reason: String

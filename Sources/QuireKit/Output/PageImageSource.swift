@@ -23,6 +23,7 @@ public final class PageImageSource {
     /// Decoded images kept for repeated draws of the same page (renders and sweeps).
     public var cacheLimit = 12
 
+    /// Page images of `folder`, decoded on demand and cached (`cacheLimit`).
     public init(folder: OutputFolder) {
         self.folder = folder
     }

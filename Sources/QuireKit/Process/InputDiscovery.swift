@@ -7,6 +7,7 @@ public struct DiscoveredInput: Sendable, Hashable, Codable {
     /// How layout.json names it: the path as given, or relative to the folder it was found in.
     public var source: String
 
+    /// An input read from `path` and named `source` in layout.json.
     public init(path: String, source: String) {
         self.path = path
         self.source = source

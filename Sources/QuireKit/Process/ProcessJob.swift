@@ -35,6 +35,7 @@ public struct ProcessJob: Sendable, Equatable, Codable {
     public static let defaultMaxPixels = 250_000_000
     public static let defaultPageTimeout: Double = 60
 
+    /// A job with Quire's defaults for everything not given (the options of `quire process`).
     public init(inputs: [String], outputDirectory: String, renditions: RenditionOptions = RenditionOptions(),
                 correction: CorrectionOptions = CorrectionOptions(), dpi: Double = 200,
                 maxPixels: Int = ProcessJob.defaultMaxPixels, jobs: Int? = nil,

@@ -8,6 +8,7 @@ public struct Sweep: Hashable, Sendable {
     public var to: Double
     public var steps: Int
 
+    /// A sweep of `steps` frames from offset `from` to `to`.
     public init(from: Double, to: Double, steps: Int) {
         self.from = from
         self.to = to
@@ -56,6 +57,7 @@ public struct RenderOptions: Sendable {
     /// Output path; `OUT/renders/<layout>[-<animation>|-sweep].<ext>` when nil.
     public var output: String?
 
+    /// The defaults: the pager at rest at scale 1, as a PNG under `OUT/renders/`.
     public init() {}
 }
 

@@ -8,6 +8,7 @@ public struct ImagePlacement: Hashable, Sendable {
     /// Only the part of the image inside this rect is drawn.
     public var clipRect: Rect
 
+    /// An image placed at `imageRect` and shown only inside `clipRect` (cell-local points).
     public init(imageRect: Rect, clipRect: Rect) {
         self.imageRect = imageRect
         self.clipRect = clipRect
@@ -57,6 +58,7 @@ public struct SceneItem: Hashable, Sendable {
     public var alpha: Double
     public var zIndex: Int
 
+    /// Page `page` drawn at `imageRect`, clipped to `clipRect`, with `alpha`, stacked by `zIndex`.
     public init(page: Int, imageRect: Rect, clipRect: Rect, alpha: Double, zIndex: Int) {
         self.page = page
         self.imageRect = imageRect
@@ -73,6 +75,7 @@ public struct Scene: Hashable, Sendable {
     /// Items sorted by zIndex (stable in layout order), so later items are drawn on top.
     public var items: [SceneItem]
 
+    /// A scene of `size` points holding `items`, drawn in order of their zIndex.
     public init(size: Size, items: [SceneItem]) {
         self.size = size
         self.items = items

@@ -5,6 +5,7 @@
 public struct RenderColor: Hashable, Sendable, Codable, CustomStringConvertible {
     public var red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8
 
+    /// The colour with these 8-bit channels; opaque unless `alpha` is given.
     public init(red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8 = 255) {
         self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
     }

@@ -35,6 +35,7 @@ public struct RenderLayoutContext: Sendable {
     /// The reference viewport of layout.json.
     public var reference: LayoutReport.Viewport
 
+    /// The context for a picture of `viewport`, pages of these `aspectRatios`, and layout.json's `reference` viewport.
     public init(viewport: Size, aspectRatios: [Double], reference: LayoutReport.Viewport) {
         self.viewport = viewport
         self.aspectRatios = aspectRatios
@@ -47,6 +48,7 @@ public struct RenderLayoutState: Sendable {
     public var layout: AnyRenderLayout
     public var offset: Point
 
+    /// The state of `layout` seen at content `offset`.
     public init(layout: AnyRenderLayout, offset: Point) {
         self.layout = layout
         self.offset = offset
@@ -60,6 +62,7 @@ public struct RenderLayoutState: Sendable {
 /// animation is one `AnimationEntry` whose `state` returns the layout and offset at a progress.
 /// Entries whose `make`/`state` is nil are known names reported as "not yet available".
 public enum RenderLayouts {
+    /// A layout `quire render` can draw, by name, and how to build it (nil: known but not built in yet).
     public struct LayoutEntry: Sendable {
         public var name: String
         /// The picture's viewport when `--viewport` is not given.
@@ -67,6 +70,7 @@ public enum RenderLayouts {
         public var make: (@Sendable (RenderLayoutContext) throws -> AnyRenderLayout)?
     }
 
+    /// An animation `quire render --animation` can draw, by name, and the state at each progress (nil: known but not built in yet).
     public struct AnimationEntry: Sendable {
         public var name: String
         /// The layout names the animation applies to.

@@ -11,6 +11,7 @@ public struct SceneRenderer {
     /// rather than decoded at absurd sizes.
     public var maxImageSide = 16_384
 
+    /// A renderer at `scale` device pixels per point onto a canvas of `background`.
     public init(scale: Double, background: RenderColor) {
         self.scale = scale
         self.background = background

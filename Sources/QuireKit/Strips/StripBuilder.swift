@@ -22,6 +22,7 @@ public struct StripOptions: Sendable {
     /// Contact sheet columns; about the square root of the page count when nil.
     public var columns: Int?
 
+    /// The defaults of `quire strip`: JPEG sprites at quality 85, scale 1, the strip height of layout.json.
     public init() {}
 }
 
