@@ -36,6 +36,8 @@ public final class ProgressReporter: @unchecked Sendable {
     private let write: @Sendable (String) -> Void
 
     /// - Parameters:
+    ///   - style: the bar, JSON lines, or nothing (`--progress`).
+    ///   - total: pages the batch will finish.
     ///   - isTerminal: whether stdout is a terminal (injected for tests).
     ///   - write: where text goes (stdout by default; the bar is drawn there with `\r`).
     public init(style: Style, total: Int, isTerminal: Bool = isatty(STDOUT_FILENO) != 0,

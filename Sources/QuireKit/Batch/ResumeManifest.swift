@@ -52,7 +52,9 @@ public final class ResumeManifest: @unchecked Sendable {
     private var handle: FileHandle?
 
     /// Opens (creating when needed) the manifest of `outputDirectory`.
-    /// - Parameter discardExisting: start empty (`--force`), truncating the file.
+    /// - Parameters:
+    ///   - outputDirectory: OUT; the manifest is `OUT/.quire/manifest`.
+    ///   - discardExisting: start empty (`--force`), truncating the file.
     /// - Throws: when `.quire/` cannot be created or the file cannot be opened.
     public init(outputDirectory: URL, discardExisting: Bool = false) throws {
         url = Self.url(in: outputDirectory)

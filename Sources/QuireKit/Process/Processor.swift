@@ -14,13 +14,16 @@ public enum Processor {
     public static let pagesFolder = "pages", previewsFolder = "previews", thumbnailsFolder = "thumbs", masksFolder = "masks"
     public static let layoutFileName = "layout.json"
 
-    /// - Parameter progress: called for each event, one call at a time, from worker threads.
+    /// - Parameters:
+    ///   - job: what to process and how.
+    ///   - stop: set it (Ctrl-C) to stop starting pages; the run then returns an interrupted
+    ///     summary after the pages in flight are recorded.
+    ///   - progress: called for each event, one call at a time, from worker threads.
+    /// - Returns: the summary, with the report written to `OUT/layout.json`.
     /// - Throws: `ProcessError` when the output folder or layout.json cannot be written, when
     ///   the disk fills up (`cannot write OUT: no space left on device`; OUT is then left as the
     ///   previous complete run left it) or when another run holds OUT's lock; failures of inputs
     ///   are in the summary's report.
-    /// - Parameter stop: set it (Ctrl-C) to stop starting pages; the run then returns an
-    ///   interrupted summary after the pages in flight are recorded.
     public static func run(_ job: ProcessJob, stop: BatchStop? = nil,
                            progress: @escaping @Sendable (ProcessEvent) -> Void = { _ in }) throws -> ProcessSummary {
         let started = ContinuousClock.now

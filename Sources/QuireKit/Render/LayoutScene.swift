@@ -84,6 +84,9 @@ public struct Scene: Hashable, Sendable {
     /// The scene of `layoutItems` seen at `offset`: each item's cell placed by its centre, size
     /// and transform (scale about the centre, then translation), its image by `ImagePlacement`.
     /// - Parameters:
+    ///   - layoutItems: the layout's items meeting the viewport at `offset`.
+    ///   - offset: the content offset the layout is seen at.
+    ///   - viewport: the picture's size in points.
     ///   - pages: batch index of each layout item index.
     ///   - aspectRatios: image aspect ratio of each layout item index.
     /// - Complexity: O(n log n) in the number of items given.

@@ -12,7 +12,10 @@ public struct AnyRenderLayout: Sendable {
     private let offsetFor: @Sendable (Int) -> Point?
 
     /// Wraps any `CollectionLayout`; its items are drawn as the engine returns them.
-    /// - Parameter keep: which items are pages to draw (e.g. not the halves' section headers).
+    /// - Parameters:
+    ///   - layout: the layout to draw.
+    ///   - axis: the axis a single `--offset` number runs along.
+    ///   - keep: which items are pages to draw (e.g. not the halves' section headers).
     public init<L: CollectionLayout>(_ layout: L, axis: Axis, keep: @escaping @Sendable (L.Item) -> Bool = { _ in true }) {
         self.axis = axis
         self.count = layout.count
