@@ -10,12 +10,13 @@ struct ProcessCommand: ParsableCommand {
         abstract: "Turn image files and folders into pages, previews, thumbnails and layout.json.",
         discussion: """
             Folders are walked recursively in natural order (page2 before page10), skipping hidden \
-            files and files without an image or PDF extension. Every page of a multi-page TIFF or PDF \
+            files, files without an image or PDF extension, and OUT itself. Every page of a multi-page TIFF or PDF \
             becomes a page. Rerunning the same command resumes: pages whose input and options are \
             unchanged are reused from OUT/.quire/manifest (--force redoes everything). Ctrl-C stops \
             after the pages in flight and keeps them for the rerun. Exit status: 0 when every page was \
             written, 1 when some input failed (each failure is one line on stderr and an entry in \
-            layout.json's errors), 2 for usage errors, 130 when interrupted.
+            layout.json's errors), or when the disk fills up or another run holds OUT (OUT is then \
+            left as before), 2 for usage errors, 130 when interrupted.
             """)
 
     @Argument(help: "Image files (JPEG, PNG, TIFF, WebP, HEIF, GIF, PDF) and folders of them.")
