@@ -53,7 +53,7 @@ test: deps test-venv
 ## one archive each under $(DOCS_OUT)/ (open with `docc preview`, or serve the static files).
 DOCS_OUT ?= .build/docs
 DOCS_TARGETS := QuireGeometry QuireLayout QuireKit
-docs:
+docs: deps
 	@mkdir -p $(DOCS_OUT)
 	@for t in $(DOCS_TARGETS); do \
 	  $(SWIFT) package --disable-sandbox generate-documentation --target $$t \
