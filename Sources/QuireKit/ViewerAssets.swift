@@ -724,7 +724,9 @@ img { -webkit-user-drag: none; }
       setStripOffset(Math.min(r[1], Math.max(r[0], stripStart - dx)));
     },
     tap: function (ev) {
-      var t = ev.target.closest('.thumb');
+      /* the pointer is captured by the strip, so find the thumbnail under it */
+      var under = document.elementFromPoint(ev.clientX, ev.clientY);
+      var t = under && under.closest('.thumb');
       if (t) moveTo(+t.dataset.index);
     },
     end: function (v, moved) { if (moved) stripEnd(v); }

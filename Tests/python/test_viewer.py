@@ -291,7 +291,8 @@ def drag(d, element_id, dx, steps=8, pause=0.02):
     from selenium.webdriver.common.actions.pointer_input import PointerInput
     from selenium.webdriver.common.actions import interaction
     el = d.find_element("id", element_id)
-    r = d.execute_script("var b = arguments[0].getBoundingClientRect(); return [b.left + b.width / 2, b.top + b.height / 2]", el)
+    # start on the side the finger moves away from, so the whole swipe stays in the window
+    r = d.execute_script("var b = arguments[0].getBoundingClientRect(); return [b.left + b.width * (arguments[1] < 0 ? 0.85 : 0.15), b.top + b.height / 2]", el, dx)
     actions = ActionBuilder(d, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
     actions.pointer_action.move_to_location(int(r[0]), int(r[1])).pointer_down()
     for k in range(1, steps + 1):
@@ -300,19 +301,27 @@ def drag(d, element_id, dx, steps=8, pause=0.02):
     actions.perform()
 
 
-def assert_rest(d, engine, out, active):
+def assert_rest(d, engine, out, active, removed=None):
+    """The viewer rests on `active`: both offsets and every drawn rect as the engine says
+    (over the pages of layout.json, without page `removed` when one was deleted from the view)."""
     state = wait_idle(d)
+    if removed is None:
+        items = {"pagesFrom": str(out / "layout.json")}
+    else:
+        ratios = [p["aspectRatio"] for p in json.loads((out / "layout.json").read_text())["pages"]]
+        del ratios[removed]
+        items = {"aspectRatios": ratios}
     assert state["active"] == active, state
     near(state["pagerOffset"], active * state["pagerSize"]["width"], "pager offset")
-    answer = engine.ask({"layout": "strip", "pagesFrom": str(out / "layout.json"), "viewport": state["stripSize"],
+    answer = engine.ask({"layout": "strip", **items, "viewport": state["stripSize"],
                          "offset": {"x": 0, "y": 0}, "snap": {"proposedOffset": {"x": state["stripOffset"], "y": 0}}})
     near(state["stripOffset"], answer["snap"]["targetOffset"]["x"], "strip offset snapped")
     assert answer["snap"]["index"] == active
     check_strip(d.execute_script("return window.quireViewer.rects()"),
-                engine.ask({"layout": "strip", "pagesFrom": str(out / "layout.json"), "viewport": state["stripSize"],
+                engine.ask({"layout": "strip", **items, "viewport": state["stripSize"],
                             "offset": {"x": state["stripOffset"], "y": 0}}), state["stripSize"]["width"])
     check_pager(d.execute_script("return window.quireViewer.rects()"),
-                engine.ask({"layout": "pager", "pagesFrom": str(out / "layout.json"), "viewport": state["pagerSize"],
+                engine.ask({"layout": "pager", **items, "viewport": state["pagerSize"],
                             "offset": {"x": state["pagerOffset"], "y": 0}}))
     return state
 
@@ -327,7 +336,6 @@ def test_interactions_swipe_tap_keyboard_resize_delete(viewer_out, engine):
             wait_idle(d)
         assert_rest(d, engine, viewer_out, 3)
         # tap thumbnail 7: the move animation, then rest on it
-        d.execute_script("document.querySelector('.thumb[data-index=\"7\"]').scrollIntoView()")
         thumb = d.find_element("css selector", '.thumb[data-index="7"]')
         thumb.click()
         assert_rest(d, engine, viewer_out, 7)
@@ -348,7 +356,7 @@ def test_interactions_swipe_tap_keyboard_resize_delete(viewer_out, engine):
         names = d.execute_script("return document.getElementById('source').textContent")
         d.find_element("id", "delete").click()
         time.sleep(0.1)
-        state = assert_rest(d, engine, viewer_out, 4)
+        state = assert_rest(d, engine, viewer_out, 4, removed=4)
         assert state["count"] == 20
         assert d.execute_script("return document.getElementById('source').textContent") != names
         assert d.execute_script("return document.getElementById('pageno').textContent") == "5 / 20"
