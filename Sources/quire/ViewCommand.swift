@@ -29,7 +29,8 @@ struct ViewCommand: ParsableCommand {
         do {
             try ViewerWriter.write(into: url)
         } catch {
-            throw ValidationError("\(error)")
+            FileHandle.standardError.write(Data("quire view: \(error)\n".utf8))
+            throw ExitCode(1)
         }
         let index = url.appendingPathComponent("index.html").standardizedFileURL.path
         FileHandle.standardOutput.write(Data("quire: viewer written: file://\(index)\n".utf8))
