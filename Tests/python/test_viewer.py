@@ -456,3 +456,25 @@ def test_strip_screenshot_matches_quire_render(browser, viewer_out, quire_bin, t
     block_diff = np.abs(blocks(ref) - blocks(page)).mean()
     column_diff = np.abs(ref.mean(axis=(0, 2)) - page.mean(axis=(0, 2))).mean()
     assert block_diff < 8 and column_diff < 4, f"block {block_diff:.2f}, columns {column_diff:.2f} (see {tmp_path / 'stacked.png'})"
+
+
+def test_wheel_and_arrows(viewer_out, engine):
+    """A wheel/trackpad scroll drives the strip (the pager follows page by page) and snaps when it stops."""
+    d = _driver()
+    try:
+        open_viewer(d, viewer_out)
+        pitch = 66 * 0.5 + 4
+        for _ in range(6):   # 6 x 37 wheel units = 3 thumbnails (the viewer moves half a unit per unit)
+            d.execute_script("document.getElementById('strip').dispatchEvent(new WheelEvent('wheel', "
+                             "{deltaY: arguments[0], bubbles: true, cancelable: true}))", pitch)
+            time.sleep(0.03)
+        time.sleep(0.3)
+        assert_rest(d, engine, viewer_out, 3)
+        from selenium.webdriver.common.keys import Keys
+        body = d.find_element("tag name", "body")
+        body.send_keys(Keys.ARROW_RIGHT)
+        assert_rest(d, engine, viewer_out, 4)
+        body.send_keys(Keys.HOME)
+        assert_rest(d, engine, viewer_out, 0)
+    finally:
+        d.quit()
