@@ -410,6 +410,12 @@ def test_served_and_view_command(viewer_out, quire_bin, tmp_path):
                 assert json.loads(r.read())["pages"]
             with pytest.raises(Exception):
                 urllib.request.urlopen(url + "../etc/passwd")
+            # served without layout.js, the viewer fetches layout.json
+            (viewer_out / "layout.js").rename(tmp_path / "layout.js")
+            try:
+                assert open_viewer(d, viewer_out, url=url)["count"] == 21
+            finally:
+                (tmp_path / "layout.js").rename(viewer_out / "layout.js")
         finally:
             d.quit()
     finally:
@@ -476,5 +482,14 @@ def test_wheel_and_arrows(viewer_out, engine):
         assert_rest(d, engine, viewer_out, 4)
         body.send_keys(Keys.HOME)
         assert_rest(d, engine, viewer_out, 0)
+        # double-click opens the full-resolution page; Escape closes it
+        from selenium.webdriver.common.action_chains import ActionChains
+        ActionChains(d).double_click(d.find_element("id", "pager")).perform()
+        full = d.find_element("id", "full")
+        assert full.is_displayed()
+        page0 = json.loads((viewer_out / "layout.json").read_text())["pages"][0]["files"]["page"]
+        assert d.execute_script("return document.querySelector('#full img').getAttribute('src')") == page0
+        body.send_keys(Keys.ESCAPE)
+        assert not full.is_displayed()
     finally:
         d.quit()
