@@ -10,7 +10,7 @@ APT_PACKAGES := libvips-dev libvips-tools pkg-config python3-venv chromium chrom
   qpdf poppler-utils libcairo2-dev tesseract-ocr tesseract-ocr-osd unpaper
 OUT ?= out
 
-.PHONY: deps test-venv build release demo test docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew
+.PHONY: deps test-venv build release demo test docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew viewer
 
 ## deps: install the Debian packages in APT_PACKAGES that are missing (apt-get; sudo when not root).
 deps:
@@ -115,6 +115,10 @@ bench-quick: deps bench-venv
 ## bench-venv: the Python peers (numpy, Pillow, OpenCV) in .venv, installed when missing.
 bench-venv:
 	@bash Benchmarks/setup_venv.sh .venv
+
+## viewer: embed Viewer/ into Sources/QuireKit/ViewerAssets.swift (run after editing Viewer/).
+viewer:
+	python3 Scripts/embed_viewer.py
 
 clean:
 	rm -rf .build $(OUT)

@@ -7,9 +7,9 @@ import QuireLayout
 public enum LayoutService {
     /// The response to one request document, or an error object naming the bad field.
     /// - Returns: the response and whether it is an error.
-    public static func respond(toJSON data: Data) -> (response: LayoutJSON, isError: Bool) {
+    public static func respond(toJSON data: Data, cache: LayoutCache? = nil) -> (response: LayoutJSON, isError: Bool) {
         do {
-            return (try respond(to: LayoutRequest.parse(data)), false)
+            return (try respond(to: LayoutRequest.parse(data), cache: cache), false)
         } catch let error as LayoutRequestError {
             return (error.json, true)
         } catch {
@@ -19,27 +19,15 @@ public enum LayoutService {
 
     /// The response to a parsed request.
     /// - Throws: `LayoutRequestError` for bad parameters or an unreadable `pagesFrom`.
-    public static func respond(to request: LayoutRequest) throws -> LayoutJSON {
-        var ratios: [Double?]
-        var viewport = request.viewport
-        switch request.items {
-        case .aspectRatios(let values): ratios = values
-        case .count(let n): ratios = Array(repeating: nil, count: n)
-        case .pagesFrom(let path):
-            let report: LayoutReport
-            do {
-                report = try LayoutReport.read(from: URL(fileURLWithPath: path))
-            } catch {
-                throw LayoutRequestError(field: "pagesFrom", message: "\(error)")
-            }
-            ratios = report.pages.map { $0.aspectRatio > 0 && $0.aspectRatio.isFinite ? $0.aspectRatio : nil }
-            if viewport == nil {
-                let v = report.viewport
-                viewport = request.layout == .strip ? Size(width: v.width, height: v.stripHeight)
-                                                    : Size(width: v.width, height: v.height)
-            }
+    /// - Parameter cache: keeps the page list (and the pager's filled ratios) between requests
+    ///   over the same pages, so a client that keeps `quire layout --lines` open pays the
+    ///   linear setup once (see `LayoutCache`).
+    public static func respond(to request: LayoutRequest, cache: LayoutCache? = nil) throws -> LayoutJSON {
+        let resolved = try (cache ?? LayoutCache()).items(for: request)
+        let ratios = resolved.ratios
+        guard let viewport = request.viewport ?? resolved.viewport(request.layout) else {
+            throw LayoutRequestError(field: "viewport", message: "is required")
         }
-        guard let viewport else { throw LayoutRequestError(field: "viewport", message: "is required") }
         let p = try Fields(.object(request.parameters), path: "parameters")
         var out: [String: LayoutJSON] = ["layout": .string(request.layout.rawValue)]
         if let id = request.id { out["id"] = id }
@@ -48,8 +36,8 @@ public enum LayoutService {
             var parameters = Layouts.Pager.Parameters()
             parameters.offsetBetweenCells = try p.number("offsetBetweenCells", required: false) ?? parameters.offsetBetweenCells
             parameters.imageParallaxFactor = try p.number("imageParallaxFactor", required: false) ?? parameters.imageParallaxFactor
-            let fill = viewport.width / viewport.height
-            let layout = Layouts.Pager(viewport: viewport, aspectRatios: ratios.map { $0 ?? fill }, parameters: parameters)
+            let layout = Layouts.Pager(viewport: viewport, aspectRatios: resolved.filled(viewport.width / viewport.height),
+                                       parameters: parameters)
             common(layout, request, offset: request.offset, into: &out)
             out["items"] = .array(layout.items(at: request.offset, in: request.rect).map { item in
                 var o = attributes(item.attributes)

@@ -51,12 +51,14 @@ struct LayoutCommand: ParsableCommand {
     }
 
     /// Answers each non-empty line of `input` through `emit`, in order, as lines arrive.
+    /// One `LayoutCache` serves every line, so requests over the same pages reuse the built page list.
     static func answerLines(from input: FileHandle, emit: (String) -> Void) throws {
+        let cache = LayoutCache()
         var buffer = Data()
         func flushLine(_ line: Data) {
             let trimmed = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { return }
-            emit(LayoutService.respond(toJSON: Data(trimmed.utf8)).response.text)
+            emit(LayoutService.respond(toJSON: Data(trimmed.utf8), cache: cache).response.text)
         }
         while true {
             let chunk = input.availableData

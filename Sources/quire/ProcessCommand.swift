@@ -88,6 +88,9 @@ struct ProcessCommand: ParsableCommand {
                                valueName: "K/N"))
     var shard: String?
 
+    @Option(help: "Web viewer: web (write OUT/index.html, quire-viewer/ and layout.js) or none.")
+    var viewer: ViewerChoice = .web
+
     @Flag(name: .shortAndLong, help: "Print only failures.")
     var quiet = false
 
@@ -171,6 +174,12 @@ struct ProcessCommand: ParsableCommand {
         withExtendedLifetime(signals) {}
         bar.reporter?.finish()
         var standardError = StandardError()
+        if viewer == .web, !summary.interrupted,
+           FileManager.default.fileExists(atPath: URL(fileURLWithPath: output).appendingPathComponent("layout.json").path) {
+            do { try ViewerWriter.write(into: URL(fileURLWithPath: output)) } catch {
+                print("quire: viewer not written: \(error)", to: &standardError)
+            }
+        }
         if !quiet || summary.interrupted {
             print("quire: " + Self.summaryLine(summary, output: output), to: &standardError)
         }
@@ -243,3 +252,8 @@ final class ProgressBox: @unchecked Sendable {
 }
 extension CorrectionOptions.Mode: ExpressibleByArgument {}
 extension CorrectionOptions.Paper: ExpressibleByArgument {}
+
+/// `--viewer`: whether `quire process` writes the web viewer into OUT.
+enum ViewerChoice: String, ExpressibleByArgument, CaseIterable {
+    case web, none
+}

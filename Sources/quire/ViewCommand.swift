@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import QuireKit
+
+/// `quire view OUT`: (re)writes the web viewer into a processed folder and, with `--serve`,
+/// serves the folder on 127.0.0.1.
+struct ViewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "view",
+        abstract: "Write the web viewer (OUT/index.html) for a processed folder; optionally serve it on 127.0.0.1.",
+        discussion: """
+        Writes OUT/index.html, OUT/quire-viewer/ and OUT/layout.js (layout.json as a script, so the
+        page also works from file://). With --serve it then serves OUT on 127.0.0.1 (--port PORT, default
+        a free port) and prints the address; stop it with Ctrl-C.
+        """
+    )
+
+    @Argument(help: "A folder written by quire process (holds layout.json).")
+    var folder: String
+
+    @Flag(help: "After writing, serve the folder on 127.0.0.1 and print the address.")
+    var serve = false
+
+    @Option(help: "The port --serve listens on (0: any free port).")
+    var port: UInt16 = 0
+
+    func run() throws {
+        let url = URL(fileURLWithPath: folder)
+        do {
+            try ViewerWriter.write(into: url)
+        } catch {
+            FileHandle.standardError.write(Data("quire view: \(error)\n".utf8))
+            throw ExitCode(1)
+        }
+        let index = url.appendingPathComponent("index.html").standardizedFileURL.path
+        FileHandle.standardOutput.write(Data("quire: viewer written: file://\(index)\n".utf8))
+        guard serve else { return }
+        let server = try StaticServer(folder: url, port: port)
+        FileHandle.standardOutput.write(Data("quire: serving \(folder) at \(server.address) (Ctrl-C stops)\n".utf8))
+        server.run()
+    }
+}
