@@ -116,7 +116,7 @@ bench-quick: deps bench-venv
 bench-venv:
 	@bash Benchmarks/setup_venv.sh .venv
 
-## viewer: embed Viewer/ into Sources/QuireKit/ViewerAssets.swift (run after editing Viewer/).
+## viewer: embed Viewer/ into Sources/QuireKit/Viewer/ViewerAssets.swift (run after editing Viewer/).
 viewer:
 	python3 Scripts/embed_viewer.py
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Embeds the web viewer (Viewer/) into Sources/QuireKit/ViewerAssets.swift, so a `quire`
+"""Embeds the web viewer (Viewer/) into Sources/QuireKit/Viewer/ViewerAssets.swift, so a `quire`
 binary copied alone can write OUT/index.html. Run after editing any file under Viewer/;
 ViewerAssetsTests fails when the embedded copy differs from Viewer/."""
 import pathlib
@@ -20,5 +20,5 @@ for p in files:
     # The line break before the closing delimiter is not part of a Swift multi-line string.
     out.append(f'        ("{dest}", {hashes}"""\n{text}\n"""{hashes}),')
 out += ["    ]", "}", ""]
-(root / "Sources/QuireKit/ViewerAssets.swift").write_text("\n".join(out), encoding="utf-8")
+(root / "Sources/QuireKit/Viewer/ViewerAssets.swift").write_text("\n".join(out), encoding="utf-8")
 print(f"embedded {len(files)} files")

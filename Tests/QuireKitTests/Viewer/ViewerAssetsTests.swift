@@ -5,7 +5,7 @@ import QuireKit
 /// The viewer embedded in the binary must be the one in Viewer/ (rerun Scripts/embed_viewer.py).
 @Suite struct ViewerAssetsTests {
     static var repoRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        TestSupport.repoRoot
     }
 
     @Test func embeddedFilesEqualViewerFolder() throws {

@@ -5,7 +5,7 @@ import QuireKit
 /// The `quire layout` examples of docs/layouts.md must stay the command's real output.
 @Suite struct LayoutDocsTests {
     @Test func docsExamplesAreRealOutput() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = TestSupport.repoRoot
         let readme = try String(contentsOf: root.appendingPathComponent("docs/layouts.md"), encoding: .utf8)
         let marker = try #require(readme.range(of: "Examples — real output of `quire layout --lines`"))
         var blocks: [String] = []

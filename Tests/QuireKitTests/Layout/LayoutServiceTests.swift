@@ -4,7 +4,7 @@ import QuireKit
 
 @Suite struct LayoutServiceTests {
     static var repoRoot: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        TestSupport.repoRoot
     }
 
     func respond(_ text: String) -> (LayoutJSON, Bool) {
