@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The page is the paper: a quad whose surroundings are the same bright, low-saturation paper
+/// as its inside is a structure printed on the page (a table, a text column, a picture box),
+/// not the page. On real photos such quads score as well as true pages (four straight, fully
+/// supported sides), so the line score alone cannot tell them apart; the pixels beside the
+/// sides can. When the check fires the detector keeps the whole frame with a low confidence,
+/// which on a real photo is never the harmful outcome a wrong crop is.
+extension PageDetector {
+    /// How far outside (and inside) each side the pixels are sampled, as a share of the long side.
+    static let paperProbeDistance = 0.04
+
+    /// Whether a side of `quad` has paper like the quad's own just outside it (60 % of the samples
+    /// as bright as the page's paper less 24 levels, saturation at most 48): that side is a line on
+    /// the page (a table rule, a column edge), so the quad is not the whole page.
+    /// Sides whose outer samples mostly fall off the frame (a page cut off by the frame) do not
+    /// count either way.
+    static func liesInsidePaper(_ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+                                bands: Int) -> Bool {
+        let pts = [quad.topLeft, quad.topRight, quad.bottomRight, quad.bottomLeft]
+        let cx = pts.map(\.x).reduce(0, +) / 4, cy = pts.map(\.y).reduce(0, +) / 4
+        let d = Double(max(width, height)) * paperProbeDistance
+        let steps = 21
+
+        /// Brightness (max channel) and saturation (max − min) of the pixel at (x, y), or nil off the frame.
+        func sample(_ x: Double, _ y: Double) -> (Int, Int)? {
+            let xi = Int(x), yi = Int(y)
+            guard x >= 0, y >= 0, xi < width, yi < height else { return nil }
+            let o = (yi * width + xi) * bands
+            if bands < 3 { return (Int(pixels[o]), 0) }
+            let r = Int(pixels[o]), g = Int(pixels[o + 1]), b = Int(pixels[o + 2])
+            return (max(r, g, b), max(r, g, b) - min(r, g, b))
+        }
+
+        var inside: [Int] = []
+        var outside: [[(Int, Int)]] = []
+        var outsideTried: [Int] = []
+        for i in 0..<4 {
+            let a = pts[i], b = pts[(i + 1) % 4]
+            let ex = b.x - a.x, ey = b.y - a.y
+            let len = (ex * ex + ey * ey).squareRoot()
+            guard len > 1 else { return false }
+            var nx = ey / len, ny = -ex / len
+            let mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2
+            if nx * (mx - cx) + ny * (my - cy) < 0 { nx = -nx; ny = -ny }  // outward
+            var out: [(Int, Int)] = []
+            for s in 0..<steps {
+                let t = 0.1 + 0.8 * Double(s) / Double(steps - 1)
+                let px = a.x + ex * t, py = a.y + ey * t
+                if let v = sample(px - nx * d, py - ny * d) { inside.append(v.0) }
+                if let v = sample(px + nx * d, py + ny * d) { out.append(v) }
+            }
+            outside.append(out)
+            outsideTried.append(steps)
+        }
+        guard inside.count >= 8 else { return false }
+        inside.sort()
+        // The paper of the page: its bright samples (text and pictures are the dark ones).
+        let paper = inside[inside.count * 3 / 4]
+        guard paper >= 120 else { return false }
+        var paperSides = 0
+        for (i, out) in outside.enumerated() where out.count * 2 >= outsideTried[i] {
+            let like = out.filter { $0.0 >= paper - 24 && $0.1 <= 48 }.count
+            if like * 10 >= out.count * 6 { paperSides += 1 }
+        }
+        if getenv("QUIRE_PAPER_DEBUG") != nil {
+            let shares = outside.map { out in out.isEmpty ? -1 : out.filter { $0.0 >= paper - 24 && $0.1 <= 48 }.count * 100 / out.count }
+            print("paper check: paper=\(paper) sides(outside paper-like %, -1 off frame)=\(shares) counts=\(outside.map(\.count)) quad=\(pts.map { (Int($0.x), Int($0.y)) }) size=\(width)x\(height) bands=\(bands) out=\(outside.map { $0.prefix(6).map { "\($0.0)/\($0.1)" } })")
+        }
+        return paperSides >= 1
+    }
+}
