@@ -13,7 +13,7 @@ extension PageDetector {
     static let paperProbeDistance = 0.04
 
     /// Whether a side of `quad` has paper like the quad's own just outside it (60 % of the samples
-    /// as bright as the page's paper less 24 levels, saturation at most 48): that side is a line on
+    /// no darker than the page's paper less 24 levels and at most 16 more saturated): that side is a line on
     /// the page (a table rule, a column edge), so the quad is not the whole page.
     /// Sides whose outer samples mostly fall off the frame (a page cut off by the frame) do not
     /// count either way.
@@ -34,7 +34,7 @@ extension PageDetector {
             return (max(r, g, b), max(r, g, b) - min(r, g, b))
         }
 
-        var inside: [Int] = []
+        var inside: [(Int, Int)] = []
         var outside: [[(Int, Int)]] = []
         var outsideTried: [Int] = []
         for i in 0..<4 {
@@ -49,24 +49,28 @@ extension PageDetector {
             for s in 0..<steps {
                 let t = 0.1 + 0.8 * Double(s) / Double(steps - 1)
                 let px = a.x + ex * t, py = a.y + ey * t
-                if let v = sample(px - nx * d, py - ny * d) { inside.append(v.0) }
+                if let v = sample(px - nx * d, py - ny * d) { inside.append(v) }
                 if let v = sample(px + nx * d, py + ny * d) { out.append(v) }
             }
             outside.append(out)
             outsideTried.append(steps)
         }
         guard inside.count >= 8 else { return false }
-        inside.sort()
-        // The paper of the page: its bright samples (text and pictures are the dark ones).
-        let paper = inside[inside.count * 3 / 4]
+        // The paper of the page: its bright samples (text and pictures are the dark ones), and
+        // their saturation (a light desk is as bright as paper but more coloured).
+        let levels = inside.map(\.0).sorted()
+        let paper = levels[levels.count * 3 / 4]
         guard paper >= 120 else { return false }
+        let paperSats = inside.filter { $0.0 >= paper - 24 }.map(\.1).sorted()
+        let paperSat = paperSats.isEmpty ? 0 : paperSats[paperSats.count / 2]
+        func isPaper(_ v: (Int, Int)) -> Bool { v.0 >= paper - 24 && v.1 <= paperSat + 16 }
         var paperSides = 0
         for (i, out) in outside.enumerated() where out.count * 2 >= outsideTried[i] {
-            let like = out.filter { $0.0 >= paper - 24 && $0.1 <= 48 }.count
+            let like = out.filter(isPaper).count
             if like * 10 >= out.count * 6 { paperSides += 1 }
         }
         if getenv("QUIRE_PAPER_DEBUG") != nil {
-            let shares = outside.map { out in out.isEmpty ? -1 : out.filter { $0.0 >= paper - 24 && $0.1 <= 48 }.count * 100 / out.count }
+            let shares = outside.map { out in out.isEmpty ? -1 : out.filter(isPaper).count * 100 / out.count }
             print("paper check: paper=\(paper) sides(outside paper-like %, -1 off frame)=\(shares) counts=\(outside.map(\.count)) quad=\(pts.map { (Int($0.x), Int($0.y)) }) size=\(width)x\(height) bands=\(bands) out=\(outside.map { $0.prefix(6).map { "\($0.0)/\($0.1)" } })")
         }
         return paperSides >= 1
