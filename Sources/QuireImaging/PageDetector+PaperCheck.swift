@@ -12,9 +12,11 @@ extension PageDetector {
     /// How far outside (and inside) each side the pixels are sampled, as a share of the long side.
     static let paperProbeDistance = 0.04
 
-    /// Whether a side of `quad` has paper like the quad's own just outside it (60 % of the samples
-    /// no darker than the page's paper less 24 levels and at most 16 more saturated): that side is a line on
-    /// the page (a table rule, a column edge), so the quad is not the whole page.
+    /// Whether a side of `quad` has printed paper like the quad's own just outside it: at least
+    /// 30 % of the samples there are paper (no darker than the page's paper less 12 levels, at
+    /// most 16 more saturated) and at least 10 % are ink (60 levels darker). That side is then a
+    /// line on the page (a table rule, a column edge), so the quad is not the whole page. A plain
+    /// light desk is paper-coloured but carries no ink, so a page on it keeps its quad.
     /// Sides whose outer samples mostly fall off the frame (a page cut off by the frame) do not
     /// count either way.
     static func liesInsidePaper(_ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
@@ -63,14 +65,16 @@ extension PageDetector {
         guard paper >= 120 else { return false }
         let paperSats = inside.filter { $0.0 >= paper - 24 }.map(\.1).sorted()
         let paperSat = paperSats.isEmpty ? 0 : paperSats[paperSats.count / 2]
-        func isPaper(_ v: (Int, Int)) -> Bool { v.0 >= paper - 24 && v.1 <= paperSat + 16 }
+        func isPaper(_ v: (Int, Int)) -> Bool { v.0 >= paper - 12 && v.1 <= paperSat + 16 }
+        func isInk(_ v: (Int, Int)) -> Bool { v.0 <= paper - 60 }
         var paperSides = 0
         for (i, out) in outside.enumerated() where out.count * 2 >= outsideTried[i] {
-            let like = out.filter(isPaper).count
-            if like * 10 >= out.count * 6 { paperSides += 1 }
+            // Paper with print on it: a plain light desk is paper-coloured but holds no ink.
+            let paperShare = out.filter(isPaper).count * 10, inkShare = out.filter(isInk).count * 10
+            if paperShare >= out.count * 3 && inkShare >= out.count { paperSides += 1 }
         }
         if getenv("QUIRE_PAPER_DEBUG") != nil {
-            let shares = outside.map { out in out.isEmpty ? -1 : out.filter(isPaper).count * 100 / out.count }
+            let shares = outside.map { out in out.isEmpty ? [-1] : [out.filter(isPaper).count * 100 / out.count, out.filter(isInk).count * 100 / out.count] }
             print("paper check: paper=\(paper) sides(outside paper-like %, -1 off frame)=\(shares) counts=\(outside.map(\.count)) quad=\(pts.map { (Int($0.x), Int($0.y)) }) size=\(width)x\(height) bands=\(bands) out=\(outside.map { $0.prefix(6).map { "\($0.0)/\($0.1)" } })")
         }
         return paperSides >= 1
