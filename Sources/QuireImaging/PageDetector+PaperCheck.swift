@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-
 /// The page is the paper: a quad whose surroundings are the same bright, low-saturation paper
 /// as its inside is a structure printed on the page (a table, a text column, a picture box),
 /// not the page. On real photos such quads score as well as true pages (four straight, fully
@@ -72,10 +68,6 @@ extension PageDetector {
             // Paper with print on it: a plain light desk is paper-coloured but holds no ink.
             let paperShare = out.filter(isPaper).count * 10, inkShare = out.filter(isInk).count * 10
             if paperShare >= out.count * 3 && inkShare >= out.count { paperSides += 1 }
-        }
-        if getenv("QUIRE_PAPER_DEBUG") != nil {
-            let shares = outside.map { out in out.isEmpty ? [-1] : [out.filter(isPaper).count * 100 / out.count, out.filter(isInk).count * 100 / out.count] }
-            print("paper check: paper=\(paper) sides(outside paper-like %, -1 off frame)=\(shares) counts=\(outside.map(\.count)) quad=\(pts.map { (Int($0.x), Int($0.y)) }) size=\(width)x\(height) bands=\(bands) out=\(outside.map { $0.prefix(6).map { "\($0.0)/\($0.1)" } })")
         }
         return paperSides >= 1
     }
