@@ -10,7 +10,7 @@ APT_PACKAGES := libvips-dev libvips-tools pkg-config python3-venv chromium chrom
   qpdf poppler-utils libcairo2-dev tesseract-ocr tesseract-ocr-osd unpaper
 OUT ?= out
 
-.PHONY: deps test-venv build release demo test docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew viewer
+.PHONY: deps test-venv build release demo test docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew accuracy-real-photos viewer
 
 ## deps: install the Debian packages in APT_PACKAGES that are missing (apt-get; sudo when not root).
 deps:
@@ -73,13 +73,24 @@ accuracy-deskew: deps
 	$(SWIFT) build -c release --product quire-deskew-score
 	$$($(SWIFT) build -c release --show-bin-path)/quire-deskew-score $(DESKEW_SCORE_ARGS)
 
+## accuracy-real-photos: stage the real-photo set (photos from REAL_PHOTOS, truth committed) for `make accuracy`.
+accuracy-real-photos:
+	@rm -rf $(ACCURACY_OUT)/real; if [ -d "$(REAL_PHOTOS)" ]; then mkdir -p $(ACCURACY_OUT)/real && \
+	  cp Tools/accuracy/real/truth.json $(ACCURACY_OUT)/real/ && \
+	  for f in $$(.venv/bin/python -c 'import json,sys; print(" ".join(json.load(open(sys.argv[1]))))' Tools/accuracy/real/truth.json); do \
+	    [ -f "$(REAL_PHOTOS)/$$f" ] && ln -sf "$$(cd "$(REAL_PHOTOS)" && pwd)/$$f" $(ACCURACY_OUT)/real/$$f || echo "note: real photo $$f missing from $(REAL_PHOTOS)"; done; \
+	else echo "note: real-photo set absent ($(REAL_PHOTOS)); not scored. See Tools/accuracy/real/SOURCES.md to build it."; fi
+
 ## accuracy: border detection and deskew scored against ground truth, Quire and the classic
 ## OpenCV recipe in the same run, on ../shared/data/synthetic and on a generated set
-## (Tools/accuracy/generate.py; numpy, Pillow and opencv-python-headless in .venv/ from PyPI).
+## (Tools/accuracy/generate.py; numpy, Pillow and opencv-python-headless in .venv/ from PyPI),
+## and on the real photos in REAL_PHOTOS=dir when present (truth in Tools/accuracy/real/truth.json).
 ACCURACY_OUT ?= bench-out/accuracy
 ACCURACY_SEED ?= 7
 SHARED_SYNTH := ../shared/data/synthetic
-accuracy: deps
+# Real phone photos (not in the repo: Tools/accuracy/real/SOURCES.md lists them; truth.json is committed).
+REAL_PHOTOS ?= ../shared/data/real-photos
+accuracy: deps accuracy-real-photos
 	$(SWIFT) build -c release --product QuireAccuracy
 	@mkdir -p $(ACCURACY_OUT)
 	@if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import numpy, PIL' 2>/dev/null; then \
@@ -89,9 +100,9 @@ accuracy: deps
 	  || echo "note: opencv-python-headless not installable: the OpenCV peer is skipped"
 	@if [ ! -f $(ACCURACY_OUT)/generated/captures/truth.json ] && .venv/bin/python -c 'import numpy, PIL' 2>/dev/null; then \
 	  .venv/bin/python Tools/accuracy/generate.py $(ACCURACY_OUT)/generated --seed $(ACCURACY_SEED); fi
-	@sets=""; for d in $(SHARED_SYNTH)/captures $(ACCURACY_OUT)/generated/captures $(SHARED_SYNTH)/scans $(ACCURACY_OUT)/generated/scans; do \
+	@sets=""; for d in $(SHARED_SYNTH)/captures $(ACCURACY_OUT)/generated/captures $(ACCURACY_OUT)/real $(SHARED_SYNTH)/scans $(ACCURACY_OUT)/generated/scans; do \
 	  [ -f $$d/truth.json ] && sets="$$sets $$d"; done; \
-	peer=""; photos=""; for d in $$sets; do case $$d in *captures) photos="$$photos $$d";; esac; done; \
+	peer=""; photos=""; for d in $$sets; do case $$d in *captures|*/real) photos="$$photos $$d";; esac; done; \
 	if .venv/bin/python -c 'import cv2' 2>/dev/null && [ -n "$$photos" ]; then \
 	  .venv/bin/python Tools/accuracy/opencv_peer.py $(ACCURACY_OUT)/opencv.json $$photos && peer="--peer opencv=$(ACCURACY_OUT)/opencv.json"; \
 	else echo "note: OpenCV peer skipped (opencv-python-headless unavailable)"; fi; \

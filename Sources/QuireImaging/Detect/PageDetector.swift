@@ -96,6 +96,11 @@ struct PageDetector: Sendable {
                         bottomRight: Point(x: corners[2].0, y: corners[2].1),
                         bottomLeft: Point(x: corners[3].0, y: corners[3].1))
         guard quad.isFinite, quad.isConvex else { return (PageDetection(quad: nil, confidence: confidence * 0.5), true) }
+        // A quad with paper on both sides of its edges is printed on the page: keep the frame.
+        let insidePaper = pixels.withUnsafeBufferPointer {
+            Self.liesInsidePaper(quad, pixels: $0, width: width, height: height, bands: bands)
+        }
+        guard !insidePaper else { return (PageDetection(quad: nil, confidence: min(confidence, 0.3)), true) }
         return (PageDetection(quad: quad.readingOrdered(), confidence: confidence), best.insideBrighter)
     }
 

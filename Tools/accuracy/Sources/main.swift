@@ -37,11 +37,13 @@ struct Scores {
         let mean = ious.reduce(0, +) / n
         let share = Double(ious.filter { $0 >= 0.9 }.count) / n
         let corner = cornerErrors.reduce(0, +) / n
+        // Harmful: the user would get the wrong region (IoU < 0.6 with the true page).
+        let harmful = ious.filter { $0 < 0.6 }.count
         let msText = ms.isEmpty ? "-" : String(format: "%.1f", ms.reduce(0, +) / Double(ms.count))
         let aspect = aspectErrors.isEmpty ? "" : String(format: "  aspect err mean %.1f%% worst %.1f%%",
             aspectErrors.reduce(0, +) / Double(aspectErrors.count) * 100, aspectErrors.max()! * 100)
-        return String(format: "%-10@ n=%3d  meanIoU=%.4f  IoU>=0.9: %5.1f%%  minIoU=%.3f  worstCorner/diag=%.4f  found=%d  ms/page=%@",
-                      name as NSString, ious.count, mean, share * 100, ious.min()!, corner, found, msText as NSString) + aspect
+        return String(format: "%-10@ n=%3d  meanIoU=%.4f  IoU>=0.9: %5.1f%%  minIoU=%.3f  worstCorner/diag=%.4f  found=%d  harmful(IoU<0.6)=%d  ms/page=%@",
+                      name as NSString, ious.count, mean, share * 100, ious.min()!, corner, found, harmful, msText as NSString) + aspect
     }
 }
 

@@ -1,0 +1,74 @@
+/// The page is the paper: a quad whose surroundings are the same bright, low-saturation paper
+/// as its inside is a structure printed on the page (a table, a text column, a picture box),
+/// not the page. On real photos such quads score as well as true pages (four straight, fully
+/// supported sides), so the line score alone cannot tell them apart; the pixels beside the
+/// sides can. When the check fires the detector keeps the whole frame with a low confidence,
+/// which on a real photo is never the harmful outcome a wrong crop is.
+extension PageDetector {
+    /// How far outside (and inside) each side the pixels are sampled, as a share of the long side.
+    static let paperProbeDistance = 0.04
+
+    /// Whether a side of `quad` has printed paper like the quad's own just outside it: at least
+    /// 30 % of the samples there are paper (no darker than the page's paper less 12 levels, at
+    /// most 16 more saturated) and at least 10 % are ink (60 levels darker). That side is then a
+    /// line on the page (a table rule, a column edge), so the quad is not the whole page. A plain
+    /// light desk is paper-coloured but carries no ink, so a page on it keeps its quad.
+    /// Sides whose outer samples mostly fall off the frame (a page cut off by the frame) do not
+    /// count either way.
+    static func liesInsidePaper(_ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+                                bands: Int) -> Bool {
+        let pts = [quad.topLeft, quad.topRight, quad.bottomRight, quad.bottomLeft]
+        let cx = pts.map(\.x).reduce(0, +) / 4, cy = pts.map(\.y).reduce(0, +) / 4
+        let d = Double(max(width, height)) * paperProbeDistance
+        let steps = 21
+
+        /// Brightness (max channel) and saturation (max − min) of the pixel at (x, y), or nil off the frame.
+        func sample(_ x: Double, _ y: Double) -> (Int, Int)? {
+            let xi = Int(x), yi = Int(y)
+            guard x >= 0, y >= 0, xi < width, yi < height else { return nil }
+            let o = (yi * width + xi) * bands
+            if bands < 3 { return (Int(pixels[o]), 0) }
+            let r = Int(pixels[o]), g = Int(pixels[o + 1]), b = Int(pixels[o + 2])
+            return (max(r, g, b), max(r, g, b) - min(r, g, b))
+        }
+
+        var inside: [(Int, Int)] = []
+        var outside: [[(Int, Int)]] = []
+        var outsideTried: [Int] = []
+        for i in 0..<4 {
+            let a = pts[i], b = pts[(i + 1) % 4]
+            let ex = b.x - a.x, ey = b.y - a.y
+            let len = (ex * ex + ey * ey).squareRoot()
+            guard len > 1 else { return false }
+            var nx = ey / len, ny = -ex / len
+            let mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2
+            if nx * (mx - cx) + ny * (my - cy) < 0 { nx = -nx; ny = -ny }  // outward
+            var out: [(Int, Int)] = []
+            for s in 0..<steps {
+                let t = 0.1 + 0.8 * Double(s) / Double(steps - 1)
+                let px = a.x + ex * t, py = a.y + ey * t
+                if let v = sample(px - nx * d, py - ny * d) { inside.append(v) }
+                if let v = sample(px + nx * d, py + ny * d) { out.append(v) }
+            }
+            outside.append(out)
+            outsideTried.append(steps)
+        }
+        guard inside.count >= 8 else { return false }
+        // The paper of the page: its bright samples (text and pictures are the dark ones), and
+        // their saturation (a light desk is as bright as paper but more coloured).
+        let levels = inside.map(\.0).sorted()
+        let paper = levels[levels.count * 3 / 4]
+        guard paper >= 120 else { return false }
+        let paperSats = inside.filter { $0.0 >= paper - 24 }.map(\.1).sorted()
+        let paperSat = paperSats.isEmpty ? 0 : paperSats[paperSats.count / 2]
+        func isPaper(_ v: (Int, Int)) -> Bool { v.0 >= paper - 12 && v.1 <= paperSat + 16 }
+        func isInk(_ v: (Int, Int)) -> Bool { v.0 <= paper - 60 }
+        var paperSides = 0
+        for (i, out) in outside.enumerated() where out.count * 2 >= outsideTried[i] {
+            // Paper with print on it: a plain light desk is paper-coloured but holds no ink.
+            let paperShare = out.filter(isPaper).count * 10, inkShare = out.filter(isInk).count * 10
+            if paperShare >= out.count * 3 && inkShare >= out.count { paperSides += 1 }
+        }
+        return paperSides >= 1
+    }
+}
