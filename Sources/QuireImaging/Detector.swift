@@ -96,7 +96,8 @@ public enum Detector {
                                    skewDegrees: analysis.skew?.degrees ?? 0, kind: .scan, detectionMilliseconds: ms)
         case .none:
             return DetectionResult(source: path, page: page, width: width, height: height, quad: nil,
-                                   confidence: analysis.detection.confidence, kind: .none, detectionMilliseconds: ms)
+                                   confidence: analysis.detection.confidence, kind: DetectionResult.Kind.none,
+                                   detectionMilliseconds: ms)
         }
     }
 
