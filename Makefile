@@ -68,10 +68,14 @@ docs-images: release
 bench-layout:
 	$(SWIFT) run -c release quire-bench-layout
 
-## accuracy-deskew: mean and worst skew error and ms/page on ../shared/data scans (release build).
+## accuracy-deskew: mean and worst skew error and ms/page on ../shared/data scans (release build),
+## then what `quire process` decides on the real skewed scans of Tools/accuracy/real-skew.tsv
+## found in ../shared/data or $(DESKEW_CACHE) (fetched files, never committed; absent ones skipped).
+DESKEW_CACHE ?= ../realscans-cache
 accuracy-deskew: deps
 	$(SWIFT) build -c release --product quire-deskew-score
 	$$($(SWIFT) build -c release --show-bin-path)/quire-deskew-score $(DESKEW_SCORE_ARGS)
+	$$($(SWIFT) build -c release --show-bin-path)/quire-deskew-score --real Tools/accuracy/real-skew.tsv --cache $(DESKEW_CACHE)
 
 ## accuracy-real-photos: stage the real-photo set (photos from REAL_PHOTOS, truth committed) for `make accuracy`.
 accuracy-real-photos:

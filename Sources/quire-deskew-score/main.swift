@@ -3,7 +3,10 @@
 // Synthetic scans (synthetic/scans/truth.json, skew_deg positive = CCW) and the real OCRmyPDF
 // PDFs whose content matrix gives the exact skew. Prints per-page results, then the mean and
 // worst absolute error and the time per page (load + small copy + estimate, and estimate alone).
-// Usage: quire-deskew-score [--data DIR] [--out DIR] [--time-deskew]
+// Usage: quire-deskew-score [--data DIR] [--out DIR] [--time-deskew] [--real TSV] [--cache DIR]
+//   --real scores the decision of `quire process` (deskewed by how much, or left alone) on the
+//   real skewed scans listed in TSV (Tools/accuracy/real-skew.tsv), found under DIR (shared)
+//   or the --cache folder (fetched files); absent files are skipped.
 //   --out writes deskewed, trimmed pages; --time-deskew times deskew + trim + JPEG encode.
 import Foundation
 import QuireImaging
@@ -63,6 +66,12 @@ for name in ["unpaper-tests/imgsrc001.png", "unpaper-tests/imgsrc002.png", "unpa
              "tesseract-test-images/phototest.tif", "scikit-image-data/page.png"]
 where FileManager.default.fileExists(atPath: data + "/real/" + name) {
     cases.append(Case(name: "real/" + name + " (no truth)", path: data + "/real/" + name, truth: .nan, unscored: true))
+}
+
+if let realList = argument("--real") {
+    scoreRealDecisions(list: realList, data: data, cache: argument("--cache") ?? root.appendingPathComponent("../realscans-cache").standardized.path,
+                       outDir: outDir)
+    exit(0)
 }
 
 if cases.isEmpty {
@@ -158,4 +167,64 @@ if !errors.isEmpty {
 if !deskewMs.isEmpty {
     print(String(format: "deskew + trim + encode: %.0f ms per page against %.0f ms to encode the page as it is (means)",
                  deskewMs.reduce(0, +) / Double(deskewMs.count), floorMs.reduce(0, +) / Double(floorMs.count)))
+}
+
+/// Scores what `quire process` does with each real skewed scan: the angle it turned the page by
+/// (0 when it left the page alone) against the known angle, over every page, and whether
+/// `quire detect` took the same decision.
+func scoreRealDecisions(list: String, data: String, cache: String, outDir: String?) {
+    guard let text = try? String(contentsOfFile: list, encoding: .utf8) else {
+        print("cannot read \(list)"); return
+    }
+    let work = outDir ?? NSTemporaryDirectory() + "quire-deskew-real-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    let pipeline = PagePipeline()
+    var errors: [Double] = [], worse = 0, skipped = 0, disagree = 0
+    print("real page".padding(toLength: 40, withPad: " ", startingAt: 0) + "   truth  decision   turned   error")
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+        let f = line.split(separator: "\t").map(String.init)
+        guard f.count >= 3, let truth = Double(f[2]) else { continue }
+        let path = (f[0] == "cache" ? cache : data) + "/" + f[1]
+        guard FileManager.default.fileExists(atPath: path) else { skipped += 1; continue }
+        let name = f[1].replacingOccurrences(of: "/", with: "_")
+        let dpi = path.hasSuffix(".pdf") ? 150.0 : 200.0
+        do {
+            let outputs = PageOutputPaths(page: work + "/" + name + ".jpg", preview: work + "/" + name + ".preview.jpg",
+                                          thumbnail: work + "/" + name + ".thumb.jpg")
+            let result = try pipeline.process(PageSource(path: path, page: 0, dpi: dpi), to: outputs)
+            let detected = try Detector.detect(file: path, dpi: dpi, fullResolution: true)
+            var turned = 0.0
+            var decision = result.correction.kind.rawValue
+            switch result.correction.kind {
+            case .deskew: turned = result.correction.skewDegrees ?? 0
+            case .none: turned = 0
+            case .perspective:
+                // Warped by a page quad: the turn is whatever remains in the written page.
+                let page = try VIPSImage.load(file: outputs.page)
+                turned = truth - (try SkewEstimate.estimate(page: page)).degrees
+                decision = "perspective*"
+            }
+            let same = (detected.kind == .scan && result.correction.kind == .deskew
+                        && abs((detected.skewDegrees ?? 0) - turned) < 1e-6)
+                || (detected.kind == .photo && result.correction.kind == .perspective)
+                || (detected.kind == DetectionResult.Kind.none && result.correction.kind == .none)
+            if !same { disagree += 1 }
+            let error = abs(truth - turned)
+            if error > abs(truth) + 1e-9 { worse += 1 }
+            errors.append(error)
+            print(f[1].padding(toLength: 40, withPad: " ", startingAt: 0)
+                  + String(format: " %7.3f  %-12@ %7.3f  %6.3f", truth, decision as NSString, turned, error)
+                  + (same ? "" : "  detect: \(detected.kind?.rawValue ?? "error")"))
+        } catch {
+            print(f[1] + ": error: \(error)")
+        }
+    }
+    if !errors.isEmpty {
+        print(String(format: "\n%d real scans (%d absent, skipped): mean abs error %.3f deg, worst %.3f deg "
+                     + "(targets <= 0.1, <= 0.3); %d made worse; %d where detect and process disagree",
+                     errors.count, skipped, errors.reduce(0, +) / Double(errors.count), errors.max() ?? 0, worse, disagree))
+        print("(perspective*: warped as a photo; its remaining skew is Quire's own estimate on the written page)")
+    } else {
+        print("no real scans present (\(skipped) listed, none found)")
+    }
 }

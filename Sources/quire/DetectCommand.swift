@@ -12,7 +12,7 @@ struct DetectCommand: ParsableCommand {
             Prints {"results": [{"source", "width", "height", "quad", "confidence", "skewDegrees"}]}: \
             width, height and corners (TL, TR, BR, BL) in display pixels after EXIF orientation; \
             quad is null when no page was found or the input is a scan; skewDegrees is null for \
-            photos. Inputs that cannot be read get an "error" field; the others are still detected.
+            photos; kind is photo, scan or none (what `quire process` does with the page). Inputs that cannot be read get an "error" field; the others are still detected.
             """)
 
     @Argument(help: "Image files or folders (a folder contributes its files in sorted order).")
@@ -27,7 +27,7 @@ struct DetectCommand: ParsableCommand {
         for file in files {
             let result: DetectionResult
             do {
-                result = try Detector.detect(file: file)
+                result = try Detector.detect(file: file, fullResolution: true)
             } catch {
                 result = DetectionResult(source: file, error: "\(error)")
             }
@@ -72,6 +72,7 @@ struct DetectCommand: ParsableCommand {
             "skewDegrees": r.skewDegrees.map { (($0 * 1000).rounded() / 1000) } as Any? ?? NSNull(),
         ]
         if r.page > 0 { object["page"] = r.page }
+        if let kind = r.kind { object["kind"] = kind.rawValue }
         if let error = r.error { object["error"] = error }
         if timing, let ms = r.detectionMilliseconds { object["detectionMs"] = round2(ms) }
         return object

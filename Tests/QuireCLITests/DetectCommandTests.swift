@@ -26,6 +26,15 @@ import Testing
         #expect(failedText.contains(#""quad":null"#) && failedText.contains(#""error":"load: not an image""#))
     }
 
+    @Test func kindIsPrintedForEveryDecision() throws {
+        for kind in [DetectionResult.Kind.photo, .scan, DetectionResult.Kind.none] {
+            let r = DetectionResult(source: "s.png", width: 10, height: 10, skewDegrees: kind == .scan ? 1.25 : nil, kind: kind)
+            let object = DetectCommand.json(r, timing: false)
+            #expect(object["kind"] as? String == kind.rawValue)
+        }
+        #expect(DetectCommand.json(DetectionResult(source: "bad.jpg", error: "x"), timing: false)["kind"] == nil)
+    }
+
     @Test func foldersExpandInNaturalOrder() throws {
         let dir = NSTemporaryDirectory() + "quire-detect-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -78,7 +78,9 @@ struct PageCorrector: Sendable {
         case .scan:
             frameShrunk()
             let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
-            let (deskewed, crop) = try ScanDeskew.deskewAndTrim(try decoded.uprightImage(), skew: skew)
+            let (deskewed, crop) = analysis.fillsFrame
+                ? try ScanDeskew.deskewKeepingSize(try decoded.uprightImage(), skew: skew)
+                : try ScanDeskew.deskewAndTrim(try decoded.uprightImage(), skew: skew)
             return (deskewed, CorrectionRecord(kind: .deskew, skewDegrees: skew.degrees, crop: crop))
         }
     }

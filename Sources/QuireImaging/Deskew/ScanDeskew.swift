@@ -66,7 +66,7 @@ enum ScanDeskew {
             // for PDF renders and scans that fill the frame).
             let around = ScanTrim.borderColour(pixels: smallPixels, width: small.width, height: small.height,
                                                bands: small.bands)
-            return (try rotate(around), nil)
+            return try keepingSize(rotate(around), width: image.width, height: image.height)
         }
         // Edges are measured on the page turned with a lid-coloured fill; the page itself is
         // cut from one turned with a paper-coloured fill, so where the page ran off the glass
@@ -87,6 +87,31 @@ enum ScanDeskew {
         if x0 == 0, y0 == 0, x1 == straight.width, y1 == straight.height { return (straight, nil) }
         let crop = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
         return (try output.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), crop)
+    }
+
+    /// Turns a page that fills the frame straight inside its own size: no trimming, the corners
+    /// that come in from outside the scan filled with the colour around the page (its paper).
+    /// - Returns: the page, exactly `image`'s size, and the crop of the rotated canvas it is.
+    static func deskewKeepingSize(_ image: VIPSImage, skew: SkewEstimate) throws -> (image: VIPSImage, crop: Rect?) {
+        let image = image.format == .uchar ? image : try image.displayReady(keepGray: true)
+        let degrees = skew.degrees.isFinite ? skew.degrees : 0
+        guard abs(degrees) >= 0.005 else { return (image, nil) }
+        let small = try image.analysisShrunk(toLongSide: trimLongSide).displayReady(keepGray: true).materialized()
+        let around = ScanTrim.borderColour(pixels: try small.pixelBytes(), width: small.width, height: small.height,
+                                           bands: small.bands)
+        let turned = try image.rotated(degrees: degrees, background: fill(around, forBands: image.bands, alpha: image.hasAlpha),
+                                       interpolation: .bilinear)
+        return try keepingSize(turned, width: image.width, height: image.height)
+    }
+
+    /// The centre `width` x `height` of a turned canvas (rotation grows it about its centre),
+    /// so a turned page keeps the size it was scanned at.
+    static func keepingSize(_ turned: VIPSImage, width: Int, height: Int) throws -> (image: VIPSImage, crop: Rect?) {
+        guard turned.width > width || turned.height > height else { return (turned, nil) }
+        let w = min(width, turned.width), h = min(height, turned.height)
+        let x0 = (turned.width - w) / 2, y0 = (turned.height - h) / 2
+        return (try turned.cropped(x: x0, y: y0, width: w, height: h),
+                Rect(x: Double(x0), y: Double(y0), width: Double(w), height: Double(h)))
     }
 
     /// The lid colour as a fill for an image with `bands` bands (grey, RGB, with alpha).

@@ -3,6 +3,15 @@ import VipsBridge
 /// The outcome of `quire detect` for one page: its display size and either a page quad (photos),
 /// a skew angle (scans), or an error.
 public struct DetectionResult: Sendable, Hashable, Codable {
+    /// What the page was taken for; the correction step of `quire process` decides the same.
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// A photo with a page quad: warped upright.
+        case photo
+        /// A scan (on a lid, or filling the frame with confident text lines): deskewed.
+        case scan
+        /// Neither: written as it is.
+        case none
+    }
     /// The input path as given.
     public var source: String
     /// The page inside a multi-page file, from 0.
@@ -17,6 +26,8 @@ public struct DetectionResult: Sendable, Hashable, Codable {
     /// The skew of a page that looks like a flatbed scan, in degrees (positive = content turned
     /// counter-clockwise), or nil for photos.
     public var skewDegrees: Double?
+    /// What the page was taken for (nil when the input could not be read).
+    public var kind: Kind?
     /// Why the input could not be read, or nil.
     public var error: String?
     /// Milliseconds spent in detection proper (after decoding the small copy).
@@ -24,8 +35,9 @@ public struct DetectionResult: Sendable, Hashable, Codable {
 
     /// A detection result for page `page` of `source`; the quad or the skew is nil when not measured.
     public init(source: String, page: Int = 0, width: Int = 0, height: Int = 0, quad: Quad? = nil,
-                confidence: Double = 0, skewDegrees: Double? = nil, error: String? = nil,
+                confidence: Double = 0, skewDegrees: Double? = nil, kind: Kind? = nil, error: String? = nil,
                 detectionMilliseconds: Double? = nil) {
+        self.kind = kind
         self.source = source
         self.page = page
         self.width = width
@@ -77,15 +89,16 @@ public enum Detector {
                     searchRadius: analysis.copyScale + 2))
             }
             return DetectionResult(source: path, page: page, width: width, height: height,
-                                   quad: quad, confidence: analysis.detection.confidence,
+                                   quad: quad, confidence: analysis.detection.confidence, kind: .photo,
                                    detectionMilliseconds: ms)
         case .scan:
             return DetectionResult(source: path, page: page, width: width, height: height, quad: nil,
                                    confidence: analysis.skew?.confidence ?? 0,
-                                   skewDegrees: analysis.skew?.degrees ?? 0, detectionMilliseconds: ms)
+                                   skewDegrees: analysis.skew?.degrees ?? 0, kind: .scan, detectionMilliseconds: ms)
         case .none:
             return DetectionResult(source: path, page: page, width: width, height: height, quad: nil,
-                                   confidence: analysis.detection.confidence, detectionMilliseconds: ms)
+                                   confidence: analysis.detection.confidence, kind: DetectionResult.Kind.none,
+                                   detectionMilliseconds: ms)
         }
     }
 

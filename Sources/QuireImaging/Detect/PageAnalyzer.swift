@@ -105,6 +105,9 @@ struct PageAnalysis: Sendable {
     var detection: PageDetection
     /// The skew estimate when the page looks like a scan.
     var skew: SkewEstimate?
+    /// A scan whose page fills the whole frame (no lid or background around it): it is turned
+    /// inside its own size, never trimmed.
+    var fillsFrame = false
     /// Whether the page is brighter than what surrounds it (guides full-resolution refinement).
     var insideBrighter = true
     /// Full pixels per detection-copy pixel (the uncertainty of the quad, in full pixels).
@@ -119,6 +122,10 @@ struct PageAnalysis: Sendable {
 enum PageAnalyzer {
     /// Images narrower or lower than this (in the detection copy) are written as they are.
     static let minimumSide = 16
+    /// Skew confidence a page filling the frame needs before it is treated as a scan and turned.
+    /// Stricter than for pages on a scanner lid: without a lid nothing else says "scan", and a
+    /// photo of a scene must not be turned by a weak peak from its edges.
+    static let fillsFrameMinimumConfidence = 0.3
 
     static func analyze(_ copy: DetectionCopy, detector: PageDetector = PageDetector()) -> PageAnalysis {
         // An image this small (an icon, a 1x1 test pixel) holds no page border to find.
@@ -142,7 +149,14 @@ enum PageAnalyzer {
                                                                       confidence: found.confidence), skew: skew)
         }
         guard let quad = found.quad else {
-            return PageAnalysis(kind: .none, detection: found, skew: nil)
+            // No page border and no flat frame: a page filling the frame (sheet feeders,
+            // auto-cropping scanners) or a picture. Text lines decide: a confident skew makes it
+            // a scan turned inside its own size, anything else is kept as it is.
+            let skew = ScanDeskew.estimateSkew(gray: copy.gray(), width: copy.width, height: copy.height)
+            if skew.confidence >= fillsFrameMinimumConfidence {
+                return PageAnalysis(kind: .scan, detection: found, skew: skew, fillsFrame: true)
+            }
+            return PageAnalysis(kind: .none, detection: found, skew: skew)
         }
         return PageAnalysis(kind: .photo, detection: PageDetection(quad: display(quad, copy), confidence: found.confidence),
                             skew: nil, insideBrighter: insideBrighter, copyScale: max(copy.scaleX, copy.scaleY))

@@ -252,12 +252,49 @@ import VipsBridge
         let (same, crop) = try ScanDeskew.deskewAndTrim(image, skew: SkewEstimate(degrees: 0, confidence: 1))
         #expect(crop == nil)
         #expect(same.width == 1000 && same.height == 1300)
-        let turned = try ScanDeskew.deskewAndTrim(try Self.skewed(image, degrees: 2, lid: 245),
-                                                  skew: SkewEstimate(degrees: 2, confidence: 1))
-        #expect(turned.crop == nil)
+        let skewed = try Self.skewed(image, degrees: 2, lid: 245)
+        let turned = try ScanDeskew.deskewAndTrim(skewed, skew: SkewEstimate(degrees: 2, confidence: 1))
+        // Turned inside its own size: the grown rotation canvas is cut back to the centre.
+        #expect(turned.image.width == skewed.width && turned.image.height == skewed.height)
+        #expect(turned.crop.map { $0.width == Double(skewed.width) && $0.height == Double(skewed.height) } == true)
         // The corners the rotation uncovers are filled with the surrounding paper, not black.
         let corner = try turned.image.cropped(x: 0, y: 0, width: 4, height: 4).pixelBytes()
         #expect(corner.allSatisfy { abs(Int($0) - 245) <= 3 }, "corner \(corner)")
+    }
+
+    /// A text page cut from the middle of a crooked sheet: no lid, no page edge, text to the frame.
+    static func frameFillingScan(degrees: Double) throws -> VIPSImage {
+        var c = Canvas(width: 1400, height: 1800, lid: 245, page: (0, 0, 1400, 1800))
+        Self.drawText(&c, area: (40, 40, 1320, 1720), seed: 5)
+        let skewed = try Self.skewed(try c.image(), degrees: degrees, lid: 245)
+        return try skewed.cropped(x: (skewed.width - 1000) / 2, y: (skewed.height - 1300) / 2, width: 1000, height: 1300)
+    }
+
+    @Test(arguments: [-3.2, 1.4, 12.5])
+    func pageFillingTheFrameIsDeskewedAndKeepsItsSize(degrees: Double) throws {
+        let image = try Self.frameFillingScan(degrees: degrees)
+        let (out, record) = try PageCorrector(options: .init()).correct(image, userQuad: nil)
+        #expect(record.kind == .deskew)
+        #expect(abs((record.skewDegrees ?? 0) - degrees) <= 0.1, "skew \(String(describing: record.skewDegrees))")
+        #expect(out.width == 1000 && out.height == 1300)
+        // Corners brought in from outside the scan are paper, not black.
+        let corner = try out.displayReady(keepGray: true).cropped(x: 0, y: 0, width: 3, height: 3).pixelBytes()
+        #expect(corner.allSatisfy { $0 > 200 }, "corner \(corner)")
+        // Straight afterwards.
+        #expect(abs(try Self.estimate(out).degrees) <= 0.1)
+    }
+
+    @Test func frameFillingPictureIsLeftAlone() throws {
+        // Smooth shading and a few blobs, no text lines: too little to go on, kept as it is.
+        var c = Canvas(width: 900, height: 700, lid: 128, page: (0, 0, 900, 700))
+        for y in 0..<700 { for x in 0..<900 { c.pixels[y * 900 + x] = UInt8((x * 200 / 900 + y * 50 / 700) % 256) } }
+        c.fill(x: 200, y: 150, w: 180, h: 260, value: 30)
+        c.fill(x: 560, y: 300, w: 140, h: 90, value: 220)
+        let image = try Self.skewed(try c.image(), degrees: 4, lid: 128)
+        let cut = try image.cropped(x: 60, y: 60, width: 800, height: 600)
+        let (_, record) = try PageCorrector(options: .init()).correct(cut, userQuad: nil)
+        // Never turned by a guess (the dark box may still be taken for a page and trimmed to).
+        #expect(record.kind != .deskew || abs(record.skewDegrees ?? 0) < 0.005, "\(record)")
     }
 
     @Test func fillMatchesTheImageBands() {

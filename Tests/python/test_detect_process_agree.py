@@ -1,0 +1,68 @@
+"""`quire detect` is a preview of `quire process`: on every real scan and photo available, both
+take the same decision (photo -> perspective, scan -> deskew by the same angle, none -> none).
+
+Reads ../shared/data/real ($QUIRE_SHARED_DATA; skipped when absent) and, when present, the fetched real scans of
+Tools/accuracy/real-skew.tsv in $QUIRE_REALSCANS_CACHE (default ../realscans-cache).
+"""
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = Path(os.environ.get("QUIRE_SHARED_DATA", REPO.parent / "shared" / "data"))
+CACHE = Path(os.environ.get("QUIRE_REALSCANS_CACHE", REPO.parent / "realscans-cache"))
+# Real sets of pages (scans and photos of documents); decode-test and fuzz folders are left out.
+REAL_DIRS = ["real/unpaper-tests", "real/tesseract-test-images", "real/scikit-image-data",
+             "real/opencv-samples-data", "real/ocrmypdf-test-resources", "real/debian-python3-skimage-data",
+             "real/exif-orientation-examples"]
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".tif", ".tiff", ".pbm", ".pdf"}
+KIND_OF_CORRECTION = {"perspective": "photo", "deskew": "scan", "none": "none"}
+
+
+def real_files():
+    files = []
+    for d in REAL_DIRS:
+        folder = SHARED / d
+        if folder.is_dir():
+            files += sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    truth = REPO / "Tools" / "accuracy" / "real-skew.tsv"
+    for line in truth.read_text().splitlines():
+        fields = line.split("\t")
+        if len(fields) >= 3 and fields[0] == "cache" and (CACHE / fields[1]).is_file():
+            files.append(CACHE / fields[1])
+    return files
+
+
+def test_detect_and_process_decide_the_same(quire_bin, tmp_path):
+    files = real_files()
+    if not files:
+        pytest.skip("no real scans here (../shared/data/real absent)")
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    for i, f in enumerate(files):   # unique names: the layout is keyed by file name
+        shutil.copy(f, inputs / f"{i:03d}-{f.name}")
+    detect = subprocess.run([quire_bin, "detect", str(inputs)], capture_output=True, text=True, check=True)
+    detected = {Path(r["source"]).name: r for r in json.loads(detect.stdout)["results"]}
+    out = tmp_path / "out"
+    subprocess.run([quire_bin, "process", str(inputs), "-o", str(out)], capture_output=True, text=True)
+    layout = json.loads((out / "layout.json").read_text())
+    compared, disagreements = 0, []
+    for page in layout["pages"]:
+        if page.get("sourcePage", 0):
+            continue   # detect looks at the first page of a multi-page file
+        name = Path(page["source"]).name
+        r = detected.get(name)
+        if r is None or "error" in r:
+            continue
+        compared += 1
+        kind = KIND_OF_CORRECTION[page["correction"]]
+        if kind != r.get("kind"):
+            disagreements.append(f"{name}: detect {r.get('kind')}, process {page['correction']}")
+        elif kind == "scan" and abs((page["skewDegrees"] or 0) - (r["skewDegrees"] or 0)) > 0.001:
+            disagreements.append(f"{name}: skew detect {r['skewDegrees']}, process {page['skewDegrees']}")
+    assert compared >= 10, f"only {compared} real files compared"
+    assert not disagreements, "\n".join(disagreements)
