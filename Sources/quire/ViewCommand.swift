@@ -10,8 +10,8 @@ struct ViewCommand: ParsableCommand {
         abstract: "Write the web viewer (OUT/index.html) for a processed folder; optionally serve it on 127.0.0.1.",
         discussion: """
         Writes OUT/index.html, OUT/quire-viewer/ and OUT/layout.js (layout.json as a script, so the
-        page also works from file://). With --serve it then serves OUT on 127.0.0.1 (--port PORT, default
-        a free port) and prints the address; stop it with Ctrl-C.
+        page also works from file://). With --serve [PORT] it then serves OUT on 127.0.0.1 (on PORT, or
+        a free port when none is given) and prints the address; stop it with Ctrl-C.
         """
     )
 
@@ -21,8 +21,16 @@ struct ViewCommand: ParsableCommand {
     @Flag(help: "After writing, serve the folder on 127.0.0.1 and print the address.")
     var serve = false
 
-    @Option(help: "The port --serve listens on (0: any free port).")
-    var port: UInt16 = 0
+    /// `--serve [PORT]`: argument-parser has no option with an optional value, so the port is an
+    /// optional positional that only `--serve` accepts (`quire view OUT --serve 8000`).
+    @Argument(help: ArgumentHelp("With --serve: the port to listen on (default: any free port).", valueName: "port"))
+    var port: UInt16?
+
+    func validate() throws {
+        if port != nil && !serve {
+            throw ValidationError("a port is only taken with --serve: quire view OUT --serve \(port!)")
+        }
+    }
 
     func run() throws {
         let url = URL(fileURLWithPath: folder)
@@ -35,7 +43,7 @@ struct ViewCommand: ParsableCommand {
         let index = url.appendingPathComponent("index.html").standardizedFileURL.path
         FileHandle.standardOutput.write(Data("quire: viewer written: file://\(index)\n".utf8))
         guard serve else { return }
-        let server = try StaticServer(folder: url, port: port)
+        let server = try StaticServer(folder: url, port: port ?? 0)
         FileHandle.standardOutput.write(Data("quire: serving \(folder) at \(server.address) (Ctrl-C stops)\n".utf8))
         server.run()
     }

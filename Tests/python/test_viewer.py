@@ -493,3 +493,27 @@ def test_wheel_and_arrows(viewer_out, engine):
         assert not full.is_displayed()
     finally:
         d.quit()
+
+
+def test_serve_takes_an_optional_port(viewer_out, quire_bin):
+    """`quire view OUT --serve PORT` listens on that port; a port without --serve is refused."""
+    import socket
+    import urllib.request
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    refused = subprocess.run([quire_bin, "view", str(viewer_out), str(port)], capture_output=True, text=True)
+    assert refused.returncode != 0 and "--serve" in refused.stderr
+    server = subprocess.Popen([quire_bin, "view", str(viewer_out), "--serve", str(port)],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        line = ""
+        while "serving" not in line:
+            line = server.stdout.readline()
+            assert line, "server exited"
+        assert f"http://127.0.0.1:{port}/" in line
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/layout.json") as r:
+            assert json.loads(r.read())["pages"]
+    finally:
+        server.terminate()
+        server.wait()
