@@ -517,3 +517,41 @@ def test_serve_takes_an_optional_port(viewer_out, quire_bin):
     finally:
         server.terminate()
         server.wait()
+
+
+def touch(d, kind, points):
+    """One DevTools touch event (touchStart/touchMove/touchEnd) with the given finger points."""
+    d.execute_cdp_cmd("Input.dispatchTouchEvent", {
+        "type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+
+
+def test_pinch_opens_the_full_page_and_a_flick_moves_one_page(viewer_out, engine):
+    """Two fingers spreading on the pager open the full-resolution page; a quick short swipe
+    (released while moving) goes on to the next page with its momentum and snaps there."""
+    d = _driver()
+    try:
+        open_viewer(d, viewer_out)
+        r = d.execute_script("var b = document.getElementById('pager').getBoundingClientRect();"
+                             "return [b.left + b.width / 2, b.top + b.height / 2]")
+        cx, cy = r
+        touch(d, "touchStart", [(cx - 20, cy), (cx + 20, cy)])
+        for k in range(1, 6):
+            touch(d, "touchMove", [(cx - 20 - 12 * k, cy), (cx + 20 + 12 * k, cy)])
+            time.sleep(0.02)
+        touch(d, "touchEnd", [])
+        full = d.find_element("id", "full")
+        assert full.is_displayed(), "pinch did not open the full-resolution page"
+        from selenium.webdriver.common.keys import Keys
+        d.find_element("tag name", "body").send_keys(Keys.ESCAPE)
+        assert not full.is_displayed()
+        assert_rest(d, engine, viewer_out, 0)
+        # a flick: 60 px in 50 ms, released while moving: far less than half a page
+        x0 = cx + 100
+        touch(d, "touchStart", [(x0, cy)])
+        for k in range(1, 6):
+            touch(d, "touchMove", [(x0 - 12 * k, cy)])
+            time.sleep(0.01)
+        touch(d, "touchEnd", [])
+        assert_rest(d, engine, viewer_out, 1)
+    finally:
+        d.quit()

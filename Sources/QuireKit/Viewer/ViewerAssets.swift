@@ -671,7 +671,12 @@ img { -webkit-user-drag: none; }
     var id = null, start = 0, last = 0, lastT = 0, v = 0, moved = false, touches = new Map(), pinch0 = 0;
     el.addEventListener('pointerdown', function (ev) {
       touches.set(ev.pointerId, ev);
-      if (touches.size === 2) { pinch0 = spread(); return; }
+      if (touches.size === 2) {
+        /* a second finger makes it a pinch: the one-finger drag ends where it is, without momentum */
+        pinch0 = spread();
+        if (id !== null) { id = null; h.end(0, moved); }
+        return;
+      }
       if (id !== null || deleting) return;
       id = ev.pointerId; el.setPointerCapture(id);
       start = last = ev[axis]; lastT = ev.timeStamp; v = 0; moved = false;
