@@ -12,7 +12,10 @@ struct DetectCommand: ParsableCommand {
             Prints {"results": [{"source", "width", "height", "quad", "confidence", "skewDegrees"}]}: \
             width, height and corners (TL, TR, BR, BL) in display pixels after EXIF orientation; \
             quad is null when no page was found or the input is a scan; skewDegrees is null for \
-            photos; kind is photo, scan or none (what `quire process` does with the page). Inputs that cannot be read get an "error" field; the others are still detected.
+            photos; kind is photo, scan or none (what `quire process` does with the page). Inputs that \
+            cannot be read get an "error" field and one line on stderr; the others are still detected. \
+            Exit status as `quire process`: 0 when every input was read, 1 when one could not be, 2 for \
+            a usage error.
             """)
 
     @Argument(help: "Image files or folders (a folder contributes its files in sorted order).")
@@ -24,18 +27,24 @@ struct DetectCommand: ParsableCommand {
     func run() throws {
         let files = DetectCommand.expand(inputs)
         var results: [[String: Any]] = []
+        var failures = 0
         for file in files {
             let result: DetectionResult
             do {
                 result = try Detector.detect(file: file, fullResolution: true)
             } catch {
                 result = DetectionResult(source: file, error: "\(error)")
+                failures += 1
+                FileHandle.standardError.write(Data("quire detect: \(file): \(error)\n".utf8))
             }
             results.append(DetectCommand.json(result, timing: timing))
         }
         let data = try JSONSerialization.data(withJSONObject: ["results": results],
                                               options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         print(String(decoding: data, as: UTF8.self))
+        // The same contract as `quire process`: the JSON is complete, and the status says that
+        // an input could not be read, so a script does not take a partial answer for a whole one.
+        if failures > 0 { throw ExitCode(1) }
     }
 
     /// Files as given; folders replaced by their regular, non-hidden files in sorted order.

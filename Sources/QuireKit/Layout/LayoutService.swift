@@ -7,14 +7,20 @@ import QuireLayout
 public enum LayoutService {
     /// The response to one request document, or an error object naming the bad field.
     /// - Returns: the response and whether it is an error.
+    ///   An error reply carries the request's `id` whenever the request is a JSON object with
+    ///   one, so a client that pipelines requests over `--lines` can tell which one failed.
     public static func respond(toJSON data: Data, cache: LayoutCache? = nil) -> (response: LayoutJSON, isError: Bool) {
+        let failure: LayoutRequestError
         do {
             return (try respond(to: LayoutRequest.parse(data), cache: cache), false)
         } catch let error as LayoutRequestError {
-            return (error.json, true)
+            failure = error
         } catch {
-            return (LayoutRequestError(field: "", message: "\(error)").json, true)
+            failure = LayoutRequestError(field: "", message: "\(error)")
         }
+        guard case .object(var reply) = failure.json else { return (failure.json, true) }
+        if case .object(let request)? = try? LayoutJSON.parse(data), let id = request["id"] { reply["id"] = id }
+        return (.object(reply), true)
     }
 
     /// The response to a parsed request.

@@ -51,6 +51,26 @@ import QuireKit
         #expect(!response.text.contains("nan") && !response.text.contains("inf"))
     }
 
+    /// A client pipelining requests over `--lines` must be able to tell which one failed.
+    @Test(arguments: [
+        (#"{"id":"r7","layout":"nope","viewport":{"width":390,"height":844},"count":3}"#, LayoutJSON.string("r7")),
+        (#"{"id":42,"layout":"strip","viewport":{"width":0,"height":66},"count":3}"#, LayoutJSON.number(42)),
+        (#"{"id":{"n":1},"layout":"pager","count":3}"#, LayoutJSON.object(["n": .number(1)])),
+    ])
+    func errorRepliesEchoTheRequestID(request: String, id: LayoutJSON) {
+        let (reply, isError) = respond(request)
+        #expect(isError)
+        #expect(object(reply)["error"] != nil)
+        #expect(object(reply)["id"] == id)
+    }
+
+    @Test func anErrorForTextThatIsNotAnObjectHasNoID() {
+        let (reply, isError) = respond("[1, 2")
+        #expect(isError)
+        #expect(object(reply)["id"] == nil)
+        #expect(object(reply)["error"] != nil)
+    }
+
     @Test func stripValuesMatchTheLibrary() {
         let (response, _) = respond(#"{"layout":"strip","viewport":{"width":390,"height":66},"aspectRatios":[0.75,0.75,2,0.5],"offset":{"x":-176.5,"y":0},"snap":{"proposedOffset":{"x":-158,"y":0}}}"#)
         let o = object(response)
