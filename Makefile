@@ -10,7 +10,7 @@ APT_PACKAGES := libvips-dev libvips-tools pkg-config python3-venv chromium chrom
   qpdf poppler-utils libcairo2-dev tesseract-ocr tesseract-ocr-osd unpaper
 OUT ?= out
 
-.PHONY: deps test-venv build release demo test docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew accuracy-real-photos viewer
+.PHONY: deps test-venv build release demo test docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew accuracy-real-photos viewer install dist
 
 ## deps: install the Debian packages in APT_PACKAGES that are missing (apt-get; sudo when not root).
 deps:
@@ -135,5 +135,31 @@ bench-venv:
 viewer:
 	python3 Scripts/embed_viewer.py
 
+## install: quire built with the Swift runtime linked in (runs where no Swift toolchain is
+## installed; it still needs libvips and its libraries), its man page (argument-parser's
+## generate-manual) and its shell completions, into PREFIX.
+PREFIX ?= /usr/local
+STATIC_BUILD := .build-static
+VERSION := $(shell sed -n 's/.*version: "\(.*\)".*/\1/p' Sources/quire/Quire.swift)
+install:
+	@$(MAKE) --no-print-directory deps APT_PACKAGES="libvips-dev pkg-config"
+	$(SWIFT) build -c release --static-swift-stdlib --product quire --scratch-path $(STATIC_BUILD)
+	@bin=$$($(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) --show-bin-path)/quire; \
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d; \
+	install -m 755 $$bin $(DESTDIR)$(PREFIX)/bin/quire; \
+	$(SWIFT) package --disable-sandbox generate-manual >/dev/null && install -d $(DESTDIR)$(PREFIX)/share/man/man1 && \
+	  install -m 644 .build/plugins/GenerateManual/outputs/quire/quire.1 $(DESTDIR)$(PREFIX)/share/man/man1/quire.1; \
+	$$bin --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire; \
+	$$bin --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quire; \
+	$$bin --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish; \
+	echo "installed quire $(VERSION) into $(DESTDIR)$(PREFIX)"
+
+## dist: the same files as `make install`, as quire-VERSION-linux-ARCH.tar.gz.
+dist:
+	rm -rf $(STATIC_BUILD)/dist && $(MAKE) install PREFIX=/ DESTDIR=$(CURDIR)/$(STATIC_BUILD)/dist
+	tar -C $(STATIC_BUILD)/dist -czf quire-$(VERSION)-linux-$$(uname -m).tar.gz .
+	@echo "quire-$(VERSION)-linux-$$(uname -m).tar.gz"
+
 clean:
-	rm -rf .build $(OUT)
+	rm -rf .build $(STATIC_BUILD) $(OUT)
