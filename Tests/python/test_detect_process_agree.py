@@ -45,7 +45,8 @@ def test_detect_and_process_decide_the_same(quire_bin, tmp_path):
     inputs.mkdir()
     for i, f in enumerate(files):   # unique names: the layout is keyed by file name
         shutil.copy(f, inputs / f"{i:03d}-{f.name}")
-    detect = subprocess.run([quire_bin, "detect", str(inputs)], capture_output=True, text=True, check=True)
+    detect = subprocess.run([quire_bin, "detect", str(inputs)], capture_output=True, text=True)
+    assert detect.returncode in (0, 1), detect.stderr   # 1: some real files are truncated on purpose
     detected = {Path(r["source"]).name: r for r in json.loads(detect.stdout)["results"]}
     out = tmp_path / "out"
     subprocess.run([quire_bin, "process", str(inputs), "-o", str(out)], capture_output=True, text=True)
