@@ -27,7 +27,7 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]
         ),
         .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
-                linkerSettings: [.linkedLibrary("jpeg")]),
+                linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("cairo")]),
         .target(name: "VipsBridge", dependencies: ["CVips", "CVipsShim"]),
         .target(name: "QuireGeometry"),
         .target(name: "QuireLayout", dependencies: ["QuireGeometry"]),

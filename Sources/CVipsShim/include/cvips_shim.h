@@ -22,5 +22,6 @@
 #include "cvips_resample.h"
 #include "cvips_warp.h"
 #include "cvips_box.h"
+#include "cvips_pdf.h"
 
 #endif
