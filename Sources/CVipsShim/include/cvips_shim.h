@@ -23,5 +23,6 @@
 #include "cvips_warp.h"
 #include "cvips_box.h"
 #include "cvips_pdf.h"
+#include "cvips_iiif.h"
 
 #endif

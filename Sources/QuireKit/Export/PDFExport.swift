@@ -57,6 +57,9 @@ public struct PDFExportResult: Sendable, Equatable {
 public enum PDFExport {
     /// The default file name inside OUT.
     public static let defaultFileName = "pages.pdf"
+    /// Bumped whenever the same pages and options would give another file, so a newer Quire
+    /// rewrites PDFs an older one made.
+    static let formatVersion = 2
     /// Written as the PDF's Creator (cairo writes itself as the Producer).
     public static let creator = "Quire"
 
@@ -174,7 +177,7 @@ public enum PDFExport {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json = (try? encoder.encode(o)).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        return "pdf/1 \(json)"
+        return "pdf/\(formatVersion) \(json)"
     }
 }
 
