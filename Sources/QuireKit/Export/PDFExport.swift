@@ -107,7 +107,7 @@ public enum PDFExport {
                         continue
                     }
                     if page.source != lastSource {
-                        try writer.addBookmark(bookmarkTitle(page, in: pages), page: writer.pageCount)
+                        try writer.addBookmark(bookmarkTitle(page), page: writer.pageCount)
                         lastSource = page.source
                     }
                 }
@@ -152,7 +152,7 @@ public enum PDFExport {
     }
 
     /// A bookmark names the source file, and the page inside it when it has several.
-    static func bookmarkTitle(_ page: LayoutReport.Page, in pages: [LayoutReport.Page]) -> String {
+    static func bookmarkTitle(_ page: LayoutReport.Page) -> String {
         page.sourcePage > 0 ? "\(page.source) (page \(page.sourcePage + 1))" : page.source
     }
 
