@@ -15,7 +15,8 @@ let package = Package(
         .executable(name: "quire-floor", targets: ["quire-floor"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // 1.8: `@Option(defaultAsFlag:)` for `quire process --pdf [FILE]`.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
         // `make docs`: the DocC catalogs of QuireLayout, QuireGeometry and QuireKit.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -27,7 +28,7 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]
         ),
         .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
-                linkerSettings: [.linkedLibrary("jpeg")]),
+                linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("cairo")]),
         .target(name: "VipsBridge", dependencies: ["CVips", "CVipsShim"]),
         .target(name: "QuireGeometry"),
         .target(name: "QuireLayout", dependencies: ["QuireGeometry"]),

@@ -91,6 +91,20 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Web viewer: web (write OUT/index.html, quire-viewer/ and layout.js) or none.")
     var viewer: ViewerChoice = .web
 
+    @Option(name: .customLong("pdf"), defaultAsFlag: "", parsing: .next,
+            help: ArgumentHelp("After the batch, also write one PDF of the pages (as `quire pdf OUT`): OUT/pages.pdf, or FILE with --pdf=FILE.",
+                               valueName: "file"))
+    var pdf: String? = nil
+
+    @OptionGroup(title: "PDF (with --pdf; --paper also sizes pages without a resolution)") var pdfOptions: PDFOptions
+
+    @Option(name: .customLong("iiif"),
+            help: ArgumentHelp("After the batch, also write IIIF tiles and a manifest under OUT/iiif (as `quire iiif OUT --base-url URL`), for OUT/iiif served at this http(s) address.",
+                               valueName: "base-url"))
+    var iiif: String?
+
+    @OptionGroup(title: "IIIF (with --iiif)") var iiifOptions: IIIFOptions
+
     @Flag(name: .shortAndLong, help: "Print only failures.")
     var quiet = false
 
@@ -116,6 +130,37 @@ struct ProcessCommand: ParsableCommand {
         if let shard {
             do { _ = try ShardSelector(parsing: shard) } catch { throw ValidationError("--shard: \(error)") }
         }
+        if let iiif, iiifOptions.options(baseURL: iiif).normalizedBaseURL == nil {
+            throw ValidationError("--iiif must be an absolute http:// or https:// address, not '\(iiif)'.")
+        }
+    }
+
+    /// The PDF export's options: `--title` (else the one input folder's name, else OUT's),
+    /// `--paper` for pages without a resolution. `--dpi` is not passed on: here it is the
+    /// render resolution of PDF inputs, not a page size.
+    var pdfExport: PDFExportOptions? {
+        guard let pdf else { return nil }
+        var options = (try? pdfOptions.options(output: pdf.isEmpty ? nil : pdf, force: force)) ?? PDFExportOptions()
+        options.title = options.title ?? inputFolderTitle
+        options.paper = PaperSize(rawValue: paper.rawValue)
+        return options
+    }
+
+    /// The IIIF export's options; the label defaults to the PDF title's rule.
+    var iiifExport: IIIFExportOptions? {
+        guard let iiif else { return nil }
+        var options = iiifOptions.options(baseURL: iiif, force: force)
+        options.label = options.label ?? pdfOptions.title ?? inputFolderTitle
+        return options
+    }
+
+    /// The name of the input folder when the batch is one folder (`quire process scans/contract`).
+    var inputFolderTitle: String? {
+        guard inputs.count == 1 else { return nil }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        let name = URL(fileURLWithPath: inputs[0]).standardizedFileURL.resolvingSymlinksInPath().lastPathComponent
+        return name.isEmpty || name == "/" ? nil : name
     }
 
     /// The job these options describe (after `validate()`).
@@ -184,7 +229,19 @@ struct ProcessCommand: ParsableCommand {
             print("quire: " + Self.summaryLine(summary, output: output), to: &standardError)
         }
         if summary.interrupted { throw ExitCode(130) }
-        if !summary.succeeded { throw ExitCode(1) }
+        // Exports read the finished OUT, as `quire pdf` / `quire iiif` would; a failed export
+        // makes the exit status 1 but does not stop the other one.
+        var exportFailed = false
+        let hasLayout = FileManager.default.fileExists(atPath: URL(fileURLWithPath: output).appendingPathComponent("layout.json").path)
+        if hasLayout, summary.pageCount > 0 {
+            if let options = pdfExport {
+                do { try PDFCommand.export(folder: output, options: options, quiet: quiet, command: "quire: pdf") } catch { exportFailed = true }
+            }
+            if let options = iiifExport {
+                do { try IIIFCommand.export(folder: output, options: options, quiet: quiet, command: "quire: iiif") } catch { exportFailed = true }
+            }
+        }
+        if !summary.succeeded || exportFailed { throw ExitCode(1) }
     }
 
     /// `18 pages written to OUT (5 reused), 2 failed, 3.2 s, 5.6 pages/s`.
