@@ -79,9 +79,12 @@ public final class StaticServer {
         reply(client, 200, Self.types[url.pathExtension.lowercased()] ?? "application/octet-stream", data, body: parts[0] == "GET")
     }
 
+    /// Every reply allows any origin (`Access-Control-Allow-Origin: *`), as IIIF asks of its
+    /// files, so a viewer on another site (Mirador, Universal Viewer) can read a served
+    /// `OUT/iiif`; the server only listens on 127.0.0.1.
     private func reply(_ client: Int32, _ status: Int, _ type: String, _ data: Data, body: Bool) {
         let reason = [200: "OK", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed"][status] ?? ""
-        var out = Data("HTTP/1.0 \(status) \(reason)\r\nContent-Type: \(type)\r\nContent-Length: \(data.count)\r\nCache-Control: no-cache\r\nConnection: close\r\n\r\n".utf8)
+        var out = Data("HTTP/1.0 \(status) \(reason)\r\nContent-Type: \(type)\r\nContent-Length: \(data.count)\r\nCache-Control: no-cache\r\nAccess-Control-Allow-Origin: *\r\nConnection: close\r\n\r\n".utf8)
         if body { out.append(data) }
         out.withUnsafeBytes { raw in
             var sent = 0
