@@ -41,21 +41,26 @@ extension VIPSImage {
         /// the whole image's coefficients and makes a second pass (measured ~15 ms more of one
         /// core for a 3.3 MP page), so it is off unless asked for.
         public var optimizeCoding: Bool
+        /// The page's resolution, written as JFIF density (JPEG), pHYs (PNG), EXIF resolution
+        /// (WebP) or TIFF tags; nil when unknown (JPEG then has no density, the others say 72 dpi,
+        /// what readers assume).
+        public var dpi: Resolution?
 
         /// Save options; the defaults are JPEG at quality 85 without metadata.
         public init(format: SaveFormat = .jpeg, quality: Int = 85, stripMetadata: Bool = true,
-                    compression: Int? = nil, optimizeCoding: Bool = false) {
+                    compression: Int? = nil, optimizeCoding: Bool = false, dpi: Resolution? = nil) {
             self.format = format
             self.quality = quality
             self.stripMetadata = stripMetadata
             self.compression = compression
             self.optimizeCoding = optimizeCoding
+            self.dpi = dpi
         }
 
         var cValue: cvips_save_options {
             cvips_save_options(format: format.cValue, quality: Int32(max(1, min(100, quality))),
                                strip: stripMetadata ? 1 : 0, compression: Int32(compression ?? -1),
-                               optimize: optimizeCoding ? 1 : 0)
+                               optimize: optimizeCoding ? 1 : 0, xdpi: dpi?.x ?? 0, ydpi: dpi?.y ?? 0)
         }
     }
 
@@ -71,7 +76,7 @@ extension VIPSImage {
         try VIPSRuntime.start()
         var c = options.cValue
         if options.format == .jpeg && options.stripMetadata && !viaLibvips {
-            let rc = cvips_jpeg_save_in_thread(pointer, path, c.quality, c.optimize)
+            let rc = cvips_jpeg_save_in_thread(pointer, path, c.quality, c.optimize, c.xdpi, c.ydpi)
             if rc != 1 { return try Self.check("save", rc) }
         }
         try Self.check("save", cvips_save(pointer, path, &c))

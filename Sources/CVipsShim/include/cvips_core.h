@@ -113,6 +113,8 @@ typedef struct {
     int strip;            /* 1 = drop metadata */
     int compression;      /* PNG zlib level 0-9; -1 = default */
     int optimize;         /* JPEG: optimised Huffman tables (smaller, slower, buffers the image) */
+    double xdpi, ydpi;    /* the page's resolution in dots per inch; 0 = unknown. Written as JFIF
+                           * density (JPEG), pHYs (PNG), EXIF resolution (WebP), TIFF tags. */
 } cvips_save_options;
 
 int cvips_save(VipsImage *in, const char *filename, const cvips_save_options *options);

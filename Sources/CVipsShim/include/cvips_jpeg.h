@@ -74,7 +74,9 @@ void cvips_unmap_pixels(void *data, size_t length);
  * bytes apart) to a baseline JPEG at `path`, in the calling thread, with the settings
  * vips_jpegsave uses when stripping metadata: libjpeg's defaults, `quality` scaling the
  * baseline tables, 4:2:0 chroma below quality 90 and none from 90 up, optimised Huffman tables
- * when `optimize`, no JFIF header and no metadata. The bytes equal vips_jpegsave's.
+ * when `optimize`, no metadata, and a JFIF header only to carry a known resolution (`xdpi`,
+ * `ydpi` dots per inch, rounded to whole dots; 0 = unknown, no JFIF header). Without a
+ * resolution the bytes equal vips_jpegsave's.
  *
  * Why not vips_jpegsave: its sink hands every strip of 16 rows from a libvips worker thread
  * to the writing thread and back, about 200 wake-ups for a 3 MP page; with two pages in
@@ -83,11 +85,13 @@ void cvips_unmap_pixels(void *data, size_t length);
  * Returns 0, or -1 with the reason in libvips's error buffer (the file may be partly written;
  * callers write to a temporary name). */
 int cvips_jpeg_write_pixels(const char *path, const unsigned char *pixels, int width, int height,
-                            int bands, size_t stride, int quality, int optimize);
+                            int bands, size_t stride, int quality, int optimize,
+                            double xdpi, double ydpi);
 
 /* cvips_jpeg_write_pixels on an image whose pixels are already in memory: 8-bit sRGB or
  * 8-bit grey (B_W), uncoded. Returns 1, having written nothing, for any other image (it goes
  * through vips_jpegsave, which computes and converts it); else as cvips_jpeg_write_pixels. */
-int cvips_jpeg_save_in_thread(VipsImage *in, const char *path, int quality, int optimize);
+int cvips_jpeg_save_in_thread(VipsImage *in, const char *path, int quality, int optimize,
+                              double xdpi, double ydpi);
 
 #endif

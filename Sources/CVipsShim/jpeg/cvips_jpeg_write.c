@@ -9,7 +9,8 @@
 #include <jpeglib.h>
 
 int cvips_jpeg_write_pixels(const char *path, const unsigned char *pixels, int width, int height,
-                            int bands, size_t stride, int quality, int optimize) {
+                            int bands, size_t stride, int quality, int optimize,
+                            double xdpi, double ydpi) {
     if (width <= 0 || height <= 0 || (bands != 1 && bands != 3) || stride < (size_t) width * bands) {
         vips_error("jpegsave", "%s: cannot encode %dx%d pixels of %d bands", path, width, height, bands);
         return -1;
@@ -48,7 +49,15 @@ int cvips_jpeg_write_pixels(const char *path, const unsigned char *pixels, int w
             cinfo.comp_info[i].h_samp_factor = 1;
             cinfo.comp_info[i].v_samp_factor = 1;
         }
-    cinfo.write_JFIF_header = FALSE;
+    if (xdpi > 0 && ydpi > 0) {
+        /* JFIF density in dots per inch: what img2pdf, OCR engines and viewers read. */
+        cinfo.write_JFIF_header = TRUE;
+        cinfo.density_unit = 1;
+        cinfo.X_density = (UINT16) (xdpi > 65535 ? 65535 : xdpi + 0.5);
+        cinfo.Y_density = (UINT16) (ydpi > 65535 ? 65535 : ydpi + 0.5);
+    } else {
+        cinfo.write_JFIF_header = FALSE;
+    }
     jpeg_start_compress(&cinfo, TRUE);
 
     enum { ROWS = 16 };
@@ -73,7 +82,8 @@ int cvips_jpeg_write_pixels(const char *path, const unsigned char *pixels, int w
     return 0;
 }
 
-int cvips_jpeg_save_in_thread(VipsImage *in, const char *path, int quality, int optimize) {
+int cvips_jpeg_save_in_thread(VipsImage *in, const char *path, int quality, int optimize,
+                              double xdpi, double ydpi) {
     int plain = cvips_is_memory(in) && in->BandFmt == VIPS_FORMAT_UCHAR && in->Coding == VIPS_CODING_NONE
         && ((in->Bands == 3 && in->Type == VIPS_INTERPRETATION_sRGB)
             || (in->Bands == 1 && in->Type == VIPS_INTERPRETATION_B_W));
@@ -81,5 +91,5 @@ int cvips_jpeg_save_in_thread(VipsImage *in, const char *path, int quality, int 
     const unsigned char *pixels = cvips_memory_pixels(in);
     if (!pixels) return -1;
     return cvips_jpeg_write_pixels(path, pixels, in->Xsize, in->Ysize, in->Bands,
-                                   (size_t) VIPS_IMAGE_SIZEOF_LINE(in), quality, optimize);
+                                   (size_t) VIPS_IMAGE_SIZEOF_LINE(in), quality, optimize, xdpi, ydpi);
 }

@@ -307,8 +307,27 @@ int cvips_set_interpretation(VipsImage *in, int interpretation, VipsImage **out)
 
 /* ---- saving ----------------------------------------------------------------------- */
 
-int cvips_save(VipsImage *in, const char *filename, const cvips_save_options *o) {
-    int strip = o->strip ? TRUE : FALSE;
+/* The image as it is saved: its resolution set (the page's, or 72 dpi, what readers assume,
+ * when unknown: libvips's own images say 1 pixel/mm, which would claim 25.4 dpi).
+ *
+ * A stripped JPEG gets no JFIF density from vips_jpegsave, so a JPEG with a known resolution
+ * has its metadata removed here instead and is saved unstripped: JFIF density plus the small
+ * EXIF block libvips makes (resolution, orientation 1), and nothing of the source. */
+static int cvips_prepare_save(VipsImage *in, const cvips_save_options *o, VipsImage **out, int *strip) {
+    int known = o->xdpi > 0 && o->ydpi > 0;
+    double xres = (known ? o->xdpi : 72.0) / 25.4, yres = (known ? o->ydpi : 72.0) / 25.4;
+    *strip = o->strip ? TRUE : FALSE;
+    if (vips_copy(in, out, "xres", xres, "yres", yres, NULL)) return -1;
+    if (o->format == CVIPS_SAVE_JPEG && known && o->strip) {
+        gchar **fields = vips_image_get_fields(*out);
+        for (int i = 0; fields[i]; i++) (void) vips_image_remove(*out, fields[i]);
+        g_strfreev(fields);
+        *strip = FALSE;
+    }
+    return 0;
+}
+
+static int cvips_save_prepared(VipsImage *in, const char *filename, const cvips_save_options *o, int strip) {
     switch (o->format) {
     case CVIPS_SAVE_JPEG:
         return vips_jpegsave(in, filename, "Q", o->quality, "strip", strip,
@@ -330,27 +349,39 @@ int cvips_save(VipsImage *in, const char *filename, const cvips_save_options *o)
     return -1;
 }
 
+int cvips_save(VipsImage *in, const char *filename, const cvips_save_options *o) {
+    VipsImage *ready;
+    int strip;
+    if (cvips_prepare_save(in, o, &ready, &strip)) return -1;
+    int rc = cvips_save_prepared(ready, filename, o, strip);
+    g_object_unref(ready);
+    return rc;
+}
+
 void *cvips_save_buffer(VipsImage *in, const cvips_save_options *o, size_t *length) {
     void *buffer = NULL;
-    int strip = o->strip ? TRUE : FALSE;
+    VipsImage *ready;
+    int strip;
+    if (cvips_prepare_save(in, o, &ready, &strip)) return NULL;
     int rc = -1;
     switch (o->format) {
     case CVIPS_SAVE_JPEG:
-        rc = vips_jpegsave_buffer(in, &buffer, length, "Q", o->quality, "strip", strip,
+        rc = vips_jpegsave_buffer(ready, &buffer, length, "Q", o->quality, "strip", strip,
                                   "optimize_coding", o->optimize ? TRUE : FALSE, NULL);
         break;
     case CVIPS_SAVE_PNG:
-        rc = vips_pngsave_buffer(in, &buffer, length, "strip", strip, NULL);
+        rc = vips_pngsave_buffer(ready, &buffer, length, "strip", strip, NULL);
         break;
     case CVIPS_SAVE_WEBP:
-        rc = vips_webpsave_buffer(in, &buffer, length, "Q", o->quality, "strip", strip, NULL);
+        rc = vips_webpsave_buffer(ready, &buffer, length, "Q", o->quality, "strip", strip, NULL);
         break;
     case CVIPS_SAVE_TIFF:
-        rc = vips_tiffsave_buffer(in, &buffer, length, "strip", strip, NULL);
+        rc = vips_tiffsave_buffer(ready, &buffer, length, "strip", strip, NULL);
         break;
     case CVIPS_SAVE_GIF:
-        rc = vips_gifsave_buffer(in, &buffer, length, NULL);
+        rc = vips_gifsave_buffer(ready, &buffer, length, NULL);
         break;
     }
+    g_object_unref(ready);
     return rc == 0 ? buffer : NULL;
 }

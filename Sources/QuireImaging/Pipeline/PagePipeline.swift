@@ -29,6 +29,11 @@ public struct PageResult: Sendable, Hashable, Codable {
     /// Pixel size of the oriented source before correction: the frame `correction.quad` lives
     /// in (and the size of a `--masks` mask).
     public var sourceSize: PixelSize?
+    /// The written page's resolution (`PageDPI`), also written into its files; nil when unknown.
+    public var dpi: Resolution?
+    /// Pixel sizes of the written preview and thumbnail (nil in records of older runs).
+    public var previewSize: PixelSize?
+    public var thumbnailSize: PixelSize?
 }
 
 /// The one-page flow of DESIGN.md, in one place and one order:
@@ -77,21 +82,25 @@ public struct PagePipeline: Sendable {
                                                                frameShrunk: { pass?.leave() })
             }
             let page = corrected.image
+            let dpi = PageDPI.of(page: page.width, page.height, correction: corrected.record.kind, paper: correction.paper,
+                                 sourceDPI: sourceDPI(source, format: format), orientation: orientation)
             // 3. encode page, preview and thumbnail.
-            try StageProfile.measure("3 encode page") { try write(page, to: outputs.page) }
+            try StageProfile.measure("3 encode page") { try write(page, to: outputs.page, dpi: dpi) }
             // Rendered once into memory (a few MB): written, then shrunk again for the thumbnail.
             let preview = try StageProfile.measure("4 preview resize") {
                 try shrink(page, inside: renditions.previewSize)
             }
-            try StageProfile.measure("5 encode preview") { try write(preview, to: outputs.preview) }
+            try StageProfile.measure("5 encode preview") { try write(preview, to: outputs.preview, dpi: dpi, pageWidth: page.width) }
             let small = try StageProfile.measure("6 thumbnail resize") {
                 try shrink(renditions.thumbnailSize <= renditions.previewSize ? preview : page, inside: renditions.thumbnailSize)
             }
-            try StageProfile.measure("7 encode thumbnail") { try write(small, to: outputs.thumbnail) }
+            try StageProfile.measure("7 encode thumbnail") { try write(small, to: outputs.thumbnail, dpi: dpi, pageWidth: page.width) }
             // 4. the page's record.
             return PageResult(source: source, format: format, orientation: orientation,
                               width: page.width, height: page.height, correction: corrected.record, files: outputs,
-                              sourceSize: sourceSize)
+                              sourceSize: sourceSize, dpi: dpi,
+                              previewSize: PixelSize(width: preview.width, height: preview.height),
+                              thumbnailSize: PixelSize(width: small.width, height: small.height))
         } catch {
             for path in [outputs.page, outputs.preview, outputs.thumbnail] { unlink(path) }
             if let error = error as? ImagingError { throw error }
@@ -131,10 +140,24 @@ public struct PagePipeline: Sendable {
         return try image.fitted(inside: size).displayReady(keepGray: image.isGray, background: 255)
     }
 
-    func write(_ image: VIPSImage, to path: String) throws {
+    /// What `source` states about its resolution (`PageResolution.ofSource`); TIFF, WebP and
+    /// HEIF headers are opened again here (lazily: no pixel is decoded).
+    func sourceDPI(_ source: PageSource, format: SourceFormat) -> Resolution? {
+        PageResolution.ofSource(source, format: format) {
+            try? VIPSImage.load(file: source.path, options: .init(page: format.isMultiPage ? source.page : nil))
+        }
+    }
+
+    /// Writes `image` to `path` atomically. A rendition of a page `pageWidth` pixels wide
+    /// carries the page's resolution scaled to its own width, so it describes the same sheet.
+    func write(_ image: VIPSImage, to path: String, dpi: Resolution? = nil, pageWidth: Int? = nil) throws {
+        var options = renditions.saveOptions
+        if let dpi {
+            options.dpi = pageWidth.map { $0 > 0 ? dpi.scaled(by: Double(image.width) / Double($0)) : dpi } ?? dpi
+        }
         do {
             try AtomicFile.write(to: path) { temporary in
-                try image.save(to: temporary, options: renditions.saveOptions)
+                try image.save(to: temporary, options: options)
             }
         } catch let error as AtomicFileError {
             throw ImagingError(.writeFailed, path: path, reason: "cannot be written (\(error.reason))")

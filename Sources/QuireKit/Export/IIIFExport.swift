@@ -1,4 +1,5 @@
 import Foundation
+import QuireImaging
 import VipsBridge
 
 /// What `quire iiif OUT --base-url URL` (and `quire process ... --iiif URL`) writes.

@@ -1,4 +1,5 @@
 import Foundation
+import QuireImaging
 import VipsBridge
 
 /// What `quire pdf OUT` (and `quire process ... --pdf`) writes: one PDF of the batch.

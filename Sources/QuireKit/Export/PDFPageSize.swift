@@ -1,3 +1,4 @@
+import QuireImaging
 /// The size of one PDF page and where its image sits on it, in PDF points (1/72 inch).
 ///
 /// Chosen in a fixed order (`PDFPageSize.make`):
@@ -34,19 +35,10 @@ public struct PDFPageSize: Sendable, Equatable, CustomStringConvertible {
     public static let pointsPerMillimetre = 72.0 / 25.4
     /// Largest relative aspect difference snapped to the exact paper size (3%).
     public static let paperSnap = 0.03
-    /// Resolutions outside this range are treated as unknown: a JFIF density of 1 means "aspect
-    /// only", libvips writes 25.4 dpi (1 pixel/mm) for images it made itself, and nothing scans a
-    /// document below 50 or above 10,000 dpi.
-    public static let plausibleDPI: ClosedRange<Double> = 50...10_000
-    /// Densities programs write when they know nothing (72 on macOS and in cameras' EXIF, 96 on
-    /// Windows): a 4000-pixel phone photo "at 72 dpi" would make a 55-inch page. Treated as
-    /// unknown; `--dpi 72` still gives them.
-    public static let placeholderDPI: [Double] = [72, 96]
-
-    /// Whether `dpi` says something about the page: plausible and not a placeholder.
+    /// Whether `dpi` says something about the page (`PageResolution.isMeaningful`: plausible,
+    /// and not the 72 or 96 dpi that programs write when they know nothing).
     public static func isMeaningful(_ dpi: (x: Double, y: Double)) -> Bool {
-        func ok(_ v: Double) -> Bool { plausibleDPI.contains(v) && !placeholderDPI.contains { abs($0 - v) < 0.01 } }
-        return ok(dpi.x) && ok(dpi.y)
+        PageResolution.isMeaningful(dpi)
     }
 
     /// A page of `width` x `height` points filled by its image.

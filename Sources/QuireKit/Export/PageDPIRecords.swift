@@ -1,3 +1,4 @@
+import QuireImaging
 import Foundation
 
 /// The `dpi` each page record of layout.json carries, when the batch recorded one.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import VipsBridge
-@testable import QuireKit
+@testable import QuireImaging
 
 /// Reading the resolution a page file declares, and the JPEG header that decides pass-through.
 @Suite struct PageResolutionTests {
@@ -83,7 +83,8 @@ import VipsBridge
         defer { try? FileManager.default.removeItem(atPath: folder) }
         for format in [VIPSImage.SaveFormat.jpeg, .png] {
             let path = folder + "/x." + format.fileExtension
-            try TestSupport.writeImage(path, width: 40, height: 30, format: format)
+            try TestSupport.image(width: 40, height: 30, bands: 3) { x, y, _ in UInt8((x * 5 + y * 3) & 255) }
+                .save(to: path, options: .init(format: format, quality: 90))
             #expect(PageResolution.read(path: path) == nil, "\(format)")
         }
     }

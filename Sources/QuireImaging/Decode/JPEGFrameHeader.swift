@@ -3,33 +3,33 @@ import Foundation
 /// The frame header (SOF) of a JPEG file and the EXIF orientation: what decides whether the
 /// file's bytes can go into a PDF as they are (a DCTDecode stream shows them upright only when
 /// they are 8-bit grey or YCbCr with no rotation to apply).
-struct JPEGFrameHeader: Equatable {
-    var width: Int
-    var height: Int
-    var components: Int
-    var precision: Int
+public struct JPEGFrameHeader: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    public var components: Int
+    public var precision: Int
     /// SOF2 (progressive); PDF 1.3+ readers decode it.
-    var progressive: Bool
+    public var progressive: Bool
     /// Arithmetic coding (SOF9-SOF15), which few PDF readers decode.
-    var arithmetic: Bool
+    public var arithmetic: Bool
     /// The EXIF orientation, 1 when absent.
-    var orientation: Int
+    public var orientation: Int
 
     /// Whether a PDF can show the file's bytes as they are.
-    var embeddable: Bool {
+    public var embeddable: Bool {
         precision == 8 && (components == 1 || components == 3) && !arithmetic && orientation == 1
             && width > 0 && height > 0
     }
 
     /// The header of the JPEG file at `path` (its first 256 KiB), nil when it is no JPEG.
-    static func read(path: String) -> JPEGFrameHeader? {
+    public static func read(path: String) -> JPEGFrameHeader? {
         guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
         defer { try? handle.close() }
         guard let data = try? handle.read(upToCount: 256 * 1024) else { return nil }
         return parse([UInt8](data))
     }
 
-    static func parse(_ b: [UInt8]) -> JPEGFrameHeader? {
+    public static func parse(_ b: [UInt8]) -> JPEGFrameHeader? {
         guard b.starts(with: [0xFF, 0xD8]) else { return nil }
         var i = 2
         var orientation = 1

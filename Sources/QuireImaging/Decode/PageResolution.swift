@@ -1,4 +1,5 @@
 import Foundation
+import VipsBridge
 
 /// The resolution a page file declares in its header: JPEG's JFIF density or EXIF
 /// XResolution/YResolution, PNG's pHYs chunk. Read from the first bytes of the file, without
@@ -25,8 +26,40 @@ public enum PageResolution {
         return nil
     }
 
+    /// Resolutions outside this range are treated as unknown: a JFIF density of 1 means "aspect
+    /// only", libvips writes 25.4 dpi (1 pixel/mm) for images it made itself, and nothing scans a
+    /// document below 50 or above 10,000 dpi.
+    public static let plausibleDPI: ClosedRange<Double> = 50...10_000
+    /// Densities programs write when they know nothing (72 on macOS and in cameras' EXIF, 96 on
+    /// Windows): a 4000-pixel phone photo "at 72 dpi" would make a 55-inch page. Treated as
+    /// unknown; `--dpi 72` still gives them.
+    public static let placeholderDPI: [Double] = [72, 96]
+
+    /// Whether `dpi` says something about the page: plausible and not a placeholder.
+    public static func isMeaningful(_ dpi: DPI) -> Bool {
+        func ok(_ v: Double) -> Bool { plausibleDPI.contains(v) && !placeholderDPI.contains { abs($0 - v) < 0.01 } }
+        return ok(dpi.x) && ok(dpi.y)
+    }
+
     private static func plausible(_ dpi: DPI) -> DPI? {
-        PDFPageSize.isMeaningful(dpi) ? dpi : nil
+        isMeaningful(dpi) ? dpi : nil
+    }
+
+    /// The resolution of one page of a source file, as the file states it: the render
+    /// resolution of a PDF page, the JFIF/EXIF density of a JPEG or the pHYs of a PNG (read
+    /// here, because libvips cannot tell a stated density from none), and for other formats
+    /// (TIFF, WebP, HEIF) what libvips read from the header (`header`, the page's loaded
+    /// image), when meaningful. Nil when the file says nothing usable.
+    static func ofSource(_ source: PageSource, format: SourceFormat, header: () -> VIPSImage?) -> Resolution? {
+        switch format {
+        case .pdf:
+            return Resolution(source.dpi)
+        case .jpeg, .png:
+            return read(path: source.path).map { Resolution(x: $0.x, y: $0.y) }
+        default:
+            guard let stated = header()?.headerResolution, isMeaningful((stated.x, stated.y)) else { return nil }
+            return stated
+        }
     }
 
     /// JFIF's APP0 density when it has a unit, else EXIF's; markers are walked up to the first scan.
