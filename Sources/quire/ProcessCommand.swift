@@ -193,16 +193,13 @@ struct ProcessCommand: ParsableCommand {
             summary = try Processor.run(job, stop: stop) { event in
                 switch event {
                 case .started(let count):
-                    bar.start(ProgressReporter(style: style, total: count))
+                    bar.start(style: style, pages: count)
                 case .pageWritten(let source, let page, _, _):
                     bar.reporter?.pageFinished(source: source, sourcePage: page, status: "ok")
                 case .pageReused(let source, let page, _, _):
                     bar.reporter?.pageFinished(source: source, sourcePage: page, status: "skipped")
                 case .failed(let error):
-                    if let reporter = bar.reporter {
-                        reporter.pageFinished(source: error.source, sourcePage: error.sourcePage ?? 0, status: "failed",
-                                              message: error.message)
-                    }
+                    bar.failed(error)
                     do {
                         bar.reporter?.clearLine()
                         var standardError = StandardError()
@@ -298,14 +295,37 @@ struct ProcessCommand: ParsableCommand {
 extension OutputFormat: ExpressibleByArgument {}
 extension ProgressReporter.Style: ExpressibleByArgument {}
 
-/// The progress reporter, made once the page count is known.
+/// The progress reporter, made once the page count is known. Inputs that fail before that
+/// (unreadable files, found while counting pages) are held and reported first, counted in the
+/// total, so `--progress json` has a line for every input as layout.json has an entry.
 final class ProgressBox: @unchecked Sendable {
     private let lock = NSLock()
     private var value: ProgressReporter?
+    private var early: [LayoutReport.PageError] = []
 
-    func start(_ reporter: ProgressReporter) { lock.lock(); value = reporter; lock.unlock() }
+    func start(style: ProgressReporter.Style, pages: Int) {
+        lock.lock()
+        let reporter = ProgressReporter(style: style, total: pages + early.count)
+        value = reporter
+        let held = early
+        early = []
+        lock.unlock()
+        for error in held { Self.report(error, to: reporter) }
+    }
+
+    func failed(_ error: LayoutReport.PageError) {
+        lock.lock()
+        guard let reporter = value else { early.append(error); lock.unlock(); return }
+        lock.unlock()
+        Self.report(error, to: reporter)
+    }
 
     var reporter: ProgressReporter? { lock.lock(); defer { lock.unlock() }; return value }
+
+    private static func report(_ error: LayoutReport.PageError, to reporter: ProgressReporter) {
+        reporter.pageFinished(source: error.source, sourcePage: error.sourcePage ?? 0, status: "failed",
+                              code: error.code, message: error.message)
+    }
 }
 extension CorrectionOptions.Mode: ExpressibleByArgument {}
 extension CorrectionOptions.Paper: ExpressibleByArgument {}

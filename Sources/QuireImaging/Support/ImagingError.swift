@@ -28,6 +28,27 @@ public struct ImagingError: Error, Sendable, Hashable, CustomStringConvertible {
         case decodeFailed
         /// An output file could not be written.
         case writeFailed
+        /// The page took longer than `--page-timeout`.
+        case timedOut
+
+        /// The stable code programs match on (layout.json `errors[].code`, `--progress json`,
+        /// `quire detect`): lower-case words joined by hyphens, never renamed. The table is in
+        /// docs/processing.md.
+        public var code: String {
+            switch self {
+            case .missing: "not-found"
+            case .unreadable: "unreadable"
+            case .empty: "empty"
+            case .notAnImage: "not-an-image"
+            case .unsupportedFormat: "unsupported-format"
+            case .truncated: "truncated"
+            case .tooLarge: "too-large"
+            case .noSuchPage: "no-such-page"
+            case .decodeFailed: "decode-failed"
+            case .writeFailed: "write-failed"
+            case .timedOut: "timeout"
+            }
+        }
     }
 
     public var kind: Kind
@@ -49,7 +70,7 @@ public struct ImagingError: Error, Sendable, Hashable, CustomStringConvertible {
 extension ImagingError {
     /// Classifies a libvips failure while decoding `path`: truncation and corruption are
     /// told apart from other decoder errors by libvips's (libjpeg's, libpng's ...) wording.
-    static func decoding(_ error: any Error, path: String) -> ImagingError {
+    public static func decoding(_ error: any Error, path: String) -> ImagingError {
         if let error = error as? ImagingError { return error }
         let message = (error as? VIPSError)?.message ?? String(describing: error)
         let lower = message.lowercased()

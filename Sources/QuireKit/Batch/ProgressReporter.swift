@@ -21,6 +21,8 @@ public final class ProgressReporter: @unchecked Sendable {
         public var sourcePage: Int
         /// `ok`, `skipped` (reused from the manifest) or `failed`.
         public var status: String
+        /// With `failed`: the error's stable code (as in layout.json's `errors`).
+        public var code: String?
         public var message: String?
         public var pagesPerSecond: Double
         public var secondsLeft: Double?
@@ -31,6 +33,7 @@ public final class ProgressReporter: @unchecked Sendable {
     private let start = ContinuousClock.now
     private let lock = NSLock()
     private var done = 0
+    private var written = 0
     private var lastDraw = ContinuousClock.now - .seconds(1)
     private let drawsBar: Bool
     private let write: @Sendable (String) -> Void
@@ -51,17 +54,20 @@ public final class ProgressReporter: @unchecked Sendable {
     }
 
     /// Records one finished page (`status` ok, skipped or failed).
-    public func pageFinished(source: String, sourcePage: Int, status: String, message: String? = nil) {
+    public func pageFinished(source: String, sourcePage: Int, status: String, code: String? = nil, message: String? = nil) {
         lock.lock()
         defer { lock.unlock() }
         done += 1
+        if status == "ok" { written += 1 }
+        // The rate of pages written: failures and reused pages take no time and would make
+        // the estimate of what is left far too short.
         let elapsed = seconds(since: start)
-        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let rate = elapsed > 0 ? Double(written) / elapsed : 0
         let left: Double? = rate > 0 ? Double(total - done) / rate : nil
         switch style {
         case .json:
             let event = Event(done: done, total: total, source: source, sourcePage: sourcePage, status: status,
-                              message: message, pagesPerSecond: (rate * 100).rounded() / 100,
+                              code: code, message: message, pagesPerSecond: (rate * 100).rounded() / 100,
                               secondsLeft: left.map { ($0 * 10).rounded() / 10 })
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -51,7 +51,8 @@ public enum Processor {
             let found = InputDiscovery.discover([input], excluding: [out])
             // Errors of no single file are reported by shard 1 alone, so a merge has each once.
             if found.isEmpty, job.shard.map({ $0.index == 1 }) ?? true {
-                let entry = LayoutReport.PageError(source: input, message: "no images found in this folder")
+                let entry = LayoutReport.PageError(source: input, code: LayoutReport.PageError.noImagesCode,
+                                                   message: "no images found in this folder")
                 errors.append((inputs.count, -1, entry))
                 report.send(.failed(entry))
             }
@@ -77,7 +78,7 @@ public enum Processor {
                                       page: PageSource(path: inputs[order].path, page: page, dpi: job.dpi)))
                 }
             case .failure(let error):
-                let entry = LayoutReport.PageError(source: inputs[order].source, message: error.reason)
+                let entry = LayoutReport.PageError(source: inputs[order].source, code: error.kind.code, message: error.reason)
                 errors.append((order, -1, entry))
                 report.send(.failed(entry))
             }
@@ -102,7 +103,8 @@ public enum Processor {
 
     /// The report entry for a failed page; `sourcePage` only for multi-page files.
     static func pageError(_ error: ImagingError, unit: Unit) -> LayoutReport.PageError {
-        LayoutReport.PageError(source: unit.source, sourcePage: unit.multiPage ? unit.page.page : nil, message: error.reason)
+        LayoutReport.PageError(source: unit.source, sourcePage: unit.multiPage ? unit.page.page : nil,
+                               code: error.kind.code, message: error.reason)
     }
 
     /// Removes numbered outputs a previous run left (more pages, another format) and
