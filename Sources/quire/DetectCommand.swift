@@ -9,11 +9,13 @@ struct DetectCommand: ParsableCommand {
         commandName: "detect",
         abstract: "Find the page quad (photos) or skew (scans) in each input and print JSON.",
         discussion: """
-            Prints {"results": [{"source", "width", "height", "quad", "confidence", "skewDegrees"}]}: \
+            Prints {"results": [{"source", "width", "height", "kind", "quad", "confidence", "skewDegrees"}]}: \
             width, height and corners (TL, TR, BR, BL) in display pixels after EXIF orientation; \
             quad is null when no page was found or the input is a scan; skewDegrees is null for \
             photos; kind is photo, scan or none (what `quire process` does with the page). Inputs that \
-            cannot be read get an "error" field and one line on stderr; the others are still detected. \
+            cannot be read get "error" and "code" fields (codes as in layout.json) and one line on \
+            stderr; the others are still detected. --corners-out writes the quads found as a \
+            corners file for `quire process --corners`, to be corrected by hand in between. \
             Exit status as `quire process`: 0 when every input was read, 1 when one could not be, 2 for \
             a usage error.
             """)
@@ -24,20 +26,38 @@ struct DetectCommand: ParsableCommand {
     @Flag(help: "Also print the milliseconds spent in detection per input.")
     var timing = false
 
+    @Option(name: .customLong("corners-out"),
+            help: ArgumentHelp("Also write the page corners found (photos only) as a corners file that `quire process --corners` reads.",
+                               valueName: "file"))
+    var cornersOut: String?
+
     func run() throws {
         let files = DetectCommand.expand(inputs)
         var results: [[String: Any]] = []
+        var corners = CornersFile(entries: [:])
         var failures = 0
         for file in files {
             let result: DetectionResult
             do {
                 result = try Detector.detect(file: file, fullResolution: true)
             } catch {
-                result = DetectionResult(source: file, error: "\(error)")
+                let failure = ImagingError.decoding(error, path: file)
+                result = DetectionResult(source: file, error: failure.reason, errorCode: failure.kind.code)
                 failures += 1
-                FileHandle.standardError.write(Data("quire detect: \(file): \(error)\n".utf8))
+                FileHandle.standardError.write(Data("quire detect: \(file): \(failure.reason)\n".utf8))
             }
             results.append(DetectCommand.json(result, timing: timing))
+            if let quad = result.quad, result.kind == .photo {
+                corners.entries[CornersFile.key(source: file, page: result.page)] = quad
+            }
+        }
+        if let cornersOut {
+            do {
+                try AtomicFile.write(Data(corners.jsonText().utf8), to: cornersOut)
+            } catch {
+                FileHandle.standardError.write(Data("quire detect: \(cornersOut): cannot write the corners file (\(error))\n".utf8))
+                throw ExitCode(1)
+            }
         }
         let data = try JSONSerialization.data(withJSONObject: ["results": results],
                                               options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
@@ -83,6 +103,7 @@ struct DetectCommand: ParsableCommand {
         if r.page > 0 { object["page"] = r.page }
         if let kind = r.kind { object["kind"] = kind.rawValue }
         if let error = r.error { object["error"] = error }
+        if let code = r.errorCode { object["code"] = code }
         if timing, let ms = r.detectionMilliseconds { object["detectionMs"] = round2(ms) }
         return object
     }

@@ -100,6 +100,46 @@ public struct CornersFile: Sendable, Hashable, Codable {
     }
 }
 
+extension CornersFile {
+    /// The key of page `page` (from 0) of `source`: the path itself for the first page, `path#N`
+    /// (N from 1) for the others, as `quad(for:)` reads it back. A name that holds a '#' always
+    /// gets its page number, so the part after its own '#' is not read as one.
+    public static func key(source: String, page: Int) -> String {
+        page > 0 || source.contains("#") ? "\(source)#\(page + 1)" : source
+    }
+
+    /// The file's JSON: keys sorted, coordinates rounded to 0.01 px, one entry per line, so a
+    /// person can edit it and a diff shows what they changed.
+    public func jsonText() -> String {
+        func number(_ v: Double) -> String {
+            let r = max(0, (v * 100).rounded() / 100)
+            return r == r.rounded() ? String(Int(r)) : String(r)
+        }
+        let lines = entries.keys.sorted().map { key -> String in
+            let corners = entries[key]!.corners.map { "[\(number($0.x)), \(number($0.y))]" }.joined(separator: ", ")
+            return "  \(Self.quoted(key)): [\(corners)]"
+        }
+        return lines.isEmpty ? "{}\n" : "{\n" + lines.joined(separator: ",\n") + "\n}\n"
+    }
+
+    /// `text` as a JSON string literal.
+    private static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
 /// A corners file that cannot be used, with the file and the entry at fault.
 public struct CornersFileError: Error, Sendable, Equatable, CustomStringConvertible {
     public var file: String

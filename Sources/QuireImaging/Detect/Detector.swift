@@ -30,13 +30,15 @@ public struct DetectionResult: Sendable, Hashable, Codable {
     public var kind: Kind?
     /// Why the input could not be read, or nil.
     public var error: String?
+    /// The stable code of that failure (`ImagingError.Kind.code`), or nil.
+    public var errorCode: String?
     /// Milliseconds spent in detection proper (after decoding the small copy).
     public var detectionMilliseconds: Double?
 
     /// A detection result for page `page` of `source`; the quad or the skew is nil when not measured.
     public init(source: String, page: Int = 0, width: Int = 0, height: Int = 0, quad: Quad? = nil,
                 confidence: Double = 0, skewDegrees: Double? = nil, kind: Kind? = nil, error: String? = nil,
-                detectionMilliseconds: Double? = nil) {
+                errorCode: String? = nil, detectionMilliseconds: Double? = nil) {
         self.kind = kind
         self.source = source
         self.page = page
@@ -46,6 +48,7 @@ public struct DetectionResult: Sendable, Hashable, Codable {
         self.confidence = confidence
         self.skewDegrees = skewDegrees
         self.error = error
+        self.errorCode = errorCode
         self.detectionMilliseconds = detectionMilliseconds
     }
 }

@@ -46,4 +46,23 @@ import Testing
     @Test func missingFileIsAClearError() {
         #expect(throws: CornersFileError.self) { _ = try CornersFile(contentsOf: "/nonexistent/corners.json") }
     }
+
+    /// What `quire detect --corners-out` writes reads back as the same corners, for odd names too.
+    @Test func writtenFilesReadBack() throws {
+        let quad = try #require(Quad(corners: [Point(x: 10.004, y: 0), Point(x: 90.5, y: 2.25),
+                                               Point(x: 88, y: 120.126), Point(x: 0, y: 118)]))
+        let keys = [CornersFile.key(source: "dir/a.jpg", page: 0), CornersFile.key(source: "doc.pdf", page: 2),
+                    CornersFile.key(source: "odd #1 \"quoted\"\tname.jpg", page: 0)]
+        #expect(keys[0] == "dir/a.jpg" && keys[1] == "doc.pdf#3" && keys[2].hasSuffix(".jpg#1"))
+        let file = CornersFile(entries: Dictionary(uniqueKeysWithValues: keys.map { ($0, quad) }))
+        let text = file.jsonText()
+        let back = try CornersFile(json: Array(text.utf8))
+        #expect(Set(back.entries.keys) == Set(keys))
+        let read = try #require(back.entries[keys[1]])
+        // Rounded to 0.01 px.
+        #expect(read.topLeft == Point(x: 10, y: 0) && read.bottomRight == Point(x: 88, y: 120.13))
+        #expect(back.quad(for: PageSource(path: "doc.pdf", page: 2)) == read)
+        #expect(back.quad(for: PageSource(path: "odd #1 \"quoted\"\tname.jpg")) == read)
+        #expect(CornersFile(entries: [:]).jsonText() == "{}\n")
+    }
 }
