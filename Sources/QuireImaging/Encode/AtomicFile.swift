@@ -3,11 +3,13 @@ import Foundation
 /// Writes files under a temporary name in the destination folder and renames them into
 /// place, so a crash or a failed encode never leaves a half-written file under a final name.
 public enum AtomicFile {
-    /// Calls `write` with a temporary path beside `path`, then renames it to `path`
-    /// (replacing an older file). The temporary file is removed when `write` throws.
+    /// Calls `write` with a temporary path beside `path` (`.NAME.partial-PID-RANDOM`, which
+    /// clean-ups recognise), then renames it to `path`, replacing an older file and creating
+    /// the folder when needed. The temporary file is removed when `write` throws.
     public static func write(to path: String, _ write: (String) throws -> Void) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let temporary = folder + "/." + url.lastPathComponent + ".partial-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         do {
             try write(temporary)

@@ -1,4 +1,5 @@
 import Foundation
+import QuireImaging
 
 /// What an export was made from, so a rerun can tell that nothing changed and skip the work.
 ///

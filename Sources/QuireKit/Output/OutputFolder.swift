@@ -46,29 +46,3 @@ public struct OutputFolder: Sendable {
         relative.hasPrefix("/") ? relative : url.appendingPathComponent(relative).path
     }
 }
-
-/// Writing files so that a crash never leaves a half-written file under its final name.
-public enum AtomicFile {
-    /// Calls `write` with a temporary path next to `path`, then renames it into place.
-    /// The temporary file is removed when `write` throws.
-    public static func write(to path: String, _ write: (String) throws -> Void) throws {
-        let url = URL(fileURLWithPath: path)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(UInt32.random(in: 0 ... .max)).tmp").path
-        do {
-            try write(temporary)
-            if rename(temporary, path) != 0 {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-            }
-        } catch {
-            try? FileManager.default.removeItem(atPath: temporary)
-            throw error
-        }
-    }
-
-    /// Writes `data` atomically.
-    public static func write(_ data: Data, to path: String) throws {
-        try write(to: path) { try data.write(to: URL(fileURLWithPath: $0)) }
-    }
-}

@@ -42,7 +42,7 @@ extension Processor {
 
     static func timedOut(path: String, job: ProcessJob, what: String) -> ImagingError {
         let limit = job.pageTimeout.map { $0 == $0.rounded() ? String(Int($0)) : String($0) } ?? "?"
-        return ImagingError(.decodeFailed, path: path, reason: "gave up after \(limit) s \(what) (--page-timeout)")
+        return ImagingError(.timedOut, path: path, reason: "gave up after \(limit) s \(what) (--page-timeout)")
     }
 
     static func processPages(_ units: [Unit], job: ProcessJob, workers: Int, hashes: [String],
@@ -180,7 +180,7 @@ extension Processor {
         if workers > 1 {
             for (i, outcome) in results.enumerated() {
                 guard case .failure(let error)? = outcome, retried.contains(error.kind) else { continue }
-                if stop?.isRequested == true || error.reason.hasSuffix("(--page-timeout)") {
+                if stop?.isRequested == true || error.kind == .timedOut {
                     report.send(.failed(pageError(error, unit: units[i])))
                     continue
                 }
@@ -215,7 +215,7 @@ extension Processor {
                 }
             }
             errors.sort { ($0.order, $0.page) < ($1.order, $1.page) }
-            var summary = ProcessSummary(report: LayoutReport(viewport: job.viewport, pages: pages, errors: errors.map(\.error)),
+            var summary = ProcessSummary(report: LayoutReport(viewport: job.viewport, options: job.recordedOptions, pages: pages, errors: errors.map(\.error)),
                                          layoutPath: out + "/" + layoutFileName)
             summary.reusedCount = reusedCount.take(below: .max) ?? 0
             summary.interrupted = true
@@ -250,7 +250,7 @@ extension Processor {
         removeStaleOutputs(in: out, keeping: Set(pages.flatMap { [$0.files.page, $0.files.preview, $0.files.thumbnail] + [$0.files.mask].compactMap { $0 } }))
 
         errors.sort { ($0.order, $0.page) < ($1.order, $1.page) }
-        let layout = LayoutReport(viewport: job.viewport, pages: pages, errors: errors.map(\.error))
+        let layout = LayoutReport(viewport: job.viewport, options: job.recordedOptions, pages: pages, errors: errors.map(\.error))
         let layoutPath = out + "/" + layoutFileName
         if let shard = job.shard {
             // What `quire merge` needs to put this shard's pages back in the whole batch's order.
@@ -297,10 +297,11 @@ extension Processor {
     }
 
 
-    /// Temporary files a killed run can leave in OUT itself (layout.json's atomic write).
+    /// Temporary files a killed run can leave in OUT itself (layout.json's atomic write:
+    /// `.layout.json.partial-*`, or `.layout.json.*.tmp` from Quire 0.1).
     static func removeTemporaryFiles(in out: String) {
         for name in (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
-        where name.hasPrefix("." + layoutFileName + ".") && name.hasSuffix(".tmp") {
+        where name.hasPrefix("." + layoutFileName + ".") && (name.contains(".partial-") || name.hasSuffix(".tmp")) {
             unlink(out + "/" + name)
         }
     }

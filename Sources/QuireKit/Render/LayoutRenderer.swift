@@ -1,4 +1,5 @@
 import Foundation
+import QuireImaging
 import QuireLayout
 import VipsBridge
 

@@ -108,6 +108,6 @@ import VipsBridge
         try FileManager.default.removeItem(at: fixture.url.appendingPathComponent("pages/0001.jpg"))
         #expect(throws: ExportError.self) { try PDFExport.run(folder: fixture.url.path, options: PDFExportOptions()) }
         let names = try FileManager.default.contentsOfDirectory(atPath: fixture.url.path)
-        #expect(!names.contains { $0.hasSuffix(".pdf") || $0.hasSuffix(".tmp") })
+        #expect(!names.contains { $0.hasSuffix(".pdf") || $0.contains(".partial-") || $0.hasSuffix(".tmp") })
     }
 }
