@@ -8,8 +8,6 @@ enum TestSupport {
     static let repoRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    static var schemaURL: URL { repoRoot.appendingPathComponent("Schemas/quire.layout-1.schema.json") }
-
     /// A fresh empty folder under the system's temporary folder.
     static func temporaryFolder(_ name: String = #function) throws -> String {
         let safe = name.filter { $0.isLetter || $0.isNumber }

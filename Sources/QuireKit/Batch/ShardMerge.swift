@@ -84,7 +84,7 @@ public enum ShardMerge {
         let kept = Set(pages.flatMap { [$0.files.page, $0.files.preview, $0.files.thumbnail] + [$0.files.mask].compactMap { $0 } })
         Processor.removeStaleOutputs(in: out, keeping: kept)
 
-        let report = LayoutReport.relaidOut(viewport: shards[0].report.viewport, pages: pages, errors: errors.map(\.error))
+        let report = LayoutReport.relaidOut(viewport: shards[0].report.viewport, options: shards[0].report.options, pages: pages, errors: errors.map(\.error))
         let layoutPath = out + "/" + Processor.layoutFileName
         do {
             try AtomicFile.write(try report.encoded(), to: layoutPath)

@@ -22,7 +22,7 @@ extension LayoutReport {
     /// thumbnail-strip geometry with QuireLayout (LAYOUTS.md §2 and §3) for `viewport`: the
     /// pager fills the viewport, the strip is `viewport.width` x `viewport.stripHeight`.
     /// - Complexity: O(n) layout queries for n pages.
-    public init(viewport: Viewport, pages: [PageInput], errors: [PageError]) {
+    public init(viewport: Viewport, options: BatchOptions? = nil, pages: [PageInput], errors: [PageError]) {
         let ratios = pages.map { Double($0.result.width) / Double(max(1, $0.result.height)) }
         let geometry = ReferenceGeometry(viewport: viewport, aspectRatios: ratios)
         let records = pages.enumerated().map { index, input -> Page in
@@ -35,8 +35,11 @@ extension LayoutReport {
                 quadConfidence: r.correction.quadConfidence,
                 skewDegrees: r.correction.skewDegrees,
                 crop: r.correction.crop.map(RectValue.init),
+                dpi: r.dpi.map { DPI(x: $0.x, y: $0.y) },
+                previewSize: r.previewSize.map { PixelSizeValue(width: $0.width, height: $0.height) },
+                thumbnailSize: r.thumbnailSize.map { PixelSizeValue(width: $0.width, height: $0.height) },
                 pager: geometry.pager(index), strip: geometry.strip(index))
         }
-        self.init(viewport: viewport, pages: records, errors: errors)
+        self.init(viewport: viewport, options: options, pages: records, errors: errors)
     }
 }

@@ -8,7 +8,7 @@ extension LayoutReport {
     /// computes for one run over all of them, since both derive them from the pages' pixel sizes.
     /// Everything else in the records (files, correction, quad ...) is kept as given.
     /// - Complexity: O(n) layout queries for n pages.
-    public static func relaidOut(viewport: Viewport, pages: [Page], errors: [PageError]) -> LayoutReport {
+    public static func relaidOut(viewport: Viewport, options: BatchOptions? = nil, pages: [Page], errors: [PageError]) -> LayoutReport {
         let ratios = pages.map { Double($0.width) / Double(max(1, $0.height)) }
         let geometry = ReferenceGeometry(viewport: viewport, aspectRatios: ratios)
         let records = pages.enumerated().map { index, page -> Page in
@@ -18,7 +18,7 @@ extension LayoutReport {
             (p.pager, p.strip) = (geometry.pager(index), geometry.strip(index))
             return p
         }
-        return LayoutReport(viewport: viewport, pages: records, errors: errors)
+        return LayoutReport(viewport: viewport, options: options, pages: records, errors: errors)
     }
 }
 

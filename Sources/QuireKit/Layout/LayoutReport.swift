@@ -12,15 +12,98 @@ public struct LayoutReport: Codable, Sendable, Equatable {
 
     public var schema: String
     public var viewport: Viewport
+    /// The options that shaped the batch (nil in files written before they were recorded).
+    public var options: BatchOptions?
     public var pages: [Page]
     public var errors: [PageError]
 
     /// A report of `pages` (already laid out) and `errors` for `viewport`; see `init(viewport:pages:errors:)` taking `PageInput`s to compute the geometry.
-    public init(viewport: Viewport, pages: [Page], errors: [PageError]) {
+    public init(viewport: Viewport, options: BatchOptions? = nil, pages: [Page], errors: [PageError]) {
         self.schema = Self.schemaIdentifier
         self.viewport = viewport
+        self.options = options
         self.pages = pages
         self.errors = errors
+    }
+
+    /// The `quire process` options that decided what the files are, so an app knows what it
+    /// is showing (and a person what to pass to redo it) without the command line.
+    public struct BatchOptions: Codable, Sendable, Equatable {
+        /// The pages' format: `jpeg`, `png` or `webp`.
+        public var format: String
+        /// JPEG and WebP quality, 1-100.
+        public var quality: Int
+        /// Previews fit inside this many pixels; thumbnails inside `thumbnailSize`.
+        public var previewSize: Int
+        public var thumbnailSize: Int
+        /// `--correct`: `auto` or `none`.
+        public var correct: String
+        /// `--paper`: `auto`, `a4`, `letter` or `legal`.
+        public var paper: String
+        /// The resolution PDF pages were rendered at (`--dpi`).
+        public var pdfDPI: Double
+        /// Only thumbnails were written (`--thumbnails-only`): pages and previews are absent.
+        public var thumbnailsOnly: Bool
+
+        /// The recorded options of a batch.
+        public init(format: String, quality: Int, previewSize: Int, thumbnailSize: Int, correct: String, paper: String,
+                    pdfDPI: Double, thumbnailsOnly: Bool) {
+            self.format = format
+            self.quality = quality
+            self.previewSize = previewSize
+            self.thumbnailSize = thumbnailSize
+            self.correct = correct
+            self.paper = paper
+            self.pdfDPI = pdfDPI
+            self.thumbnailsOnly = thumbnailsOnly
+        }
+    }
+
+    /// A page's resolution in dots per inch: written as one number when it is the same across
+    /// and down (nearly always), as `{"x", "y"}` otherwise (a fax's 204 x 196).
+    public struct DPI: Codable, Sendable, Equatable {
+        public var x: Double
+        public var y: Double
+
+        /// `x` dots per inch across, `y` down.
+        public init(x: Double, y: Double) {
+            self.x = x
+            self.y = y
+        }
+
+        public init(from decoder: any Decoder) throws {
+            if let single = try? decoder.singleValueContainer(), let value = try? single.decode(Double.self) {
+                self.init(x: value, y: value)
+                return
+            }
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            self.init(x: try c.decode(Double.self, forKey: .x), y: try c.decode(Double.self, forKey: .y))
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            if x == y {
+                var single = encoder.singleValueContainer()
+                try single.encode(x)
+            } else {
+                var c = encoder.container(keyedBy: CodingKeys.self)
+                try c.encode(x, forKey: .x)
+                try c.encode(y, forKey: .y)
+            }
+        }
+
+        private enum CodingKeys: String, CodingKey { case x, y }
+    }
+
+    /// A pixel size as `{"width", "height"}`.
+    public struct PixelSizeValue: Codable, Sendable, Equatable {
+        public var width: Int
+        public var height: Int
+
+        /// `width` x `height` pixels.
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
     }
 
     /// The reference viewport the geometry was computed for, in points.
@@ -141,6 +224,13 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         public var skewDegrees: Double?
         /// The trim rect kept after deskewing, in pixels of the deskewed image; null when untrimmed.
         public var crop: RectValue?
+        /// The page's resolution, also written into its files; null when unknown (a photo
+        /// straightened without `--paper`, a file that states none).
+        public var dpi: DPI?
+        /// Pixel sizes of the preview and the thumbnail files, so an app can lay them out before
+        /// they load (null only in files written before they were recorded).
+        public var previewSize: PixelSizeValue?
+        public var thumbnailSize: PixelSizeValue?
         public var pager: PagerGeometry
         public var strip: StripGeometry
 
@@ -148,7 +238,8 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         public init(index: Int, source: String, sourcePage: Int, orientation: Int, width: Int, height: Int,
                     aspectRatio: Double, files: Files, correction: CorrectionKind = .none,
                     quad: [[Double]]? = nil, quadConfidence: Double? = nil, skewDegrees: Double? = nil,
-                    crop: RectValue? = nil, pager: PagerGeometry, strip: StripGeometry) {
+                    crop: RectValue? = nil, dpi: DPI? = nil, previewSize: PixelSizeValue? = nil,
+                    thumbnailSize: PixelSizeValue? = nil, pager: PagerGeometry, strip: StripGeometry) {
             self.index = index
             self.source = source
             self.sourcePage = sourcePage
@@ -162,6 +253,9 @@ public struct LayoutReport: Codable, Sendable, Equatable {
             self.quadConfidence = quadConfidence
             self.skewDegrees = skewDegrees
             self.crop = crop
+            self.dpi = dpi
+            self.previewSize = previewSize
+            self.thumbnailSize = thumbnailSize
             self.pager = pager
             self.strip = strip
         }
@@ -183,6 +277,9 @@ public struct LayoutReport: Codable, Sendable, Equatable {
             try c.encode(quadConfidence, forKey: .quadConfidence)
             try c.encode(skewDegrees, forKey: .skewDegrees)
             try c.encode(crop, forKey: .crop)
+            try c.encode(dpi, forKey: .dpi)
+            try c.encode(previewSize, forKey: .previewSize)
+            try c.encode(thumbnailSize, forKey: .thumbnailSize)
             try c.encode(pager, forKey: .pager)
             try c.encode(strip, forKey: .strip)
         }
@@ -193,12 +290,21 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         public var source: String
         /// The page inside a multi-page file, when the failure concerns one page only.
         public var sourcePage: Int?
+        /// What went wrong, as a stable code for programs (`ImagingError.Kind.code`, or
+        /// `no-images` for a folder without images); nil only in files written before codes.
+        public var code: String?
+        /// The same for a person, in words.
         public var message: String
 
-        /// A failure of `source` (page `sourcePage` of a multi-page file, from 0) for the reason `message`.
-        public init(source: String, sourcePage: Int? = nil, message: String) {
+        /// The code of an input folder in which no image was found.
+        public static let noImagesCode = "no-images"
+
+        /// A failure of `source` (page `sourcePage` of a multi-page file, from 0): `code` for
+        /// programs, the reason `message` for people.
+        public init(source: String, sourcePage: Int? = nil, code: String? = nil, message: String) {
             self.source = source
             self.sourcePage = sourcePage
+            self.code = code
             self.message = message
         }
     }
@@ -251,6 +357,7 @@ extension LayoutReport {
         var copy = self
         copy.viewport = Viewport(width: Self.round(viewport.width), height: Self.round(viewport.height),
                                  stripHeight: Self.round(viewport.stripHeight))
+        copy.options?.pdfDPI = Self.round(options?.pdfDPI ?? 0)
         copy.pages = pages.map { page in
             var p = page
             p.aspectRatio = Self.round(p.aspectRatio)
@@ -258,6 +365,7 @@ extension LayoutReport {
             p.quadConfidence = p.quadConfidence.map(Self.round)
             p.skewDegrees = p.skewDegrees.map(Self.round)
             p.crop = p.crop.map(r)
+            p.dpi = p.dpi.map { DPI(x: Self.round($0.x), y: Self.round($0.y)) }
             p.pager = PagerGeometry(frame: r(p.pager.frame), mask: r(p.pager.mask), snapOffset: Self.round(p.pager.snapOffset))
             p.strip = StripGeometry(frame: r(p.strip.frame), focusedFrame: r(p.strip.focusedFrame),
                                     snapOffset: Self.round(p.strip.snapOffset))

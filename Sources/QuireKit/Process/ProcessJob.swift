@@ -56,3 +56,13 @@ public struct ProcessJob: Sendable, Equatable, Codable {
         self.allowUntrustedFormats = allowUntrustedFormats
     }
 }
+
+extension ProcessJob {
+    /// The options layout.json records (`LayoutReport.BatchOptions`).
+    var recordedOptions: LayoutReport.BatchOptions {
+        LayoutReport.BatchOptions(format: renditions.format.rawValue, quality: renditions.quality,
+                                  previewSize: renditions.previewSize, thumbnailSize: renditions.thumbnailSize,
+                                  correct: correction.mode.rawValue, paper: correction.paper.rawValue,
+                                  pdfDPI: dpi, thumbnailsOnly: thumbnailsOnly)
+    }
+}

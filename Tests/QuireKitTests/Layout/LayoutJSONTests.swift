@@ -1,14 +1,12 @@
 import Foundation
 import Testing
+import QuireImaging
 @testable import QuireKit
 
-/// layout.json validates against the shipped schema, is byte-identical across runs, and the
-/// schema validator itself rejects broken documents (so the first check can fail).
-@Suite struct LayoutSchemaTests {
-    func validator() throws -> JSONSchemaValidator {
-        try JSONSchemaValidator(schema: Data(contentsOf: TestSupport.schemaURL))
-    }
-
+/// layout.json has every field viewers rely on and is byte-identical across runs. Its schema
+/// (Schemas/quire.layout-1.schema.json) is checked on real outputs by a complete JSON Schema
+/// validator in Tests/python/test_schemas.py.
+@Suite struct LayoutJSONTests {
     /// A folder with a few pages of different shapes, a two-page TIFF and a bad file.
     func makeInputs() throws -> String {
         let input = try TestSupport.temporaryFolder()
@@ -19,33 +17,29 @@ import Testing
         return input
     }
 
-    @Test func realRunValidatesAgainstTheSchema() throws {
+    @Test func aRealRunRecordsWhatViewersNeed() throws {
         let input = try makeInputs(), out = try TestSupport.temporaryFolder()
         defer { for p in [input, out] { try? FileManager.default.removeItem(atPath: p) } }
-        let summary = try Processor.run(ProcessJob(inputs: [input], outputDirectory: out, jobs: 2))
+        let summary = try Processor.run(ProcessJob(inputs: [input], outputDirectory: out, renditions: RenditionOptions(previewSize: 150), jobs: 2))
         #expect(summary.pageCount == 3)
         #expect(summary.failureCount == 1)
-        let problems = try validator().validate(Data(contentsOf: URL(fileURLWithPath: summary.layoutPath)))
-        #expect(problems.isEmpty, "\(problems)")
-        // Every field the issue lists is there.
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary.layoutPath))) as? [String: Any])
-        let page = try #require((json["pages"] as? [[String: Any]])?.first)
-        for key in ["index", "source", "sourcePage", "orientation", "width", "height", "aspectRatio", "files", "pager", "strip"] {
-            #expect(page[key] != nil, "missing \(key)")
+        let options = try #require(json["options"] as? [String: Any])
+        #expect(options["previewSize"] as? Int == 150 && options["format"] as? String == "jpeg")
+        let pages = try #require(json["pages"] as? [[String: Any]])
+        for page in pages {
+            for key in ["index", "source", "sourcePage", "orientation", "width", "height", "aspectRatio", "files", "pager", "strip",
+                        "dpi", "previewSize", "thumbnailSize"] {
+                #expect(page[key] != nil, "missing \(key)")
+            }
         }
-    }
-
-    @Test func validatorRejectsBrokenDocuments() throws {
-        let v = try validator()
-        #expect(try !v.validate(Data(#"{"schema":"quire.layout/1"}"#.utf8)).isEmpty)
-        #expect(try !v.validate(Data(#"{"schema":"quire.layout/2","viewport":{"width":1,"height":1,"stripHeight":1},"pages":[],"errors":[]}"#.utf8)).isEmpty)
-        #expect(try v.validate(Data(#"{"schema":"quire.layout/1","viewport":{"width":1,"height":1,"stripHeight":1},"pages":[],"errors":[]}"#.utf8)).isEmpty)
-        let badError = #"{"schema":"quire.layout/1","viewport":{"width":1,"height":1,"stripHeight":1},"pages":[],"errors":[{"source":"x","message":""}]}"#
-        #expect(try !v.validate(Data(badError.utf8)).isEmpty)
-        let extraKey = #"{"schema":"quire.layout/1","viewport":{"width":1,"height":1,"stripHeight":1},"pages":[],"errors":[],"when":"now"}"#
-        #expect(try !v.validate(Data(extraKey.utf8)).isEmpty)
-        let wrongType = #"{"schema":"quire.layout/1","viewport":{"width":"1","height":1,"stripHeight":1},"pages":[],"errors":[]}"#
-        #expect(try !v.validate(Data(wrongType.utf8)).isEmpty)
+        // page10.jpg is 300 x 200: its preview fits 150 px.
+        let wide = try #require(pages.first { ($0["source"] as? String) == "page10.jpg" })
+        #expect((wide["previewSize"] as? [String: Int]) == ["width": 150, "height": 100])
+        // Written files state no density, so none is claimed.
+        #expect(wide["dpi"] is NSNull)
+        let error = try #require((json["errors"] as? [[String: Any]])?.first)
+        #expect(error["code"] as? String == "truncated" || error["code"] as? String == "not-an-image")
     }
 
     @Test func twoRunsGiveByteIdenticalLayoutJSON() throws {
