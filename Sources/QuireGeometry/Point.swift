@@ -27,3 +27,7 @@ public struct Point: Hashable, Sendable, Codable {
         return (dx * dx + dy * dy).squareRoot()
     }
 }
+
+/// `Point` under a name no Apple framework uses: on Apple platforms Foundation also brings in
+/// QuickDraw's `Point` (MacTypes.h), and a bare `Point` is then ambiguous.
+public typealias QuirePoint = Point

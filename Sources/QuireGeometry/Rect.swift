@@ -75,3 +75,6 @@ public struct Rect: Hashable, Sendable, Codable {
         point.x >= minX && point.x <= maxX && point.y >= minY && point.y <= maxY
     }
 }
+
+/// `Rect` under a name no Apple framework uses (QuickDraw's `Rect` comes with MacTypes.h).
+public typealias QuireRect = Rect

@@ -21,3 +21,6 @@ public struct Size: Hashable, Sendable, Codable {
     /// True when either side is zero or negative (or NaN).
     public var isEmpty: Bool { !(width > 0 && height > 0) }
 }
+
+/// `Size` under a name no Apple framework uses (MacTypes.h declares `Size` as an integer).
+public typealias QuireSize = Size

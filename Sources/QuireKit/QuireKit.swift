@@ -1,2 +1,4 @@
 /// QuireKit: batches (input discovery, jobs, concurrency, reports, strips, rendering).
 @_exported import QuireGeometry
+/// The layout.json model (`LayoutReport`) and the layouts live in QuireLayout.
+@_exported import QuireLayout

@@ -1,8 +1,9 @@
-import Foundation
+import QuireGeometry
 
 /// A JSON value with a deterministic encoding (sorted keys, fixed number precision), used by
-/// `quire layout` so responses are byte-stable and requests can be validated field by field.
-public indirect enum LayoutJSON: Hashable, Sendable, Decodable {
+/// `quire layout` so responses are byte-stable and requests can be validated field by field,
+/// and by the request and response documents for the free-form `id`.
+public indirect enum LayoutJSON: Hashable, Sendable, Codable {
     case null
     case bool(Bool)
     case number(Double)
@@ -21,9 +22,17 @@ public indirect enum LayoutJSON: Hashable, Sendable, Decodable {
         self = .object(try c.decode([String: LayoutJSON].self))
     }
 
-    /// Parses one JSON document.
-    public static func parse(_ data: Data) throws -> LayoutJSON {
-        try JSONDecoder().decode(LayoutJSON.self, from: data)
+    /// Encodes the value as it is (any encoder; `text` is the deterministic form).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .null: try c.encodeNil()
+        case .bool(let b): try c.encode(b)
+        case .number(let d): try c.encode(d)
+        case .string(let s): try c.encode(s)
+        case .array(let a): try c.encode(a)
+        case .object(let o): try c.encode(o)
+        }
     }
 
     /// Compact text with sorted keys; numbers rounded to 4 decimals (as layout.json),
@@ -59,13 +68,15 @@ public indirect enum LayoutJSON: Hashable, Sendable, Decodable {
         }
     }
 
-    static func format(_ value: Double) -> String {
+    /// A number as `text` writes it.
+    public static func format(_ value: Double) -> String {
         let r = LayoutReport.round(value)
         if r == r.rounded(), abs(r) < 1e15 { return String(Int64(r)) }
         return "\(r)"
     }
 
-    static func writeString(_ s: String, into out: inout String) {
+    /// A string literal as `text` writes it.
+    public static func writeString(_ s: String, into out: inout String) {
         out += "\""
         for scalar in s.unicodeScalars {
             switch scalar {
@@ -84,16 +95,5 @@ public indirect enum LayoutJSON: Hashable, Sendable, Decodable {
             }
         }
         out += "\""
-    }
-}
-
-extension LayoutJSON {
-    static func point(_ p: Point) -> LayoutJSON { .object(["x": .number(p.x), "y": .number(p.y)]) }
-    static func size(_ s: Size) -> LayoutJSON { .object(["width": .number(s.width), "height": .number(s.height)]) }
-    static func rect(_ r: Rect) -> LayoutJSON {
-        .object(["x": .number(r.x), "y": .number(r.y), "width": .number(r.width), "height": .number(r.height)])
-    }
-    static func insets(_ e: EdgeInsets) -> LayoutJSON {
-        .object(["top": .number(e.top), "left": .number(e.left), "bottom": .number(e.bottom), "right": .number(e.right)])
     }
 }

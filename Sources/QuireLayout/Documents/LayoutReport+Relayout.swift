@@ -1,5 +1,4 @@
-import QuireImaging
-import QuireLayout
+import QuireGeometry
 
 extension LayoutReport {
     /// The report for pages that were written separately (shards of one batch) and are now put
@@ -24,24 +23,24 @@ extension LayoutReport {
 
 /// The reference viewport's pager and strip, and each page's geometry in them as layout.json
 /// records it: the one place both a fresh report and a re-laid-out (merged) one get it from.
-struct ReferenceGeometry {
-    let pager: Layouts.Pager
-    let strip: Layouts.Strip
+public struct ReferenceGeometry: Sendable {
+    public let pager: Layouts.Pager
+    public let strip: Layouts.Strip
 
     /// The pager fills the viewport; the strip is `viewport.width` x `viewport.stripHeight`.
-    init(viewport: LayoutReport.Viewport, aspectRatios ratios: [Double]) {
+    public init(viewport: LayoutReport.Viewport, aspectRatios ratios: [Double]) {
         pager = Layouts.Pager(viewport: Size(width: viewport.width, height: viewport.height), aspectRatios: ratios)
         strip = Layouts.Strip(viewport: Size(width: viewport.width, height: viewport.stripHeight), aspectRatios: ratios)
     }
 
     /// Page `index` in the preview pager at rest (LAYOUTS.md §2).
-    func pager(_ index: Int) -> LayoutReport.PagerGeometry {
+    public func pager(_ index: Int) -> LayoutReport.PagerGeometry {
         LayoutReport.PagerGeometry(frame: .init(pager.frame(ofIndex: index)), mask: .init(pager.mask(ofIndex: index)),
                                    snapOffset: pager.offset(forIndex: index)?.x ?? 0)
     }
 
     /// Page `index` in the thumbnail strip, resting and focused (LAYOUTS.md §3).
-    func strip(_ index: Int) -> LayoutReport.StripGeometry {
+    public func strip(_ index: Int) -> LayoutReport.StripGeometry {
         let resting = strip.restingFrame(ofIndex: index)
         return LayoutReport.StripGeometry(frame: .init(resting), focusedFrame: .init(strip.focusedFrame(ofIndex: index) ?? resting),
                                           snapOffset: strip.offset(forIndex: index)?.x ?? 0)

@@ -1,10 +1,14 @@
-import Foundation
+import QuireGeometry
 
 /// The model of `OUT/layout.json` (schema `quire.layout/1`): the contract other apps consume.
 ///
-/// Every field here is documented in README.md and `Schemas/quire.layout-1.schema.json`.
-/// Encoding is deterministic: sorted keys, numbers rounded to `LayoutReport.precision` decimal
-/// places, no timestamps, paths relative to OUT — two runs give byte-identical files.
+/// It lives in QuireLayout, which links neither libvips nor Foundation, so an app decodes
+/// layout.json with `JSONDecoder().decode(LayoutReport.self, from: data)` and this module alone
+/// (and can lay the pages out again for its own viewport with `relaidOut`). Every field is
+/// documented in docs/layout-json.md and `Schemas/quire.layout-1.schema.json`. Quire's writer
+/// (QuireKit) encodes it deterministically: sorted keys, numbers rounded to
+/// `LayoutReport.precision` decimal places, no timestamps, paths relative to OUT — two runs give
+/// byte-identical files.
 public struct LayoutReport: Codable, Sendable, Equatable {
     public static let schemaIdentifier = "quire.layout/1"
     /// Decimal places kept for every non-integer number.
@@ -133,7 +137,7 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         public var rect: Rect { Rect(x: x, y: y, width: width, height: height) }
 
         /// Every number passed through `round` (layout.json's fixed precision).
-        func map(_ round: (Double) -> Double) -> RectValue {
+        public func map(_ round: (Double) -> Double) -> RectValue {
             RectValue(Rect(x: round(x), y: round(y), width: round(width), height: round(height)))
         }
     }
@@ -320,39 +324,8 @@ extension LayoutReport {
         return r == 0 ? 0 : r
     }
 
-    /// The deterministic encoding: sorted keys, pretty-printed, unescaped slashes, trailing newline.
-    public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        var data = try encoder.encode(self.roundedForOutput())
-        data.append(0x0A)
-        return data
-    }
-
-    /// Reads `OUT/layout.json`.
-    /// - Throws: a `LayoutReportError` naming the file when it is missing, unreadable, or of
-    ///   another schema.
-    public static func read(from url: URL) throws -> LayoutReport {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw LayoutReportError(path: url.path, reason: "cannot be read (\(error.localizedDescription))")
-        }
-        let report: LayoutReport
-        do {
-            report = try JSONDecoder().decode(LayoutReport.self, from: data)
-        } catch {
-            throw LayoutReportError(path: url.path, reason: "is not a Quire layout.json (\(error))")
-        }
-        guard report.schema == schemaIdentifier else {
-            throw LayoutReportError(path: url.path, reason: "has schema \(report.schema), expected \(schemaIdentifier)")
-        }
-        return report
-    }
-
-    /// A copy with every floating-point number rounded for output.
-    func roundedForOutput() -> LayoutReport {
+    /// A copy with every floating-point number rounded as layout.json writes it.
+    public func roundedForOutput() -> LayoutReport {
         func r(_ v: RectValue) -> RectValue { v.map(Self.round) }
         var copy = self
         copy.viewport = Viewport(width: Self.round(viewport.width), height: Self.round(viewport.height),
@@ -373,11 +346,4 @@ extension LayoutReport {
         }
         return copy
     }
-}
-
-/// A layout.json that cannot be used, with the file and the reason.
-public struct LayoutReportError: Error, CustomStringConvertible, Sendable {
-    public var path: String
-    public var reason: String
-    public var description: String { "\(path): \(reason)" }
 }
