@@ -8,6 +8,9 @@ public struct VIPSError: Error, Sendable, Equatable, CustomStringConvertible {
     /// libvips's message, trimmed to its first meaningful line(s).
     public var message: String
 
+    /// The message when libvips's (process-wide) error buffer held nothing for this failure.
+    public static let unknownMessage = "unknown libvips error"
+
     /// A failure of libvips `operation` with libvips's own `message`.
     public init(operation: String, message: String) {
         self.operation = operation

@@ -57,7 +57,7 @@ public enum VIPSRuntime {
 
     /// Copies and clears libvips's error buffer; returns a readable single line.
     static func takeErrorMessage() -> String {
-        guard let raw = cvips_error_take() else { return "unknown libvips error" }
+        guard let raw = cvips_error_take() else { return VIPSError.unknownMessage }
         defer { cvips_free(raw) }
         let text = String(cString: raw)
         let lines = text.split(whereSeparator: \.isNewline)
@@ -65,7 +65,7 @@ public enum VIPSRuntime {
             .filter { !$0.isEmpty }
         var unique: [Substring] = []
         for line in lines where !unique.contains(line) { unique.append(line) }
-        return unique.isEmpty ? "unknown libvips error" : unique.prefix(3).joined(separator: "; ")
+        return unique.isEmpty ? VIPSError.unknownMessage : unique.prefix(3).joined(separator: "; ")
     }
 }
 

@@ -25,6 +25,10 @@ public enum SourceProbe {
     /// - Throws: `ImagingError` with kind missing, unreadable, empty, notAnImage,
     ///   unsupportedFormat or truncated.
     public static func probe(_ path: String, dpi: Double = 200) throws -> SourceInfo {
+        try ImagingError.retryingLostReason { try probeOnce(path, dpi: dpi) }
+    }
+
+    private static func probeOnce(_ path: String, dpi: Double) throws -> SourceInfo {
         let format = try format(of: path)
         guard format.isMultiPage else { return SourceInfo(path: path, format: format, pageCount: 1) }
         let header: VIPSImage

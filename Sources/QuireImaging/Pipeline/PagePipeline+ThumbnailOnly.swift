@@ -14,6 +14,10 @@ extension PagePipeline {
     /// - Returns: a result whose `files` name the thumbnail for all three renditions.
     /// - Throws: `ImagingError` naming the file and the reason; no file is left behind.
     public func processThumbnailOnly(_ source: PageSource, to thumbnailPath: String) throws -> PageResult {
+        try ImagingError.retryingLostReason { try thumbnailOnce(source, to: thumbnailPath) }
+    }
+
+    private func thumbnailOnce(_ source: PageSource, to thumbnailPath: String) throws -> PageResult {
         // Header only: the decoded image is lazy and no pixel of it is read here.
         let header = try PageDecoder(maxPixels: maxPixels).decode(source)
         let outputs = PageOutputPaths(page: thumbnailPath, preview: thumbnailPath, thumbnail: thumbnailPath)

@@ -64,6 +64,10 @@ public struct PagePipeline: Sendable {
     /// - Parameter userQuad: page corners the user supplied, in display pixels of the oriented source.
     /// - Throws: `ImagingError` naming the file and the reason.
     public func process(_ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad? = nil) throws -> PageResult {
+        try ImagingError.retryingLostReason { try processOnce(source, to: outputs, userQuad: userQuad) }
+    }
+
+    private func processOnce(_ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad?) throws -> PageResult {
         // 1. file -> one full-size decode (size checked from the header first), once the batch
         //    has room for the whole frame.
         var pass: FrameGate.Pass?

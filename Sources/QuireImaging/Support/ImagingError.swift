@@ -65,6 +65,22 @@ public struct ImagingError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(path): \(reason)" }
+
+    /// A decoder failure whose libvips message was gone by the time it was read (another
+    /// thread's failure took the shared error buffer): worth one more try.
+    var lostItsReason: Bool { kind == .decodeFailed && reason.contains(VIPSError.unknownMessage) }
+
+    /// Runs `work`, and once more when it failed without its reason. libvips keeps one error
+    /// buffer for the whole process: when two pages fail at once, one can take the other's
+    /// message and leave this one with none (and the code `decode-failed` instead of, say,
+    /// `truncated`). A failing decode fails again the same way, so the second try has both.
+    static func retryingLostReason<T>(_ work: () throws -> T) throws -> T {
+        do {
+            return try work()
+        } catch let error as ImagingError where error.lostItsReason {
+            return try work()
+        }
+    }
 }
 
 extension ImagingError {
