@@ -45,22 +45,27 @@ extension VIPSImage {
         /// (WebP) or TIFF tags; nil when unknown (JPEG then has no density, the others say 72 dpi,
         /// what readers assume).
         public var dpi: Resolution?
+        /// PNG: one bit a pixel, for a black and white page whose pixels are 0 or 255 (8 times
+        /// smaller before compression; every reader opens it).
+        public var oneBit: Bool
 
         /// Save options; the defaults are JPEG at quality 85 without metadata.
         public init(format: SaveFormat = .jpeg, quality: Int = 85, stripMetadata: Bool = true,
-                    compression: Int? = nil, optimizeCoding: Bool = false, dpi: Resolution? = nil) {
+                    compression: Int? = nil, optimizeCoding: Bool = false, dpi: Resolution? = nil, oneBit: Bool = false) {
             self.format = format
             self.quality = quality
             self.stripMetadata = stripMetadata
             self.compression = compression
             self.optimizeCoding = optimizeCoding
             self.dpi = dpi
+            self.oneBit = oneBit
         }
 
         var cValue: cvips_save_options {
             cvips_save_options(format: format.cValue, quality: Int32(max(1, min(100, quality))),
                                strip: stripMetadata ? 1 : 0, compression: Int32(compression ?? -1),
-                               optimize: optimizeCoding ? 1 : 0, xdpi: dpi?.x ?? 0, ydpi: dpi?.y ?? 0)
+                               optimize: optimizeCoding ? 1 : 0, xdpi: dpi?.x ?? 0, ydpi: dpi?.y ?? 0,
+                               bitdepth: oneBit && format == .png ? 1 : 0)
         }
     }
 

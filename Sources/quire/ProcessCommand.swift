@@ -62,6 +62,15 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Paper size hint for correction: auto, a4, letter or legal.")
     var paper: CorrectionOptions.Paper = .auto
 
+    @Option(help: "Scanner edges (dark bars and shadows along a scan's border): auto (fill them with the paper colour) or keep.")
+    var edges: CleanOptions.Edges = .auto
+
+    @Option(help: "Paper tone: keep, or white (normalise the paper to white, evening out light; pictures keep their tones).")
+    var background: CleanOptions.Background = .keep
+
+    @Option(help: "Colours written: colour, grey, or bw (black and white: a 1-bit PNG, or a small grey JPEG/WebP).")
+    var mode: CleanOptions.Mode = .colour
+
     @Option(help: ArgumentHelp("User-corrected page corners: a JSON object mapping file names (or name#page, 1-based) to [[x,y] x 4] in display pixels, TL, TR, BR, BL; used instead of detection.",
                                valueName: "file.json"))
     var corners: String?
@@ -175,6 +184,7 @@ struct ProcessCommand: ParsableCommand {
             viewport: LayoutReport.Viewport(width: size.0, height: size.1, stripHeight: stripHeight),
             force: force, pageTimeout: pageTimeout > 0 ? pageTimeout : nil, allowUntrustedFormats: allowUntrustedFormats,
             corners: corners.flatMap { try? CornersFile(contentsOf: $0) }, masks: masks)
+        job.clean = CleanOptions(edges: edges, background: background, mode: mode)
         job.thumbnailsOnly = thumbnailsOnly
         job.shard = shard.flatMap { try? ShardSelector(parsing: $0) }
         return job
@@ -329,6 +339,9 @@ final class ProgressBox: @unchecked Sendable {
 }
 extension CorrectionOptions.Mode: ExpressibleByArgument {}
 extension CorrectionOptions.Paper: ExpressibleByArgument {}
+extension CleanOptions.Edges: ExpressibleByArgument {}
+extension CleanOptions.Background: ExpressibleByArgument {}
+extension CleanOptions.Mode: ExpressibleByArgument {}
 
 /// `--viewer`: whether `quire process` writes the web viewer into OUT.
 enum ViewerChoice: String, ExpressibleByArgument, CaseIterable {

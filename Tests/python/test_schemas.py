@@ -64,6 +64,7 @@ def test_layout_json_of_a_mixed_batch(mixed_batch):
     layout = json.loads((out / "layout.json").read_text())
     validator("layout").validate(layout)
     assert layout["options"]["pdfDPI"] == 100
+    assert (layout["options"]["edges"], layout["options"]["mode"]) == ("auto", "colour")
     by_source = {}
     for page in layout["pages"]:
         by_source.setdefault(Path(page["source"]).name, []).append(page)
@@ -148,3 +149,15 @@ def test_each_schema_rejects_a_broken_document(mixed_batch):
     assert rejects("strip", dict(strip, background="white"))
     assert rejects("shard", {"schema": "quire.shard/1", "shardIndex": 0, "shardCount": 2, "inputs": [],
                              "pageCount": 0, "thumbnailsOnly": False, "pages": [], "errors": []})
+
+
+def test_clean_up_options_are_recorded(quire_bin, tmp_path):
+    out = tmp_path / "bw"
+    run(quire_bin, "process", SAMPLES / "scan_004.jpg", "-o", out, "--format", "png", "--mode", "bw",
+        "--background", "white", "--edges", "keep", "-q")
+    layout = json.loads((out / "layout.json").read_text())
+    validator("layout").validate(layout)
+    assert (layout["options"]["mode"], layout["options"]["background"], layout["options"]["edges"]) == ("bw", "white", "keep")
+    assert layout["pages"][0]["edgeFill"] is None
+    png = (out / layout["pages"][0]["files"]["page"]).read_bytes()
+    assert png[24] == 1, "a 1-bit PNG"

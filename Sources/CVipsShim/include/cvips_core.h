@@ -115,6 +115,7 @@ typedef struct {
     int optimize;         /* JPEG: optimised Huffman tables (smaller, slower, buffers the image) */
     double xdpi, ydpi;    /* the page's resolution in dots per inch; 0 = unknown. Written as JFIF
                            * density (JPEG), pHYs (PNG), EXIF resolution (WebP), TIFF tags. */
+    int bitdepth;         /* PNG: 1 for black and white pages (one bit a pixel); 0 = 8 or 16 */
 } cvips_save_options;
 
 int cvips_save(VipsImage *in, const char *filename, const cvips_save_options *options);

@@ -333,6 +333,9 @@ static int cvips_save_prepared(VipsImage *in, const char *filename, const cvips_
         return vips_jpegsave(in, filename, "Q", o->quality, "strip", strip,
                              "optimize_coding", o->optimize ? TRUE : FALSE, NULL);
     case CVIPS_SAVE_PNG:
+        if (o->bitdepth == 1)
+            return vips_pngsave(in, filename, "bitdepth", 1, "strip", strip,
+                                "compression", o->compression >= 0 ? o->compression : 6, NULL);
         if (o->compression >= 0)
             return vips_pngsave(in, filename, "compression", o->compression, "strip", strip,
                                 NULL);
@@ -370,7 +373,8 @@ void *cvips_save_buffer(VipsImage *in, const cvips_save_options *o, size_t *leng
                                   "optimize_coding", o->optimize ? TRUE : FALSE, NULL);
         break;
     case CVIPS_SAVE_PNG:
-        rc = vips_pngsave_buffer(ready, &buffer, length, "strip", strip, NULL);
+        rc = o->bitdepth == 1 ? vips_pngsave_buffer(ready, &buffer, length, "strip", strip, "bitdepth", 1, NULL)
+                              : vips_pngsave_buffer(ready, &buffer, length, "strip", strip, NULL);
         break;
     case CVIPS_SAVE_WEBP:
         rc = vips_webpsave_buffer(ready, &buffer, length, "Q", o->quality, "strip", strip, NULL);

@@ -21,6 +21,8 @@ public struct CorrectionRecord: Sendable, Hashable, Codable {
     public var quadConfidence: Double?
     public var skewDegrees: Double?
     public var crop: Rect?            // pixels of the deskewed image
+    /// Share of the page filled with the paper colour as scanner edge (clean-up), nil when none.
+    public var edgeFill: Double?
     /// A record of correction `kind` with what it measured (each nil when it does not apply).
     public init(kind: Kind = .none, quad: Quad? = nil, quadConfidence: Double? = nil,
                 skewDegrees: Double? = nil, crop: Rect? = nil) {

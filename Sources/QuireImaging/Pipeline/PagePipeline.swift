@@ -44,6 +44,8 @@ public struct PageResult: Sendable, Hashable, Codable {
 public struct PagePipeline: Sendable {
     public var renditions: RenditionOptions
     public var correction: CorrectionOptions
+    /// Scanner edges, paper tone and colour mode, after correction.
+    public var clean: CleanOptions
     /// Pages larger than this (width x height, after `--dpi` for PDF) are refused from the header.
     public var maxPixels: Int
     /// Shared by the pages of a batch: how many bytes of whole decoded frames may be held at
@@ -52,9 +54,10 @@ public struct PagePipeline: Sendable {
 
     /// A pipeline writing `renditions` after `correction`, refusing pages over `maxPixels`, admitting whole frames through `frameGate` when given.
     public init(renditions: RenditionOptions = RenditionOptions(), correction: CorrectionOptions = CorrectionOptions(),
-                maxPixels: Int = 250_000_000, frameGate: FrameGate? = nil) {
+                clean: CleanOptions = CleanOptions(), maxPixels: Int = 250_000_000, frameGate: FrameGate? = nil) {
         self.renditions = renditions
         self.correction = correction
+        self.clean = clean
         self.maxPixels = maxPixels
         self.frameGate = frameGate
     }
@@ -85,23 +88,34 @@ public struct PagePipeline: Sendable {
                 try PageCorrector(options: correction).correct(consume decoded, userQuad: userQuad,
                                                                frameShrunk: { pass?.leave() })
             }
-            let page = corrected.image
-            let dpi = PageDPI.of(page: page.width, page.height, correction: corrected.record.kind, paper: correction.paper,
-                                 sourceDPI: sourceDPI(source, format: format), orientation: orientation)
-            // 3. encode page, preview and thumbnail.
-            try StageProfile.measure("3 encode page") { try write(page, to: outputs.page, dpi: dpi) }
+            var page = corrected.image
             // Rendered once into memory (a few MB): written, then shrunk again for the thumbnail.
-            let preview = try StageProfile.measure("4 preview resize") {
+            var preview = try StageProfile.measure("4 preview resize") {
                 try shrink(page, inside: renditions.previewSize)
             }
+            // 3. clean-up: scanner edges (looked for on the preview) and tones; the preview is
+            //    made again from the cleaned page only when something changed.
+            let cleaner = PageCleaner(options: clean)
+            let edges = corrected.record.kind == .perspective ? nil
+                : try StageProfile.measure("3a edges") { try cleaner.edges(in: preview) }
+            if edges != nil || clean.changesTones {
+                page = try StageProfile.measure("3b clean") { try cleaner.apply(page, edges: edges) }
+                preview = try shrink(page, inside: renditions.previewSize)
+            }
+            let dpi = PageDPI.of(page: page.width, page.height, correction: corrected.record.kind, paper: correction.paper,
+                                 sourceDPI: sourceDPI(source, format: format), orientation: orientation)
+            // 4. encode page, preview and thumbnail.
+            try StageProfile.measure("3 encode page") { try write(page, to: outputs.page, dpi: dpi, oneBit: clean.mode == .bw) }
             try StageProfile.measure("5 encode preview") { try write(preview, to: outputs.preview, dpi: dpi, pageWidth: page.width) }
             let small = try StageProfile.measure("6 thumbnail resize") {
                 try shrink(renditions.thumbnailSize <= renditions.previewSize ? preview : page, inside: renditions.thumbnailSize)
             }
             try StageProfile.measure("7 encode thumbnail") { try write(small, to: outputs.thumbnail, dpi: dpi, pageWidth: page.width) }
-            // 4. the page's record.
+            // 5. the page's record.
+            var record = corrected.record
+            record.edgeFill = edges?.share
             return PageResult(source: source, format: format, orientation: orientation,
-                              width: page.width, height: page.height, correction: corrected.record, files: outputs,
+                              width: page.width, height: page.height, correction: record, files: outputs,
                               sourceSize: sourceSize, dpi: dpi,
                               previewSize: PixelSize(width: preview.width, height: preview.height),
                               thumbnailSize: PixelSize(width: small.width, height: small.height))
@@ -154,8 +168,9 @@ public struct PagePipeline: Sendable {
 
     /// Writes `image` to `path` atomically. A rendition of a page `pageWidth` pixels wide
     /// carries the page's resolution scaled to its own width, so it describes the same sheet.
-    func write(_ image: VIPSImage, to path: String, dpi: Resolution? = nil, pageWidth: Int? = nil) throws {
+    func write(_ image: VIPSImage, to path: String, dpi: Resolution? = nil, pageWidth: Int? = nil, oneBit: Bool = false) throws {
         var options = renditions.saveOptions
+        options.oneBit = oneBit
         if let dpi {
             options.dpi = pageWidth.map { $0 > 0 ? dpi.scaled(by: Double(image.width) / Double($0)) : dpi } ?? dpi
         }

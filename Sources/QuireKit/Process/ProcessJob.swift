@@ -9,6 +9,8 @@ public struct ProcessJob: Sendable, Equatable, Codable {
     public var outputDirectory: String
     public var renditions: RenditionOptions
     public var correction: CorrectionOptions
+    /// Scanner edges, paper tone and colour mode after correction (`--edges`, `--background`, `--mode`).
+    public var clean: CleanOptions = CleanOptions()
     /// PDF render resolution.
     public var dpi: Double
     /// Pages over this many pixels are refused from their header.
@@ -63,6 +65,7 @@ extension ProcessJob {
         LayoutReport.BatchOptions(format: renditions.format.rawValue, quality: renditions.quality,
                                   previewSize: renditions.previewSize, thumbnailSize: renditions.thumbnailSize,
                                   correct: correction.mode.rawValue, paper: correction.paper.rawValue,
-                                  pdfDPI: dpi, thumbnailsOnly: thumbnailsOnly)
+                                  pdfDPI: dpi, thumbnailsOnly: thumbnailsOnly,
+                                  edges: clean.edges.rawValue, background: clean.background.rawValue, mode: clean.mode.rawValue)
     }
 }

@@ -13,8 +13,14 @@ extension Processor {
     /// The options that shape a page's pixels and record (viewport only shapes layout geometry,
     /// recomputed every run, so it is left out).
     struct ShapingOptions: Codable {
+        /// Bumped whenever Quire itself writes different pages for the same options (2: pages
+        /// carry their resolution, scanner edges are filled), so a rerun after an upgrade redoes
+        /// the pages instead of mixing old and new ones.
+        static let pipelineVersion = 2
+        var pipelineVersion = Self.pipelineVersion
         var renditions: RenditionOptions
         var correction: CorrectionOptions
+        var clean: CleanOptions
         var dpi: Double
         var maxPixels: Int
         var thumbnailsOnly: Bool
@@ -64,7 +70,7 @@ extension Processor {
 
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let shaping = ShapingOptions(renditions: job.renditions, correction: job.correction, dpi: job.dpi, maxPixels: job.maxPixels,
+        let shaping = ShapingOptions(renditions: job.renditions, correction: job.correction, clean: job.clean, dpi: job.dpi, maxPixels: job.maxPixels,
                                      thumbnailsOnly: job.thumbnailsOnly)
         let optionsHash = ContentHash.of(String(decoding: (try? encoder.encode(shaping)) ?? Data(), as: UTF8.self))
 
@@ -86,7 +92,7 @@ extension Processor {
 
         // Whole decoded frames within a byte budget per two pages in flight: the peak-memory
         // bound (FrameGate).
-        let pipeline = PagePipeline(renditions: job.renditions, correction: job.correction, maxPixels: job.maxPixels,
+        let pipeline = PagePipeline(renditions: job.renditions, correction: job.correction, clean: job.clean, maxPixels: job.maxPixels,
                                     frameGate: FrameGate.forBatch(pagesInFlight: workers))
         let done = Counter()
         let reusedCount = Counter()

@@ -48,10 +48,18 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         public var pdfDPI: Double
         /// Only thumbnails were written (`--thumbnails-only`): pages and previews are absent.
         public var thumbnailsOnly: Bool
+        /// Clean-up: `--edges` (`auto`, `keep`), `--background` (`keep`, `white`), `--mode`
+        /// (`colour`, `grey`, `bw`); nil in files written before them.
+        public var edges: String?
+        public var background: String?
+        public var mode: String?
 
         /// The recorded options of a batch.
         public init(format: String, quality: Int, previewSize: Int, thumbnailSize: Int, correct: String, paper: String,
-                    pdfDPI: Double, thumbnailsOnly: Bool) {
+                    pdfDPI: Double, thumbnailsOnly: Bool, edges: String? = nil, background: String? = nil, mode: String? = nil) {
+            self.edges = edges
+            self.background = background
+            self.mode = mode
             self.format = format
             self.quality = quality
             self.previewSize = previewSize
@@ -228,6 +236,8 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         public var skewDegrees: Double?
         /// The trim rect kept after deskewing, in pixels of the deskewed image; null when untrimmed.
         public var crop: RectValue?
+        /// Share of the page filled with the paper colour as scanner edge; null when none was.
+        public var edgeFill: Double?
         /// The page's resolution, also written into its files; null when unknown (a photo
         /// straightened without `--paper`, a file that states none).
         public var dpi: DPI?
@@ -242,7 +252,7 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         public init(index: Int, source: String, sourcePage: Int, orientation: Int, width: Int, height: Int,
                     aspectRatio: Double, files: Files, correction: CorrectionKind = .none,
                     quad: [[Double]]? = nil, quadConfidence: Double? = nil, skewDegrees: Double? = nil,
-                    crop: RectValue? = nil, dpi: DPI? = nil, previewSize: PixelSizeValue? = nil,
+                    crop: RectValue? = nil, edgeFill: Double? = nil, dpi: DPI? = nil, previewSize: PixelSizeValue? = nil,
                     thumbnailSize: PixelSizeValue? = nil, pager: PagerGeometry, strip: StripGeometry) {
             self.index = index
             self.source = source
@@ -257,6 +267,7 @@ public struct LayoutReport: Codable, Sendable, Equatable {
             self.quadConfidence = quadConfidence
             self.skewDegrees = skewDegrees
             self.crop = crop
+            self.edgeFill = edgeFill
             self.dpi = dpi
             self.previewSize = previewSize
             self.thumbnailSize = thumbnailSize
@@ -281,6 +292,7 @@ public struct LayoutReport: Codable, Sendable, Equatable {
             try c.encode(quadConfidence, forKey: .quadConfidence)
             try c.encode(skewDegrees, forKey: .skewDegrees)
             try c.encode(crop, forKey: .crop)
+            try c.encode(edgeFill, forKey: .edgeFill)
             try c.encode(dpi, forKey: .dpi)
             try c.encode(previewSize, forKey: .previewSize)
             try c.encode(thumbnailSize, forKey: .thumbnailSize)
@@ -338,6 +350,7 @@ extension LayoutReport {
             p.quadConfidence = p.quadConfidence.map(Self.round)
             p.skewDegrees = p.skewDegrees.map(Self.round)
             p.crop = p.crop.map(r)
+            p.edgeFill = p.edgeFill.map(Self.round)
             p.dpi = p.dpi.map { DPI(x: Self.round($0.x), y: Self.round($0.y)) }
             p.pager = PagerGeometry(frame: r(p.pager.frame), mask: r(p.pager.mask), snapOffset: Self.round(p.pager.snapOffset))
             p.strip = StripGeometry(frame: r(p.strip.frame), focusedFrame: r(p.strip.focusedFrame),

@@ -1,0 +1,85 @@
+import VipsBridge
+
+/// The clean-up step after correction: scanner edges filled with the paper colour, then the
+/// page's tones as asked (`CleanOptions`). Edges are looked for on the preview, which the
+/// pipeline makes anyway, so a page with nothing to do costs one pass over a small copy and is
+/// passed through untouched.
+struct PageCleaner {
+    var options: CleanOptions
+
+    /// Side of the small copy edges are looked for on.
+    static let analysisSize = 800
+
+    /// Scanner edges found on a page, and the paper colour to fill them with.
+    struct Edges {
+        var found: ScannerEdges.Found
+        var colour: [UInt8]
+        /// Share of the page filled.
+        var share: Double { Double(found.area) / Double(max(1, found.width * found.height)) }
+    }
+
+    /// Looks for scanner edges on `copy`, a small copy of the page (its preview, or one made
+    /// when the preview is too small to see them); nil when there are none or `--edges keep`.
+    func edges(in copy: VIPSImage) throws -> Edges? {
+        guard options.edges == .auto else { return nil }
+        let small = max(copy.width, copy.height) > Self.analysisSize * 5 / 4 || max(copy.width, copy.height) < Self.analysisSize / 2
+            ? try copy.fitted(inside: Self.analysisSize) : copy
+        let bytes = try small.pixelBytes()
+        let grey = PageTone.grey(bytes, bands: small.bands)
+        let paper = PageTone.percentile(grey, 0.9)
+        guard let found = ScannerEdges.find(grey: grey, width: small.width, height: small.height, paper: paper) else { return nil }
+        return Edges(found: found, colour: Self.colour(of: bytes, grey: grey, bands: small.bands, atLeast: paper * 97 / 100))
+    }
+
+    /// The page with `edges` filled and its tones changed as asked; `page` itself when there is
+    /// nothing to do.
+    func apply(_ page: VIPSImage, edges: Edges?) throws -> VIPSImage {
+        guard edges != nil || options.changesTones else { return page }
+        var bytes = try page.pixelBytes()
+        var bands = page.bands
+        let (width, height) = (page.width, page.height)
+        if let edges {
+            Self.fill(&bytes, width: width, height: height, bands: bands, mask: edges.found, colour: edges.colour)
+        }
+        if options.changesTones {
+            var grey = PageTone.grey(bytes, bands: bands)
+            if options.background == .white || options.mode == .bw {
+                let level = PageTone.paperLevel(grey, width: width, height: height, block: max(8, min(width, height) / 40))
+                PageTone.whitened(&bytes, bands: bands, paper: level)
+                grey = PageTone.grey(bytes, bands: bands)
+            }
+            switch options.mode {
+            case .colour:
+                break
+            case .grey:
+                (bytes, bands) = (grey, 1)
+            case .bw:
+                (bytes, bands) = (PageTone.blackAndWhite(grey, width: width, height: height, block: max(8, min(width, height) / 30)), 1)
+            }
+        }
+        return try VIPSImage.fromPixels(bytes, width: width, height: height, bands: bands)
+    }
+
+    /// The mean colour of the pixels at least as bright as `level`: the paper's colour.
+    static func colour(of bytes: [UInt8], grey: [UInt8], bands: Int, atLeast level: Int) -> [UInt8] {
+        var sums = [Int](repeating: 0, count: bands)
+        var count = 0
+        for i in 0..<grey.count where Int(grey[i]) >= level {
+            for b in 0..<bands { sums[b] += Int(bytes[i * bands + b]) }
+            count += 1
+        }
+        return sums.map { UInt8(count > 0 ? $0 / count : 255) }
+    }
+
+    /// Paints the pixels under `mask` (a smaller grid over the same page) with `colour`.
+    static func fill(_ bytes: inout [UInt8], width: Int, height: Int, bands: Int, mask: ScannerEdges.Found, colour: [UInt8]) {
+        for y in 0..<height {
+            let my = min(mask.height - 1, y * mask.height / height)
+            for x in 0..<width {
+                let mx = min(mask.width - 1, x * mask.width / width)
+                guard mask.mask[my * mask.width + mx] else { continue }
+                for b in 0..<bands { bytes[(y * width + x) * bands + b] = colour[b] }
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Testing
+@testable import QuireImaging
+
+/// Scanner edges are found where a scanner leaves them, and nothing of the page is taken for one.
+@Suite struct ScannerEdgesTests {
+    /// A 400 x 560 white page (grey 240) with what `draw` paints dark.
+    func page(_ draw: (Int, Int) -> Bool) -> [UInt8] {
+        var g = [UInt8](repeating: 240, count: 400 * 560)
+        for y in 0..<560 { for x in 0..<400 where draw(x, y) { g[y * 400 + x] = 20 } }
+        return g
+    }
+
+    /// Text lines: short dark runs in rows inside a 30 px margin.
+    func text(_ x: Int, _ y: Int, margin: Int = 30) -> Bool {
+        x >= margin && x < 400 - margin && y >= 40 && y < 520 && (y % 20) < 6 && (x / 7) % 4 != 3
+    }
+
+    @Test func aSlantedBarAlongTheLeftIsFoundAndTheTextIsNot() throws {
+        // The bar of unpaper's imgsrc001 after deskew: slanted, 3 px off the border at the top.
+        let g = page { x, y in (y < 300 && x >= 3 + y / 30 && x < 28 + y / 30) || text(x, y) }
+        let result = ScannerEdges.find(grey: g, width: 400, height: 560, paper: 240)
+        try #require(result != nil)
+        let found = result!
+        #expect(found.mask[100 * 400 + 15])          // in the bar
+        #expect(!found.mask[40 * 400 + 100])         // text stays
+        #expect(!found.mask[400 * 400 + 15])         // paper below the bar stays
+        #expect(found.area < 300 * 40)
+    }
+
+    /// Dark things a page can hold at its edge.
+    static func content(_ name: String, _ x: Int, _ y: Int) -> Bool {
+        switch name {
+        case "text close to the edge": x >= 2 && x < 398 && y >= 40 && y < 520 && (y % 20) < 6 && (x / 7) % 4 != 3
+        case "a picture touching the edge and reaching far in": x < 200 && y > 100 && y < 300
+        case "a small mark on the edge": x < 10 && y > 100 && y < 130
+        default: false
+        }
+    }
+
+    @Test(arguments: ["text close to the edge", "a picture touching the edge and reaching far in",
+                      "a small mark on the edge", "a blank page"])
+    func pageContentIsNeverTakenForAnEdge(_ name: String) {
+        let found = ScannerEdges.find(grey: page { Self.content(name, $0, $1) }, width: 400, height: 560, paper: 240)
+        #expect(found == nil, "\(name): \(found?.area ?? 0) pixels taken")
+    }
+
+    @Test func barsOnEverySideAndAShadowAreFound() throws {
+        // Grey shadow (level 110) along the bottom, black bars top and right.
+        var g = page { x, y in y < 12 || x > 385 || text(x, y) }
+        for y in 545..<560 { for x in 0..<400 { g[y * 400 + x] = 110 } }
+        let result = ScannerEdges.find(grey: g, width: 400, height: 560, paper: 240)
+        try #require(result != nil)
+        let found = result!
+        #expect(found.mask[5 * 400 + 200] && found.mask[300 * 400 + 395] && found.mask[552 * 400 + 200])
+        #expect(!found.mask[280 * 400 + 200])
+    }
+}
