@@ -27,10 +27,10 @@ enum PageDPI {
     ///   - sourceDPI: what the source file states (`PageResolution.ofSource`), in stored orientation.
     ///   - orientation: the EXIF orientation (1-8) applied to the source.
     static func of(page width: Int, _ height: Int, correction: CorrectionRecord.Kind, paper: CorrectionOptions.Paper,
-                   sourceDPI: Resolution?, orientation: Int) -> Resolution? {
+                   sourceDPI: @autoclosure () -> Resolution?, orientation: Int) -> Resolution? {
         switch correction {
         case .none, .deskew:
-            guard let sourceDPI else { return nil }
+            guard let sourceDPI = sourceDPI() else { return nil }
             return orientation >= 5 ? sourceDPI.transposed : sourceDPI
         case .perspective:
             guard let paper = inches(paper), width > 0, height > 0 else { return nil }
