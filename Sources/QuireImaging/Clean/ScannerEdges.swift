@@ -10,9 +10,17 @@
 /// with the paper colour; anything else is left alone.
 enum ScannerEdges {
     /// Share of a side a bar must lie along.
-    static let minimumContact = 0.12
+    static let minimumContact = 0.2
+    /// Share of the rest of the page that must be paper (within 20 % of its level) for the page
+    /// to be taken for a document at all: a photograph, a chart or a pattern that touches the
+    /// border is never "cleaned".
+    static let minimumPaper = 0.6
     /// How far in (share of the page's size across the side) a bar may reach.
     static let maximumDepth = 0.15
+    /// The shorter side of a copy worth looking at, in pixels.
+    static let minimumSide = 200
+    /// How many times longer than deep a bar is, at least.
+    static let elongation = 4.0
     /// How near the border (share of the page's size) a bar must come.
     static let nearBorder = 0.02
     /// Pixels darker than this share of the paper's level are dark.
@@ -31,7 +39,9 @@ enum ScannerEdges {
     /// - Parameter paper: the paper's grey level (a high percentile of the copy).
     /// - Complexity: O(width x height).
     static func find(grey: [UInt8], width: Int, height: Int, paper: Int) -> Found? {
-        guard width > 8, height > 8, grey.count == width * height, paper > 60 else { return nil }
+        // A strip of one text line (a few dozen pixels high) is no scanned sheet: its glyphs
+        // reach across most of it.
+        guard min(width, height) >= minimumSide, grey.count == width * height, paper > 100 else { return nil }
         let threshold = UInt8(Double(paper) * darkness)
         var label = [Int32](repeating: -1, count: width * height)
         var keep = [Bool](repeating: false, count: width * height)
@@ -75,12 +85,26 @@ enum ScannerEdges {
                 let x = p % width, y = p / width
                 return x < depth.x || x >= width - depth.x || y < depth.y || y >= height - depth.y
             }
+            // Long along a side it is near, and thin: its length at least `elongation` times
+            // its mean thickness (area / length), so bars along two sides that meet in a corner
+            // still count, and a glyph at the border (a "T" of a text line cut close) does not.
             let along = (x: Double(maxX - minX + 1), y: Double(maxY - minY + 1))
-            let long = ((minY < margin.y || maxY >= height - margin.y) && along.x >= minimumContact * Double(width))
-                || ((minX < margin.x || maxX >= width - margin.x) && along.y >= minimumContact * Double(height))
+            let area = Double(pixels.count)
+            let long = ((minY < margin.y || maxY >= height - margin.y) && along.x >= minimumContact * Double(width)
+                        && along.x * along.x >= elongation * area)
+                || ((minX < margin.x || maxX >= width - margin.x) && along.y >= minimumContact * Double(height)
+                    && along.y * along.y >= elongation * area)
             let isBar = shallow && long
             if isBar { for p in pixels { keep[p] = true } }
         }
+        // A document: most of what is not a bar is paper.
+        let paperLevel = UInt8(Double(paper) * 0.8)
+        var rest = 0, paperPixels = 0
+        for i in 0..<grey.count where !keep[i] {
+            rest += 1
+            if grey[i] >= paperLevel { paperPixels += 1 }
+        }
+        guard Double(paperPixels) >= minimumPaper * Double(max(1, rest)) else { return nil }
         // Grow by one pixel so the bar's soft edge goes too.
         var grown = keep
         var area = 0

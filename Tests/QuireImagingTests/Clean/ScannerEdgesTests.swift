@@ -33,12 +33,15 @@ import Testing
         case "text close to the edge": x >= 2 && x < 398 && y >= 40 && y < 520 && (y % 20) < 6 && (x / 7) % 4 != 3
         case "a picture touching the edge and reaching far in": x < 200 && y > 100 && y < 300
         case "a small mark on the edge": x < 10 && y > 100 && y < 130
+        case "a chessboard": (x / 50 + y / 70) % 2 == 0
+        // A dark strip along its side, as a scanner bar would be, but the rest is no paper.
+        case "a photograph with a dark strip along a side": x < 20 || (x * 7 + y * 13) % 97 < 45 || (x / 40 + y / 35) % 3 == 0
         default: false
         }
     }
 
     @Test(arguments: ["text close to the edge", "a picture touching the edge and reaching far in",
-                      "a small mark on the edge", "a blank page"])
+                      "a small mark on the edge", "a blank page", "a chessboard", "a photograph with a dark strip along a side"])
     func pageContentIsNeverTakenForAnEdge(_ name: String) {
         let found = ScannerEdges.find(grey: page { Self.content(name, $0, $1) }, width: 400, height: 560, paper: 240)
         #expect(found == nil, "\(name): \(found?.area ?? 0) pixels taken")
@@ -53,5 +56,16 @@ import Testing
         let found = result!
         #expect(found.mask[5 * 400 + 200] && found.mask[300 * 400 + 395] && found.mask[552 * 400 + 200])
         #expect(!found.mask[280 * 400 + 200])
+    }
+
+    /// A strip of one text line cut close (Pillow's g4 test files, 590 x 88): its "T" touches
+    /// the left edge and spans most of the height, but it is a glyph, not a bar.
+    @Test func aCapitalAtTheEdgeOfATextStripStays() {
+        let (w, h) = (590, 88)
+        var g = [UInt8](repeating: 240, count: w * h)
+        for y in 14..<59 { for x in 1..<37 where y < 20 || (x >= 15 && x < 21) { g[y * w + x] = 10 } }
+        for y in 30..<59 { for x in 50..<560 where (x / 6) % 4 != 3 && (y < 34 || x % 6 < 2) { g[y * w + x] = 10 } }
+        let found = ScannerEdges.find(grey: g, width: w, height: h, paper: 240)
+        #expect(found == nil, "\(found?.area ?? 0) pixels taken")
     }
 }
