@@ -8,7 +8,7 @@ struct PageCleaner {
     var options: CleanOptions
 
     /// Side of the small copy edges are looked for on.
-    static let analysisSize = 800
+    static let analysisSize = 600
 
     /// Scanner edges found on a page, and the paper colour to fill them with.
     struct Edges {
