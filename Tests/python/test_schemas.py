@@ -161,3 +161,19 @@ def test_clean_up_options_are_recorded(quire_bin, tmp_path):
     assert layout["pages"][0]["edgeFill"] is None
     png = (out / layout["pages"][0]["files"]["page"]).read_bytes()
     assert png[24] == 1, "a 1-bit PNG"
+
+
+def test_layout_requests_follow_the_request_schema():
+    v = validator("layout-request")
+    good = [
+        {"id": "p", "layout": "pager", "viewport": {"width": 390, "height": 844}, "aspectRatios": [0.5, 2, None],
+         "offset": {"x": 195, "y": 0}, "snap": {"proposedOffset": {"x": 300, "y": 0}, "velocity": {"x": 1, "y": 0}}},
+        {"layout": "strip", "viewport": {"width": 390, "height": 66}, "count": 6, "offset": {"x": -176.5, "y": 0},
+         "animation": {"kind": "delete", "index": 2, "phase": "collapse", "progress": 0.5},
+         "parameters": {"updates": [{"index": 1, "kind": "delete", "value": 0.5, "direction": "left"}]}},
+        {"layout": "featured", "pagesFrom": "out/layout.json", "rect": {"x": 0, "y": 0, "width": 375, "height": 2000}},
+    ]
+    for request in good:
+        v.validate(request)
+    assert not v.is_valid({"layout": "pager", "viewport": {"width": 1, "height": 1}, "count": 1, "aspectRatios": [1]})
+    assert not v.is_valid({"layout": "grid", "viewport": {"width": 1, "height": 1}, "count": 1})
