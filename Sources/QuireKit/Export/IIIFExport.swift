@@ -82,6 +82,7 @@ public enum IIIFExport {
 
     /// - Parameters:
     ///   - folder: OUT, as written by `quire process` or `quire merge`.
+    ///   - options: the base URL, labels, viewing direction and tile settings.
     ///   - progress: called after each page with (pages done, page count).
     /// - Throws: `OutputFolderError` when OUT has no usable layout.json, `ProcessError` when
     ///   another run holds OUT, `ExportError` for a base URL that is not http(s), or when the

@@ -66,6 +66,7 @@ public enum PDFExport {
 
     /// - Parameters:
     ///   - folder: OUT, as written by `quire process` or `quire merge`.
+    ///   - options: the output file, document information and page-size rules.
     ///   - progress: called after each page with (pages done, page count).
     /// - Throws: `OutputFolderError` when OUT has no usable layout.json, `ProcessError` when
     ///   another run holds OUT, `ExportError` when the PDF cannot be written or no page could be

@@ -61,6 +61,8 @@ public struct PDFPageSize: Sendable, Equatable, CustomStringConvertible {
     /// The page for an image of `pixelWidth` x `pixelHeight` pixels; a page over
     /// `maximumSide` is scaled down to fit it, keeping its aspect.
     /// - Parameters:
+    ///   - pixelWidth: the page image's width in pixels.
+    ///   - pixelHeight: the page image's height in pixels.
     ///   - givenDPI: `--dpi`, overriding everything else.
     ///   - pageDPI: the page's own horizontal and vertical resolution, when known.
     ///   - paper: `--paper`; nil = A4 width at the measured aspect, never snapped.

@@ -25,6 +25,7 @@ public enum LayoutService {
 
     /// The response to a parsed request.
     /// - Throws: `LayoutRequestError` for bad parameters or an unreadable `pagesFrom`.
+    /// - Parameter request: the parsed request (`LayoutRequest.parse`).
     /// - Parameter cache: keeps the page list (and the pager's filled ratios) between requests
     ///   over the same pages, so a client that keeps `quire layout --lines` open pays the
     ///   linear setup once (see `LayoutCache`).
