@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Quire's module graph (see DESIGN.md): C stays behind VipsBridge; QuireGeometry and
+/// Quire's module graph (see docs/architecture.md): C stays behind VipsBridge; QuireGeometry and
 /// QuireLayout are pure Swift and never link libvips.
 let package = Package(
     name: "Quire",

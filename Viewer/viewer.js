@@ -97,7 +97,7 @@
     $('source').textContent = p ? p.source + (p.sourcePage ? ' (page ' + (p.sourcePage + 1) + ')' : '') : '';
   }
 
-  /* ---- synchronisation (LAYOUTS.md §4) ---- */
+  /* ---- synchronisation (docs/layout-formulas.md#sync-and-animations) ---- */
   function setPagerOffset(po) {
     S.po = po;
     S.so = Q.sync.stripOffsetForPager(pager, strip, po);

@@ -1,7 +1,7 @@
 /// An axis-aligned rectangle: an origin (top-left in a y-down space) and a size.
 ///
 /// Intersection follows one explicit rule instead of a platform's `CGRect.intersects`:
-/// *closed* intervals, so rects that only touch at an edge intersect (LAYOUTS.md §1.3, the
+/// *closed* intervals, so rects that only touch at an edge intersect (docs/layout-formulas.md#conventions, the
 /// behaviour of swift-corelibs Foundation on Linux).
 public struct Rect: Hashable, Sendable, Codable {
     public var origin: Point
@@ -40,7 +40,7 @@ public struct Rect: Hashable, Sendable, Codable {
     public var isFinite: Bool { origin.isFinite && size.isFinite }
     public var isEmpty: Bool { size.isEmpty }
 
-    /// Closed-interval intersection test: touching edges count (LAYOUTS.md §1.3).
+    /// Closed-interval intersection test: touching edges count (docs/layout-formulas.md#conventions).
     public func intersects(_ other: Rect) -> Bool {
         minX <= other.maxX && other.minX <= maxX && minY <= other.maxY && other.minY <= maxY
     }

@@ -36,7 +36,7 @@ extension LayoutAttributes: LayoutItem {
 /// Namespace of Quire's layouts: `Layouts.Pager`, `Layouts.Strip`, and the rest of the family.
 public enum Layouts {}
 
-/// Clamps to a closed range (LAYOUTS.md's `clamp(v, a, b) = min(b, max(a, v))`).
+/// Clamps to a closed range (`clamp(v, a, b) = min(b, max(a, v))` of docs/layout-formulas.md).
 @inlinable func clamp<T: Comparable>(_ value: T, _ low: T, _ high: T) -> T {
     min(high, max(low, value))
 }

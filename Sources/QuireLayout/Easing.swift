@@ -1,4 +1,4 @@
-/// The timing curves of the Photos-app sample's animator (LAYOUTS.md §4), as pure functions
+/// The timing curves of the Photos-app sample's animator (docs/layout-formulas.md#sync-and-animations), as pure functions
 /// of linear progress so an animation is a function of time that a test can evaluate.
 public enum Easing: String, Hashable, Sendable, Codable, CaseIterable {
     /// `x`.
@@ -21,7 +21,7 @@ public enum Easing: String, Hashable, Sendable, Codable, CaseIterable {
     }
 }
 
-/// The animator's linear progress `min(1, elapsed/duration)` (LAYOUTS.md §4); a zero or
+/// The animator's linear progress `min(1, elapsed/duration)` (docs/layout-formulas.md#sync-and-animations); a zero or
 /// invalid duration gives 1 at once, as the original completes on its first tick.
 /// - Complexity: O(1).
 public func animationProgress(elapsed: Double, duration: Double) -> Double {

@@ -1,7 +1,7 @@
 /// Converts a real-valued index to an `Int` clamped into `low...high` without trapping.
 ///
 /// Swift's `Int(x)` traps on NaN, infinity and values beyond `Int`'s range; the originals
-/// crash there (LAYOUTS.md §3, §8). NaN maps to `low`, so a query never traps.
+/// crash there (docs/layout-formulas.md#strip, #where-quire-differs-from-the-originals). NaN maps to `low`, so a query never traps.
 /// - Complexity: O(1).
 @inlinable func clampedIndex(_ x: Double, _ low: Int, _ high: Int) -> Int {
     if !(x > Double(low)) { return low }
@@ -9,7 +9,7 @@
     return Int(x)
 }
 
-/// Whether two closed intervals `[a0, a1]` and `[b0, b1]` meet (touching counts, LAYOUTS.md §1.3).
+/// Whether two closed intervals `[a0, a1]` and `[b0, b1]` meet (touching counts, docs/layout-formulas.md#conventions).
 @inlinable func closedOverlap(_ a0: Double, _ a1: Double, _ b0: Double, _ b1: Double) -> Bool {
     a0 <= b1 && b0 <= a1
 }

@@ -1,5 +1,5 @@
 /// The transform a layout applies to an item about its centre: a translation and a uniform
-/// scale (every layout in LAYOUTS.md needs no more).
+/// scale (no layout of docs/layout-formulas.md needs more).
 public struct ItemTransform: Hashable, Sendable, Codable {
     public var tx: Double
     public var ty: Double
@@ -46,7 +46,7 @@ public struct LayoutAttributes: Hashable, Sendable, Codable {
     /// The untransformed frame: `size` centred on `center`.
     public var bounds: Rect { Rect(center: center, size: size) }
 
-    /// The transformed bounding box (`visual_frame` in LAYOUTS.md §1.1): the centre moved by
+    /// The transformed bounding box (the visual frame of docs/layout-formulas.md#conventions): the centre moved by
     /// the translation, the size multiplied by the scale.
     public var frame: Rect {
         Rect(center: Point(x: center.x + transform.tx, y: center.y + transform.ty),

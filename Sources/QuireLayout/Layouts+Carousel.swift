@@ -1,5 +1,5 @@
 extension Layouts {
-    /// Youla's infinite banner carousel (LAYOUTS.md §6): three reusable slots in a scroll view;
+    /// Youla's infinite banner carousel (docs/layout-formulas.md#carousel): three reusable slots in a scroll view;
     /// the centre slot rests with 8 pt "ears" of its neighbours showing, and when the offset
     /// passes a third of a banner the offset and the data shift by one slot, so the user can
     /// scroll forever in both directions.

@@ -1,9 +1,9 @@
 extension Layouts {
-    /// The Ultravisual list (LAYOUTS.md §7): a vertical list where the item at the top is
+    /// The Ultravisual list (docs/layout-formulas.md#featured): a vertical list where the item at the top is
     /// featured (tall), the next one grows as the user scrolls toward it, and later items slide
     /// over earlier ones (zIndex = index).
     ///
-    /// Robust where the original is not (LAYOUTS.md §7, §8): the featured index is clamped to
+    /// Robust where the original is not (docs/layout-formulas.md#featured, #where-quire-differs-from-the-originals): the featured index is clamped to
     /// `0...N−1` (the original lets it run past the end, where the last cell suddenly collapses
     /// during the bottom bounce); snapping is clamped to the scroll range `[0, (N−1)·G]`; the
     /// cell appearance values are clamped to `[0, 1]`; no items gives content height 0.

@@ -1,9 +1,9 @@
 extension Layouts {
-    /// Dodo Pizza's half selector (LAYOUTS.md §5): one of two vertical columns of pizza halves
+    /// Dodo Pizza's half selector (docs/layout-formulas.md#halves): one of two vertical columns of pizza halves
     /// where the centred pizza is full size and the others shrink, fade and are pulled toward
     /// the centre like a drum; a header above the centre cross-fades between pizza names.
     ///
-    /// Robust where the original is not (LAYOUTS.md §5, §8): a pizza size of 0 or an invalid
+    /// Robust where the original is not (docs/layout-formulas.md#halves, #where-quire-differs-from-the-originals): a pizza size of 0 or an invalid
     /// viewport gives no items instead of dividing by zero; snapping clamps its index to
     /// `0...N−1` instead of trusting UIKit's clamped proposals; and a cell that the pull brings
     /// into the query rect is returned even when its default frame misses it.
@@ -67,7 +67,7 @@ extension Layouts {
             public var scale: Double
         }
 
-        /// The snapping decision with the same-cell rule (LAYOUTS.md §5).
+        /// The snapping decision with the same-cell rule (docs/layout-formulas.md#halves).
         public struct Snap: Hashable, Sendable {
             /// Where the deceleration should stop now: the current offset when the proposal stays
             /// on the current pizza (the original's "backward scroll" hack), else `restingOffset`.
@@ -168,14 +168,14 @@ extension Layouts {
         }
 
         /// The band above the centred pizza: `(m, o_y + (H − P)/2 − headerVerticalOffset − headerHeight/2, W − 2m, headerHeight)`,
-        /// which with the defaults is LAYOUTS.md's `(m, o_y + (H − P)/2 − 30 − 30, W − 2m, 60)`.
+        /// which with the defaults is `(m, o_y + (H − P)/2 − 30 − 30, W − 2m, 60)`.
         public func headerFrame(at offset: Point) -> Rect {
             let m = parameters.layoutMargin, p = parameters
             let y = offset.y + (viewport.height - pizzaSize) / 2 - p.headerVerticalOffset - p.headerHeight / 2
             return Rect(x: m, y: y, width: max(0, viewport.width - 2 * m), height: p.headerHeight)
         }
 
-        /// Cells (by row), then the headers with alpha > 0 (LAYOUTS.md §5 order).
+        /// Cells (by row), then the headers with alpha > 0 (docs/layout-formulas.md#halves order).
         ///
         /// A cell is returned when its default frame (the original's rule) or its transformed
         /// frame meets `rect` (closed intervals). The pull toward the centre moves a cell by at

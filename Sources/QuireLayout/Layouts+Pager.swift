@@ -1,5 +1,5 @@
 extension Layouts {
-    /// The preview pager of the Photos app (LAYOUTS.md §2): full-viewport pages side by side,
+    /// The preview pager of the Photos app (docs/layout-formulas.md#pager): full-viewport pages side by side,
     /// a parallax gap between moving pages, and each image aspect-fit inside its cell.
     public struct Pager: CollectionLayout, Hashable {
         /// Defaults from the original `PreviewLayout`.
@@ -69,7 +69,7 @@ extension Layouts {
             guard count > 0, offset.isFinite else { return [] }
             let query = rect ?? Rect(x: offset.x, y: offset.y, width: viewport.width, height: viewport.height)
             guard query.isFinite else { return [] }
-            // Closed intervals: page i covers [iW, (i+1)W] and touches count (LAYOUTS.md §1.3).
+            // Closed intervals: page i covers [iW, (i+1)W] and touches count (docs/layout-formulas.md#conventions).
             let first = clampedIndex((query.minX / width).rounded(.up) - 1, 0, count - 1)
             let last = clampedIndex((query.maxX / width).rounded(.down), 0, count - 1)
             guard first <= last, query.minY <= viewport.height, query.maxY >= 0 else { return [] }

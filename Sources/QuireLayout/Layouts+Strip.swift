@@ -1,5 +1,5 @@
 extension Layouts {
-    /// The Photos app's thumbnail strip (LAYOUTS.md §3): small cells centred under a focus line;
+    /// The Photos app's thumbnail strip (docs/layout-formulas.md#strip): small cells centred under a focus line;
     /// the focused cell expands to its own aspect ratio and pushes its neighbours aside.
     public struct Strip: CollectionLayout, Hashable {
         /// Defaults from the original `Configuration`.
@@ -15,7 +15,7 @@ extension Layouts {
             public var minAspectRatio: Double = 0.2
             public var clampsAspectRatios: Bool = false
             /// A deleted cell's followers slide by the pitch `w + d` (true, Quire's default) or by
-            /// `w` as in the original (false), which leaves the 4 pt jump of LAYOUTS.md §4/§8.8
+            /// `w` as in the original (false), which leaves the 4 pt jump of docs/layout-formulas.md#where-quire-differs-from-the-originals
             /// when the item is finally removed.
             public var deletionClosesSpacing: Bool = true
 
@@ -272,7 +272,7 @@ extension Layouts {
         }
 
         /// Snaps to the nearer of the two cells around the proposal, ties to the right
-        /// (LAYOUTS.md §3). The proposal is clamped to the scroll range first, and both
+        /// (docs/layout-formulas.md#strip). The proposal is clamped to the scroll range first, and both
         /// candidate indices to `0...N−1`, where the original relied on UIKit to clamp.
         public func targetOffset(forProposed proposed: Point, velocity: Point) -> Point {
             guard count > 0 else { return Point(x: finite(-farInset), y: 0) }

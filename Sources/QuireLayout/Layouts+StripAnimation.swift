@@ -37,7 +37,7 @@ extension Layouts.Strip {
     }
 }
 
-/// The thumbnail strip's animations (LAYOUTS.md §4) as pure functions of linear progress
+/// The thumbnail strip's animations (docs/layout-formulas.md#sync-and-animations) as pure functions of linear progress
 /// `p ∈ [0, 1]` (clamped), so a viewer drives them from any clock and a test evaluates them.
 ///
 /// Quire departs from the sample in two documented, tested places: the deleted cell's

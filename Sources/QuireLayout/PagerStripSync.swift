@@ -1,4 +1,4 @@
-/// Keeps the preview pager and the thumbnail strip on the same page (LAYOUTS.md §4): the
+/// Keeps the preview pager and the thumbnail strip on the same page (docs/layout-formulas.md#sync-and-animations): the
 /// pager's offset drives the strip continuously, the strip moves the pager page by page, and
 /// a viewport change (rotation) re-derives both offsets from the active page.
 ///

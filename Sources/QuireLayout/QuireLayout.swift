@@ -1,2 +1,2 @@
-/// QuireLayout: the pure layout engine (LAYOUTS.md). Imports only QuireGeometry.
+/// QuireLayout: the pure layout engine (docs/layout-formulas.md). Imports only QuireGeometry.
 @_exported import QuireGeometry

@@ -53,7 +53,7 @@ import QuireLayout
     }
 
     @Test func touchingEdgesIntersectAndHugeRectsDoNotTrap() {
-        // The rect [390, 390] touches pages 0 and 1 (closed intervals, LAYOUTS.md §1.3).
+        // The rect [390, 390] touches pages 0 and 1 (closed intervals, docs/layout-formulas.md#conventions).
         let touching = pager.items(at: Point(x: 390, y: 0), in: Rect(x: 390, y: 0, width: 0, height: 10))
         #expect(touching.map(\.attributes.index) == [0, 1])
         let huge = pager.items(at: Point(x: 0, y: 0), in: Rect(x: -1e300, y: 0, width: 1e301, height: 10))

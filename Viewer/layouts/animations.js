@@ -1,4 +1,4 @@
-/* Quire viewer: easings and the animator of LAYOUTS.md §4 ("Animator"), plus the strip
+/* Quire viewer: easings and the animator of docs/layout-formulas.md#sync-and-animations, plus the strip
  * animations (scroll begin/end, move, collapse, delete) sampled at a progress, exactly as
  * QuireLayout's StripAnimation.frame does. Classic script: adds Quire.animations. */
 (function (Q) {

@@ -1,4 +1,4 @@
-/* Quire viewer: the three-view infinite carousel, LAYOUTS.md §6. Classic script: Quire.Carousel. */
+/* Quire viewer: the three-view infinite carousel, docs/layout-formulas.md#carousel. Classic script: Quire.Carousel. */
 (function (Q) {
   'use strict';
   function Carousel(viewport, count, centerIndex) {

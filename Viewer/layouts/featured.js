@@ -1,4 +1,4 @@
-/* Quire viewer: the Ultravisual featured list, LAYOUTS.md §7. Classic script: Quire.Featured. */
+/* Quire viewer: the Ultravisual featured list, docs/layout-formulas.md#featured. Classic script: Quire.Featured. */
 (function (Q) {
   'use strict';
   function Featured(viewport, count) {

@@ -1,4 +1,4 @@
-/* Quire viewer: the halves layout, LAYOUTS.md §5 (TableLayout, a vertical "drum" column; the
+/* Quire viewer: the halves layout, docs/layout-formulas.md#halves (TableLayout, a vertical "drum" column; the
  * viewer shows a left and a right column side by side). Classic script: Quire.Halves. */
 (function (Q) {
   'use strict';

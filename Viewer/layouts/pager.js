@@ -1,4 +1,4 @@
-/* Quire viewer: the preview pager, LAYOUTS.md §2 (PreviewLayout). Pure geometry, no DOM.
+/* Quire viewer: the preview pager, docs/layout-formulas.md#pager (PreviewLayout). Pure geometry, no DOM.
  * Classic script: adds Quire.Pager. */
 (function (Q) {
   'use strict';

@@ -1,4 +1,4 @@
-/* Quire viewer: the thumbnail strip, LAYOUTS.md §3 (ThumbnailLayout), as QuireLayout's
+/* Quire viewer: the thumbnail strip, docs/layout-formulas.md#strip (ThumbnailLayout), as QuireLayout's
  * Layouts.Strip computes it (only the cells around the focus line and the updated cells have
  * a state, so a frame costs the same for 5 or 5,000,000 pages). Classic script: Quire.Strip. */
 (function (Q) {
@@ -10,7 +10,7 @@
     this.defaultAspectRatio = params.defaultAspectRatio || 0.5;
     this.d = params.spacing !== undefined ? params.spacing : 4;                 /* distanceBetween */
     this.focusedSpacing = params.focusedSpacing !== undefined ? params.focusedSpacing : 20;
-    /* Quire's robust delete: the deleted cell's push closes w + d, not w (LAYOUTS.md §8.8). */
+    /* Quire's robust delete: the deleted cell's push closes w + d, not w (docs/layout-formulas.md#where-quire-differs-from-the-originals). */
     this.deletionClosesSpacing = params.deletionClosesSpacing !== undefined ? params.deletionClosesSpacing : true;
     this.expandingRate = 1;
     this.updates = {};                    /* index -> [['expand', r] | ['collapse', r] | ['delete', r, dir]] */

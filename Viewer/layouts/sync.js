@@ -1,4 +1,4 @@
-/* Quire viewer: the pager <-> strip synchroniser of LAYOUTS.md §4 ("Scroll synchronisation").
+/* Quire viewer: the pager <-> strip synchroniser of docs/layout-formulas.md#sync-and-animations.
  * Classic script: adds Quire.sync. */
 (function (Q) {
   'use strict';

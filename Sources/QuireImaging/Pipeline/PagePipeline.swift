@@ -36,7 +36,7 @@ public struct PageResult: Sendable, Hashable, Codable {
     public var thumbnailSize: PixelSize?
 }
 
-/// The one-page flow of DESIGN.md, in one place and one order:
+/// The one-page flow of docs/architecture.md, in one place and one order:
 /// file -> decoded oriented image -> correction -> encoded page/preview/thumbnail -> page result.
 ///
 /// A pipeline is a plain value: safe to share between the threads of a batch (each call works

@@ -19,7 +19,7 @@ extension LayoutReport {
     }
 
     /// Builds the report for written pages, computing each page's preview-pager and
-    /// thumbnail-strip geometry with QuireLayout (LAYOUTS.md §2 and §3) for `viewport`: the
+    /// thumbnail-strip geometry with QuireLayout (docs/layout-formulas.md#pager, #strip) for `viewport`: the
     /// pager fills the viewport, the strip is `viewport.width` x `viewport.stripHeight`.
     /// - Complexity: O(n) layout queries for n pages.
     public init(viewport: Viewport, options: BatchOptions? = nil, pages: [PageInput], errors: [PageError]) {

@@ -25,7 +25,7 @@ public struct LayoutRequestError: Error, Equatable, CustomStringConvertible, Sen
 /// layout, the viewport, the items, the offset, and optional parameters, query rect, snap
 /// and animation. Parsing validates every field and names the first bad one.
 public struct LayoutRequest: Equatable, Sendable {
-    /// The five layouts of LAYOUTS.md.
+    /// The five layouts (docs/layout-formulas.md).
     public enum Kind: String, CaseIterable, Sendable { case pager, strip, halves, carousel, featured }
 
     /// Where the items come from.
@@ -70,7 +70,7 @@ public struct LayoutRequest: Equatable, Sendable {
     /// The largest item count a request may ask for (keeps memory bounded).
     public static let maximumCount = 10_000_000
 
-    /// The parameter names each layout accepts (LAYOUTS.md defaults, plus the state inputs).
+    /// The parameter names each layout accepts (the defaults in docs/layout-formulas.md, plus the state inputs).
     public static let parameterNames: [Kind: Set<String>] = [
         .pager: ["offsetBetweenCells", "imageParallaxFactor"],
         .strip: ["defaultAspectRatio", "spacing", "focusedSpacing", "maxAspectRatio", "minAspectRatio",

@@ -37,7 +37,7 @@ public protocol ImagePlacing: LayoutItem {
 }
 
 extension Layouts.Pager.Item: ImagePlacing {
-    /// LAYOUTS.md §2: the image fills the mask and moves by `imageTranslation`; the mask does
+    /// docs/layout-formulas.md#pager: the image fills the mask and moves by `imageTranslation`; the mask does
     /// not move, so the visible part is `mask ∩ (mask shifted)`, also clipped to the cell.
     public func imagePlacement(imageAspectRatio: Double) -> ImagePlacement? {
         guard let visible = visibleImageRect else { return nil }

@@ -106,7 +106,7 @@ public enum RenderLayouts {
 
     public static let animations: [AnimationEntry] = [
         // Focus moves by tap from the page the strip rests on (page 0, or page 1 when the target
-        // is page 0) to page `index` (LAYOUTS.md §4, move).
+        // is page 0) to page `index` (docs/layout-formulas.md#sync-and-animations, move).
         AnimationEntry(name: "move", layouts: ["strip"]) { context, index, progress in
             let strip = Layouts.Strip(viewport: context.viewport, aspectRatios: context.aspectRatios)
             let from = index == 0 ? min(1, strip.count - 1) : 0
@@ -118,7 +118,7 @@ public enum RenderLayouts {
             return RenderLayoutState(layout: AnyRenderLayout(strip.applying(frame), axis: .horizontal), offset: frame.offset)
         },
         // Deleting the focused page `index`: the first half of the progress collapses it, the
-        // second half closes the gap (LAYOUTS.md §4, delete).
+        // second half closes the gap (docs/layout-formulas.md#sync-and-animations, delete).
         AnimationEntry(name: "delete", layouts: ["strip"]) { context, index, progress in
             let strip = Layouts.Strip(viewport: context.viewport, aspectRatios: context.aspectRatios)
             guard let offset = strip.offset(forIndex: index),

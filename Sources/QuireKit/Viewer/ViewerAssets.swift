@@ -47,7 +47,7 @@ public enum ViewerAssets {
 
 """####),
         ("quire-viewer/layouts/animations.js", ####"""
-/* Quire viewer: easings and the animator of LAYOUTS.md §4 ("Animator"), plus the strip
+/* Quire viewer: easings and the animator of docs/layout-formulas.md#sync-and-animations, plus the strip
  * animations (scroll begin/end, move, collapse, delete) sampled at a progress, exactly as
  * QuireLayout's StripAnimation.frame does. Classic script: adds Quire.animations. */
 (function (Q) {
@@ -121,7 +121,7 @@ public enum ViewerAssets {
 
 """####),
         ("quire-viewer/layouts/carousel.js", ####"""
-/* Quire viewer: the three-view infinite carousel, LAYOUTS.md §6. Classic script: Quire.Carousel. */
+/* Quire viewer: the three-view infinite carousel, docs/layout-formulas.md#carousel. Classic script: Quire.Carousel. */
 (function (Q) {
   'use strict';
   function Carousel(viewport, count, centerIndex) {
@@ -171,7 +171,7 @@ public enum ViewerAssets {
 
 """####),
         ("quire-viewer/layouts/featured.js", ####"""
-/* Quire viewer: the Ultravisual featured list, LAYOUTS.md §7. Classic script: Quire.Featured. */
+/* Quire viewer: the Ultravisual featured list, docs/layout-formulas.md#featured. Classic script: Quire.Featured. */
 (function (Q) {
   'use strict';
   function Featured(viewport, count) {
@@ -217,7 +217,7 @@ public enum ViewerAssets {
 
 """####),
         ("quire-viewer/layouts/halves.js", ####"""
-/* Quire viewer: the halves layout, LAYOUTS.md §5 (TableLayout, a vertical "drum" column; the
+/* Quire viewer: the halves layout, docs/layout-formulas.md#halves (TableLayout, a vertical "drum" column; the
  * viewer shows a left and a right column side by side). Classic script: Quire.Halves. */
 (function (Q) {
   'use strict';
@@ -268,7 +268,7 @@ public enum ViewerAssets {
 
 """####),
         ("quire-viewer/layouts/pager.js", ####"""
-/* Quire viewer: the preview pager, LAYOUTS.md §2 (PreviewLayout). Pure geometry, no DOM.
+/* Quire viewer: the preview pager, docs/layout-formulas.md#pager (PreviewLayout). Pure geometry, no DOM.
  * Classic script: adds Quire.Pager. */
 (function (Q) {
   'use strict';
@@ -325,7 +325,7 @@ public enum ViewerAssets {
 
 """####),
         ("quire-viewer/layouts/strip.js", ####"""
-/* Quire viewer: the thumbnail strip, LAYOUTS.md §3 (ThumbnailLayout), as QuireLayout's
+/* Quire viewer: the thumbnail strip, docs/layout-formulas.md#strip (ThumbnailLayout), as QuireLayout's
  * Layouts.Strip computes it (only the cells around the focus line and the updated cells have
  * a state, so a frame costs the same for 5 or 5,000,000 pages). Classic script: Quire.Strip. */
 (function (Q) {
@@ -337,7 +337,7 @@ public enum ViewerAssets {
     this.defaultAspectRatio = params.defaultAspectRatio || 0.5;
     this.d = params.spacing !== undefined ? params.spacing : 4;                 /* distanceBetween */
     this.focusedSpacing = params.focusedSpacing !== undefined ? params.focusedSpacing : 20;
-    /* Quire's robust delete: the deleted cell's push closes w + d, not w (LAYOUTS.md §8.8). */
+    /* Quire's robust delete: the deleted cell's push closes w + d, not w (docs/layout-formulas.md#where-quire-differs-from-the-originals). */
     this.deletionClosesSpacing = params.deletionClosesSpacing !== undefined ? params.deletionClosesSpacing : true;
     this.expandingRate = 1;
     this.updates = {};                    /* index -> [['expand', r] | ['collapse', r] | ['delete', r, dir]] */
@@ -457,7 +457,7 @@ public enum ViewerAssets {
 
 """####),
         ("quire-viewer/layouts/sync.js", ####"""
-/* Quire viewer: the pager <-> strip synchroniser of LAYOUTS.md §4 ("Scroll synchronisation").
+/* Quire viewer: the pager <-> strip synchroniser of docs/layout-formulas.md#sync-and-animations.
  * Classic script: adds Quire.sync. */
 (function (Q) {
   'use strict';
@@ -603,7 +603,7 @@ img { -webkit-user-drag: none; }
     $('source').textContent = p ? p.source + (p.sourcePage ? ' (page ' + (p.sourcePage + 1) + ')' : '') : '';
   }
 
-  /* ---- synchronisation (LAYOUTS.md §4) ---- */
+  /* ---- synchronisation (docs/layout-formulas.md#sync-and-animations) ---- */
   function setPagerOffset(po) {
     S.po = po;
     S.so = Q.sync.stripOffsetForPager(pager, strip, po);

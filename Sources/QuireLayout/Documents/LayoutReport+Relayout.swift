@@ -33,13 +33,13 @@ public struct ReferenceGeometry: Sendable {
         strip = Layouts.Strip(viewport: Size(width: viewport.width, height: viewport.stripHeight), aspectRatios: ratios)
     }
 
-    /// Page `index` in the preview pager at rest (LAYOUTS.md §2).
+    /// Page `index` in the preview pager at rest (docs/layout-formulas.md#pager).
     public func pager(_ index: Int) -> LayoutReport.PagerGeometry {
         LayoutReport.PagerGeometry(frame: .init(pager.frame(ofIndex: index)), mask: .init(pager.mask(ofIndex: index)),
                                    snapOffset: pager.offset(forIndex: index)?.x ?? 0)
     }
 
-    /// Page `index` in the thumbnail strip, resting and focused (LAYOUTS.md §3).
+    /// Page `index` in the thumbnail strip, resting and focused (docs/layout-formulas.md#strip).
     public func strip(_ index: Int) -> LayoutReport.StripGeometry {
         let resting = strip.restingFrame(ofIndex: index)
         return LayoutReport.StripGeometry(frame: .init(resting), focusedFrame: .init(strip.focusedFrame(ofIndex: index) ?? resting),

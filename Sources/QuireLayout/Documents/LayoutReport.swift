@@ -167,7 +167,7 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         }
     }
 
-    /// Preview-pager geometry of one page at rest (LAYOUTS.md §2), in viewport points.
+    /// Preview-pager geometry of one page at rest (docs/layout-formulas.md#pager), in viewport points.
     public struct PagerGeometry: Codable, Sendable, Equatable {
         /// The cell frame in content coordinates: `(i·W, 0, W, H)`.
         public var frame: RectValue
@@ -184,7 +184,7 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         }
     }
 
-    /// Thumbnail-strip geometry of one page (LAYOUTS.md §3), in points, strip coordinates.
+    /// Thumbnail-strip geometry of one page (docs/layout-formulas.md#strip), in points, strip coordinates.
     public struct StripGeometry: Codable, Sendable, Equatable {
         /// The cell at rest (no page focused near it): `w x h` centred on its slot.
         public var frame: RectValue

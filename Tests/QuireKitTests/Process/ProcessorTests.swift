@@ -101,13 +101,13 @@ import VipsBridge
         let summary = try Processor.run(ProcessJob(inputs: [dir], outputDirectory: out, viewport: viewport))
         let pages = summary.report.pages
         try #require(pages.count == 2)
-        // Pager (LAYOUTS.md §2): cells side by side, aspect-fit masks, snap at i·W.
+        // Pager (docs/layout-formulas.md#pager): cells side by side, aspect-fit masks, snap at i·W.
         #expect(pages[0].pager.frame.rect == Rect(x: 0, y: 0, width: 400, height: 800))
         #expect(pages[1].pager.frame.rect == Rect(x: 400, y: 0, width: 400, height: 800))
         #expect(pages[0].pager.mask.rect == Rect(x: 0, y: 300, width: 400, height: 200))
         #expect(pages[1].pager.mask.rect == Rect(x: 0, y: 0, width: 400, height: 800))
         #expect(pages.map(\.pager.snapOffset) == [0, 400])
-        // Strip (LAYOUTS.md §3): resting cells 30x60 at pitch 34, far inset (400-30-4)/2 = 183.
+        // Strip (docs/layout-formulas.md#strip): resting cells 30x60 at pitch 34, far inset (400-30-4)/2 = 183.
         #expect(pages[0].strip.frame.rect == Rect(x: 0, y: 0, width: 30, height: 60))
         #expect(pages[1].strip.frame.rect == Rect(x: 34, y: 0, width: 30, height: 60))
         #expect(pages.map(\.strip.snapOffset) == [-183, -149])
