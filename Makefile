@@ -10,7 +10,7 @@ APT_PACKAGES := libvips-dev libvips-tools pkg-config python3-venv chromium chrom
   qpdf poppler-utils libcairo2-dev tesseract-ocr tesseract-ocr-osd unpaper
 OUT ?= out
 
-.PHONY: deps test-venv build release demo test docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew accuracy-real-photos viewer install dist
+.PHONY: deps test-venv build release demo test docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist
 
 ## deps: install the Debian packages in APT_PACKAGES that are missing (apt-get; sudo when not root).
 deps:
@@ -111,6 +111,13 @@ accuracy: deps accuracy-real-photos
 	  .venv/bin/python Tools/accuracy/opencv_peer.py $(ACCURACY_OUT)/opencv.json $$photos && peer="--peer opencv=$(ACCURACY_OUT)/opencv.json"; \
 	else echo "note: OpenCV peer skipped (opencv-python-headless unavailable)"; fi; \
 	$$($(SWIFT) build -c release --show-bin-path)/QuireAccuracy $$peer --warp-bench $$sets
+	@$(MAKE) --no-print-directory accuracy-orientation
+
+## accuracy-orientation: the real scans of ../shared/data/real turned by 0, 90, 180 and 270
+## degrees, processed by `quire process`: how many come back upright (Tesseract's OSD).
+accuracy-orientation: deps
+	$(SWIFT) build -c release --product quire
+	python3 Tools/accuracy/orientation.py $$($(SWIFT) build -c release --show-bin-path)/quire
 
 ## bench: throughput and memory of `quire process` against the floor and the peers, one table
 ## (Benchmarks/README.md). BENCH_ARGS passes options, e.g. BENCH_ARGS="--captures DIR" or

@@ -12,7 +12,9 @@ struct DetectCommand: ParsableCommand {
             Prints {"results": [{"source", "width", "height", "kind", "quad", "confidence", "skewDegrees"}]}: \
             width, height and corners (TL, TR, BR, BL) in display pixels after EXIF orientation; \
             quad is null when no page was found or the input is a scan; skewDegrees is null for \
-            photos; kind is photo, scan or none (what `quire process` does with the page). Inputs that \
+            photos; kind is photo, scan or none (what `quire process` does with the page); rotation is \
+            the clockwise turn process applies first (0, 90, 180, 270; skewDegrees is measured after \
+            it) and rotationConfidence Tesseract's confidence. Inputs that \
             cannot be read get "error" and "code" fields (codes as in layout.json) and one line on \
             stderr; the others are still detected. --corners-out writes the quads found as a \
             corners file for `quire process --corners`, to be corrected by hand in between. \
@@ -25,6 +27,9 @@ struct DetectCommand: ParsableCommand {
 
     @Flag(help: "Also print the milliseconds spent in detection per input.")
     var timing = false
+
+    @Option(help: "Pages scanned sideways or upside down: auto (say the turn `quire process` applies, with Tesseract) or none.")
+    var rotate: CorrectionOptions.Rotate = .auto
 
     @Option(name: .customLong("corners-out"),
             help: ArgumentHelp("Also write the page corners found (photos only) as a corners file that `quire process --corners` reads.",
@@ -39,7 +44,8 @@ struct DetectCommand: ParsableCommand {
         for file in files {
             let result: DetectionResult
             do {
-                result = try Detector.detect(file: file, fullResolution: true)
+                result = try Detector.detect(file: file, fullResolution: true,
+                                             orientation: rotate == .auto ? TesseractOSD.installed : nil)
             } catch {
                 let failure = ImagingError.decoding(error, path: file)
                 result = DetectionResult(source: file, error: failure.reason, errorCode: failure.kind.code)
@@ -104,6 +110,10 @@ struct DetectCommand: ParsableCommand {
         if let kind = r.kind { object["kind"] = kind.rawValue }
         if let error = r.error { object["error"] = error }
         if let code = r.errorCode { object["code"] = code }
+        if r.error == nil {
+            object["rotation"] = r.rotation
+            object["rotationConfidence"] = r.rotationConfidence.map { (($0 * 100).rounded() / 100) as Any } ?? NSNull()
+        }
         if timing, let ms = r.detectionMilliseconds { object["detectionMs"] = round2(ms) }
         return object
     }

@@ -62,6 +62,9 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Paper size hint for correction: auto, a4, letter or legal.")
     var paper: CorrectionOptions.Paper = .auto
 
+    @Option(help: "Pages scanned sideways or upside down: auto (turn them upright, with Tesseract's orientation detection when it is installed) or none.")
+    var rotate: CorrectionOptions.Rotate = .auto
+
     @Option(help: "Scanner edges (dark bars and shadows along a scan's border): auto (fill them with the paper colour) or keep.")
     var edges: CleanOptions.Edges = .auto
 
@@ -179,7 +182,7 @@ struct ProcessCommand: ParsableCommand {
             inputs: inputs, outputDirectory: output,
             renditions: RenditionOptions(format: format, quality: quality, previewSize: previewSize, thumbnailSize: thumbSize,
                                          optimizeCoding: optimizeCoding),
-            correction: CorrectionOptions(mode: correct, paper: paper),
+            correction: CorrectionOptions(mode: correct, paper: paper, rotate: rotate),
             dpi: dpi, maxPixels: Self.parsePixels(maxPixels) ?? ProcessJob.defaultMaxPixels, jobs: jobs,
             viewport: LayoutReport.Viewport(width: size.0, height: size.1, stripHeight: stripHeight),
             force: force, pageTimeout: pageTimeout > 0 ? pageTimeout : nil, allowUntrustedFormats: allowUntrustedFormats,
@@ -196,6 +199,10 @@ struct ProcessCommand: ParsableCommand {
         let summary: ProcessSummary
         // Each failure is reported as one line below; libvips's own warnings would bury them.
         ImagingRuntime.silenceDecoderWarnings()
+        if rotate == .auto && correct == .auto && !thumbnailsOnly && TesseractOSD.installed == nil {
+            var standardError = StandardError()
+            print("quire: note: tesseract with its osd data is not installed; pages keep their orientation (--rotate auto needs Debian's tesseract-ocr and tesseract-ocr-osd)", to: &standardError)
+        }
         let stop = BatchStop()
         let signals = Self.stopOnSignals(stop)
         let bar = ProgressBox()
@@ -340,6 +347,7 @@ final class ProgressBox: @unchecked Sendable {
 extension CorrectionOptions.Mode: ExpressibleByArgument {}
 extension CorrectionOptions.Paper: ExpressibleByArgument {}
 extension CleanOptions.Edges: ExpressibleByArgument {}
+extension CorrectionOptions.Rotate: ExpressibleByArgument {}
 extension CleanOptions.Background: ExpressibleByArgument {}
 extension CleanOptions.Mode: ExpressibleByArgument {}
 

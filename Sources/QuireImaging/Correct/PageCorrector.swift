@@ -6,10 +6,18 @@ public struct CorrectionOptions: Sendable, Hashable, Codable {
     public enum Mode: String, Sendable, Hashable, Codable, CaseIterable { case auto, none }
     /// `--paper`: the paper size a corrected photo's proportions are snapped to, or `auto` to keep the measured shape.
     public enum Paper: String, Sendable, Hashable, Codable, CaseIterable { case auto, a4, letter, legal }
+    /// `--rotate`: `auto` turns scans and uncorrected pages whose text reads sideways or upside
+    /// down upright (Tesseract's orientation detection), `none` keeps them as scanned.
+    public enum Rotate: String, Sendable, Hashable, Codable, CaseIterable { case auto, none }
     public var mode: Mode
     public var paper: Paper
+    public var rotate: Rotate
     /// Correction in `mode` for `paper`; the defaults are those of `quire process`.
-    public init(mode: Mode = .auto, paper: Paper = .auto) { self.mode = mode; self.paper = paper }
+    public init(mode: Mode = .auto, paper: Paper = .auto, rotate: Rotate = .auto) {
+        self.mode = mode
+        self.paper = paper
+        self.rotate = rotate
+    }
 }
 
 /// What the correction step did to one page (recorded in layout.json).
@@ -23,6 +31,11 @@ public struct CorrectionRecord: Sendable, Hashable, Codable {
     public var crop: Rect?            // pixels of the deskewed image
     /// Share of the page filled with the paper colour as scanner edge (clean-up), nil when none.
     public var edgeFill: Double?
+    /// The clockwise quarter turn applied so the text reads upright (0, 90, 180, 270).
+    public var rotation: Int = 0
+    /// The orientation detector's confidence, nil when it was not asked (photos, `--rotate none`,
+    /// no Tesseract) or could not tell.
+    public var rotationConfidence: Double?
     /// A record of correction `kind` with what it measured (each nil when it does not apply).
     public init(kind: Kind = .none, quad: Quad? = nil, quadConfidence: Double? = nil,
                 skewDegrees: Double? = nil, crop: Rect? = nil) {
@@ -47,8 +60,15 @@ public struct CorrectionRecord: Sendable, Hashable, Codable {
 /// kernel before the warp, so a page's peak memory is about one frame, not frame plus copies.
 struct PageCorrector: Sendable {
     var options: CorrectionOptions
+    /// Tells which way up scans and uncorrected pages are; nil to keep them as they are.
+    var orientation: (any OrientationDetector)?
 
-    init(options: CorrectionOptions) { self.options = options }
+    /// A corrector for `options`, finding page orientation with Tesseract when it is installed
+    /// and `options.rotate` is `auto` (or with `orientation` when given).
+    init(options: CorrectionOptions, orientation: (any OrientationDetector)?? = nil) {
+        self.options = options
+        self.orientation = options.rotate == .none ? nil : (orientation ?? TesseractOSD.installed)
+    }
 
     /// The corrected, upright, display-ready page and what was done to it.
     /// - Parameters:
@@ -76,15 +96,42 @@ struct PageCorrector: Sendable {
             return (page, CorrectionRecord(kind: .perspective, quad: quad, quadConfidence: analysis.detection.confidence))
         case .photo, .none:
             frameShrunk()
-            return (try decoded.uprightImage(), CorrectionRecord(kind: .none, quadConfidence: analysis.detection.confidence))
+            let upright = try decoded.uprightImage()
+            let (turned, confidence) = try orient(upright)
+            if let turned { return turned }
+            var record = CorrectionRecord(kind: .none, quadConfidence: analysis.detection.confidence)
+            record.rotationConfidence = confidence
+            return (upright, record)
         case .scan:
             frameShrunk()
+            let upright = try decoded.uprightImage()
+            let (turned, confidence) = try orient(upright)
+            if let turned { return turned }
             let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
             let (deskewed, crop) = analysis.fillsFrame
-                ? try ScanDeskew.deskewKeepingSize(try decoded.uprightImage(), skew: skew)
-                : try ScanDeskew.deskewAndTrim(try decoded.uprightImage(), skew: skew)
-            return (deskewed, CorrectionRecord(kind: .deskew, skewDegrees: skew.degrees, crop: crop))
+                ? try ScanDeskew.deskewKeepingSize(upright, skew: skew)
+                : try ScanDeskew.deskewAndTrim(upright, skew: skew)
+            var record = CorrectionRecord(kind: .deskew, skewDegrees: skew.degrees, crop: crop)
+            record.rotationConfidence = confidence
+            return (deskewed, record)
         }
+    }
+
+    /// Asks which way up a scan or an uncorrected page is. When the detector confidently says
+    /// its text is turned, the page is turned upright and corrected again from there (a
+    /// sideways page's skew can only be measured once its lines run across).
+    /// - Returns: the corrected page when it was turned, and the detector's confidence (nil
+    ///   when there is no detector or it could not tell).
+    func orient(_ upright: VIPSImage) throws -> (corrected: (image: VIPSImage, record: CorrectionRecord)?, confidence: Double?) {
+        guard let orientation, let guess = try? StageProfile.measure("2e orientation", { try orientation.guess(upright) })
+        else { return (nil, nil) }
+        guard guess.rotate != 0, guess.confidence >= OrientationPolicy.minimumConfidence else { return (nil, guess.confidence) }
+        let turned = try upright.rotated(quarterTurns: guess.rotate / 90)
+        let again = PageCorrector(options: options, orientation: .some(nil))
+        var (image, record) = try again.correct(DecodedFrame(upright: turned), userQuad: nil)
+        record.rotation = guess.rotate
+        record.rotationConfidence = guess.confidence
+        return ((image, record), guess.confidence)
     }
 
     /// The same for an image already upright and display-ready (tests, pixels from elsewhere).

@@ -34,6 +34,11 @@ public struct DetectionResult: Sendable, Hashable, Codable {
     public var errorCode: String?
     /// Milliseconds spent in detection proper (after decoding the small copy).
     public var detectionMilliseconds: Double?
+    /// The clockwise quarter turn `quire process` applies first so the text reads upright (the
+    /// skew is then measured on the turned page), and the detector's confidence (nil when it
+    /// was not asked or could not tell).
+    public var rotation: Int = 0
+    public var rotationConfidence: Double?
 
     /// A detection result for page `page` of `source`; the quad or the skew is nil when not measured.
     public init(source: String, page: Int = 0, width: Int = 0, height: Int = 0, quad: Quad? = nil,
@@ -61,8 +66,11 @@ public enum Detector {
     /// - Throws: `VIPSError` or `ImagingError` when the file cannot be opened or decoded.
     /// - Parameter fullResolution: also decode the full page and refine a photo's corners on it
     ///   (what the correction step does; slower, as the whole image is decoded).
+    /// - Parameter orientation: asks which way up scans and uncorrected pages are, as
+    ///   `quire process` does (nil: pages are taken as they are).
     public static func detect(file path: String, page: Int = 0, dpi: Double = 200,
-                              fullResolution: Bool = false) throws -> DetectionResult {
+                              fullResolution: Bool = false,
+                              orientation: (any OrientationDetector)? = nil) throws -> DetectionResult {
         let source = PageSource(path: path, page: page, dpi: dpi)
         // Full resolution: exactly what the correction step sees (one decode, the copy averaged
         // from it, corners refined on it). Otherwise only a shrink-on-load copy is decoded.
@@ -83,6 +91,32 @@ public enum Detector {
         var analysis: PageAnalysis!
         let elapsed = clock.measure { analysis = PageAnalyzer.analyze(copy) }
         let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
+        // As `PageCorrector.orient`: a page that is not a photo with a quad is asked which way up
+        // it is; a confident turn is applied and the turned page analysed again.
+        var rotation = 0
+        var rotationConfidence: Double?
+        if let orientation, !(analysis.kind == .photo && analysis.detection.quad != nil) {
+            let upright = try decoded?.uprightImage()
+                ?? VIPSImage.load(file: path, options: .init(page: page > 0 ? page : nil, dpi: isVector(path) ? dpi : nil)).autorotated()
+            if let guess = try? orientation.guess(upright) {
+                rotationConfidence = guess.confidence
+                if guess.rotate != 0 && guess.confidence >= OrientationPolicy.minimumConfidence {
+                    rotation = guess.rotate
+                    let turned = try DecodedFrame(upright: try upright.rotated(quarterTurns: guess.rotate / 90))
+                    analysis = PageAnalyzer.analyze(turned.detectionCopy())
+                }
+            }
+        }
+        var result = try result(of: analysis, decoded: rotation == 0 ? decoded : nil, path: path, page: page,
+                                width: width, height: height, ms: ms)
+        result.rotation = rotation
+        result.rotationConfidence = rotationConfidence
+        return result
+    }
+
+    /// The result of one analysis (refining a photo's corners on `decoded` when given).
+    private static func result(of analysis: PageAnalysis, decoded: DecodedFrame?, path: String, page: Int,
+                               width: Int, height: Int, ms: Double) throws -> DetectionResult {
         switch analysis.kind {
         case .photo:
             var quad = analysis.detection.quad

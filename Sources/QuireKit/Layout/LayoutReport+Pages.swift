@@ -36,6 +36,7 @@ extension LayoutReport {
                 skewDegrees: r.correction.skewDegrees,
                 crop: r.correction.crop.map(RectValue.init),
                 edgeFill: r.correction.edgeFill,
+                rotation: r.correction.rotation, rotationConfidence: r.correction.rotationConfidence,
                 dpi: r.dpi.map { DPI(x: $0.x, y: $0.y) },
                 previewSize: r.previewSize.map { PixelSizeValue(width: $0.width, height: $0.height) },
                 thumbnailSize: r.thumbnailSize.map { PixelSizeValue(width: $0.width, height: $0.height) },

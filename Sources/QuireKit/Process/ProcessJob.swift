@@ -66,6 +66,7 @@ extension ProcessJob {
                                   previewSize: renditions.previewSize, thumbnailSize: renditions.thumbnailSize,
                                   correct: correction.mode.rawValue, paper: correction.paper.rawValue,
                                   pdfDPI: dpi, thumbnailsOnly: thumbnailsOnly,
-                                  edges: clean.edges.rawValue, background: clean.background.rawValue, mode: clean.mode.rawValue)
+                                  edges: clean.edges.rawValue, background: clean.background.rawValue, mode: clean.mode.rawValue,
+                                  rotate: correction.rotate.rawValue)
     }
 }

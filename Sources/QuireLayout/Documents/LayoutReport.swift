@@ -53,10 +53,14 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         public var edges: String?
         public var background: String?
         public var mode: String?
+        /// `--rotate`: `auto` or `none`; nil in files written before it.
+        public var rotate: String?
 
         /// The recorded options of a batch.
         public init(format: String, quality: Int, previewSize: Int, thumbnailSize: Int, correct: String, paper: String,
-                    pdfDPI: Double, thumbnailsOnly: Bool, edges: String? = nil, background: String? = nil, mode: String? = nil) {
+                    pdfDPI: Double, thumbnailsOnly: Bool, edges: String? = nil, background: String? = nil, mode: String? = nil,
+                    rotate: String? = nil) {
+            self.rotate = rotate
             self.edges = edges
             self.background = background
             self.mode = mode
@@ -238,6 +242,12 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         public var crop: RectValue?
         /// Share of the page filled with the paper colour as scanner edge; null when none was.
         public var edgeFill: Double?
+        /// The clockwise quarter turn applied so the text reads upright: 0, 90, 180 or 270 (nil
+        /// in files written before it was recorded).
+        public var rotation: Int?
+        /// How sure the orientation detector was (Tesseract's confidence); null when it was not
+        /// asked or could not tell.
+        public var rotationConfidence: Double?
         /// The page's resolution, also written into its files; null when unknown (a photo
         /// straightened without `--paper`, a file that states none).
         public var dpi: DPI?
@@ -252,7 +262,8 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         public init(index: Int, source: String, sourcePage: Int, orientation: Int, width: Int, height: Int,
                     aspectRatio: Double, files: Files, correction: CorrectionKind = .none,
                     quad: [[Double]]? = nil, quadConfidence: Double? = nil, skewDegrees: Double? = nil,
-                    crop: RectValue? = nil, edgeFill: Double? = nil, dpi: DPI? = nil, previewSize: PixelSizeValue? = nil,
+                    crop: RectValue? = nil, edgeFill: Double? = nil, rotation: Int? = nil,
+                    rotationConfidence: Double? = nil, dpi: DPI? = nil, previewSize: PixelSizeValue? = nil,
                     thumbnailSize: PixelSizeValue? = nil, pager: PagerGeometry, strip: StripGeometry) {
             self.index = index
             self.source = source
@@ -268,6 +279,8 @@ public struct LayoutReport: Codable, Sendable, Equatable {
             self.skewDegrees = skewDegrees
             self.crop = crop
             self.edgeFill = edgeFill
+            self.rotation = rotation
+            self.rotationConfidence = rotationConfidence
             self.dpi = dpi
             self.previewSize = previewSize
             self.thumbnailSize = thumbnailSize
@@ -293,6 +306,8 @@ public struct LayoutReport: Codable, Sendable, Equatable {
             try c.encode(skewDegrees, forKey: .skewDegrees)
             try c.encode(crop, forKey: .crop)
             try c.encode(edgeFill, forKey: .edgeFill)
+            try c.encodeIfPresent(rotation, forKey: .rotation)
+            try c.encode(rotationConfidence, forKey: .rotationConfidence)
             try c.encode(dpi, forKey: .dpi)
             try c.encode(previewSize, forKey: .previewSize)
             try c.encode(thumbnailSize, forKey: .thumbnailSize)
@@ -351,6 +366,7 @@ extension LayoutReport {
             p.skewDegrees = p.skewDegrees.map(Self.round)
             p.crop = p.crop.map(r)
             p.edgeFill = p.edgeFill.map(Self.round)
+            p.rotationConfidence = p.rotationConfidence.map(Self.round)
             p.dpi = p.dpi.map { DPI(x: Self.round($0.x), y: Self.round($0.y)) }
             p.pager = PagerGeometry(frame: r(p.pager.frame), mask: r(p.pager.mask), snapOffset: Self.round(p.pager.snapOffset))
             p.strip = StripGeometry(frame: r(p.strip.frame), focusedFrame: r(p.strip.focusedFrame),

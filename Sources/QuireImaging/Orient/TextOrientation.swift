@@ -1,0 +1,98 @@
+import Foundation
+import VipsBridge
+
+/// Which way a page's text reads: the clockwise quarter turn that makes it upright.
+public struct OrientationGuess: Sendable, Hashable, Codable {
+    /// Degrees to turn the page clockwise: 0, 90, 180 or 270.
+    public var rotate: Int
+    /// The detector's confidence (Tesseract's orientation confidence: about 0-2 for a guess,
+    /// 5 and more for a page of text read clearly).
+    public var confidence: Double
+
+    /// A guess that turning the page `rotate` degrees clockwise makes it upright.
+    public init(rotate: Int, confidence: Double) {
+        self.rotate = ((rotate % 360) + 360) % 360
+        self.confidence = confidence
+    }
+}
+
+/// Tells which way up a page is. Behind a protocol so tests and machines without Tesseract
+/// can run without it.
+public protocol OrientationDetector: Sendable {
+    /// The guess for a display-ready page, or nil when the page has too little text to tell.
+    func guess(_ page: VIPSImage) throws -> OrientationGuess?
+}
+
+/// Tesseract's orientation and script detection (`tesseract IMAGE stdout --psm 0 -l osd`),
+/// run as a subprocess on a grey copy of the page at most `longestSide` px long: the standard
+/// way to find pages scanned sideways or upside down (OCRmyPDF's `--rotate-pages` does the
+/// same). The copy must keep the text large: unpaper's imgsrc001 (an A4 page at 300 dpi) shrunk
+/// to 1600 px reads as upside down with confidence 12; at 2400 px and more it reads upright (24).
+/// Debian's `tesseract-ocr` with its `osd` data provides it.
+public struct TesseractOSD: OrientationDetector {
+    /// The `tesseract` executable.
+    public let executable: String
+    /// The longest side of the copy Tesseract reads.
+    public static let longestSide = 3200
+
+    /// Tesseract on this machine's PATH with its `osd` data, found once; nil when either is
+    /// missing (pages then keep their orientation).
+    public static let installed: TesseractOSD? = locate()
+
+    static func locate() -> TesseractOSD? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") {
+            let candidate = "\(folder)/tesseract"
+            guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
+            guard let languages = try? run(candidate, ["--list-langs"]), languages.contains("\nosd") else { return nil }
+            return TesseractOSD(executable: candidate)
+        }
+        return nil
+    }
+
+    public func guess(_ page: VIPSImage) throws -> OrientationGuess? {
+        var grey = try page.fitted(inside: Self.longestSide)
+        if grey.bands >= 3 { grey = try grey.extractBands(1) }  // green: close to luma, no colour cast
+        let path = NSTemporaryDirectory() + "quire-osd-\(getpid())-\(UInt32.random(in: 0 ... .max)).png"
+        defer { unlink(path) }
+        try grey.save(to: path, options: .init(format: .png, compression: 1))
+        guard let text = try? Self.run(executable, [path, "stdout", "--psm", "0", "-l", "osd"]) else { return nil }
+        return Self.parse(text)
+    }
+
+    /// The `Rotate:` and `Orientation confidence:` lines of Tesseract's OSD report.
+    static func parse(_ text: String) -> OrientationGuess? {
+        var rotate: Int?
+        var confidence: Double?
+        for line in text.split(whereSeparator: \.isNewline) {
+            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2 else { continue }
+            if parts[0] == "Rotate" { rotate = Int(parts[1]) }
+            if parts[0] == "Orientation confidence" { confidence = Double(parts[1]) }
+        }
+        guard let rotate, let confidence, [0, 90, 180, 270].contains(rotate), confidence.isFinite else { return nil }
+        return OrientationGuess(rotate: rotate, confidence: confidence)
+    }
+
+    /// Runs `executable` and returns what it printed (stdout and stderr); throws when it fails.
+    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// When a guess is acted on.
+public enum OrientationPolicy {
+    /// The confidence a guess needs before a page is turned (calibrated on real scans turned by
+    /// 90, 180 and 270 degrees: docs/correction-scans.md).
+    public static let minimumConfidence = 2.0
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import VipsBridge
+@testable import QuireImaging
+
+/// Pages scanned sideways or upside down come out upright; a guess that is not confident
+/// enough leaves the page as it is, and photos are never asked about.
+@Suite struct TextOrientationTests {
+    /// A detector that answers the same for every page and counts the questions.
+    final class Fixed: OrientationDetector, @unchecked Sendable {
+        let answer: OrientationGuess?
+        var asked = 0
+        init(_ answer: OrientationGuess?) { self.answer = answer }
+        func guess(_ page: VIPSImage) throws -> OrientationGuess? { asked += 1; return answer }
+    }
+
+    @Test func tesseractsReportIsRead() {
+        let report = """
+            Page number: 0
+            Orientation in degrees: 90
+            Rotate: 270
+            Orientation confidence: 8.72
+            Script: Latin
+            Script confidence: 1.63
+            """
+        #expect(TesseractOSD.parse(report) == OrientationGuess(rotate: 270, confidence: 8.72))
+        #expect(TesseractOSD.parse("Too few characters. Skipping this page") == nil)
+        #expect(TesseractOSD.parse("Rotate: 45\nOrientation confidence: 3") == nil)
+        #expect(OrientationGuess(rotate: -90, confidence: 1).rotate == 270)
+    }
+
+    /// A text-like scan 300 x 200 (wider than high) that the detector says must turn 90 degrees.
+    static func scan() throws -> VIPSImage {
+        try TestSupport.image(width: 300, height: 200, bands: 1) { x, y, _ in
+            (y % 12) < 3 && x > 20 && x < 280 && (x / 7) % 5 != 4 && y > 15 && y < 185 ? 20 : 235
+        }
+    }
+
+    @Test func aConfidentGuessTurnsTheScan() throws {
+        let detector = Fixed(OrientationGuess(rotate: 90, confidence: 9))
+        let corrector = PageCorrector(options: CorrectionOptions(), orientation: detector)
+        let (page, record) = try corrector.correct(try Self.scan(), userQuad: nil)
+        #expect(record.rotation == 90 && record.rotationConfidence == 9)
+        #expect(page.width < page.height, "turned a quarter: \(page.width) x \(page.height)")
+        #expect(detector.asked == 1, "asked once, not again after the turn")
+    }
+
+    @Test func anUnsureGuessKeepsThePage() throws {
+        let detector = Fixed(OrientationGuess(rotate: 180, confidence: OrientationPolicy.minimumConfidence - 0.1))
+        let (page, record) = try PageCorrector(options: CorrectionOptions(), orientation: detector)
+            .correct(try Self.scan(), userQuad: nil)
+        #expect(record.rotation == 0 && record.rotationConfidence == OrientationPolicy.minimumConfidence - 0.1)
+        #expect(page.width == 300)
+        // --rotate none does not ask at all.
+        let none = Fixed(OrientationGuess(rotate: 90, confidence: 50))
+        let (_, kept) = try PageCorrector(options: CorrectionOptions(rotate: .none), orientation: none)
+            .correct(try Self.scan(), userQuad: nil)
+        #expect(none.asked == 0 && kept.rotation == 0 && kept.rotationConfidence == nil)
+    }
+
+    @Test func aPhotoWithAPageQuadIsNotAsked() throws {
+        let detector = Fixed(OrientationGuess(rotate: 90, confidence: 50))
+        let quad = SyntheticPhoto.quad(width: 800, height: 600, pageAspect: 0.707, degrees: 15, keystone: 0.1)
+        let photo = SyntheticPhoto(width: 800, height: 600, quad: quad, pageAspect: 0.707, background: .texture)
+        let image = try VIPSImage.fromPixels(photo.pixels, width: 800, height: 600, bands: 3)
+        let (_, record) = try PageCorrector(options: CorrectionOptions(), orientation: detector).correct(image, userQuad: nil)
+        #expect(record.kind == .perspective)
+        #expect(detector.asked == 0 && record.rotation == 0)
+    }
+
+    /// OCRmyPDF's cardinal.pdf: page 1 upright, pages 2-4 scanned sideways and upside down.
+    @Test func cardinalsPagesComeOutUpright() throws {
+        let pdf = TestSupport.realData.appendingPathComponent("ocrmypdf-test-resources/cardinal.pdf").path
+        guard FileManager.default.fileExists(atPath: pdf), TesseractOSD.installed != nil else { return }
+        let out = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        var turns: [Int] = []
+        for page in 0..<4 {
+            let paths = PageOutputPaths(page: "\(out)/p\(page).jpg", preview: "\(out)/v\(page).jpg", thumbnail: "\(out)/t\(page).jpg")
+            let result = try PagePipeline().process(PageSource(path: pdf, page: page, dpi: 100), to: paths)
+            turns.append(result.correction.rotation)
+            #expect(result.width < result.height, "page \(page + 1) is portrait once upright")
+        }
+        #expect(turns == [0, 270, 180, 90])
+    }
+}

@@ -1,0 +1,97 @@
+"""How well `quire process` turns pages upright: every real scan of the set, turned by 0, 90,
+180 and 270 degrees, must come back upright.
+
+    python3 Tools/accuracy/orientation.py [QUIRE] [DATA]
+
+QUIRE: the quire binary (default .build/release/quire); DATA: ../shared/data/real. Each scan is
+turned with `vips rot` into a temporary folder and processed once (PNG, no viewer); the table
+says, per turn, how many pages came back upright, how many were turned wrong and how many were
+kept as they were (the detector was not confident enough), with the confidences seen. Needs
+libvips-tools (`vips`) and Tesseract with its osd data (tesseract-ocr, tesseract-ocr-osd).
+"""
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+# Upright real scans with enough text to tell (path under DATA, and page for PDFs).
+SET = [
+    "tesseract-test-images/phototest.tif",
+    "tesseract-test-images/eurotext.tif",
+    "tesseract-test-images/8071_093.3B.tif",
+    "tesseract-test-images/8087_054.3B.tif",
+    "tesseract-test-images/devatest.png",
+    "ocrmypdf-test-resources/typewriter.png",
+    "ocrmypdf-test-resources/linn.png",
+    "ocrmypdf-test-resources/cardinal.pdf[page=0,dpi=150]",
+    "ocrmypdf-test-resources/skew.pdf[dpi=150]",
+    "unpaper-tests/imgsrc001.png",
+    "unpaper-tests/imgsrc002.png",
+    "unpaper-tests/imgsrcE001.png",
+    "scikit-image-data/page.png",
+    "opencv-samples-data/imageTextN.png",
+]
+
+
+def main():
+    quire = sys.argv[1] if len(sys.argv) > 1 else str(REPO / ".build/release/quire")
+    data = Path(sys.argv[2] if len(sys.argv) > 2 else REPO.parent / "shared/data/real")
+    if not data.is_dir():
+        print(f"note: {data} is absent; orientation not scored")
+        return
+    if not shutil.which("vips") or not shutil.which("tesseract"):
+        print("note: vips or tesseract is not installed; orientation not scored")
+        return
+    with tempfile.TemporaryDirectory() as work:
+        work = Path(work)
+        expected = {}
+        for item in SET:
+            path, _, options = item.partition("[")
+            if not (data / path).exists():
+                continue
+            stem = Path(path).stem
+            for turn in (0, 90, 180, 270):
+                name = f"{stem}-r{turn}.png"
+                source = f"{data / path}[{options}" if options else str(data / path)
+                subprocess.run(["vips", "rot", source, str(work / name), f"d{turn}"], check=True, capture_output=True)
+                expected[name] = (360 - turn) % 360
+        out = work / "out"
+        subprocess.run([quire, "process", str(work), "-o", str(out), "--format", "png", "--viewer", "none", "-q"],
+                       capture_output=True)
+        pages = json.loads((out / "layout.json").read_text())["pages"]
+    rows = {turn: {"upright": 0, "wrong": 0, "kept": 0, "conf": []} for turn in (0, 90, 180, 270)}
+    failures = []
+    for page in pages:
+        name = Path(page["source"]).name
+        want = expected[name]
+        turn = (360 - want) % 360
+        got = page.get("rotation", 0)
+        row = rows[turn]
+        confidence = page.get("rotationConfidence")
+        if confidence is not None:
+            row["conf"].append(confidence)
+        if got == want:
+            row["upright"] += 1
+        elif got == 0:
+            row["kept"] += 1
+            failures.append(f"{name}: kept as it was (confidence {confidence})")
+        else:
+            row["wrong"] += 1
+            failures.append(f"{name}: turned {got}, needed {want} (confidence {confidence})")
+    print(f"{'turned by':>10}{'pages':>7}{'upright':>9}{'wrong':>7}{'kept':>6}  confidence min-max")
+    for turn, row in rows.items():
+        n = row["upright"] + row["wrong"] + row["kept"]
+        conf = f"{min(row['conf']):.2f}-{max(row['conf']):.2f}" if row["conf"] else "-"
+        print(f"{turn:>10}{n:>7}{row['upright']:>9}{row['wrong']:>7}{row['kept']:>6}  {conf}")
+    total = sum(r["upright"] for r in rows.values())
+    print(f"upright {total} of {len(pages)} pages")
+    for line in failures:
+        print("  " + line)
+
+
+if __name__ == "__main__":
+    main()
