@@ -184,15 +184,26 @@ func scoreRealDecisions(list: String, data: String, cache: String, outDir: Strin
     for line in text.split(separator: "\n") where !line.hasPrefix("#") {
         let f = line.split(separator: "\t").map(String.init)
         guard f.count >= 3, let truth = Double(f[2]) else { continue }
-        let path = (f[0] == "cache" ? cache : data) + "/" + f[1]
+        var path = (f[0] == "cache" ? cache : data) + "/" + f[1]
         guard FileManager.default.fileExists(atPath: path) else { skipped += 1; continue }
-        let name = f[1].replacingOccurrences(of: "/", with: "_")
+        var name = f[1].replacingOccurrences(of: "/", with: "_")
+        // "turned:A": a real scan turned A degrees counter-clockwise here (white corners), so
+        // its truth is its own measured skew plus A: the large angles of a page laid crooked.
+        if f[0].hasPrefix("turned:"), let turn = Double(f[0].dropFirst("turned:".count)) {
+            name += "-turned\(f[0].dropFirst("turned:".count))"
+            let turnedPath = work + "/" + name + ".png"
+            do {
+                try VIPSImage.load(file: path).autorotated().rotated(degrees: -turn, background: [255])
+                    .save(to: turnedPath, options: .init(format: .png))
+            } catch { print("\(name): cannot turn (\(error))"); continue }
+            path = turnedPath
+        }
         let dpi = path.hasSuffix(".pdf") ? 150.0 : 200.0
         do {
             let outputs = PageOutputPaths(page: work + "/" + name + ".jpg", preview: work + "/" + name + ".preview.jpg",
                                           thumbnail: work + "/" + name + ".thumb.jpg")
             let result = try pipeline.process(PageSource(path: path, page: 0, dpi: dpi), to: outputs)
-            let detected = try Detector.detect(file: path, dpi: dpi, fullResolution: true)
+            let detected = try Detector.detect(file: path, dpi: dpi, fullResolution: true, orientation: TesseractOSD.installed)
             var turned = 0.0
             var decision = result.correction.kind.rawValue
             switch result.correction.kind {

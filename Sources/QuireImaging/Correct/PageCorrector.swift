@@ -104,27 +104,38 @@ struct PageCorrector: Sendable {
             return (upright, record)
         case .scan:
             frameShrunk()
-            let upright = try decoded.uprightImage()
-            let (turned, confidence) = try orient(upright)
-            if let turned { return turned }
             let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
+            let upright = try decoded.uprightImage()
             let (deskewed, crop) = analysis.fillsFrame
                 ? try ScanDeskew.deskewKeepingSize(upright, skew: skew)
                 : try ScanDeskew.deskewAndTrim(upright, skew: skew)
             var record = CorrectionRecord(kind: .deskew, skewDegrees: skew.degrees, crop: crop)
-            record.rotationConfidence = confidence
+            // Which way up is asked of the straightened page: Tesseract misreads text lying at
+            // a large angle (eurotext.tif turned 35 degrees read as upside down, confidence 3).
+            let guess = try quarterTurn(of: deskewed)
+            record.rotationConfidence = guess?.confidence
+            if let guess, guess.rotate != 0, guess.confidence >= OrientationPolicy.minimumConfidence {
+                record.rotation = guess.rotate
+                return (try deskewed.rotated(quarterTurns: guess.rotate / 90), record)
+            }
             return (deskewed, record)
         }
     }
 
-    /// Asks which way up a scan or an uncorrected page is. When the detector confidently says
-    /// its text is turned, the page is turned upright and corrected again from there (a
-    /// sideways page's skew can only be measured once its lines run across).
+    /// The orientation detector's guess for `page`, nil when there is no detector or it could
+    /// not tell.
+    func quarterTurn(of page: VIPSImage) throws -> OrientationGuess? {
+        guard let orientation else { return nil }
+        return try? StageProfile.measure("2e orientation") { try orientation.guess(page) }
+    }
+
+    /// Asks which way up a page left as it is (no quad, no confident skew) is. When the
+    /// detector confidently says its text is turned, the page is turned upright and corrected
+    /// again from there (a sideways page's skew can only be measured once its lines run across).
     /// - Returns: the corrected page when it was turned, and the detector's confidence (nil
     ///   when there is no detector or it could not tell).
     func orient(_ upright: VIPSImage) throws -> (corrected: (image: VIPSImage, record: CorrectionRecord)?, confidence: Double?) {
-        guard let orientation, let guess = try? StageProfile.measure("2e orientation", { try orientation.guess(upright) })
-        else { return (nil, nil) }
+        guard let guess = try quarterTurn(of: upright) else { return (nil, nil) }
         guard guess.rotate != 0, guess.confidence >= OrientationPolicy.minimumConfidence else { return (nil, guess.confidence) }
         let turned = try upright.rotated(quarterTurns: guess.rotate / 90)
         let again = PageCorrector(options: options, orientation: .some(nil))

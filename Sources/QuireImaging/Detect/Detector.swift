@@ -34,9 +34,9 @@ public struct DetectionResult: Sendable, Hashable, Codable {
     public var errorCode: String?
     /// Milliseconds spent in detection proper (after decoding the small copy).
     public var detectionMilliseconds: Double?
-    /// The clockwise quarter turn `quire process` applies first so the text reads upright (the
-    /// skew is then measured on the turned page), and the detector's confidence (nil when it
-    /// was not asked or could not tell).
+    /// The clockwise quarter turn `quire process` applies so the text reads upright (to a scan
+    /// after deskewing it; to a page left as it is before its analysis is made again), and the
+    /// detector's confidence (nil when it was not asked or could not tell).
     public var rotation: Int = 0
     public var rotationConfidence: Double?
 
@@ -91,23 +91,31 @@ public enum Detector {
         var analysis: PageAnalysis!
         let elapsed = clock.measure { analysis = PageAnalyzer.analyze(copy) }
         let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
-        // As `PageCorrector.orient`: a page that is not a photo with a quad is asked which way up
-        // it is; a confident turn is applied and the turned page analysed again.
+        // As `PageCorrector`: a scan is asked which way up it is once straightened; a page left
+        // as it is is asked as it is, and when confidently turned, analysed again.
         var rotation = 0
         var rotationConfidence: Double?
         if let orientation, !(analysis.kind == .photo && analysis.detection.quad != nil) {
             let upright = try decoded?.uprightImage()
                 ?? VIPSImage.load(file: path, options: .init(page: page > 0 ? page : nil, dpi: isVector(path) ? dpi : nil)).autorotated()
-            if let guess = try? orientation.guess(upright) {
+            let scan = analysis.kind == .scan
+            let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
+            let asked = scan
+                ? (analysis.fillsFrame ? try ScanDeskew.deskewKeepingSize(upright, skew: skew).0
+                                       : try ScanDeskew.deskewAndTrim(upright, skew: skew).0)
+                : upright
+            if let guess = try? orientation.guess(asked) {
                 rotationConfidence = guess.confidence
                 if guess.rotate != 0 && guess.confidence >= OrientationPolicy.minimumConfidence {
                     rotation = guess.rotate
-                    let turned = try DecodedFrame(upright: try upright.rotated(quarterTurns: guess.rotate / 90))
-                    analysis = PageAnalyzer.analyze(turned.detectionCopy())
+                    if !scan {
+                        let turned = try DecodedFrame(upright: try upright.rotated(quarterTurns: guess.rotate / 90))
+                        analysis = PageAnalyzer.analyze(turned.detectionCopy())
+                    }
                 }
             }
         }
-        var result = try result(of: analysis, decoded: rotation == 0 ? decoded : nil, path: path, page: page,
+        var result = try result(of: analysis, decoded: rotation == 0 || analysis.kind == .scan ? decoded : nil, path: path, page: page,
                                 width: width, height: height, ms: ms)
         result.rotation = rotation
         result.rotationConfidence = rotationConfidence

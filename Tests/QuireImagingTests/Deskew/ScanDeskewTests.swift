@@ -84,7 +84,7 @@ import VipsBridge
 
     // MARK: Estimation
 
-    @Test(arguments: [-15.0, -11.3, -6.25, -2.4, -0.7, 0.0, 0.15, 1.85, 4.6, 9.2, 13.7, 15.0])
+    @Test(arguments: [-44.0, -32.5, -15.0, -11.3, -6.25, -2.4, -0.7, 0.0, 0.15, 1.85, 4.6, 9.2, 13.7, 15.0, 27.8, 40.0])
     func textPageWithinATenthOfADegree(degrees: Double) throws {
         let page = try Self.textScan(seed: UInt64(abs(degrees * 100)) + 7).image()
         let estimate = try Self.estimate(try Self.skewed(page, degrees: degrees, lid: 90))
