@@ -65,5 +65,7 @@ def test_detect_and_process_decide_the_same(quire_bin, tmp_path):
             disagreements.append(f"{name}: detect {r.get('kind')}, process {page['correction']}")
         elif kind == "scan" and abs((page["skewDegrees"] or 0) - (r["skewDegrees"] or 0)) > 0.001:
             disagreements.append(f"{name}: skew detect {r['skewDegrees']}, process {page['skewDegrees']}")
+        if page.get("rotation", 0) != r.get("rotation", 0):
+            disagreements.append(f"{name}: rotation detect {r.get('rotation')}, process {page.get('rotation')}")
     assert compared >= 10, f"only {compared} real files compared"
     assert not disagreements, "\n".join(disagreements)
