@@ -46,7 +46,8 @@ public struct TesseractOSD: OrientationDetector {
         for folder in path.split(separator: ":") {
             let candidate = "\(folder)/tesseract"
             guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
-            guard let languages = try? run(candidate, ["--list-langs"]), languages.contains("\nosd") else { return nil }
+            guard let (status, languages) = try? run(candidate, ["--list-langs"]), status == 0,
+                  languages.contains("\nosd") else { return nil }
             return TesseractOSD(executable: candidate)
         }
         return nil
@@ -66,8 +67,16 @@ public struct TesseractOSD: OrientationDetector {
         let path = NSTemporaryDirectory() + "quire-osd-\(getpid())-\(UInt32.random(in: 0 ... .max)).png"
         defer { unlink(path) }
         try grey.save(to: path, options: .init(format: .png, compression: 1))
-        guard let text = try? Self.run(executable, [path, "stdout", "--psm", "0", "-l", "osd"]) else { return nil }
-        return Self.parse(text)
+        guard let (status, text) = try? Self.run(executable, [path, "stdout", "--psm", "0", "-l", "osd"]) else { return nil }
+        return Self.guess(report: text, status: status)
+    }
+
+    /// What a Tesseract run says: its report when it read one, confidence 0 (keep the page,
+    /// reported as not sure) when it found too little text, nil when it failed otherwise.
+    static func guess(report text: String, status: Int32) -> OrientationGuess? {
+        if status == 0, let guess = parse(text) { return guess }
+        if text.contains("Too few characters") { return OrientationGuess(rotate: 0, confidence: 0) }
+        return nil
     }
 
     /// The `Rotate:` and `Orientation confidence:` lines of Tesseract's OSD report.
@@ -84,8 +93,9 @@ public struct TesseractOSD: OrientationDetector {
         return OrientationGuess(rotate: rotate, confidence: confidence)
     }
 
-    /// Runs `executable` and returns what it printed (stdout and stderr); throws when it fails.
-    static func run(_ executable: String, _ arguments: [String]) throws -> String {
+    /// Runs `executable` and returns its exit status and what it printed (stdout and stderr);
+    /// throws when it cannot be started.
+    static func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -95,8 +105,7 @@ public struct TesseractOSD: OrientationDetector {
         try process.run()
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.executableLoad) }
-        return String(decoding: data, as: UTF8.self)
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
 

@@ -25,6 +25,11 @@ import VipsBridge
             """
         #expect(TesseractOSD.parse(report) == OrientationGuess(rotate: 270, confidence: 8.72))
         #expect(TesseractOSD.parse("Too few characters. Skipping this page") == nil)
+        // Too little text: kept, and said so (confidence 0); any other failure: no answer.
+        #expect(TesseractOSD.guess(report: "Too few characters. Skipping this page\nError during processing.", status: 1)
+            == OrientationGuess(rotate: 0, confidence: 0))
+        #expect(TesseractOSD.guess(report: "Error opening data file", status: 1) == nil)
+        #expect(TesseractOSD.guess(report: report, status: 0) == OrientationGuess(rotate: 270, confidence: 8.72))
         #expect(TesseractOSD.parse("Rotate: 45\nOrientation confidence: 3") == nil)
         #expect(OrientationGuess(rotate: -90, confidence: 1).rotate == 270)
     }
