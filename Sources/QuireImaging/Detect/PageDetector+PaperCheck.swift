@@ -54,12 +54,22 @@ extension PageDetector {
             outsideTried.append(steps)
         }
         guard inside.count >= 8 else { return false }
-        // The paper of the page: its bright samples (text and pictures are the dark ones), and
-        // their saturation (a light desk is as bright as paper but more coloured).
-        let levels = inside.map(\.0).sorted()
-        let paper = levels[levels.count * 3 / 4]
+        // The paper of the page: the bright samples (text and pictures are the dark ones) of
+        // the quad's inside, or of its outside when that is brighter: a dark picture box or
+        // photo printed on a page has the page's paper around it, not inside (a scan turned
+        // 35 degrees lost everything but its halftone picture that way). Their saturation
+        // tells paper from a light desk, which is as bright but more coloured.
+        func upperQuartile(_ values: [(Int, Int)]) -> Int {
+            let levels = values.map(\.0).sorted()
+            return levels.isEmpty ? 0 : levels[levels.count * 3 / 4]
+        }
+        let around = outside.flatMap { $0 }
+        let insidePaper = upperQuartile(inside), outsidePaper = around.count >= 8 ? upperQuartile(around) : 0
+        let darkInside = outsidePaper > insidePaper + 40
+        let paperSamples = darkInside ? around : inside
+        let paper = darkInside ? outsidePaper : insidePaper
         guard paper >= 120 else { return false }
-        let paperSats = inside.filter { $0.0 >= paper - 24 }.map(\.1).sorted()
+        let paperSats = paperSamples.filter { $0.0 >= paper - 24 }.map(\.1).sorted()
         let paperSat = paperSats.isEmpty ? 0 : paperSats[paperSats.count / 2]
         func isPaper(_ v: (Int, Int)) -> Bool { v.0 >= paper - 12 && v.1 <= paperSat + 16 }
         func isInk(_ v: (Int, Int)) -> Bool { v.0 <= paper - 60 }

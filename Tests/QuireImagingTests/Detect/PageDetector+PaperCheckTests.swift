@@ -47,4 +47,17 @@ import Testing
             #expect(!PageDetector.liesInsidePaper(quad, pixels: $0, width: w, height: h, bands: 3))
         }
     }
+
+    /// A dark picture printed on a page (a halftone photo in a magazine) is not the page either:
+    /// its inside is darker than the paper around it, so the paper is read from outside.
+    @Test func darkPictureOnAPrintedPageIsNotThePage() {
+        let (w, h) = (600, 800)
+        var px = Self.image(width: w, height: h, background: 228, page: nil, box: nil)
+        for y in 250..<550 { for x in 180..<420 { let o = (y * w + x) * 3; px[o] = 25; px[o + 1] = 25; px[o + 2] = 25 } }
+        let picture = Quad(rect: Rect(x: 180, y: 250, width: 240, height: 300))
+        px.withUnsafeBufferPointer {
+            #expect(PageDetector.liesInsidePaper(picture, pixels: $0, width: w, height: h, bands: 3))
+        }
+        #expect(PageDetector().detect(pixels: px, width: w, height: h, bands: 3).quad == nil)
+    }
 }
