@@ -92,6 +92,36 @@ import VipsBridge
         #expect(estimate.confidence >= 0.3)
     }
 
+    /// A page scanned sideways (text lines running up the page) is measured on its columns:
+    /// the skew is the same angle once the page is turned upright, and a straight one is 0.
+    @Test(arguments: [0.0, 1.3, -4.7])
+    func sidewaysPageIsMeasuredOnItsColumns(degrees: Double) throws {
+        let page = try Self.textScan(seed: 11).image().rotated(quarterTurns: 1)
+        let estimate = try Self.estimate(try Self.skewed(page, degrees: degrees, lid: 90))
+        #expect(abs(estimate.degrees - degrees) <= 0.1, "estimated \(estimate.degrees) for \(degrees)")
+        #expect(estimate.confidence >= 0.3)
+    }
+
+    /// An open book whose two pages lie at different angles has no one angle: turning it by
+    /// either page's would tilt the other further, so it is left alone and said so. Two pages
+    /// at the same angle are one angle.
+    @Test(arguments: [(0.0, 2.6, false), (1.8, 1.8, true), (-0.8, -0.6, true)])
+    func openBookWithTwoAngles(left: Double, right: Double, turned: Bool) throws {
+        let pages = try [(left, 3 as UInt64), (right, 5)].map { degrees, seed in
+            try Self.skewed(Self.textScan(margin: 10, lid: 245, seed: seed).image(), degrees: degrees, lid: 245)
+                .cropped(x: 20, y: 20, width: 1000, height: 1300)
+        }
+        let spread = try VIPSImage.joinedRow(pages, spacing: 0, background: [245])
+        let estimate = try Self.estimate(spread)
+        if turned {
+            #expect(abs(estimate.degrees - (left + right) / 2) <= 0.15, "estimated \(estimate.degrees)")
+            #expect(estimate.confidence >= SkewEstimator.minimumConfidence)
+        } else {
+            #expect(estimate.degrees == 0 && estimate.confidence < SkewEstimator.minimumConfidence,
+                    "estimated \(estimate.degrees) at \(estimate.confidence)")
+        }
+    }
+
     @Test func blankPageIsZeroWithLowConfidence() throws {
         var blank = Canvas(width: 1100, height: 1400, lid: 90, page: (50, 50, 1000, 1300))
         // A few specks of dust, as on a real blank scan.
