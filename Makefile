@@ -70,12 +70,11 @@ bench-layout:
 
 ## accuracy-deskew: mean and worst skew error and ms/page on ../shared/data scans (release build),
 ## then what `quire process` decides on the real skewed scans of Tools/accuracy/real-skew.tsv
-## found in ../shared/data or $(DESKEW_CACHE) (fetched files, never committed; absent ones skipped).
-DESKEW_CACHE ?= ../realscans-cache
+## committed in Tools/accuracy/real-scans or found in ../shared/data (absent ones skipped).
 accuracy-deskew: deps
 	$(SWIFT) build -c release --product quire-deskew-score
 	$$($(SWIFT) build -c release --show-bin-path)/quire-deskew-score $(DESKEW_SCORE_ARGS)
-	$$($(SWIFT) build -c release --show-bin-path)/quire-deskew-score --real Tools/accuracy/real-skew.tsv --cache $(DESKEW_CACHE)
+	$$($(SWIFT) build -c release --show-bin-path)/quire-deskew-score --real Tools/accuracy/real-skew.tsv
 
 ## accuracy-real-photos: stage the real-photo set (photos from REAL_PHOTOS, truth committed) for `make accuracy`.
 accuracy-real-photos:

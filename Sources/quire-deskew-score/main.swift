@@ -3,10 +3,10 @@
 // Synthetic scans (synthetic/scans/truth.json, skew_deg positive = CCW) and the real OCRmyPDF
 // PDFs whose content matrix gives the exact skew. Prints per-page results, then the mean and
 // worst absolute error and the time per page (load + small copy + estimate, and estimate alone).
-// Usage: quire-deskew-score [--data DIR] [--out DIR] [--time-deskew] [--real TSV] [--cache DIR]
+// Usage: quire-deskew-score [--data DIR] [--out DIR] [--time-deskew] [--real TSV]
 //   --real scores the decision of `quire process` (deskewed by how much, or left alone) on the
-//   real skewed scans listed in TSV (Tools/accuracy/real-skew.tsv), found under DIR (shared)
-//   or the --cache folder (fetched files); absent files are skipped.
+//   real skewed scans listed in TSV (Tools/accuracy/real-skew.tsv), found under DIR (shared;
+//   absent files are skipped) or in Tools/accuracy/real-scans (committed).
 //   --out writes deskewed, trimmed pages; --time-deskew times deskew + trim + JPEG encode.
 import Foundation
 import QuireImaging
@@ -69,7 +69,7 @@ where FileManager.default.fileExists(atPath: data + "/real/" + name) {
 }
 
 if let realList = argument("--real") {
-    scoreRealDecisions(list: realList, data: data, cache: argument("--cache") ?? root.appendingPathComponent("../realscans-cache").standardized.path,
+    scoreRealDecisions(list: realList, data: data, repoScans: root.appendingPathComponent("Tools/accuracy/real-scans").path,
                        outDir: outDir)
     exit(0)
 }
@@ -172,29 +172,32 @@ if !deskewMs.isEmpty {
 /// Scores what `quire process` does with each real skewed scan: the angle it turned the page by
 /// (0 when it left the page alone) against the known angle, over every page, and whether
 /// `quire detect` took the same decision.
-func scoreRealDecisions(list: String, data: String, cache: String, outDir: String?) {
+func scoreRealDecisions(list: String, data: String, repoScans: String, outDir: String?) {
     guard let text = try? String(contentsOfFile: list, encoding: .utf8) else {
         print("cannot read \(list)"); return
     }
     let work = outDir ?? NSTemporaryDirectory() + "quire-deskew-real-\(getpid())"
     try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
     let pipeline = PagePipeline()
-    var errors: [Double] = [], worse = 0, skipped = 0, disagree = 0
+    var errors: [Double] = [], worse = 0, skipped = 0, disagree = 0, wrongRegions = 0
     print("real page".padding(toLength: 40, withPad: " ", startingAt: 0) + "   truth  decision   turned   error")
     for line in text.split(separator: "\n") where !line.hasPrefix("#") {
         let f = line.split(separator: "\t").map(String.init)
         guard f.count >= 3, let truth = Double(f[2]) else { continue }
-        var path = (f[0] == "cache" ? cache : data) + "/" + f[1]
+        var path = (f[0] == "repo" ? repoScans : data) + "/" + f[1]
         guard FileManager.default.fileExists(atPath: path) else { skipped += 1; continue }
         var name = f[1].replacingOccurrences(of: "/", with: "_")
         // "turned:A": a real scan turned A degrees counter-clockwise here (white corners), so
         // its truth is its own measured skew plus A: the large angles of a page laid crooked.
+        // The page's own area, to tell a quad around the page from one around a picture on it.
+        var pageArea: Double? = nil
         if f[0].hasPrefix("turned:"), let turn = Double(f[0].dropFirst("turned:".count)) {
             name += "-turned\(f[0].dropFirst("turned:".count))"
             let turnedPath = work + "/" + name + ".png"
             do {
-                try VIPSImage.load(file: path).autorotated().rotated(degrees: -turn, background: [255])
-                    .save(to: turnedPath, options: .init(format: .png))
+                let original = try VIPSImage.load(file: path).autorotated()
+                pageArea = Double(original.width * original.height)
+                try original.rotated(degrees: -turn, background: [255]).save(to: turnedPath, options: .init(format: .png))
             } catch { print("\(name): cannot turn (\(error))"); continue }
             path = turnedPath
         }
@@ -210,10 +213,20 @@ func scoreRealDecisions(list: String, data: String, cache: String, outDir: Strin
             case .deskew: turned = result.correction.skewDegrees ?? 0
             case .none: turned = 0
             case .perspective:
-                // Warped by a page quad: the turn is whatever remains in the written page.
-                let page = try VIPSImage.load(file: outputs.page)
-                turned = truth - (try SkewEstimate.estimate(page: page)).degrees
-                decision = "perspective*"
+                // Warped by a page quad: the turn is whatever remains in the written page, if
+                // the quad holds the page. A quad around less than 60 % of it (a picture on the
+                // page) is a wrong page, whatever its angle: scored as 90 degrees off.
+                let frame = try VIPSImage.load(file: path).autorotated()
+                let area = pageArea ?? Double(frame.width * frame.height)
+                if let quad = result.correction.quad, quad.area < 0.6 * area {
+                    turned = truth - 90
+                    decision = "WRONG-REGION"
+                    wrongRegions += 1
+                } else {
+                    let page = try VIPSImage.load(file: outputs.page)
+                    turned = truth - (try SkewEstimate.estimate(page: page)).degrees
+                    decision = "perspective*"
+                }
             }
             let same = (detected.kind == .scan && result.correction.kind == .deskew
                         && abs((detected.skewDegrees ?? 0) - turned) < 1e-6)
@@ -232,8 +245,10 @@ func scoreRealDecisions(list: String, data: String, cache: String, outDir: Strin
     }
     if !errors.isEmpty {
         print(String(format: "\n%d real scans (%d absent, skipped): mean abs error %.3f deg, worst %.3f deg "
-                     + "(targets <= 0.1, <= 0.3); %d made worse; %d where detect and process disagree",
-                     errors.count, skipped, errors.reduce(0, +) / Double(errors.count), errors.max() ?? 0, worse, disagree))
+                     + "(targets <= 0.1, <= 0.3); %d made worse; %d cropped to a wrong region; "
+                     + "%d where detect and process disagree",
+                     errors.count, skipped, errors.reduce(0, +) / Double(errors.count), errors.max() ?? 0, worse,
+                     wrongRegions, disagree))
         print("(perspective*: warped as a photo; its remaining skew is Quire's own estimate on the written page)")
     } else {
         print("no real scans present (\(skipped) listed, none found)")

@@ -1,8 +1,8 @@
 """`quire detect` is a preview of `quire process`: on every real scan and photo available, both
 take the same decision (photo -> perspective, scan -> deskew by the same angle, none -> none).
 
-Reads ../shared/data/real ($QUIRE_SHARED_DATA; skipped when absent) and, when present, the fetched real scans of
-Tools/accuracy/real-skew.tsv in $QUIRE_REALSCANS_CACHE (default ../realscans-cache).
+Reads the real scans committed in Tools/accuracy/real-scans and ../shared/data/real ($QUIRE_SHARED_DATA;
+left out when absent).
 """
 import json
 import os
@@ -14,7 +14,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("QUIRE_SHARED_DATA", REPO.parent / "shared" / "data"))
-CACHE = Path(os.environ.get("QUIRE_REALSCANS_CACHE", REPO.parent / "realscans-cache"))
+REPO_SCANS = REPO / "Tools" / "accuracy" / "real-scans"
 # Real sets of pages (scans and photos of documents); decode-test and fuzz folders are left out.
 REAL_DIRS = ["real/unpaper-tests", "real/tesseract-test-images", "real/scikit-image-data",
              "real/opencv-samples-data", "real/ocrmypdf-test-resources", "real/debian-python3-skimage-data",
@@ -29,18 +29,14 @@ def real_files():
         folder = SHARED / d
         if folder.is_dir():
             files += sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
-    truth = REPO / "Tools" / "accuracy" / "real-skew.tsv"
-    for line in truth.read_text().splitlines():
-        fields = line.split("\t")
-        if len(fields) >= 3 and fields[0] == "cache" and (CACHE / fields[1]).is_file():
-            files.append(CACHE / fields[1])
+    files += sorted(p for p in REPO_SCANS.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
     return files
 
 
 def test_detect_and_process_decide_the_same(quire_bin, tmp_path):
     files = real_files()
     if not files:
-        pytest.skip("no real scans here (../shared/data/real absent)")
+        pytest.skip("no real scans here")
     inputs = tmp_path / "in"
     inputs.mkdir()
     for i, f in enumerate(files):   # unique names: the layout is keyed by file name
