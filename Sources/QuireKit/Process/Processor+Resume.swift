@@ -14,9 +14,10 @@ extension Processor {
     /// recomputed every run, so it is left out).
     struct ShapingOptions: Codable {
         /// Bumped whenever Quire itself writes different pages for the same options (2: pages
-        /// carry their resolution, scanner edges are filled), so a rerun after an upgrade redoes
-        /// the pages instead of mixing old and new ones.
-        static let pipelineVersion = 2
+        /// carry their resolution, scanner edges are filled; 3: the skew estimate scores profile
+        /// steps and spreads, a dark picture on a page is not a page), so a rerun after an
+        /// upgrade redoes the pages instead of mixing old and new ones.
+        static let pipelineVersion = 3
         var pipelineVersion = Self.pipelineVersion
         var renditions: RenditionOptions
         var correction: CorrectionOptions
