@@ -85,6 +85,13 @@ extension WorkImage {
     /// Scores every quad made of two near-parallel pairs of lines and returns the best one.
     /// - Complexity: O(P²) for the P near-parallel pairs, each candidate O(1).
     func bestQuad(lines: [PageDetector.Line]) -> QuadCandidate? {
+        quadCandidates(lines: lines, keep: 1).first
+    }
+
+    /// The `keep` best-scoring quads made of two near-parallel pairs of lines, best first.
+    /// - Complexity: O(P²) for the P near-parallel pairs, each candidate O(1), plus keeping
+    ///   the best `keep` (O(keep) per improvement).
+    func quadCandidates(lines: [PageDetector.Line], keep: Int) -> [QuadCandidate] {
         let supports = lines.map { support(for: $0) }
         let (w, h) = (Double(width), Double(height))
         let minDim = min(w, h)
@@ -115,7 +122,7 @@ extension WorkImage {
                 pairs.append(Pair(i: i, j: j, angle: (angles[i] + aj) / 2))
             }
         }
-        var best: QuadCandidate? = nil
+        var kept: [QuadCandidate] = []
         let imageArea = w * h
         let minCross = 45.0 * .pi / 180
         for p in 0..<pairs.count {
@@ -173,13 +180,16 @@ extension WorkImage {
                 guard minCov >= 0.25 else { continue }
                 let areaFrac = area / imageArea
                 let score = mean * mean * (0.4 + 0.6 * minCov) * pow(areaFrac, 0.2)
-                if score > (best?.score ?? 0) {
+                if kept.count < keep || score > kept[kept.count - 1].score {
                     let confidence = max(0, min(1, 1.25 * (0.6 * mean + 0.4 * minCov) - 0.1))
-                    best = QuadCandidate(lines: sideIdx.map { lines[$0] }, confidence: confidence,
-                                         insideBrighter: insideBrighter, score: score)
+                    let candidate = QuadCandidate(lines: sideIdx.map { lines[$0] }, confidence: confidence,
+                                                  insideBrighter: insideBrighter, score: score)
+                    let at = kept.firstIndex { $0.score < score } ?? kept.count
+                    kept.insert(candidate, at: at)
+                    if kept.count > keep { kept.removeLast() }
                 }
             }
         }
-        return best
+        return kept
     }
 }

@@ -66,15 +66,20 @@ struct PageDetector: Sendable {
         work.computeGradient()
         let lines = work.findLines(maxLines: maxLines)
         guard lines.count >= 4 else { return (.none, true) }
-        guard let best = work.bestQuad(lines: lines) else { return (.none, true) }
+        let candidates = work.quadCandidates(lines: lines, keep: 400)
+        guard var best = candidates.first else { return (.none, true) }
+        let scale = Double(factor)
+        // The page is the paper: a printed frame (a bank note's border, a form's outer rule)
+        // has a thin band of the same paper just outside it; the sheet's own edge is then a
+        // candidate around it.
+        best = pixels.withUnsafeBufferPointer { px in
+            self.paperAround(best, candidates: candidates, pixels: px, width: width, height: height,
+                             bands: bands, scale: scale)
+        }
         let confidence = best.confidence
         guard confidence >= minConfidence else { return (PageDetection(quad: nil, confidence: confidence), true) }
         // Back to full pixels of the given image and refine each side there.
-        let scale = Double(factor)
-        // x_full = (x_small + 0.5)·scale − 0.5 for pixel-centre coordinates.
-        var sides = best.lines.map {
-            Line(nx: $0.nx, ny: $0.ny, c: ($0.c + 0.5 * ($0.nx + $0.ny)) * scale - 0.5 * ($0.nx + $0.ny))
-        }
+        var sides = best.lines.map { Self.fullScale($0, scale: scale) }
         pixels.withUnsafeBufferPointer { pixels in
         let refiner = SideRefiner(field: InterleavedField(pixels: pixels, width: width, height: height, bands: bands))
         for _ in 0..<2 {
@@ -101,7 +106,11 @@ struct PageDetector: Sendable {
             Self.liesInsidePaper(quad, pixels: $0, width: width, height: height, bands: bands)
         }
         guard !insidePaper else { return (PageDetection(quad: nil, confidence: min(confidence, 0.3)), true) }
-        return (PageDetection(quad: quad.readingOrdered(), confidence: confidence), best.insideBrighter)
+        // A frame printed on the sheet with no candidate at the sheet's edge: grown out to it.
+        let sheet = pixels.withUnsafeBufferPointer {
+            Self.grownToPaper(quad, pixels: $0, width: width, height: height, bands: bands)
+        }
+        return (PageDetection(quad: sheet.readingOrdered(), confidence: confidence), best.insideBrighter)
     }
 
     /// Re-measures the sides of `quad` on a larger image (the full page), each within
@@ -152,6 +161,12 @@ struct PageDetector: Sendable {
 
     /// Corners where consecutive sides meet: corner i is side i-1 ∩ side i... ordered so that
     /// corner i joins sides i and i+1.
+    /// A line of the working copy in pixels of the given image: x_full = (x_small + 0.5)·scale − 0.5
+    /// for pixel-centre coordinates.
+    static func fullScale(_ line: Line, scale: Double) -> Line {
+        Line(nx: line.nx, ny: line.ny, c: (line.c + 0.5 * (line.nx + line.ny)) * scale - 0.5 * (line.nx + line.ny))
+    }
+
     static func corners(of sides: [Line]) -> [(Double, Double)]? {
         var out: [(Double, Double)] = []
         for i in 0..<4 {
