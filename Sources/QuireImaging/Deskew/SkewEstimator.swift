@@ -300,6 +300,15 @@ enum SkewEstimator {
             guard reference > 0 else { return .none }
             let ratio = score(angle, stride: fineStride, bin: 1) / reference
             var confidence = max(0, min(1, (ratio - confidenceFloor) / confidenceSpan))
+            // A weak peak must also be narrow: a map or a photo has a broad hump of near-equal
+            // scores a degree wide, and where its top falls is noise (OCRmyPDF's straight
+            // baiona_color.jpg map read -0.43, scoring 0.74 of the peak 1 degree away; text
+            // pages score under 0.45 there, a newspaper page of pictures 0.61).
+            if ratio < broadPeakRatio {
+                let peak = score(angle, stride: fineStride, bin: 1)
+                let aside = max(score(angle - 1, stride: fineStride, bin: 1), score(angle + 1, stride: fineStride, bin: 1))
+                if aside > broadPeakShare * peak { confidence = min(confidence, minimumConfidence / 2) }
+            }
             if abs(angle) > searchRange - 0.5 { confidence *= 0.5 }
             // A blank page on a lid still has a sharp profile: its own top and bottom edges.
             // Without at least three separate lines (text, rules, pictures) report nothing.
@@ -316,6 +325,9 @@ enum SkewEstimator {
     /// newspaper page turned 15 degrees) to 160, pictures and motion-blurred photos at most
     /// 2.65, so the `minimumConfidence` line (2.95) sits between them.
     static let confidenceFloor = 2.5
+    /// Peaks below this ratio must fall to `broadPeakShare` of their height 1 degree away.
+    static let broadPeakRatio = 8.0
+    static let broadPeakShare = 0.7
     static let confidenceSpan = 3.0
 }
 
