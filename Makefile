@@ -87,11 +87,12 @@ accuracy-real-photos:
 ## accuracy: border detection and deskew scored against ground truth, Quire and the classic
 ## OpenCV recipe in the same run, on ../shared/data/synthetic and on a generated set
 ## (Tools/accuracy/generate.py; numpy, Pillow and opencv-python-headless in .venv/ from PyPI),
-## and on the real photos in REAL_PHOTOS=dir when present (truth in Tools/accuracy/real/truth.json).
+## on the real photos kept in Tools/accuracy/real-photos, and on the ones that may not be
+## redistributed in REAL_PHOTOS=dir when present (truth in Tools/accuracy/real/truth.json).
 ACCURACY_OUT ?= bench-out/accuracy
 ACCURACY_SEED ?= 7
 SHARED_SYNTH := ../shared/data/synthetic
-# Real phone photos (not in the repo: Tools/accuracy/real/SOURCES.md lists them; truth.json is committed).
+# Real phone photos that may not be redistributed (Tools/accuracy/real/SOURCES.md lists them; truth committed).
 REAL_PHOTOS ?= ../shared/data/real-photos
 accuracy: deps accuracy-real-photos
 	$(SWIFT) build -c release --product QuireAccuracy
@@ -103,9 +104,9 @@ accuracy: deps accuracy-real-photos
 	  || echo "note: opencv-python-headless not installable: the OpenCV peer is skipped"
 	@if [ ! -f $(ACCURACY_OUT)/generated/captures/truth.json ] && .venv/bin/python -c 'import numpy, PIL' 2>/dev/null; then \
 	  .venv/bin/python Tools/accuracy/generate.py $(ACCURACY_OUT)/generated --seed $(ACCURACY_SEED); fi
-	@sets=""; for d in $(SHARED_SYNTH)/captures $(ACCURACY_OUT)/generated/captures $(ACCURACY_OUT)/real $(SHARED_SYNTH)/scans $(ACCURACY_OUT)/generated/scans; do \
+	@sets=""; for d in $(SHARED_SYNTH)/captures $(ACCURACY_OUT)/generated/captures Tools/accuracy/real-photos $(ACCURACY_OUT)/real $(SHARED_SYNTH)/scans $(ACCURACY_OUT)/generated/scans; do \
 	  [ -f $$d/truth.json ] && sets="$$sets $$d"; done; \
-	peer=""; photos=""; for d in $$sets; do case $$d in *captures|*/real) photos="$$photos $$d";; esac; done; \
+	peer=""; photos=""; for d in $$sets; do case $$d in *captures|*/real|*/real-photos) photos="$$photos $$d";; esac; done; \
 	if .venv/bin/python -c 'import cv2' 2>/dev/null && [ -n "$$photos" ]; then \
 	  .venv/bin/python Tools/accuracy/opencv_peer.py $(ACCURACY_OUT)/opencv.json $$photos && peer="--peer opencv=$(ACCURACY_OUT)/opencv.json"; \
 	else echo "note: OpenCV peer skipped (opencv-python-headless unavailable)"; fi; \

@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+@testable import QuireImaging
+
+/// The real photos kept in Tools/accuracy/real-photos, with their true page corners: no photo
+/// may come out as a wrong region (IoU under 0.6 with the true page, counting the whole frame
+/// when no quad is found), and a quad reported with confidence 0.75 or more must be the page
+/// (IoU 0.9 or more) — the two promises of issue 16.
+@Suite struct RealPhotoDetectionTests {
+    struct Photo: CustomStringConvertible {
+        var path: String, name: String, corners: [[Double]]
+        var description: String { name }
+    }
+
+    static let folder = TestSupport.repoRoot.appendingPathComponent("Tools/accuracy/real-photos")
+
+    static func photos() -> [Photo] {
+        let truthURL = folder.appendingPathComponent("truth.json")
+        guard let data = try? Data(contentsOf: truthURL),
+              let truth = try? JSONSerialization.jsonObject(with: data) as? [String: [String: Any]] else { return [] }
+        return truth.keys.sorted().compactMap { name in
+            guard let corners = truth[name]?["corners"] as? [[Double]], corners.count == 4 else { return nil }
+            return Photo(path: folder.appendingPathComponent(name).path, name: name, corners: corners)
+        }
+    }
+
+    @Test("No real photo comes out as a wrong region; confident quads are the page", arguments: photos())
+    func realPhoto(_ photo: Photo) throws {
+        let result = try Detector.detect(file: photo.path, fullResolution: true)
+        let truth = try #require(Quad(corners: photo.corners.map { Point(x: $0[0], y: $0[1]) }))
+        let used = result.quad ?? Quad(rect: Rect(x: 0, y: 0, width: Double(result.width), height: Double(result.height)))
+        let iou = truth.intersectionOverUnion(with: used)
+        #expect(iou >= 0.6, "\(photo.name): IoU \(iou) with the true page")
+        if result.quad != nil, result.confidence >= 0.75 {
+            #expect(iou >= 0.9, "\(photo.name): quad at confidence \(result.confidence) has IoU \(iou)")
+        }
+    }
+
+    @Test func theSetIsThere() {
+        #expect(Self.photos().count >= 4)
+    }
+}
