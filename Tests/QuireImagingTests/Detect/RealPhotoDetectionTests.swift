@@ -9,6 +9,8 @@ import Testing
 @Suite struct RealPhotoDetectionTests {
     struct Photo: CustomStringConvertible {
         var path: String, name: String, corners: [[Double]]
+        /// A failure the truth file records as known (`"known"`): expected to fail until fixed.
+        var known: String?
         var description: String { name }
     }
 
@@ -20,7 +22,8 @@ import Testing
               let truth = try? JSONSerialization.jsonObject(with: data) as? [String: [String: Any]] else { return [] }
         return truth.keys.sorted().compactMap { name in
             guard let corners = truth[name]?["corners"] as? [[Double]], corners.count == 4 else { return nil }
-            return Photo(path: folder.appendingPathComponent(name).path, name: name, corners: corners)
+            return Photo(path: folder.appendingPathComponent(name).path, name: name, corners: corners,
+                         known: truth[name]?["known"] as? String)
         }
     }
 
@@ -32,11 +35,18 @@ import Testing
         let iou = truth.intersectionOverUnion(with: used)
         #expect(iou >= 0.6, "\(photo.name): IoU \(iou) with the true page")
         if result.quad != nil, result.confidence >= 0.75 {
-            #expect(iou >= 0.9, "\(photo.name): quad at confidence \(result.confidence) has IoU \(iou)")
+            if let known = photo.known {
+                // Fails loudly once fixed, so the note in truth.json is removed with it.
+                withKnownIssue(Comment(rawValue: known)) {
+                    #expect(iou >= 0.9, "\(photo.name): quad at confidence \(result.confidence) has IoU \(iou)")
+                }
+            } else {
+                #expect(iou >= 0.9, "\(photo.name): quad at confidence \(result.confidence) has IoU \(iou)")
+            }
         }
     }
 
     @Test func theSetIsThere() {
-        #expect(Self.photos().count >= 4)
+        #expect(Self.photos().count >= 25)
     }
 }
