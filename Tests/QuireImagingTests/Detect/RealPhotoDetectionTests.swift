@@ -47,6 +47,6 @@ import Testing
     }
 
     @Test func theSetIsThere() {
-        #expect(Self.photos().count >= 25)
+        #expect(Self.photos().count >= 27)
     }
 }
