@@ -114,7 +114,7 @@ struct PageCorrector: Sendable {
             // a large angle (eurotext.tif turned 35 degrees read as upside down, confidence 3).
             let guess = try quarterTurn(of: deskewed)
             record.rotationConfidence = guess?.confidence
-            if let guess, guess.rotate != 0, guess.confidence >= OrientationPolicy.minimumConfidence {
+            if let guess, OrientationPolicy.turns(guess) {
                 record.rotation = guess.rotate
                 return (try deskewed.rotated(quarterTurns: guess.rotate / 90), record)
             }
@@ -136,7 +136,7 @@ struct PageCorrector: Sendable {
     ///   when there is no detector or it could not tell).
     func orient(_ upright: VIPSImage) throws -> (corrected: (image: VIPSImage, record: CorrectionRecord)?, confidence: Double?) {
         guard let guess = try quarterTurn(of: upright) else { return (nil, nil) }
-        guard guess.rotate != 0, guess.confidence >= OrientationPolicy.minimumConfidence else { return (nil, guess.confidence) }
+        guard OrientationPolicy.turns(guess) else { return (nil, guess.confidence) }
         let turned = try upright.rotated(quarterTurns: guess.rotate / 90)
         let again = PageCorrector(options: options, orientation: .some(nil))
         var (image, record) = try again.correct(DecodedFrame(upright: turned), userQuad: nil)

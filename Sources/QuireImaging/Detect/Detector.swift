@@ -106,7 +106,7 @@ public enum Detector {
                 : upright
             if let guess = try? orientation.guess(asked) {
                 rotationConfidence = guess.confidence
-                if guess.rotate != 0 && guess.confidence >= OrientationPolicy.minimumConfidence {
+                if OrientationPolicy.turns(guess) {
                     rotation = guess.rotate
                     if !scan {
                         let turned = try DecodedFrame(upright: try upright.rotated(quarterTurns: guess.rotate / 90))

@@ -8,11 +8,16 @@ public struct OrientationGuess: Sendable, Hashable, Codable {
     /// The detector's confidence (Tesseract's orientation confidence: about 0-2 for a guess,
     /// 5 and more for a page of text read clearly).
     public var confidence: Double
+    /// How sure the detector is of the script it read the page in (Tesseract's script
+    /// confidence); nil when it did not say. Printed text scores 1 and more; handwriting, whose
+    /// glyphs match no script, scores under 0.7 and its way up is a guess (see `OrientationPolicy`).
+    public var scriptConfidence: Double?
 
     /// A guess that turning the page `rotate` degrees clockwise makes it upright.
-    public init(rotate: Int, confidence: Double) {
+    public init(rotate: Int, confidence: Double, scriptConfidence: Double? = nil) {
         self.rotate = ((rotate % 360) + 360) % 360
         self.confidence = confidence
+        self.scriptConfidence = scriptConfidence
     }
 }
 
@@ -83,14 +88,16 @@ public struct TesseractOSD: OrientationDetector {
     static func parse(_ text: String) -> OrientationGuess? {
         var rotate: Int?
         var confidence: Double?
+        var script: Double?
         for line in text.split(whereSeparator: \.isNewline) {
             let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
             guard parts.count == 2 else { continue }
             if parts[0] == "Rotate" { rotate = Int(parts[1]) }
             if parts[0] == "Orientation confidence" { confidence = Double(parts[1]) }
+            if parts[0] == "Script confidence" { script = Double(parts[1]).flatMap { $0.isFinite ? $0 : nil } }
         }
         guard let rotate, let confidence, [0, 90, 180, 270].contains(rotate), confidence.isFinite else { return nil }
-        return OrientationGuess(rotate: rotate, confidence: confidence)
+        return OrientationGuess(rotate: rotate, confidence: confidence, scriptConfidence: script)
     }
 
     /// Runs `executable` and returns its exit status and what it printed (stdout and stderr);
@@ -114,4 +121,19 @@ public enum OrientationPolicy {
     /// The confidence a guess needs before a page is turned (calibrated on real scans turned by
     /// 90, 180 and 270 degrees: docs/correction-scans.md).
     public static let minimumConfidence = 2.0
+    /// Tesseract's orientation model knows printed glyphs: on handwriting it reads upright
+    /// pages as upside down with confidence up to 5.7 (three of handwriting-ocr's photos), and
+    /// its script confidence stays under 0.7 there. A guess under `sureConfidence` must also
+    /// have read a script with at least `minimumScriptConfidence`; printed scans of the
+    /// calibration set score 9 and more, or a script confidence of 1 and more.
+    public static let minimumScriptConfidence = 1.0
+    public static let sureConfidence = 8.0
+
+    /// Whether `guess` is sure enough to turn a page by: a turn, confident, and either very
+    /// confident or on text Tesseract recognised as a script (a guess that does not report its
+    /// script is judged on its confidence alone).
+    public static func turns(_ guess: OrientationGuess) -> Bool {
+        guard guess.rotate != 0, guess.confidence >= minimumConfidence else { return false }
+        return guess.confidence >= sureConfidence || (guess.scriptConfidence ?? .infinity) >= minimumScriptConfidence
+    }
 }
