@@ -178,7 +178,8 @@ func scoreRealDecisions(list: String, data: String, repoScans: String, outDir: S
     }
     let work = outDir ?? NSTemporaryDirectory() + "quire-deskew-real-\(getpid())"
     try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-    let pipeline = PagePipeline()
+    // Skew is scored on whole pages: unpaper's spreads are judged as one page (left alone).
+    let pipeline = PagePipeline(split: SplitOptions(mode: .none))
     var errors: [Double] = [], worse = 0, skipped = 0, disagree = 0, wrongRegions = 0
     print("real page".padding(toLength: 40, withPad: " ", startingAt: 0) + "   truth  decision   turned   error")
     for line in text.split(separator: "\n") where !line.hasPrefix("#") {
@@ -205,7 +206,7 @@ func scoreRealDecisions(list: String, data: String, repoScans: String, outDir: S
         do {
             let outputs = PageOutputPaths(page: work + "/" + name + ".jpg", preview: work + "/" + name + ".preview.jpg",
                                           thumbnail: work + "/" + name + ".thumb.jpg")
-            let result = try pipeline.process(PageSource(path: path, page: 0, dpi: dpi), to: outputs)
+            let result = try pipeline.process(PageSource(path: path, page: 0, dpi: dpi), to: outputs)[0]
             let detected = try Detector.detect(file: path, dpi: dpi, fullResolution: true, orientation: TesseractOSD.installed)
             var turned = 0.0
             var decision = result.correction.kind.rawValue

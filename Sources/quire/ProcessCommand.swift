@@ -65,6 +65,12 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Pages scanned sideways or upside down: auto (turn them upright, with Tesseract's orientation detection when it is installed) or none.")
     var rotate: CorrectionOptions.Rotate = .auto
 
+    @Option(help: "Open books (a photo or scan of two facing pages): auto (write each page as its own page, in reading order) or none (keep the spread as one page).")
+    var split: SplitOptions.Mode = .auto
+
+    @Option(help: "Reading order of a split book's pages: ltr (left page first) or rtl (right page first, for right-to-left books).")
+    var splitOrder: SplitOptions.Order = .ltr
+
     @Option(help: "Scanner edges (dark bars and shadows along a scan's border): auto (fill them with the paper colour) or keep.")
     var edges: CleanOptions.Edges = .auto
 
@@ -189,6 +195,7 @@ struct ProcessCommand: ParsableCommand {
             corners: corners.flatMap { try? CornersFile(contentsOf: $0) }, masks: masks)
         job.clean = CleanOptions(edges: edges, background: background, mode: mode)
         job.thumbnailsOnly = thumbnailsOnly
+        job.split = SplitOptions(mode: split, order: splitOrder)
         job.shard = shard.flatMap { try? ShardSelector(parsing: $0) }
         return job
     }
@@ -348,6 +355,8 @@ extension CorrectionOptions.Mode: ExpressibleByArgument {}
 extension CorrectionOptions.Paper: ExpressibleByArgument {}
 extension CleanOptions.Edges: ExpressibleByArgument {}
 extension CorrectionOptions.Rotate: ExpressibleByArgument {}
+extension SplitOptions.Mode: ExpressibleByArgument {}
+extension SplitOptions.Order: ExpressibleByArgument {}
 extension CleanOptions.Background: ExpressibleByArgument {}
 extension CleanOptions.Mode: ExpressibleByArgument {}
 

@@ -13,6 +13,18 @@ public struct PageOutputPaths: Sendable, Hashable, Codable {
         self.preview = preview
         self.thumbnail = thumbnail
     }
+
+    /// The paths of page `part` (1, 2) of a source split into pages: part 1 writes to these
+    /// paths, part 2 to the same names with `-2` before the extension.
+    public func part(_ part: Int) -> PageOutputPaths {
+        guard part > 1 else { return self }
+        func named(_ path: String) -> String {
+            let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+            guard let dot = path[slash...].lastIndex(of: ".") else { return path + "-\(part)" }
+            return String(path[..<dot]) + "-\(part)" + String(path[dot...])
+        }
+        return PageOutputPaths(page: named(page), preview: named(preview), thumbnail: named(thumbnail))
+    }
 }
 
 /// What processing one page produced: the facts its layout.json record is made of.
@@ -34,10 +46,14 @@ public struct PageResult: Sendable, Hashable, Codable {
     /// Pixel sizes of the written preview and thumbnail (nil in records of older runs).
     public var previewSize: PixelSize?
     public var thumbnailSize: PixelSize?
+    /// Which page of an open book this is, when its source was split (`--split auto`); nil for
+    /// a page written whole.
+    public var split: PageSplit?
 }
 
 /// The one-page flow of docs/architecture.md, in one place and one order:
-/// file -> decoded oriented image -> correction -> encoded page/preview/thumbnail -> page result.
+/// file -> decoded oriented image -> correction -> split (open books) -> encoded
+/// page/preview/thumbnail -> page result(s).
 ///
 /// A pipeline is a plain value: safe to share between the threads of a batch (each call works
 /// on its own images), and it holds no pixels between calls.
@@ -51,26 +67,33 @@ public struct PagePipeline: Sendable {
     /// Shared by the pages of a batch: how many bytes of whole decoded frames may be held at
     /// once (nil: no bound, e.g. one page at a time).
     public var frameGate: FrameGate?
+    /// Open books: written as two pages, or kept whole.
+    public var split: SplitOptions
 
-    /// A pipeline writing `renditions` after `correction`, refusing pages over `maxPixels`, admitting whole frames through `frameGate` when given.
+    /// A pipeline writing `renditions` after `correction` (and `split`), refusing pages over
+    /// `maxPixels`, admitting whole frames through `frameGate` when given.
     public init(renditions: RenditionOptions = RenditionOptions(), correction: CorrectionOptions = CorrectionOptions(),
-                clean: CleanOptions = CleanOptions(), maxPixels: Int = 250_000_000, frameGate: FrameGate? = nil) {
+                clean: CleanOptions = CleanOptions(), split: SplitOptions = SplitOptions(), maxPixels: Int = 250_000_000,
+                frameGate: FrameGate? = nil) {
         self.renditions = renditions
         self.correction = correction
         self.clean = clean
+        self.split = split
         self.maxPixels = maxPixels
         self.frameGate = frameGate
     }
 
-    /// Processes one page and writes its page, preview and thumbnail (each atomically).
-    /// On failure no output file of the page is left behind.
+    /// Processes one source page and writes its page, preview and thumbnail (each atomically):
+    /// one page, or two when it shows an open book and `split` is `auto` (the second to
+    /// `outputs.part(2)`). On failure no output file of it is left behind.
     /// - Parameter userQuad: page corners the user supplied, in display pixels of the oriented source.
+    /// - Returns: the written pages, in reading order.
     /// - Throws: `ImagingError` naming the file and the reason.
-    public func process(_ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad? = nil) throws -> PageResult {
+    public func process(_ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad? = nil) throws -> [PageResult] {
         try ImagingError.retryingLostReason { try processOnce(source, to: outputs, userQuad: userQuad) }
     }
 
-    private func processOnce(_ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad?) throws -> PageResult {
+    private func processOnce(_ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad?) throws -> [PageResult] {
         // 1. file -> one full-size decode (size checked from the header first), once the batch
         //    has room for the whole frame.
         var pass: FrameGate.Pass?
@@ -88,42 +111,58 @@ public struct PagePipeline: Sendable {
                 try PageCorrector(options: correction).correct(consume decoded, userQuad: userQuad,
                                                                frameShrunk: { pass?.leave() })
             }
-            var page = corrected.image
-            // Rendered once into memory (a few MB): written, then shrunk again for the thumbnail.
-            var preview = try StageProfile.measure("4 preview resize") {
-                try shrink(page, inside: renditions.previewSize)
+            // 3. an open book becomes its two pages.
+            let parts = try PageSplitter(options: split).split(corrected.image, record: corrected.record)
+            return try parts.enumerated().map { index, part in
+                var result = try finish(part.image, record: part.record, source: source, format: format, orientation: orientation,
+                                        to: outputs.part(index + 1))
+                result.sourceSize = sourceSize
+                result.split = part.split
+                return result
             }
-            // 3. clean-up: scanner edges (looked for on the preview) and tones; the preview is
-            //    made again from the cleaned page only when something changed.
-            let cleaner = PageCleaner(options: clean)
-            let edges = corrected.record.kind == .perspective ? nil
-                : try StageProfile.measure("3a edges") { try cleaner.edges(in: preview) }
-            if edges != nil || clean.changesTones {
-                page = try StageProfile.measure("3b clean") { try cleaner.apply(page, edges: edges) }
-                preview = try shrink(page, inside: renditions.previewSize)
-            }
-            let dpi = PageDPI.of(page: page.width, page.height, correction: corrected.record.kind, paper: correction.paper,
-                                 sourceDPI: sourceDPI(source, format: format), orientation: orientation)
-            // 4. encode page, preview and thumbnail.
-            try StageProfile.measure("3 encode page") { try write(page, to: outputs.page, dpi: dpi, oneBit: clean.mode == .bw) }
-            try StageProfile.measure("5 encode preview") { try write(preview, to: outputs.preview, dpi: dpi, pageWidth: page.width) }
-            let small = try StageProfile.measure("6 thumbnail resize") {
-                try shrink(renditions.thumbnailSize <= renditions.previewSize ? preview : page, inside: renditions.thumbnailSize)
-            }
-            try StageProfile.measure("7 encode thumbnail") { try write(small, to: outputs.thumbnail, dpi: dpi, pageWidth: page.width) }
-            // 5. the page's record.
-            var record = corrected.record
-            record.edgeFill = edges?.share
-            return PageResult(source: source, format: format, orientation: orientation,
-                              width: page.width, height: page.height, correction: record, files: outputs,
-                              sourceSize: sourceSize, dpi: dpi,
-                              previewSize: PixelSize(width: preview.width, height: preview.height),
-                              thumbnailSize: PixelSize(width: small.width, height: small.height))
         } catch {
-            for path in [outputs.page, outputs.preview, outputs.thumbnail] { unlink(path) }
+            for paths in [outputs, outputs.part(2)] {
+                for path in [paths.page, paths.preview, paths.thumbnail] { unlink(path) }
+            }
             if let error = error as? ImagingError { throw error }
             throw ImagingError.decoding(error, path: source.path)
         }
+    }
+
+    /// Steps 3-5 for one corrected page: clean-up, the three renditions, and the page's record.
+    private func finish(_ image: VIPSImage, record corrected: CorrectionRecord, source: PageSource, format: SourceFormat,
+                        orientation: Int, to outputs: PageOutputPaths) throws -> PageResult {
+        var page = image
+        // Rendered once into memory (a few MB): written, then shrunk again for the thumbnail.
+        var preview = try StageProfile.measure("4 preview resize") {
+            try shrink(page, inside: renditions.previewSize)
+        }
+        // Clean-up: scanner edges (looked for on the preview) and tones; the preview is made
+        // again from the cleaned page only when something changed.
+        let cleaner = PageCleaner(options: clean)
+        let edges = corrected.kind == .perspective ? nil
+            : try StageProfile.measure("3a edges") { try cleaner.edges(in: preview) }
+        if edges != nil || clean.changesTones {
+            page = try StageProfile.measure("3b clean") { try cleaner.apply(page, edges: edges) }
+            preview = try shrink(page, inside: renditions.previewSize)
+        }
+        let dpi = PageDPI.of(page: page.width, page.height, correction: corrected.kind, paper: correction.paper,
+                             sourceDPI: sourceDPI(source, format: format), orientation: orientation)
+        // Encode page, preview and thumbnail.
+        try StageProfile.measure("3 encode page") { try write(page, to: outputs.page, dpi: dpi, oneBit: clean.mode == .bw) }
+        try StageProfile.measure("5 encode preview") { try write(preview, to: outputs.preview, dpi: dpi, pageWidth: page.width) }
+        let small = try StageProfile.measure("6 thumbnail resize") {
+            try shrink(renditions.thumbnailSize <= renditions.previewSize ? preview : page, inside: renditions.thumbnailSize)
+        }
+        try StageProfile.measure("7 encode thumbnail") { try write(small, to: outputs.thumbnail, dpi: dpi, pageWidth: page.width) }
+        // The page's record.
+        var record = corrected
+        record.edgeFill = edges?.share
+        return PageResult(source: source, format: format, orientation: orientation,
+                          width: page.width, height: page.height, correction: record, files: outputs,
+                          dpi: dpi,
+                          previewSize: PixelSize(width: preview.width, height: preview.height),
+                          thumbnailSize: PixelSize(width: small.width, height: small.height))
     }
 
     /// The thumbnail of an uncorrected page straight from the file, with libvips's

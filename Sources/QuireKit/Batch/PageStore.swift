@@ -25,8 +25,14 @@ struct PageStore: Sendable {
 
     /// The stored file names of a page: page, preview and thumbnail (the thumbnail alone in a
     /// thumbnails-only run).
-    var fileNames: [String] {
-        (thumbnailsOnly ? [Self.thumbnailName] : [Self.pageName, Self.previewName, Self.thumbnailName]).map { $0 + "." + ext }
+    var fileNames: [String] { fileNames(part: 1) }
+
+    /// The stored file names of page `part` of a source split into pages (`page-2.jpg` ... for
+    /// the second; the names `PageOutputPaths.part` gives).
+    func fileNames(part: Int) -> [String] {
+        let suffix = part > 1 ? "-\(part)" : ""
+        return (thumbnailsOnly ? [Self.thumbnailName] : [Self.pageName, Self.previewName, Self.thumbnailName])
+            .map { $0 + suffix + "." + ext }
     }
 
     /// The id of a page: a hash of what it depends on.
@@ -51,13 +57,15 @@ struct PageStore: Sendable {
         return (folder, PageOutputPaths(page: names[0], preview: names[names.count > 1 ? 1 : 0], thumbnail: names[names.count - 1]))
     }
 
-    /// Commits a staged page: renames its folder to `store/<id>`. When a killed run already
-    /// committed the same id (same key, bytes and options), the stored copy is kept.
-    func commit(staged folder: String, id: String) throws {
+    /// Commits a staged page (`parts` pages of one source): renames its folder to `store/<id>`.
+    /// When a killed run already committed the same id (same key, bytes and options), the stored
+    /// copy is kept.
+    func commit(staged folder: String, id: String, parts: Int = 1) throws {
         let target = storeDirectory + "/" + id
         if rename(folder, target) != 0 {
             let code = errno
-            if code == ENOTEMPTY || code == EEXIST, fileNames.allSatisfy({ FileManager.default.fileExists(atPath: target + "/" + $0) }) {
+            let names = (1...max(1, parts)).flatMap { fileNames(part: $0) }
+            if code == ENOTEMPTY || code == EEXIST, names.allSatisfy({ FileManager.default.fileExists(atPath: target + "/" + $0) }) {
                 try? FileManager.default.removeItem(atPath: folder)
                 return
             }
@@ -74,8 +82,11 @@ struct PageStore: Sendable {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
-    /// The stored files of page `id`, in page, preview, thumbnail order.
-    func storedFiles(id: String) -> [String] { fileNames.map { storeDirectory + "/" + id + "/" + $0 } }
+    /// The stored files of page `id` (its page `part` when it was split), in page, preview,
+    /// thumbnail order.
+    func storedFiles(id: String, part: Int = 1) -> [String] {
+        fileNames(part: part).map { storeDirectory + "/" + id + "/" + $0 }
+    }
 
     /// Makes `final` (absolute) the same file as `stored`: nothing when it already is (same
     /// inode), else a hard link (or a copy where links are not supported) to a temporary name in

@@ -21,19 +21,21 @@ public final class ResumeManifest: @unchecked Sendable {
         public var optionsHash: String
         /// The page store directory holding its files (`.quire/store/<store>`).
         public var store: String
-        /// What processing the page produced (its layout.json record is rebuilt from it).
-        public var result: PageResult
-        /// The final files in OUT, relative to OUT, once committed.
-        public var files: LayoutReport.Files?
+        /// What processing the page produced (its layout.json records are rebuilt from it): one
+        /// page, or two when the source was an open book split in two.
+        public var results: [PageResult]
+        /// The final files in OUT of each page, relative to OUT, once committed.
+        public var files: [LayoutReport.Files]?
 
-        /// A manifest line: the page's key, the hashes it was made from, its store id, its record and final files.
-        public init(key: String, inputHash: String, optionsHash: String, store: String, result: PageResult,
-                    files: LayoutReport.Files? = nil) {
+        /// A manifest line: the source page's key, the hashes it was made from, its store id, the
+        /// records of the pages it produced and their final files.
+        public init(key: String, inputHash: String, optionsHash: String, store: String, results: [PageResult],
+                    files: [LayoutReport.Files]? = nil) {
             self.key = key
             self.inputHash = inputHash
             self.optionsHash = optionsHash
             self.store = store
-            self.result = result
+            self.results = results
             self.files = files
         }
     }
@@ -90,16 +92,19 @@ public final class ResumeManifest: @unchecked Sendable {
     }
 
     /// The finished entry for a page when it can be reused as is: same input bytes, same
-    /// options, and every stored file still present under `storeDirectory`.
+    /// options, and every stored file of each of its pages (`fileNames(part)`, parts from 1)
+    /// still present under `storeDirectory`.
     public func reusable(key: String, inputHash: String, optionsHash: String, storeDirectory: URL,
-                        fileNames: [String]) -> Entry? {
+                         fileNames: (Int) -> [String]) -> Entry? {
         lock.lock()
         let entry = entries[key]
         lock.unlock()
-        guard let entry, entry.inputHash == inputHash, entry.optionsHash == optionsHash else { return nil }
+        guard let entry, entry.inputHash == inputHash, entry.optionsHash == optionsHash, !entry.results.isEmpty else { return nil }
         let folder = storeDirectory.appendingPathComponent(entry.store)
-        for name in fileNames where !FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) {
-            return nil
+        for part in 1...entry.results.count {
+            for name in fileNames(part) where !FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) {
+                return nil
+            }
         }
         return entry
     }

@@ -21,15 +21,21 @@ public struct ShardRun: Codable, Sendable, Equatable {
     public struct Position: Codable, Sendable, Hashable, Comparable {
         public var order: Int
         public var sourcePage: Int
+        /// The page's place among the pages of a split spread (1, 2); nil for a page written whole.
+        public var part: Int?
 
-        /// Input number `order` in the whole batch, page `sourcePage` inside it.
-        public init(order: Int, sourcePage: Int) {
+        /// Input number `order` in the whole batch, page `sourcePage` inside it (its page `part`
+        /// when that page was split in two).
+        public init(order: Int, sourcePage: Int, part: Int? = nil) {
             self.order = order
             self.sourcePage = sourcePage
+            self.part = part
         }
 
-        /// Batch order: by input, then by page inside the input.
-        public static func < (a: Position, b: Position) -> Bool { (a.order, a.sourcePage) < (b.order, b.sourcePage) }
+        /// Batch order: by input, then by page inside the input, then by part of a split page.
+        public static func < (a: Position, b: Position) -> Bool {
+            (a.order, a.sourcePage, a.part ?? 0) < (b.order, b.sourcePage, b.part ?? 0)
+        }
     }
 
     public var schema: String

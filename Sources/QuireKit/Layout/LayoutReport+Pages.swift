@@ -40,6 +40,8 @@ extension LayoutReport {
                 dpi: r.dpi.map { DPI(x: $0.x, y: $0.y) },
                 previewSize: r.previewSize.map { PixelSizeValue(width: $0.width, height: $0.height) },
                 thumbnailSize: r.thumbnailSize.map { PixelSizeValue(width: $0.width, height: $0.height) },
+                split: r.split.map { Split(part: $0.part, count: $0.count, side: $0.side.rawValue,
+                                           rect: RectValue($0.rect), gutter: $0.gutter.rawValue) },
                 pager: geometry.pager(index), strip: geometry.strip(index))
         }
         self.init(viewport: viewport, options: options, pages: records, errors: errors)

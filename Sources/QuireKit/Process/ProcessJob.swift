@@ -11,6 +11,8 @@ public struct ProcessJob: Sendable, Equatable, Codable {
     public var correction: CorrectionOptions
     /// Scanner edges, paper tone and colour mode after correction (`--edges`, `--background`, `--mode`).
     public var clean: CleanOptions = CleanOptions()
+    /// Open books: written as two pages or kept whole, and in which order (`--split`, `--split-order`).
+    public var split: SplitOptions = SplitOptions()
     /// PDF render resolution.
     public var dpi: Double
     /// Pages over this many pixels are refused from their header.
@@ -67,6 +69,7 @@ extension ProcessJob {
                                   correct: correction.mode.rawValue, paper: correction.paper.rawValue,
                                   pdfDPI: dpi, thumbnailsOnly: thumbnailsOnly,
                                   edges: clean.edges.rawValue, background: clean.background.rawValue, mode: clean.mode.rawValue,
-                                  rotate: correction.rotate.rawValue)
+                                  rotate: correction.rotate.rawValue,
+                                  split: split.mode.rawValue, splitOrder: split.order.rawValue)
     }
 }

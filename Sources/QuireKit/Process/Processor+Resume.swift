@@ -15,13 +15,15 @@ extension Processor {
     struct ShapingOptions: Codable {
         /// Bumped whenever Quire itself writes different pages for the same options (2: pages
         /// carry their resolution, scanner edges are filled; 3: the skew estimate scores profile
-        /// steps and spreads, a dark picture on a page is not a page), so a rerun after an
-        /// upgrade redoes the pages instead of mixing old and new ones.
-        static let pipelineVersion = 3
+        /// steps and spreads, a dark picture on a page is not a page; 4: open books are split,
+        /// handwriting is not turned on an unsure guess), so a rerun after an upgrade redoes the
+        /// pages instead of mixing old and new ones.
+        static let pipelineVersion = 4
         var pipelineVersion = Self.pipelineVersion
         var renditions: RenditionOptions
         var correction: CorrectionOptions
         var clean: CleanOptions
+        var split: SplitOptions
         var dpi: Double
         var maxPixels: Int
         var thumbnailsOnly: Bool
@@ -71,7 +73,10 @@ extension Processor {
 
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let shaping = ShapingOptions(renditions: job.renditions, correction: job.correction, clean: job.clean, dpi: job.dpi, maxPixels: job.maxPixels,
+        // Thumbnails-only runs never split (pages are not corrected there).
+        let split = job.thumbnailsOnly ? SplitOptions(mode: .none) : job.split
+        let shaping = ShapingOptions(renditions: job.renditions, correction: job.correction, clean: job.clean, split: split,
+                                     dpi: job.dpi, maxPixels: job.maxPixels,
                                      thumbnailsOnly: job.thumbnailsOnly)
         let optionsHash = ContentHash.of(String(decoding: (try? encoder.encode(shaping)) ?? Data(), as: UTF8.self))
 
@@ -93,28 +98,30 @@ extension Processor {
 
         // Whole decoded frames within a byte budget per two pages in flight: the peak-memory
         // bound (FrameGate).
-        let pipeline = PagePipeline(renditions: job.renditions, correction: job.correction, clean: job.clean, maxPixels: job.maxPixels,
+        let pipeline = PagePipeline(renditions: job.renditions, correction: job.correction, clean: job.clean, split: split,
+                                    maxPixels: job.maxPixels,
                                     frameGate: FrameGate.forBatch(pagesInFlight: workers))
         let done = Counter()
         let reusedCount = Counter()
         let retried: Set<ImagingError.Kind> = [.truncated, .decodeFailed, .writeFailed]
         let total = units.count
 
-        /// One page: reuse, or process into staging and commit to the store.
-        @Sendable func attempt(_ i: Int) -> (Result<PageResult, ImagingError>, reused: Bool) {
+        /// One source page (one or two written pages): reuse, or process into staging and commit to the store.
+        @Sendable func attempt(_ i: Int) -> (Result<[PageResult], ImagingError>, reused: Bool) {
             let unit = units[i]
             if let entry = manifest.reusable(key: keys[i], inputHash: unit.hash, optionsHash: pageOptionsHashes[i],
-                                             storeDirectory: URL(fileURLWithPath: store.storeDirectory), fileNames: store.fileNames),
+                                             storeDirectory: URL(fileURLWithPath: store.storeDirectory),
+                                             fileNames: { store.fileNames(part: $0) }),
                entry.store == ids[i] {
-                return (.success(entry.result), true)
+                return (.success(entry.results), true)
             }
             let staged: (folder: String, paths: PageOutputPaths)
             do { staged = try store.stage(id: ids[i]) } catch {
                 return (.failure(ImagingError(.writeFailed, path: store.stagingDirectory, reason: writeReason(error))), false)
             }
-            let outcome = PageTimeLimit.run(seconds: job.pageTimeout) { () -> Result<PageResult, ImagingError> in
+            let outcome = PageTimeLimit.run(seconds: job.pageTimeout) { () -> Result<[PageResult], ImagingError> in
                 do { return .success(try (job.thumbnailsOnly
-                    ? pipeline.processThumbnailOnly(unit.page, to: staged.paths.thumbnail)
+                    ? [pipeline.processThumbnailOnly(unit.page, to: staged.paths.thumbnail)]
                     : pipeline.process(unit.page, to: staged.paths, userQuad: userQuads[i]))) } catch let error as ImagingError {
                     return .failure(error)
                 } catch {
@@ -128,8 +135,8 @@ extension Processor {
             switch outcome {
             case .success(let result):
                 do {
-                    try store.commit(staged: staged.folder, id: ids[i])
-                    try manifest.record(.init(key: keys[i], inputHash: unit.hash, optionsHash: pageOptionsHashes[i], store: ids[i], result: result))
+                    try store.commit(staged: staged.folder, id: ids[i], parts: result.count)
+                    try manifest.record(.init(key: keys[i], inputHash: unit.hash, optionsHash: pageOptionsHashes[i], store: ids[i], results: result))
                 } catch {
                     store.discard(staged: staged.folder)
                     return (.failure(ImagingError(.writeFailed, path: store.storeDirectory, reason: writeReason(error))), false)
@@ -141,7 +148,7 @@ extension Processor {
             }
         }
 
-        let slots = Slots<Result<PageResult, ImagingError>>(count: total)
+        let slots = Slots<Result<[PageResult], ImagingError>>(count: total)
         let next = Counter()
         // A full disk stops the batch like Ctrl-C: no new page is started once one page met it.
         let diskFull = BatchStop()
@@ -203,6 +210,12 @@ extension Processor {
         }
         let seconds = Self.seconds(since: started)
         var errors = initialErrors
+        // Pages written and tried: a split source counts its two pages (file names are wide
+        // enough for all of them, as in one run over everything when shards are merged).
+        let pageTotal = results.reduce(0) { sum, outcome in
+            if case .success(let parts)? = outcome { return sum + parts.count }
+            return sum + 1
+        }
 
         // Ctrl-C: the finished pages are in the store and the manifest; OUT itself (numbered
         // files and layout.json) is left as the previous complete run left it.
@@ -215,8 +228,11 @@ extension Processor {
             for (i, outcome) in results.enumerated() {
                 guard let outcome else { continue }
                 switch outcome {
-                case .success(let result):
-                    pages.append(LayoutReport.PageInput(source: units[i].source, result: result, files: files(pages.count, total: total, ext: ext, thumbnailsOnly: job.thumbnailsOnly)))
+                case .success(let parts):
+                    for result in parts {
+                        pages.append(LayoutReport.PageInput(source: units[i].source, result: result,
+                                                            files: files(pages.count, total: pageTotal, ext: ext, thumbnailsOnly: job.thumbnailsOnly)))
+                    }
                 case .failure(let error):
                     errors.append((units[i].order, units[i].page.page, pageError(error, unit: units[i])))
                 }
@@ -237,19 +253,25 @@ extension Processor {
         var kept: [ResumeManifest.Entry] = []
         for (i, outcome) in results.enumerated() {
             switch outcome! {
-            case .success(var result):
-                var target = files(pages.count, total: total, ext: ext, thumbnailsOnly: job.thumbnailsOnly)
-                let finals = [target.page, target.preview, target.thumbnail]
-                for (stored, final) in zip(store.storedFiles(id: ids[i]), finals) {
-                    try store.place(stored, at: out + "/" + final)
+            case .success(let parts):
+                var placed: [PageResult] = [], targets: [LayoutReport.Files] = []
+                for (index, part) in parts.enumerated() {
+                    var result = part
+                    var target = files(pages.count, total: pageTotal, ext: ext, thumbnailsOnly: job.thumbnailsOnly)
+                    let finals = [target.page, target.preview, target.thumbnail]
+                    for (stored, final) in zip(store.storedFiles(id: ids[i], part: index + 1), finals) {
+                        try store.place(stored, at: out + "/" + final)
+                    }
+                    if job.masks { target.mask = try writeMask(of: result, number: pages.count, total: pageTotal, in: out) }
+                    result.files = PageOutputPaths(page: out + "/" + target.page, preview: out + "/" + target.preview,
+                                                   thumbnail: out + "/" + target.thumbnail)
+                    pages.append(LayoutReport.PageInput(source: units[i].source, result: result, files: target))
+                    positions.append(ShardRun.Position(order: units[i].order, sourcePage: units[i].page.page, part: result.split?.part))
+                    placed.append(result)
+                    targets.append(target)
                 }
-                if job.masks { target.mask = try writeMask(of: result, number: pages.count, total: total, in: out) }
-                result.files = PageOutputPaths(page: out + "/" + target.page, preview: out + "/" + target.preview,
-                                               thumbnail: out + "/" + target.thumbnail)
-                pages.append(LayoutReport.PageInput(source: units[i].source, result: result, files: target))
-                positions.append(ShardRun.Position(order: units[i].order, sourcePage: units[i].page.page))
                 kept.append(.init(key: keys[i], inputHash: units[i].hash, optionsHash: pageOptionsHashes[i], store: ids[i],
-                                  result: result, files: target))
+                                  results: placed, files: targets))
             case .failure(let error):
                 errors.append((units[i].order, units[i].page.page, pageError(error, unit: units[i])))
             }
@@ -261,7 +283,7 @@ extension Processor {
         let layoutPath = out + "/" + layoutFileName
         if let shard = job.shard {
             // What `quire merge` needs to put this shard's pages back in the whole batch's order.
-            let run = ShardRun(shard: shard, inputs: job.inputs, pageCount: total, thumbnailsOnly: job.thumbnailsOnly,
+            let run = ShardRun(shard: shard, inputs: job.inputs, pageCount: pageTotal, thumbnailsOnly: job.thumbnailsOnly,
                                pages: positions, errors: errors.map { ShardRun.Position(order: $0.order, sourcePage: $0.page) })
             try run.write(to: out)
         }

@@ -55,12 +55,17 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         public var mode: String?
         /// `--rotate`: `auto` or `none`; nil in files written before it.
         public var rotate: String?
+        /// `--split` (`auto`, `none`) and `--split-order` (`ltr`, `rtl`); nil in files written before them.
+        public var split: String?
+        public var splitOrder: String?
 
         /// The recorded options of a batch.
         public init(format: String, quality: Int, previewSize: Int, thumbnailSize: Int, correct: String, paper: String,
                     pdfDPI: Double, thumbnailsOnly: Bool, edges: String? = nil, background: String? = nil, mode: String? = nil,
-                    rotate: String? = nil) {
+                    rotate: String? = nil, split: String? = nil, splitOrder: String? = nil) {
             self.rotate = rotate
+            self.split = split
+            self.splitOrder = splitOrder
             self.edges = edges
             self.background = background
             self.mode = mode
@@ -205,6 +210,32 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         }
     }
 
+    /// Which page of an open book a written page is: its source (one photo or scan of a spread)
+    /// was split in two at the gutter.
+    public struct Split: Codable, Sendable, Equatable {
+        /// The page's place among the spread's pages in reading order (1 or 2; with
+        /// `--split-order rtl` the right page is 1).
+        public var part: Int
+        /// How many pages the spread was split into (2).
+        public var count: Int
+        /// `left` or `right`: which half of the spread it is.
+        public var side: String
+        /// The half, in pixels of the corrected spread before it was split.
+        public var rect: RectValue
+        /// What showed the gutter: `margins` (no ink crosses the middle) or `fold` (the dark
+        /// line where a photographed book's pages meet).
+        public var gutter: String
+
+        /// The record of page `part` of `count`, the `side` half `rect` of its spread.
+        public init(part: Int, count: Int, side: String, rect: RectValue, gutter: String) {
+            self.part = part
+            self.count = count
+            self.side = side
+            self.rect = rect
+            self.gutter = gutter
+        }
+    }
+
     /// What the correction step did to a page.
     public enum CorrectionKind: String, Codable, Sendable, Equatable {
         /// Written as decoded (correction off, or nothing convincing found).
@@ -255,6 +286,9 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         /// they load (null only in files written before they were recorded).
         public var previewSize: PixelSizeValue?
         public var thumbnailSize: PixelSizeValue?
+        /// Which page of an open book this is, when its source was split into two pages; null
+        /// for a page written whole (absent in files written before splitting).
+        public var split: Split?
         public var pager: PagerGeometry
         public var strip: StripGeometry
 
@@ -264,7 +298,8 @@ public struct LayoutReport: Codable, Sendable, Equatable {
                     quad: [[Double]]? = nil, quadConfidence: Double? = nil, skewDegrees: Double? = nil,
                     crop: RectValue? = nil, edgeFill: Double? = nil, rotation: Int? = nil,
                     rotationConfidence: Double? = nil, dpi: DPI? = nil, previewSize: PixelSizeValue? = nil,
-                    thumbnailSize: PixelSizeValue? = nil, pager: PagerGeometry, strip: StripGeometry) {
+                    thumbnailSize: PixelSizeValue? = nil, split: Split? = nil, pager: PagerGeometry, strip: StripGeometry) {
+            self.split = split
             self.index = index
             self.source = source
             self.sourcePage = sourcePage
@@ -311,6 +346,7 @@ public struct LayoutReport: Codable, Sendable, Equatable {
             try c.encode(dpi, forKey: .dpi)
             try c.encode(previewSize, forKey: .previewSize)
             try c.encode(thumbnailSize, forKey: .thumbnailSize)
+            try c.encode(split, forKey: .split)
             try c.encode(pager, forKey: .pager)
             try c.encode(strip, forKey: .strip)
         }

@@ -105,7 +105,7 @@ import VipsBridge
         var turns: [Int] = []
         for page in 0..<4 {
             let paths = PageOutputPaths(page: "\(out)/p\(page).jpg", preview: "\(out)/v\(page).jpg", thumbnail: "\(out)/t\(page).jpg")
-            let result = try PagePipeline().process(PageSource(path: pdf, page: page, dpi: 100), to: paths)
+            let result = try PagePipeline().process(PageSource(path: pdf, page: page, dpi: 100), to: paths)[0]
             turns.append(result.correction.rotation)
             #expect(result.width < result.height, "page \(page + 1) is portrait once upright")
         }
@@ -122,7 +122,7 @@ import VipsBridge
         let turned = "\(out)/turned.png"
         try VIPSImage.load(file: tif).rotated(degrees: -35, background: [255]).save(to: turned, options: .init(format: .png))
         let paths = PageOutputPaths(page: "\(out)/p.png", preview: "\(out)/v.png", thumbnail: "\(out)/t.png")
-        let result = try PagePipeline(renditions: RenditionOptions(format: .png)).process(PageSource(path: turned), to: paths)
+        let result = try PagePipeline(renditions: RenditionOptions(format: .png)).process(PageSource(path: turned), to: paths)[0]
         #expect(result.correction.kind == .deskew)
         #expect(abs((result.correction.skewDegrees ?? 0) - 34.22) < 0.3, "skew \(result.correction.skewDegrees ?? .nan)")
         #expect(result.correction.rotation == 0)

@@ -23,7 +23,7 @@ import VipsBridge
         let paths = PageOutputPaths(page: "\(out)/p.\(ext)", preview: "\(out)/v.\(ext)", thumbnail: "\(out)/t.\(ext)")
         let pipeline = PagePipeline(renditions: RenditionOptions(format: format, previewSize: 800, thumbnailSize: 100),
                                     correction: CorrectionOptions(mode: .none), clean: clean)
-        let result = try pipeline.process(PageSource(path: input), to: paths)
+        let result = try pipeline.process(PageSource(path: input), to: paths)[0]
         return (result, try VIPSImage.load(data: [UInt8](Data(contentsOf: URL(fileURLWithPath: paths.page)))))
     }
 
@@ -67,7 +67,7 @@ import VipsBridge
         let out = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
         let paths = PageOutputPaths(page: "\(out)/p.png", preview: "\(out)/v.png", thumbnail: "\(out)/t.png")
-        let result = try PagePipeline(renditions: RenditionOptions(format: .png)).process(PageSource(path: path), to: paths)
+        let result = try PagePipeline(renditions: RenditionOptions(format: .png)).process(PageSource(path: path), to: paths)[0]
         #expect(result.correction.kind == .deskew && (result.width, result.height) == (2480, 3507))
         #expect((result.correction.edgeFill ?? 0) > 0.01)
         let page = try VIPSImage.load(file: paths.page)

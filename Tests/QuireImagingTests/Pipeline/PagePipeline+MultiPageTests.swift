@@ -25,14 +25,14 @@ import VipsBridge
         #expect(info.format == .tiff)
         #expect(info.pageCount == 3)
         for (page, level) in levels.enumerated() {
-            let result = try pipeline.process(PageSource(path: tiff, page: page), to: outputs(out, page))
+            let result = try pipeline.process(PageSource(path: tiff, page: page), to: outputs(out, page))[0]
             #expect(result.width == 120 && result.height == 80)
             #expect(result.source.page == page)
             #expect(abs(try VIPSImage.load(file: outputs(out, page).page).average() - Double(level)) < 2)
             // The thumbnail is shrunk on load from the same page.
             #expect(abs(try VIPSImage.load(file: outputs(out, page).thumbnail).average() - Double(level)) < 2)
         }
-        #expect(throws: ImagingError.self) { try pipeline.process(PageSource(path: tiff, page: 3), to: outputs(out, 9)) }
+        #expect(throws: ImagingError.self) { try pipeline.process(PageSource(path: tiff, page: 3), to: outputs(out, 9))[0] }
     }
 
     @Test func multiPagePDFGivesOnePagePerPageAtTheRequestedDPI() throws {
@@ -46,9 +46,9 @@ import VipsBridge
         #expect(info.format == .pdf)
         #expect(info.pageCount == 2)
 
-        let first = try pipeline.process(PageSource(path: pdf, page: 0, dpi: 144), to: outputs(out, 0))
+        let first = try pipeline.process(PageSource(path: pdf, page: 0, dpi: 144), to: outputs(out, 0))[0]
         #expect(first.width == 400 && first.height == 200)
-        let second = try pipeline.process(PageSource(path: pdf, page: 1, dpi: 144), to: outputs(out, 1))
+        let second = try pipeline.process(PageSource(path: pdf, page: 1, dpi: 144), to: outputs(out, 1))[0]
         #expect(second.width == 200 && second.height == 600)
 
         // At 144 dpi a point is 2 px; images are y-down.

@@ -22,7 +22,7 @@ import VipsBridge
         // PNG output so the comparison sees only the decoder and resampler, not re-encoding.
         let pipeline = PagePipeline(renditions: RenditionOptions(format: .png, previewSize: 200, thumbnailSize: 96),
                                     correction: CorrectionOptions(mode: .none))
-        let result = try pipeline.process(PageSource(path: "\(Self.folder)/\(name)"), to: paths)
+        let result = try pipeline.process(PageSource(path: "\(Self.folder)/\(name)"), to: paths)[0]
         return Rendered(result: result, paths: paths)
     }
 

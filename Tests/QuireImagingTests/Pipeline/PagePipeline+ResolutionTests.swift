@@ -12,7 +12,7 @@ import VipsBridge
         let paths = PageOutputPaths(page: "\(out)/p.\(ext)", preview: "\(out)/v.\(ext)", thumbnail: "\(out)/t.\(ext)")
         let pipeline = PagePipeline(renditions: RenditionOptions(format: format, previewSize: 100, thumbnailSize: 50),
                                     correction: correction)
-        return (try pipeline.process(PageSource(path: path, dpi: dpi), to: paths), paths)
+        return (try pipeline.process(PageSource(path: path, dpi: dpi), to: paths)[0], paths)
     }
 
     @Test(arguments: [VIPSImage.SaveFormat.jpeg, .png, .tiff])

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import VipsBridge
+@testable import QuireImaging
+
+/// `--split`: an open book is written as its two pages in reading order, each straightened on
+/// its own; `--split none` keeps it whole; single pages are never split.
+@Suite struct PageSplitterTests {
+    /// A scanned spread 1400 x 1000 (white, two blocks of text lines and an ink-free gutter).
+    static func spread(in dir: String) throws -> String {
+        let gray = SpreadFinderTests.page(width: 1400, height: 1000, paper: 250, columns: [0.06...0.44, 0.56...0.94])
+        let path = dir + "/spread.png"
+        try VIPSImage.fromPixels(gray, width: 1400, height: 1000, bands: 1).save(to: path, options: .init(format: .png))
+        return path
+    }
+
+    static func run(_ path: String, split: SplitOptions, in dir: String) throws -> [PageResult] {
+        let pipeline = PagePipeline(renditions: RenditionOptions(format: .png, previewSize: 200, thumbnailSize: 64),
+                                    correction: CorrectionOptions(rotate: .none), split: split)
+        let paths = PageOutputPaths(page: dir + "/page.png", preview: dir + "/preview.png", thumbnail: dir + "/thumb.png")
+        return try pipeline.process(PageSource(path: path), to: paths)
+    }
+
+    @Test func aSpreadIsWrittenAsTwoPagesInReadingOrder() throws {
+        let dir = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = try Self.spread(in: dir)
+        let whole = try Self.run(path, split: SplitOptions(mode: .none), in: dir)
+        #expect(whole.count == 1 && whole[0].split == nil)
+
+        let pages = try Self.run(path, split: SplitOptions(), in: dir)
+        #expect(pages.map { $0.split?.part } == [1, 2])
+        #expect(pages.map { $0.split?.side } == [.left, .right])
+        #expect(pages[0].width + pages[1].width == whole[0].width)
+        #expect(abs(pages[0].width - whole[0].width / 2) <= whole[0].width / 50, "cut in the gutter")
+        #expect(pages.map(\.files.page) == [dir + "/page.png", dir + "/page-2.png"])
+        for result in pages {
+            let written = try VIPSImage.load(file: result.files.page)
+            #expect(written.width == result.width && written.height == result.height)
+            #expect(FileManager.default.fileExists(atPath: result.files.thumbnail))
+        }
+
+        // Right to left: the right page comes first.
+        let rtl = try Self.run(path, split: SplitOptions(order: .rtl), in: dir)
+        #expect(rtl.map { $0.split?.side } == [.right, .left])
+        #expect(rtl.map { $0.split?.part } == [1, 2])
+        #expect(rtl[0].width == pages[1].width)
+    }
+
+    /// unpaper's scanned spreads: two pages at -0.83 and 2.63 degrees, each deskewed on its own.
+    @Test(arguments: ["imgsrcE001.png", "imgsrcE002.png", "imgsrcE003.png"])
+    func unpapersSpreadsAreSplitAndEachPageDeskewed(_ name: String) throws {
+        let path = TestSupport.realData.appendingPathComponent("unpaper-tests/" + name).path
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let dir = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let pages = try Self.run(path, split: SplitOptions(), in: dir)
+        try #require(pages.count == 2)
+        #expect(abs((pages[0].correction.skewDegrees ?? 0) - -0.83) < 0.1, "\(pages[0].correction)")
+        #expect(abs((pages[1].correction.skewDegrees ?? 0) - 2.63) < 0.1, "\(pages[1].correction)")
+        #expect(pages[0].split?.gutter == .margins)
+    }
+
+    /// The open books among the repo's real photos are split into their two pages, each page's
+    /// quad (the part of the spread's quad it came from) at IoU 0.9 or more with the true page
+    /// where the spread's quad was found; every other real photo and scan stays one page.
+    @Test func realSpreadsSplitAndSinglePagesStayWhole() throws {
+        let photos = TestSupport.repoRoot.appendingPathComponent("Tools/accuracy/real-photos")
+        let scans = TestSupport.repoRoot.appendingPathComponent("Tools/accuracy/real-scans")
+        let data = try Data(contentsOf: photos.appendingPathComponent("truth.json"))
+        let truth = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
+        var files = truth.keys.sorted().map { photos.appendingPathComponent($0).path }
+        let walker = FileManager.default.enumerator(atPath: scans.path)
+        while let relative = walker?.nextObject() as? String {
+            if ["png", "jpg", "tif", "pdf"].contains((relative as NSString).pathExtension) {
+                files.append(scans.appendingPathComponent(relative).path)
+            }
+        }
+        let dir = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var split: [String] = []
+        for file in files {
+            let name = (file as NSString).lastPathComponent
+            let pages = try Self.run(file, split: SplitOptions(), in: dir)
+            guard pages.count == 2 else { continue }
+            split.append(name)
+            guard let truePages = truth[name]?["pages"] as? [[String: Any]], pages[0].correction.kind == .perspective else { continue }
+            for (page, expected) in zip(pages, truePages) {
+                let corners = try #require(expected["corners"] as? [[Double]])
+                let trueQuad = try #require(Quad(corners: corners.map { Point(x: $0[0], y: $0[1]) }))
+                let quad = try #require(page.correction.quad)
+                let iou = trueQuad.intersectionOverUnion(with: quad)
+                #expect(iou >= 0.9, "\(name) page \(page.split?.part ?? 0): IoU \(iou)")
+            }
+        }
+        let spreads = truth.keys.filter { truth[$0]?["pages"] != nil }.sorted()
+        #expect(split.sorted() == spreads, "split: \(split)")
+    }
+}

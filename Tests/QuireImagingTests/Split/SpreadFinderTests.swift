@@ -1,0 +1,61 @@
+import Testing
+@testable import QuireImaging
+
+/// Open books are told from single pages: a spread has an ink-free gutter or a fold in the
+/// middle and ink on both halves; a single page (two columns, a rule down the middle, lines
+/// across, a portrait page, a blank facing page) is never taken for one.
+@Suite struct SpreadFinderTests {
+    /// A grey page `width` x `height` on `paper`: text lines (dark dashes every 14 rows) over the
+    /// column spans given as shares of the width, and a `shade` function darkening columns.
+    static func page(width: Int = 1000, height: Int = 700, paper: UInt8 = 235, columns: [ClosedRange<Double>],
+                     shade: (Double) -> Double = { _ in 0 }) -> [UInt8] {
+        var gray = [UInt8](repeating: paper, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let u = Double(x) / Double(width)
+                var value = Double(paper) - shade(u)
+                let inText = columns.contains { $0.contains(u) } && y > 40 && y < height - 40
+                if inText, y % 14 < 4, (x / 9) % 6 != 5 { value = 30 }
+                gray[y * width + x] = UInt8(max(0, min(255, value)))
+            }
+        }
+        return gray
+    }
+
+    @Test func aScannedSpreadSplitsInItsInkFreeGutter() throws {
+        let gray = Self.page(columns: [0.06...0.44, 0.56...0.94])
+        let gutter = try #require(SpreadFinder.gutter(gray: gray, width: 1000, height: 700))
+        #expect(gutter.kind == .margins)
+        #expect(abs(gutter.position - 0.5) < 0.01, "\(gutter.position)")
+    }
+
+    @Test func aPhotographedSpreadSplitsAtItsFold() throws {
+        // Text runs close to the middle (gap 2 %); the pages curve into a shadow 2 % wide.
+        let gray = Self.page(paper: 200, columns: [0.05...0.49, 0.51...0.95]) { u in
+            max(0, 70 * (1 - abs(u - 0.502) / 0.012))
+        }
+        let gutter = try #require(SpreadFinder.gutter(gray: gray, width: 1000, height: 700))
+        #expect(gutter.kind == .fold)
+        #expect(abs(gutter.position - 0.502) < 0.006, "\(gutter.position)")
+    }
+
+    @Test func singlePagesAreNeverSplit() {
+        // Two columns with a 2 % gap.
+        #expect(SpreadFinder.gutter(gray: Self.page(columns: [0.06...0.49, 0.51...0.94]), width: 1000, height: 700) == nil)
+        // Lines running across the whole page.
+        #expect(SpreadFinder.gutter(gray: Self.page(columns: [0.06...0.94]), width: 1000, height: 700) == nil)
+        // A rule down the middle of two columns (a table): thin, so not a fold.
+        let ruled = Self.page(columns: [0.06...0.49, 0.51...0.94]) { u in abs(u - 0.5) < 0.0011 ? 200 : 0 }
+        #expect(SpreadFinder.gutter(gray: ruled, width: 1000, height: 700) == nil)
+        // Light falling off across the page: a slope, not a valley.
+        let lit = Self.page(columns: [0.06...0.49, 0.51...0.94]) { u in 80 * u }
+        #expect(SpreadFinder.gutter(gray: lit, width: 1000, height: 700) == nil)
+        // A portrait page, even with a gutter.
+        #expect(SpreadFinder.gutter(gray: Self.page(width: 600, height: 800, columns: [0.06...0.44, 0.56...0.94]),
+                                    width: 600, height: 800) == nil)
+        // A blank facing page: nothing to split off.
+        #expect(SpreadFinder.gutter(gray: Self.page(columns: [0.56...0.94]), width: 1000, height: 700) == nil)
+        // A gutter off to one side is a wide margin, not the middle of a book.
+        #expect(SpreadFinder.gutter(gray: Self.page(columns: [0.06...0.25, 0.32...0.94]), width: 1000, height: 700) == nil)
+    }
+}
