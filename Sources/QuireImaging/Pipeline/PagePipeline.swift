@@ -111,11 +111,18 @@ public struct PagePipeline: Sendable {
                 try PageCorrector(options: correction).correct(consume decoded, userQuad: userQuad,
                                                                frameShrunk: { pass?.leave() })
             }
-            // 3. an open book becomes its two pages.
-            let parts = try PageSplitter(options: split).split(corrected.image, record: corrected.record)
+            // 3. an open book becomes its two pages; the gutter is looked for on the preview when
+            //    it is detailed enough (shrinking a lazily deskewed page again is costly), and a
+            //    page written whole keeps that preview.
+            let preview = try StageProfile.measure("4 preview resize") {
+                try shrink(corrected.image, inside: renditions.previewSize)
+            }
+            let page = corrected.image
+            let detailed = max(preview.width, preview.height) >= min(ScanDeskew.analysisLongSide, max(page.width, page.height))
+            let parts = try PageSplitter(options: split).split(page, record: corrected.record, preview: detailed ? preview : nil)
             return try parts.enumerated().map { index, part in
                 var result = try finish(part.image, record: part.record, source: source, format: format, orientation: orientation,
-                                        to: outputs.part(index + 1))
+                                        preview: parts.count == 1 ? preview : nil, to: outputs.part(index + 1))
                 result.sourceSize = sourceSize
                 result.split = part.split
                 return result
@@ -130,11 +137,12 @@ public struct PagePipeline: Sendable {
     }
 
     /// Steps 3-5 for one corrected page: clean-up, the three renditions, and the page's record.
+    /// - Parameter preview: the page's preview when already made.
     private func finish(_ image: VIPSImage, record corrected: CorrectionRecord, source: PageSource, format: SourceFormat,
-                        orientation: Int, to outputs: PageOutputPaths) throws -> PageResult {
+                        orientation: Int, preview made: VIPSImage?, to outputs: PageOutputPaths) throws -> PageResult {
         var page = image
         // Rendered once into memory (a few MB): written, then shrunk again for the thumbnail.
-        var preview = try StageProfile.measure("4 preview resize") {
+        var preview = try made ?? StageProfile.measure("4 preview resize") {
             try shrink(page, inside: renditions.previewSize)
         }
         // Clean-up: scanner edges (looked for on the preview) and tones; the preview is made

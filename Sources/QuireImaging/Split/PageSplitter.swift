@@ -60,8 +60,12 @@ struct PageSplitter: Sendable {
     }
 
     /// The page itself, or its two pages in reading order.
-    func split(_ page: VIPSImage, record: CorrectionRecord) throws -> [Part] {
-        guard options.mode == .auto, let gutter = try StageProfile.measure("2f spread", { try Self.gutter(of: page) }) else {
+    /// - Parameter preview: a small copy of `page` (its preview) the gutter is looked for on;
+    ///   the page itself when nil.
+    func split(_ page: VIPSImage, record: CorrectionRecord, preview: VIPSImage? = nil) throws -> [Part] {
+        let aspect = Double(page.width) / Double(max(1, page.height))
+        guard options.mode == .auto, SpreadFinder.aspectRange.contains(aspect),
+              let gutter = try StageProfile.measure("2f spread", { try Self.gutter(of: preview ?? page, aspectRatio: aspect) }) else {
             return [Part(image: page, record: record, split: nil)]
         }
         let cut = min(page.width - 1, max(1, Int((gutter.position * Double(page.width)).rounded())))
@@ -91,12 +95,11 @@ struct PageSplitter: Sendable {
         return parts.sorted { $0.split!.part < $1.split!.part }
     }
 
-    /// The spread's gutter, from the small grey copy skew estimation uses.
-    static func gutter(of page: VIPSImage) throws -> SpreadFinder.Gutter? {
-        let aspect = Double(page.width) / Double(max(1, page.height))
-        guard SpreadFinder.aspectRange.contains(aspect) else { return nil }
+    /// The spread's gutter, from a small grey copy of `page` (about 1000 px long, as skew
+    /// estimation uses); `aspectRatio` is the full page's.
+    static func gutter(of page: VIPSImage, aspectRatio: Double) throws -> SpreadFinder.Gutter? {
         let small = try ScanDeskew.smallGray(page, longSide: ScanDeskew.analysisLongSide)
-        return SpreadFinder.gutter(gray: small.gray, width: small.width, height: small.height, aspectRatio: aspect)
+        return SpreadFinder.gutter(gray: small.gray, width: small.width, height: small.height, aspectRatio: aspectRatio)
     }
 
     /// The part of `quad` (display pixels of the source) that `rect` of the page warped from it shows.
