@@ -176,7 +176,46 @@ for dataset in datasets {
         }
     }
     print(quire.line("quire") + "  taken as photo: \(asPhoto)")
+    scoreSpreads(dataset: dataset, truth: truth)
     for (peer, s) in peerScores.sorted(by: { $0.key < $1.key }) { print(s.line(peer)) }
+}
+
+/// Open books (entries with `pages`): processed with `--split auto`; each written page's region
+/// in the photo (its quad, or its half of the frame when no quad was found) against the true
+/// page. Single pages split are counted too.
+func scoreSpreads(dataset: String, truth: [String: [String: Any]]) {
+    let spreads = truth.keys.filter { truth[$0]?["pages"] != nil }.sorted()
+    guard !spreads.isEmpty else { return }
+    let work = NSTemporaryDirectory() + "quire-spreads-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: work) }
+    let pipeline = PagePipeline(renditions: RenditionOptions(previewSize: 1600, thumbnailSize: 64))
+    var split = 0, good = 0, ious: [Double] = []
+    for name in spreads {
+        guard let pages = truth[name]?["pages"] as? [[String: Any]] else { continue }
+        let paths = PageOutputPaths(page: work + "/page.jpg", preview: work + "/preview.jpg", thumbnail: work + "/thumb.jpg")
+        guard let results = try? pipeline.process(PageSource(path: (dataset as NSString).appendingPathComponent(name)), to: paths) else {
+            print("  spread \(name): cannot be processed"); continue
+        }
+        guard results.count == pages.count else { print("  spread \(name): not split"); continue }
+        split += 1
+        for (result, page) in zip(results, pages) {
+            guard let t = quad(from: page["corners"]) else { continue }
+            var region = result.correction.quad
+            if region == nil, let rect = result.split?.rect {
+                // No quad: the half of the frame (after a scan's trim, ignoring its small turn).
+                let origin = result.correction.crop.map { Point(x: $0.minX, y: $0.minY) } ?? Point(x: 0, y: 0)
+                region = Quad(rect: Rect(x: rect.minX + origin.x, y: rect.minY + origin.y, width: rect.width, height: rect.height))
+            }
+            let iou = region.map { t.intersectionOverUnion(with: $0) } ?? 0
+            ious.append(iou)
+            if iou >= 0.9 { good += 1 }
+            print(String(format: "  spread %@ page %d (%@): IoU=%.4f", name as NSString, result.split?.part ?? 0,
+                         result.correction.kind.rawValue as NSString, iou))
+        }
+    }
+    print(String(format: "spreads    n=%3d  split=%d  pages IoU>=0.9: %d of %d  minIoU=%.3f", spreads.count, split, good,
+                 ious.count, ious.min() ?? 0))
 }
 
 if warpBench, let dataset = datasets.first {
