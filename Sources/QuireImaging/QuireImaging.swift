@@ -1,3 +1,3 @@
 /// QuireImaging: decoding, orientation, page detection, perspective correction, deskew, trim,
-/// thumbnails and encoding, on top of VipsBridge. Its public values are plain Sendable data.
+/// open-book splitting, thumbnails and encoding, on top of VipsBridge. Its public values are plain Sendable data.
 @_exported import QuireGeometry
