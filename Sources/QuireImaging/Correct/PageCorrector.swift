@@ -108,7 +108,7 @@ struct PageCorrector: Sendable {
             let upright = try decoded.uprightImage()
             let (deskewed, crop) = analysis.fillsFrame
                 ? try ScanDeskew.deskewKeepingSize(upright, skew: skew)
-                : try ScanDeskew.deskewAndTrim(upright, skew: skew)
+                : try ScanDeskew.deskewAndTrim(upright, skew: skew, page: analysis.detection.quad)
             var record = CorrectionRecord(kind: .deskew, skewDegrees: skew.degrees, crop: crop)
             // Which way up is asked of the straightened page: Tesseract misreads text lying at
             // a large angle (eurotext.tif turned 35 degrees read as upside down, confidence 3).

@@ -1,5 +1,11 @@
 import VipsBridge
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Skew of a scanned page: positive = content rotated counter-clockwise as displayed.
 ///
 /// It is what deskew needs to turn a flatbed scan back straight (clockwise by `degrees` when
@@ -40,7 +46,10 @@ enum ScanDeskew {
     /// more than once, so it must allow random access (not a sequential load).
     /// - Complexity: O(pixels) for the analysis copy and the rotation; the analysis itself is
     ///   O(800 x 800) plus four strips a few pixels wide.
-    static func deskewAndTrim(_ image: VIPSImage, skew: SkewEstimate) throws -> (image: VIPSImage, crop: Rect?) {
+    /// - Parameter page: the page's own outline found by the detector (display pixels of
+    ///   `image`), used when the lid cannot be told from the page by colour alone: a book on a
+    ///   dark cloth with the page stack's fringe and a bookmark sticking out around it.
+    static func deskewAndTrim(_ image: VIPSImage, skew: SkewEstimate, page: Quad? = nil) throws -> (image: VIPSImage, crop: Rect?) {
         // Analysis and fill colours are 8-bit; other formats are made display-ready first.
         let image = image.format == .uchar ? image : try image.displayReady(keepGray: true)
         let degrees = skew.degrees.isFinite ? skew.degrees : 0
@@ -62,6 +71,17 @@ enum ScanDeskew {
                                                       background: lid),
               box.width * box.height * 2 >= small.width * small.height
         else {
+            if let page, let rect = outline(of: page, turnedBy: degrees, in: image),
+               rect.width * rect.height * 4 >= Double(image.width * image.height),
+               lidAround(rect, small: smallStraight, pixels: pixels, lid: lid,
+                         scale: Double(image.width) / Double(small.width)) {
+                // The page's outline, turned with the page: what lies outside it is cut away.
+                let straight = try rotate(lid)
+                let x0 = max(0, Int(rect.minX.rounded())), y0 = max(0, Int(rect.minY.rounded()))
+                let x1 = min(straight.width, Int(rect.maxX.rounded())), y1 = min(straight.height, Int(rect.maxY.rounded()))
+                let crop = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
+                return (try straight.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), crop)
+            }
             // No lid to trim: fill the corners with what surrounds the page instead (paper,
             // for PDF renders and scans that fill the frame).
             let around = ScanTrim.borderColour(pixels: smallPixels, width: small.width, height: small.height,
@@ -87,6 +107,39 @@ enum ScanDeskew {
         if x0 == 0, y0 == 0, x1 == straight.width, y1 == straight.height { return (straight, nil) }
         let crop = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
         return (try output.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), crop)
+    }
+
+    /// Whether the lid lies around `rect` (pixels of the full turned page): at least
+    /// `minimumLidAround` of a thin ring outside it, measured on the small turned copy.
+    static func lidAround(_ rect: Rect, small: VIPSImage, pixels: [UInt8], lid: [Double], scale: Double) -> Bool {
+        let box = ScanTrim.Box(x0: Int((rect.minX / scale).rounded()), y0: Int((rect.minY / scale).rounded()),
+                               x1: Int((rect.maxX / scale).rounded()), y1: Int((rect.maxY / scale).rounded()))
+        let share = ScanTrim.lidShareAround(box, pixels: pixels, width: small.width, height: small.height,
+                                            bands: small.bands, lid: lid)
+        return (share ?? 0) >= minimumLidAround
+    }
+
+    /// Share of the ring around a detected page outline that must look like the lid before the
+    /// outline is used to trim (page07 of handwriting-ocr, a ledger on black cloth: 0.9).
+    static let minimumLidAround = 0.6
+
+    /// The box a page outline (display pixels of `image`) covers once the image is turned by
+    /// `degrees` (clockwise when positive, about its centre, on a canvas grown to hold it, as
+    /// `rotated(degrees:)` does): each side is the mean of its two turned corners, so a quad
+    /// that is a rectangle up to the skew gives its own rectangle. Nil when it is degenerate.
+    static func outline(of quad: Quad, turnedBy degrees: Double, in image: VIPSImage) -> Rect? {
+        let a = degrees * Double.pi / 180
+        let (w, h) = (Double(image.width), Double(image.height))
+        let turnedWidth = abs(w * cos(a)) + abs(h * sin(a)), turnedHeight = abs(w * sin(a)) + abs(h * cos(a))
+        let turned = quad.corners.map { p -> Point in
+            let x = p.x - w / 2, y = p.y - h / 2
+            return Point(x: x * cos(a) - y * sin(a) + turnedWidth / 2, y: x * sin(a) + y * cos(a) + turnedHeight / 2)
+        }
+        let left = (turned[0].x + turned[3].x) / 2, right = (turned[1].x + turned[2].x) / 2
+        let top = (turned[0].y + turned[1].y) / 2, bottom = (turned[2].y + turned[3].y) / 2
+        let x0 = max(0, left), y0 = max(0, top), x1 = min(turnedWidth, right), y1 = min(turnedHeight, bottom)
+        guard x1 - x0 >= 8, y1 - y0 >= 8 else { return nil }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     /// Turns a page that fills the frame straight inside its own size: no trimming, the corners

@@ -162,6 +162,28 @@ enum ScanTrim {
         return columns.map { x in span(rows.count) { d[(rows.lowerBound + $0) * width + x] } }
     }
 
+    /// Share of the pixels in a ring just outside `box` (2 % of the image's short side wide,
+    /// the parts on the canvas only) that look like the lid: closer to `lid` than half the
+    /// paper's distance from it. A page's outline has the lid around it; a table or a picture
+    /// box printed on the page has paper. Nil when the ring lies off the canvas.
+    /// - Complexity: O(ring pixels x bands) plus the centre median `threshold` takes.
+    static func lidShareAround(_ box: Box, pixels: [UInt8], width: Int, height: Int, bands: Int,
+                               lid: [Double]) -> Double? {
+        let d = distances(pixels: pixels, count: width * height, bands: bands, colour: lid)
+        guard let t = threshold(distances: d, width: width, height: height) else { return nil }
+        let ring = max(2, min(width, height) / 50)
+        let outer = Box(x0: max(0, box.x0 - ring), y0: max(0, box.y0 - ring),
+                        x1: min(width, box.x1 + ring), y1: min(height, box.y1 + ring))
+        var lidLike = 0, count = 0
+        for y in outer.y0..<outer.y1 {
+            for x in outer.x0..<outer.x1 where !(x >= box.x0 && x < box.x1 && y >= box.y0 && y < box.y1) {
+                count += 1
+                if Double(d[y * width + x]) < t { lidLike += 1 }
+            }
+        }
+        return count > 0 ? Double(lidLike) / Double(count) : nil
+    }
+
     /// The page rectangle of a straightened scan, or nil when there is no lid around the page
     /// (or the page cannot be told from it).
     /// - Complexity: O(width x height x bands).

@@ -292,6 +292,58 @@ import VipsBridge
         #expect(corner.allSatisfy { abs(Int($0) - 245) <= 3 }, "corner \(corner)")
     }
 
+    /// Where a point of an upright canvas lands once `skewed` turns it by `degrees`.
+    static func skewedPoint(_ p: Point, degrees: Double, from size: (Int, Int), to turned: VIPSImage) -> Point {
+        let a = -degrees * Double.pi / 180   // `skewed` turns clockwise by -degrees
+        let x = p.x - Double(size.0) / 2, y = p.y - Double(size.1) / 2
+        return Point(x: x * cos(a) - y * sin(a) + Double(turned.width) / 2,
+                     y: x * sin(a) + y * cos(a) + Double(turned.height) / 2)
+    }
+
+    /// An open book on black cloth: the page stack shows as a light fringe below the page and a
+    /// bookmark sticks out of its side, so the lid cannot be told from the page by colour runs
+    /// alone (too much light detail outside any box).
+    static func bookOnCloth(degrees: Double) throws -> (scan: VIPSImage, page: Quad) {
+        var c = textScan(pageWidth: 1000, pageHeight: 1300, margin: 120, lid: 15, seed: 17)
+        c.fill(x: 150, y: 1465, w: 960, h: 30, value: 200)     // the page stack's edge below
+        c.fill(x: 10, y: 500, w: 60, h: 300, value: 235)       // a bookmark on the left
+        let scan = try skewed(try c.image(), degrees: degrees, lid: 15)
+        let corners = [(120.0, 120.0), (1120.0, 120.0), (1120.0, 1420.0), (120.0, 1420.0)].map {
+            skewedPoint(Point(x: $0.0, y: $0.1), degrees: degrees, from: (c.width, c.height), to: scan)
+        }
+        return (scan, Quad(corners: corners)!)
+    }
+
+    @Test func bookOnClothIsTrimmedToTheOutlineTheDetectorFound() throws {
+        let (scan, outline) = try Self.bookOnCloth(degrees: 1.5)
+        let skew = SkewEstimate(degrees: 1.5, confidence: 1)
+        // Colour runs alone find no lid to trim here: the frame is kept.
+        let alone = try ScanDeskew.deskewAndTrim(scan, skew: skew)
+        #expect(alone.image.width >= 1200, "trimmed without the outline: \(String(describing: alone.crop))")
+        let (page, crop) = try ScanDeskew.deskewAndTrim(scan, skew: skew, page: outline)
+        let rect = try #require(crop)
+        #expect(abs(rect.width - 1000) <= 4 && abs(rect.height - 1300) <= 4, "crop \(rect)")
+        // Turned the right way: no wedge of black cloth along any edge.
+        let px = try page.pixelBytes()
+        let (w, h) = (page.width, page.height)
+        func mean(_ indices: [Int]) -> Double { Double(indices.reduce(0) { $0 + Int(px[$1]) }) / Double(indices.count) }
+        for line in [(0..<w).map { 4 * w + $0 }, (0..<w).map { (h - 5) * w + $0 },
+                     (0..<h).map { $0 * w + 4 }, (0..<h).map { $0 * w + w - 5 }] {
+            #expect(mean(line) > 225, "edge mean \(mean(line))")
+        }
+    }
+
+    @Test func outlineWithPaperAroundItIsNotTrimmedTo() throws {
+        // The detector's quad is a large table on the page, not the page: paper lies around it.
+        let (scan, _) = try Self.bookOnCloth(degrees: 1.5)
+        let (w, h) = (1240, 1540)
+        let table = Quad(corners: [(250.0, 280.0), (1000.0, 280.0), (1000.0, 1300.0), (250.0, 1300.0)].map {
+            Self.skewedPoint(Point(x: $0.0, y: $0.1), degrees: 1.5, from: (w, h), to: scan)
+        })!
+        let (page, _) = try ScanDeskew.deskewAndTrim(scan, skew: SkewEstimate(degrees: 1.5, confidence: 1), page: table)
+        #expect(page.width >= 1200 && page.height >= 1500, "cut to \(page.width) x \(page.height)")
+    }
+
     /// A text page cut from the middle of a crooked sheet: no lid, no page edge, text to the frame.
     static func frameFillingScan(degrees: Double) throws -> VIPSImage {
         var c = Canvas(width: 1400, height: 1800, lid: 245, page: (0, 0, 1400, 1800))
