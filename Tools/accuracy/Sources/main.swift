@@ -136,7 +136,10 @@ for dataset in datasets {
                 let again = try Detector.detect(file: path, fullResolution: fullResolution)
                 r.detectionMilliseconds = min(r.detectionMilliseconds ?? .infinity, again.detectionMilliseconds ?? .infinity)
             }
-            if r.skewDegrees == nil { asPhoto += 1 }
+            if r.skewDegrees == nil { asPhoto += 1 } else if r.quad == nil {
+                // Taken for a scan: the user gets the page deskewed and trimmed, not the frame.
+                r.quad = scanRegion(path, width: r.width, height: r.height)
+            }
             if verbose {
                 let used = r.quad ?? Quad(rect: Rect(x: 0, y: 0, width: Double(r.width), height: Double(r.height)))
                 print(String(format: "  %@ IoU=%.4f conf=%.2f scan=%@ ms=%.1f", name as NSString, t.intersectionOverUnion(with: used),
@@ -180,6 +183,34 @@ for dataset in datasets {
     for (peer, s) in peerScores.sorted(by: { $0.key < $1.key }) { print(s.line(peer)) }
 }
 
+/// The part of a photo taken for a scan that `quire process` keeps: its trimmed rectangle in
+/// the deskewed page, turned back into display pixels of the photo (nil when nothing was
+/// trimmed: the whole frame is kept).
+func scanRegion(_ path: String, width: Int, height: Int) -> Quad? {
+    let work = NSTemporaryDirectory() + "quire-scan-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: work) }
+    let pipeline = PagePipeline(renditions: RenditionOptions(previewSize: 64, thumbnailSize: 32),
+                                correction: CorrectionOptions(rotate: .none), split: SplitOptions(mode: .none))
+    let paths = PageOutputPaths(page: work + "/page.jpg", preview: work + "/preview.jpg", thumbnail: work + "/thumb.jpg")
+    guard let record = try? pipeline.process(PageSource(path: path), to: paths).first?.correction,
+          record.kind == .deskew, let crop = record.crop else { return nil }
+    return unturned(crop, degrees: record.skewDegrees ?? 0, width: Double(width), height: Double(height))
+}
+
+/// A rectangle of a page turned clockwise by `degrees` about its centre on a grown canvas (as
+/// libvips' rotate does), back in pixels of the `width` x `height` page before the turn.
+func unturned(_ rect: Rect, degrees: Double, width w: Double, height h: Double) -> Quad {
+    let a = degrees * Double.pi / 180
+    let tw = abs(w * cos(a)) + abs(h * sin(a)), th = abs(w * sin(a)) + abs(h * cos(a))
+    let corners = [Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.minY),
+                   Point(x: rect.maxX, y: rect.maxY), Point(x: rect.minX, y: rect.maxY)]
+    return Quad(corners: corners.map { p in
+        let x = p.x - tw / 2, y = p.y - th / 2
+        return Point(x: x * cos(a) + y * sin(a) + w / 2, y: -x * sin(a) + y * cos(a) + h / 2)
+    })!
+}
+
 /// Open books (entries with `pages`): processed with `--split auto`; each written page's region
 /// in the photo (its quad, or its half of the frame when no quad was found) against the true
 /// page. Single pages split are counted too.
@@ -203,9 +234,13 @@ func scoreSpreads(dataset: String, truth: [String: [String: Any]]) {
             guard let t = quad(from: page["corners"]) else { continue }
             var region = result.correction.quad
             if region == nil, let rect = result.split?.rect {
-                // No quad: the half of the frame (after a scan's trim, ignoring its small turn).
+                // No quad: its part of the spread, after a scan's trim, turned back into the photo.
                 let origin = result.correction.crop.map { Point(x: $0.minX, y: $0.minY) } ?? Point(x: 0, y: 0)
-                region = Quad(rect: Rect(x: rect.minX + origin.x, y: rect.minY + origin.y, width: rect.width, height: rect.height))
+                let part = Rect(x: rect.minX + origin.x, y: rect.minY + origin.y, width: rect.width, height: rect.height)
+                let size = truth[name]?["display_size"] as? [Double] ?? [0, 0]
+                region = result.correction.kind == .deskew
+                    ? unturned(part, degrees: result.correction.skewDegrees ?? 0, width: size[0], height: size[1])
+                    : Quad(rect: part)
             }
             let iou = region.map { t.intersectionOverUnion(with: $0) } ?? 0
             ious.append(iou)
