@@ -29,6 +29,13 @@ struct PageDetector: Sendable {
     /// Lowest confidence for which a quad is reported (all four sides well supported: real
     /// pages score about 1, stray structures such as text blocks in a scan about 0.6).
     var minConfidence = 0.75
+    /// Confidence kept by a quad that the page's edges run on past (see `runsOnPast`): a true
+    /// page on a background that happens to line up with it stays found (1 -> 0.8), a quad
+    /// closed by a line across the page at 0.9 falls under `minConfidence`.
+    static let runsOnPenalty = 0.8
+    /// Highest confidence of a quad with a side on the frame's edge (a page running off it):
+    /// three edges seen, the fourth inferred.
+    static let frameSideConfidence = 0.85
 
     /// A straight line `nx·x + ny·y = c` with a unit normal.
     struct Line {
@@ -75,6 +82,14 @@ struct PageDetector: Sendable {
         best = pixels.withUnsafeBufferPointer { px in
             self.paperAround(best, candidates: candidates, pixels: px, width: width, height: height,
                              bands: bands, scale: scale)
+        }
+        // A side the page's edges run on past is a line across the page: moved out to the
+        // frame's edge when both of them run on to it, else the quad is less sure.
+        if let whole = work.extendedToFrame(best, fullWidth: width, fullHeight: height, scale: scale) {
+            best = whole
+            best.confidence = min(best.confidence, Self.frameSideConfidence)
+        } else if work.runsOnPast(best).contains(true) {
+            best.confidence *= Self.runsOnPenalty
         }
         let confidence = best.confidence
         guard confidence >= minConfidence else { return (PageDetection(quad: nil, confidence: confidence), true) }

@@ -1,0 +1,107 @@
+/// A page's corner is where its edges stop.
+///
+/// A ruled line, a fold or a shadow boundary across a page is as straight and as well
+/// supported as the page's own edge, so a quad closed by it scores like the page (a notebook
+/// page running off the bottom of the frame, cut at the shadowed line 80 % down:
+/// handwriting-ocr page04, IoU 0.77 at confidence 0.86). What gives it away is that the page's
+/// edges do not stop there: the two sides meeting such a line run on past its corners, with the
+/// same polarity, as far as the page goes. At a true corner they stop, or carry on as unrelated
+/// background at most.
+extension WorkImage {
+    /// How far past a corner a side is followed, as a share of the image's short side.
+    static let continuationReach = 0.08
+    /// Gap left after the corner before following (blur and a rounded corner).
+    static let continuationGap = 0.015
+    /// Support (share of the followed length) above which a side runs on.
+    static let continuationSupport = 0.6
+
+    /// How side `s` of `candidate` goes on past `corner`, away from its other end `other`.
+    struct WayOn {
+        /// Whether it runs on for `continuationReach` (nil: the frame's edge comes first).
+        var runsOn: Bool?
+        /// Whether it runs on all the way to the frame's edge, and which edge that is
+        /// (0 left, 1 top, 2 right, 3 bottom).
+        var toFrame: Bool
+        var border: Int
+    }
+
+    func wayOn(_ candidate: QuadCandidate, side s: Int, corner: (Double, Double), other: (Double, Double),
+               centre: (Double, Double)) -> WayOn {
+        let line = candidate.lines[s]
+        let minDim = Double(min(width, height))
+        let reach = Self.continuationReach * minDim, gap = Self.continuationGap * minDim
+        let (w, h) = (Double(width), Double(height))
+        let dx = corner.0 - other.0, dy = corner.1 - other.1
+        let len = (dx * dx + dy * dy).squareRoot()
+        guard len > 1 else { return WayOn(runsOn: false, toFrame: false, border: 0) }
+        let ux = dx / len, uy = dy / len
+        let start = (corner.0 + ux * gap, corner.1 + uy * gap)
+        // Distance to the frame's edge (1 px in) along the way on, and which edge it is.
+        var toEdge = Double.infinity, border = 0
+        for (p, u, low, high, lowBorder, highBorder) in [(start.0, ux, 1.0, w - 2, 0, 2), (start.1, uy, 1.0, h - 2, 1, 3)] {
+            if u > 1e-9, (high - p) / u < toEdge { toEdge = (high - p) / u; border = highBorder }
+            if u < -1e-9, (low - p) / u < toEdge { toEdge = (low - p) / u; border = lowBorder }
+        }
+        let support = self.support(for: line)
+        // The page's polarity: brighter inside means the intensity falls going outward.
+        let outward = line.distance(centre.0, centre.1) > 0 ? -1.0 : 1.0
+        let positive = candidate.insideBrighter ? outward < 0 : outward > 0
+        func supported(_ length: Double) -> Bool {
+            let ta = support.parameter(start.0, start.1)
+            let tb = support.parameter(start.0 + ux * length, start.1 + uy * length)
+            return support.coverage(ta, tb, positive: positive) >= Self.continuationSupport
+        }
+        let runsOn: Bool? = toEdge < 0.5 * reach ? nil : supported(min(reach, toEdge))
+        let toFrame = runsOn == true && toEdge > 0 && toEdge.isFinite && supported(toEdge)
+        return WayOn(runsOn: runsOn, toFrame: toFrame, border: border)
+    }
+
+    /// For side k of `candidate` (joining corners k-1 and k): how the two sides meeting it go on
+    /// past its corners (the side before it, then the side after it).
+    func waysOnPast(_ candidate: QuadCandidate) -> [(WayOn, WayOn)]? {
+        guard let corners = PageDetector.corners(of: candidate.lines) else { return nil }
+        // corners(of:) gives side i ∩ side i+1 at index i: side k runs from corners[k-1] to corners[k].
+        let centre = PageDetector.centroid(corners)
+        return (0..<4).map { k in
+            let before = (k + 3) % 4, after = (k + 1) % 4
+            return (wayOn(candidate, side: before, corner: corners[before], other: corners[(k + 2) % 4], centre: centre),
+                    wayOn(candidate, side: after, corner: corners[k], other: corners[after], centre: centre))
+        }
+    }
+
+    /// For each side of `candidate`, whether the page runs on past it: at least one of the two
+    /// sides meeting it carries on beyond its corner with the page's polarity, and the other
+    /// carries on too or leaves the frame there.
+    func runsOnPast(_ candidate: QuadCandidate) -> [Bool] {
+        guard let ways = waysOnPast(candidate) else { return [false, false, false, false] }
+        return ways.map { a, b in (a.runsOn == true || b.runsOn == true) && a.runsOn != false && b.runsOn != false }
+    }
+
+    /// `candidate` with a side both of whose neighbours run on to the same edge of the frame
+    /// moved out to that edge (a page running off the frame, first cut at a fold or a line
+    /// across it), or nil when no side is like that. At most one side moves: a page running off
+    /// two edges is taken whole by nobody's guess.
+    func extendedToFrame(_ candidate: QuadCandidate, fullWidth: Int, fullHeight: Int, scale: Double) -> QuadCandidate? {
+        guard let ways = waysOnPast(candidate) else { return nil }
+        let moving = ways.indices.filter { k in
+            let (a, b) = ways[k]
+            return a.toFrame && b.toFrame && a.border == b.border
+        }
+        guard moving.count == 1, let k = moving.first else { return nil }
+        let border = ways[k].0.border
+        // The frame's edge in working-copy pixel centres (x_full = (x + 0.5)·scale − 0.5).
+        let edge: PageDetector.Line
+        switch border {
+        case 0: edge = PageDetector.Line(nx: 1, ny: 0, c: -0.5)
+        case 1: edge = PageDetector.Line(nx: 0, ny: 1, c: -0.5)
+        case 2: edge = PageDetector.Line(nx: 1, ny: 0, c: Double(fullWidth) / scale - 0.5)
+        default: edge = PageDetector.Line(nx: 0, ny: 1, c: Double(fullHeight) / scale - 0.5)
+        }
+        // Only a side lying across the way the page runs on (within 30 degrees of the edge).
+        let side = candidate.lines[k]
+        guard abs(side.nx * edge.nx + side.ny * edge.ny) >= 0.866 else { return nil }
+        var moved = candidate
+        moved.lines[k] = edge
+        return moved
+    }
+}
