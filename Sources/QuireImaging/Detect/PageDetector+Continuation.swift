@@ -4,8 +4,9 @@
 /// supported as the page's own edge, so a quad closed by it scores like the page (a notebook
 /// page running off the bottom of the frame, cut at the shadowed line 80 % down:
 /// handwriting-ocr page04, IoU 0.77 at confidence 0.86). What gives it away is that the page's
-/// edges do not stop there: the two sides meeting such a line run on past its corners, with the
-/// same polarity, as far as the page goes. At a true corner they stop, or carry on as unrelated
+/// edges do not stop there: the two sides meeting such a line run on past its corners as far as
+/// the page goes (in either polarity: a printed page's edge beside a dark picture has the other
+/// polarity than beside white paper). At a true corner they stop, or carry on as unrelated
 /// background at most.
 extension WorkImage {
     /// How far past a corner a side is followed, as a share of the image's short side.
@@ -25,8 +26,7 @@ extension WorkImage {
         var border: Int
     }
 
-    func wayOn(_ candidate: QuadCandidate, side s: Int, corner: (Double, Double), other: (Double, Double),
-               centre: (Double, Double)) -> WayOn {
+    func wayOn(_ candidate: QuadCandidate, side s: Int, corner: (Double, Double), other: (Double, Double)) -> WayOn {
         let line = candidate.lines[s]
         let minDim = Double(min(width, height))
         let reach = Self.continuationReach * minDim, gap = Self.continuationGap * minDim
@@ -43,13 +43,13 @@ extension WorkImage {
             if u < -1e-9, (low - p) / u < toEdge { toEdge = (low - p) / u; border = lowBorder }
         }
         let support = self.support(for: line)
-        // The page's polarity: brighter inside means the intensity falls going outward.
-        let outward = line.distance(centre.0, centre.1) > 0 ? -1.0 : 1.0
-        let positive = candidate.insideBrighter ? outward < 0 : outward > 0
         func supported(_ length: Double) -> Bool {
             let ta = support.parameter(start.0, start.1)
             let tb = support.parameter(start.0 + ux * length, start.1 + uy * length)
-            return support.coverage(ta, tb, positive: positive) >= Self.continuationSupport
+            // Either polarity: a printed page is not one colour, so its edge beside a dark
+            // picture has the other polarity than beside white paper.
+            return max(support.coverage(ta, tb, positive: true), support.coverage(ta, tb, positive: false))
+                >= Self.continuationSupport
         }
         let runsOn: Bool? = toEdge < 0.5 * reach ? nil : supported(min(reach, toEdge))
         let toFrame = runsOn == true && toEdge > 0 && toEdge.isFinite && supported(toEdge)
@@ -61,11 +61,10 @@ extension WorkImage {
     func waysOnPast(_ candidate: QuadCandidate) -> [(WayOn, WayOn)]? {
         guard let corners = PageDetector.corners(of: candidate.lines) else { return nil }
         // corners(of:) gives side i ∩ side i+1 at index i: side k runs from corners[k-1] to corners[k].
-        let centre = PageDetector.centroid(corners)
         return (0..<4).map { k in
             let before = (k + 3) % 4, after = (k + 1) % 4
-            return (wayOn(candidate, side: before, corner: corners[before], other: corners[(k + 2) % 4], centre: centre),
-                    wayOn(candidate, side: after, corner: corners[k], other: corners[after], centre: centre))
+            return (wayOn(candidate, side: before, corner: corners[before], other: corners[(k + 2) % 4]),
+                    wayOn(candidate, side: after, corner: corners[k], other: corners[after]))
         }
     }
 
@@ -75,6 +74,31 @@ extension WorkImage {
     func runsOnPast(_ candidate: QuadCandidate) -> [Bool] {
         guard let ways = waysOnPast(candidate) else { return [false, false, false, false] }
         return ways.map { a, b in (a.runsOn == true || b.runsOn == true) && a.runsOn != false && b.runsOn != false }
+    }
+
+    /// For each side of `candidate`, whether both sides meeting it run on past its corners: the
+    /// side is a line across the page (a fold, a rule between panels), not its edge.
+    func cutInside(_ candidate: QuadCandidate) -> [Bool] {
+        guard let ways = waysOnPast(candidate) else { return [false, false, false, false] }
+        return ways.map { a, b in a.runsOn == true && b.runsOn == true }
+    }
+
+    /// The best of `candidates` that keeps three sides of `inner` and moves the fourth (`side`)
+    /// outward, to a side that is not itself a line across the page: the page's own edge
+    /// beyond a fold. Nil when there is none.
+    func outwardAlternative(_ inner: QuadCandidate, side k: Int, candidates: [QuadCandidate]) -> QuadCandidate? {
+        let kept = (0..<4).filter { $0 != k }.map { inner.lines[$0] }
+        func same(_ a: PageDetector.Line, _ b: PageDetector.Line) -> Bool {
+            abs(a.nx - b.nx) < 1e-9 && abs(a.ny - b.ny) < 1e-9 && abs(a.c - b.c) < 1e-9
+        }
+        guard let innerCorners = PageDetector.corners(of: inner.lines) else { return nil }
+        let area = Polygon(innerCorners.map { Point(x: $0.0, y: $0.1) }).area
+        return candidates.filter { c in
+            guard kept.allSatisfy({ line in c.lines.contains { same($0, line) } }),
+                  let corners = PageDetector.corners(of: c.lines),
+                  Polygon(corners.map { Point(x: $0.0, y: $0.1) }).area > area * 1.05 else { return false }
+            return !cutInside(c).contains(true)
+        }.max { $0.score < $1.score }
     }
 
     /// `candidate` with a side both of whose neighbours run on to the same edge of the frame

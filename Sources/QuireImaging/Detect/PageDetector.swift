@@ -36,6 +36,9 @@ struct PageDetector: Sendable {
     /// Highest confidence of a quad with a side on the frame's edge (a page running off it):
     /// three edges seen, the fourth inferred.
     static let frameSideConfidence = 0.85
+    /// Confidence kept by a quad with a side both of whose neighbours run on past it, when no
+    /// edge beyond it is found: always under `minConfidence`, the frame is kept.
+    static let cutInsidePenalty = 0.6
 
     /// A straight line `nx·x + ny·y = c` with a unit normal.
     struct Line {
@@ -83,11 +86,19 @@ struct PageDetector: Sendable {
             self.paperAround(best, candidates: candidates, pixels: px, width: width, height: height,
                              bands: bands, scale: scale)
         }
-        // A side the page's edges run on past is a line across the page: moved out to the
-        // frame's edge when both of them run on to it, else the quad is less sure.
-        if let whole = work.extendedToFrame(best, fullWidth: width, fullHeight: height, scale: scale) {
-            best = whole
-            best.confidence = min(best.confidence, Self.frameSideConfidence)
+        // A side both of whose neighbours run on past it is a line across the page (a fold, a
+        // rule between panels): the page's edge beyond it, when a candidate has one, else the
+        // quad is unsure. The page's sides running on to the frame's edge move out to it;
+        // one running on while the other leaves the frame makes the quad less sure.
+        if let k = work.cutInside(best).firstIndex(of: true) {
+            if let whole = work.extendedToFrame(best, fullWidth: width, fullHeight: height, scale: scale) {
+                best = whole
+                best.confidence = min(best.confidence, Self.frameSideConfidence)
+            } else if let outer = work.outwardAlternative(best, side: k, candidates: candidates) {
+                best = outer
+            } else {
+                best.confidence *= Self.cutInsidePenalty
+            }
         } else if work.runsOnPast(best).contains(true) {
             best.confidence *= Self.runsOnPenalty
         }

@@ -35,6 +35,20 @@ import Testing
         }
     }
 
+    @Test func aFoldedPageIsFoundBeyondItsFold() throws {
+        // The whole page lies in the frame; the fold across it closes a quad over its upper part.
+        let (w, h) = (600, 800)
+        var px = Self.foldedPage(width: w, height: h, left: 70, top: 60, right: 540, fold: 430)
+        for y in 730..<h { for x in 0..<w { let o = (y * w + x) * 3; px[o] = 70; px[o + 1] = 50; px[o + 2] = 40 } }
+        let found = PageDetector().detect(pixels: px, width: w, height: h, bands: 3)
+        if let quad = found.quad {
+            let truth = Quad(rect: Rect(x: 70, y: 60, width: 470, height: 670))
+            #expect(quad.intersectionOverUnion(with: truth) >= 0.95, "found \(quad)")
+        } else {
+            #expect(found.confidence < PageDetector().minConfidence)
+        }
+    }
+
     @Test func aWholePageIsNotMarkedDown() throws {
         let (w, h) = (600, 800)
         let px = PageDetectorPaperCheckTests.image(width: w, height: h, background: 50, page: (80, 90, 520, 710), box: nil)
