@@ -18,6 +18,8 @@ public enum SpreadFinder {
     static let minimumGutterWidth = 0.03
     /// The ink-free gutter's centre must lie in this share of the width.
     static let gutterZone = 0.4...0.6
+    /// Every other blank band inside the pages must be narrower than this share of the gutter.
+    static let gutterDominance = 0.6
     /// A fold's darkest column must lie in this share of the width.
     static let foldZone = 0.45...0.55
     /// A fold is at least this much darker than the paper (grey levels, and this share of the
@@ -76,6 +78,7 @@ public enum SpreadFinder {
         let typical = ink.sorted()[bands * 3 / 4]
         guard typical > 0 else { return nil }
         var best: (start: Int, length: Int)?
+        var runs: [(start: Int, length: Int)] = []
         var start: Int?
         for band in 0...bands {
             if band < bands, ink[band] < 0.1 * typical {
@@ -85,10 +88,16 @@ public enum SpreadFinder {
             guard let s = start else { continue }
             start = nil
             let length = band - s
+            runs.append((s, length))
             let centre = (Double(s) + Double(length) / 2) / Double(bands)
             if gutterZone.contains(centre), length > (best?.length ?? 0) { best = (s, length) }
         }
         guard let best, Double(best.length) / Double(bands) >= minimumGutterWidth else { return nil }
+        // Two pages' inner margins are wider than any gap inside either page: a leaflet's
+        // blank bands between its panels are all alike (a folded leaflet lying sideways had one
+        // in the middle zone and two more as wide).
+        let inner = runs.filter { $0.start != best.start && $0.start > bands / 10 && $0.start + $0.length < bands - bands / 10 }
+        guard inner.allSatisfy({ Double($0.length) < gutterDominance * Double(best.length) }) else { return nil }
         return Gutter(kind: .margins, position: (Double(best.start) + Double(best.length) / 2) / Double(bands))
     }
 

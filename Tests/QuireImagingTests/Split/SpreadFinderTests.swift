@@ -29,6 +29,13 @@ import Testing
         #expect(abs(gutter.position - 0.5) < 0.01, "\(gutter.position)")
     }
 
+    @Test func twoColumnPagesOfASpreadStillSplit() throws {
+        // Each page has two columns (gaps 2 %); the inner margins make an 8 % gutter.
+        let gray = Self.page(columns: [0.05...0.22, 0.24...0.46, 0.54...0.76, 0.78...0.95])
+        let gutter = try #require(SpreadFinder.gutter(gray: gray, width: 1000, height: 700))
+        #expect(abs(gutter.position - 0.5) < 0.01, "\(gutter.position)")
+    }
+
     @Test func aPhotographedSpreadSplitsAtItsFold() throws {
         // Text runs close to the middle (gap 2 %); the pages curve into a shadow 2 % wide.
         let gray = Self.page(paper: 200, columns: [0.05...0.49, 0.51...0.95]) { u in
@@ -57,5 +64,8 @@ import Testing
         #expect(SpreadFinder.gutter(gray: Self.page(columns: [0.56...0.94]), width: 1000, height: 700) == nil)
         // A gutter off to one side is a wide margin, not the middle of a book.
         #expect(SpreadFinder.gutter(gray: Self.page(columns: [0.06...0.25, 0.32...0.94]), width: 1000, height: 700) == nil)
+        // A leaflet of four panels with equal blank bands between them: one lies in the middle.
+        let panels = Self.page(columns: [0.04...0.21, 0.27...0.44, 0.50...0.67, 0.73...0.94])
+        #expect(SpreadFinder.gutter(gray: panels, width: 1000, height: 700) == nil)
     }
 }
