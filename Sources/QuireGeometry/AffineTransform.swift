@@ -26,6 +26,19 @@ public struct AffineTransform: Hashable, Sendable, Codable {
         return AffineTransform(a: cs, b: sn, c: -sn, d: cs, tx: 0, ty: 0)
     }
 
+    /// A turn by `degrees` (clockwise on a y-down image) about the centre of a `width` x `height`
+    /// image, onto the canvas grown to hold all of the turned image, as libvips' `rotate` lays
+    /// it out: how a deskewed scan's pixels relate to the scan's. Returns the canvas size too.
+    public static func turn(degrees: Double, width: Double, height: Double) -> (transform: AffineTransform, canvas: Size) {
+        let radians = degrees * Double.pi / 180
+        let cs = abs(_cos(radians)), sn = abs(_sin(radians))
+        let canvas = Size(width: width * cs + height * sn, height: width * sn + height * cs)
+        let transform = translation(x: -width / 2, y: -height / 2)
+            .concatenating(rotation(radians))
+            .concatenating(translation(x: canvas.width / 2, y: canvas.height / 2))
+        return (transform, canvas)
+    }
+
     public var isIdentity: Bool { self == .identity }
 
     /// `self` followed by `other`.

@@ -1,11 +1,5 @@
 import VipsBridge
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Skew of a scanned page: positive = content rotated counter-clockwise as displayed.
 ///
 /// It is what deskew needs to turn a flatbed scan back straight (clockwise by `degrees` when
@@ -128,16 +122,11 @@ enum ScanDeskew {
     /// `rotated(degrees:)` does): each side is the mean of its two turned corners, so a quad
     /// that is a rectangle up to the skew gives its own rectangle. Nil when it is degenerate.
     static func outline(of quad: Quad, turnedBy degrees: Double, in image: VIPSImage) -> Rect? {
-        let a = degrees * Double.pi / 180
-        let (w, h) = (Double(image.width), Double(image.height))
-        let turnedWidth = abs(w * cos(a)) + abs(h * sin(a)), turnedHeight = abs(w * sin(a)) + abs(h * cos(a))
-        let turned = quad.corners.map { p -> Point in
-            let x = p.x - w / 2, y = p.y - h / 2
-            return Point(x: x * cos(a) - y * sin(a) + turnedWidth / 2, y: x * sin(a) + y * cos(a) + turnedHeight / 2)
-        }
+        let (turn, canvas) = AffineTransform.turn(degrees: degrees, width: Double(image.width), height: Double(image.height))
+        let turned = quad.corners.map { turn.apply(to: $0) }
         let left = (turned[0].x + turned[3].x) / 2, right = (turned[1].x + turned[2].x) / 2
         let top = (turned[0].y + turned[1].y) / 2, bottom = (turned[2].y + turned[3].y) / 2
-        let x0 = max(0, left), y0 = max(0, top), x1 = min(turnedWidth, right), y1 = min(turnedHeight, bottom)
+        let x0 = max(0, left), y0 = max(0, top), x1 = min(canvas.width, right), y1 = min(canvas.height, bottom)
         guard x1 - x0 >= 8, y1 - y0 >= 8 else { return nil }
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }

@@ -293,11 +293,9 @@ import VipsBridge
     }
 
     /// Where a point of an upright canvas lands once `skewed` turns it by `degrees`.
-    static func skewedPoint(_ p: Point, degrees: Double, from size: (Int, Int), to turned: VIPSImage) -> Point {
-        let a = -degrees * Double.pi / 180   // `skewed` turns clockwise by -degrees
-        let x = p.x - Double(size.0) / 2, y = p.y - Double(size.1) / 2
-        return Point(x: x * cos(a) - y * sin(a) + Double(turned.width) / 2,
-                     y: x * sin(a) + y * cos(a) + Double(turned.height) / 2)
+    static func skewedPoint(_ p: Point, degrees: Double, from size: (Int, Int)) -> Point {
+        // `skewed` turns clockwise by -degrees.
+        AffineTransform.turn(degrees: -degrees, width: Double(size.0), height: Double(size.1)).transform.apply(to: p)
     }
 
     /// An open book on black cloth: the page stack shows as a light fringe below the page and a
@@ -309,7 +307,7 @@ import VipsBridge
         c.fill(x: 10, y: 500, w: 60, h: 300, value: 235)       // a bookmark on the left
         let scan = try skewed(try c.image(), degrees: degrees, lid: 15)
         let corners = [(120.0, 120.0), (1120.0, 120.0), (1120.0, 1420.0), (120.0, 1420.0)].map {
-            skewedPoint(Point(x: $0.0, y: $0.1), degrees: degrees, from: (c.width, c.height), to: scan)
+            skewedPoint(Point(x: $0.0, y: $0.1), degrees: degrees, from: (c.width, c.height))
         }
         return (scan, Quad(corners: corners)!)
     }
@@ -338,7 +336,7 @@ import VipsBridge
         let (scan, _) = try Self.bookOnCloth(degrees: 1.5)
         let (w, h) = (1240, 1540)
         let table = Quad(corners: [(250.0, 280.0), (1000.0, 280.0), (1000.0, 1300.0), (250.0, 1300.0)].map {
-            Self.skewedPoint(Point(x: $0.0, y: $0.1), degrees: 1.5, from: (w, h), to: scan)
+            Self.skewedPoint(Point(x: $0.0, y: $0.1), degrees: 1.5, from: (w, h))
         })!
         let (page, _) = try ScanDeskew.deskewAndTrim(scan, skew: SkewEstimate(degrees: 1.5, confidence: 1), page: table)
         #expect(page.width >= 1200 && page.height >= 1500, "cut to \(page.width) x \(page.height)")

@@ -200,15 +200,9 @@ func scanRegion(_ path: String, width: Int, height: Int) -> Quad? {
 
 /// A rectangle of a page turned clockwise by `degrees` about its centre on a grown canvas (as
 /// libvips' rotate does), back in pixels of the `width` x `height` page before the turn.
-func unturned(_ rect: Rect, degrees: Double, width w: Double, height h: Double) -> Quad {
-    let a = degrees * Double.pi / 180
-    let tw = abs(w * cos(a)) + abs(h * sin(a)), th = abs(w * sin(a)) + abs(h * cos(a))
-    let corners = [Point(x: rect.minX, y: rect.minY), Point(x: rect.maxX, y: rect.minY),
-                   Point(x: rect.maxX, y: rect.maxY), Point(x: rect.minX, y: rect.maxY)]
-    return Quad(corners: corners.map { p in
-        let x = p.x - tw / 2, y = p.y - th / 2
-        return Point(x: x * cos(a) + y * sin(a) + w / 2, y: -x * sin(a) + y * cos(a) + h / 2)
-    })!
+func unturned(_ rect: Rect, degrees: Double, width: Double, height: Double) -> Quad {
+    let back = AffineTransform.turn(degrees: degrees, width: width, height: height).transform.inverted() ?? .identity
+    return Quad(rect: rect).map { back.apply(to: $0) }
 }
 
 /// Open books (entries with `pages`): processed with `--split auto`; each written page's region
