@@ -8,6 +8,43 @@
 /// the page goes (in either polarity: a printed page's edge beside a dark picture has the other
 /// polarity than beside white paper). At a true corner they stop, or carry on as unrelated
 /// background at most.
+extension PageDetector {
+    /// Confidence kept by a quad that the page's edges run on past on one side while the other
+    /// leaves the frame: a true page on a background that happens to line up with it stays
+    /// found (1 -> 0.8), a quad closed by a line across the page at 0.9 falls under `minConfidence`.
+    static let runsOnPenalty = 0.8
+    /// Highest confidence of a quad with a side on the frame's edge (a page running off it):
+    /// three edges seen, the fourth inferred.
+    static let frameSideConfidence = 0.85
+    /// Confidence kept by a quad with a side both of whose neighbours run on past it, when no
+    /// edge beyond it is found: always under `minConfidence`, the frame is kept.
+    static let cutInsidePenalty = 0.6
+
+    /// `best` once its sides are checked for lines across the page. A side both of whose
+    /// neighbours run on past it (a fold, a rule between panels) moves out to the frame's edge
+    /// when both run on to it, else to the page's edge beyond it when a candidate has one, else
+    /// the quad is unsure. One neighbour running on while the other leaves the frame makes the
+    /// quad less sure.
+    static func checkedForLinesAcross(_ best: QuadCandidate, on work: WorkImage, candidates: [QuadCandidate],
+                                      fullWidth: Int, fullHeight: Int, scale: Double) -> QuadCandidate {
+        guard let ways = work.waysOnPast(best) else { return best }
+        var checked = best
+        if let k = ways.firstIndex(where: \.cutInside) {
+            if let whole = work.extendedToFrame(best, ways: ways, fullWidth: fullWidth, fullHeight: fullHeight, scale: scale) {
+                checked = whole
+                checked.confidence = min(checked.confidence, frameSideConfidence)
+            } else if let outer = work.outwardAlternative(best, side: k, candidates: candidates) {
+                checked = outer
+            } else {
+                checked.confidence *= cutInsidePenalty
+            }
+        } else if ways.contains(where: \.runsOn) {
+            checked.confidence *= runsOnPenalty
+        }
+        return checked
+    }
+}
+
 extension WorkImage {
     /// How far past a corner a side is followed, as a share of the image's short side.
     static let continuationReach = 0.08
@@ -26,8 +63,20 @@ extension WorkImage {
         var border: Int
     }
 
-    func wayOn(_ candidate: QuadCandidate, side s: Int, corner: (Double, Double), other: (Double, Double)) -> WayOn {
-        let line = candidate.lines[s]
+    /// How the two sides meeting one side of a quad go on past its corners: the side before
+    /// it, then the side after it.
+    struct WaysPast {
+        var before: WayOn, after: WayOn
+        /// Both run on: the side is a line across the page (a fold, a rule between panels).
+        var cutInside: Bool { before.runsOn == true && after.runsOn == true }
+        /// One runs on, and the other runs on too or leaves the frame there.
+        var runsOn: Bool {
+            (before.runsOn == true || after.runsOn == true) && before.runsOn != false && after.runsOn != false
+        }
+    }
+
+    /// How the line `support` is measured on goes on past `corner`, away from `other`.
+    func wayOn(_ support: LineSupport, corner: (Double, Double), other: (Double, Double)) -> WayOn {
         let minDim = Double(min(width, height))
         let reach = Self.continuationReach * minDim, gap = Self.continuationGap * minDim
         let (w, h) = (Double(width), Double(height))
@@ -42,7 +91,6 @@ extension WorkImage {
             if u > 1e-9, (high - p) / u < toEdge { toEdge = (high - p) / u; border = highBorder }
             if u < -1e-9, (low - p) / u < toEdge { toEdge = (low - p) / u; border = lowBorder }
         }
-        let support = self.support(for: line)
         func supported(_ length: Double) -> Bool {
             let ta = support.parameter(start.0, start.1)
             let tb = support.parameter(start.0 + ux * length, start.1 + uy * length)
@@ -56,31 +104,17 @@ extension WorkImage {
         return WayOn(runsOn: runsOn, toFrame: toFrame, border: border)
     }
 
-    /// For side k of `candidate` (joining corners k-1 and k): how the two sides meeting it go on
-    /// past its corners (the side before it, then the side after it).
-    func waysOnPast(_ candidate: QuadCandidate) -> [(WayOn, WayOn)]? {
+    /// For each side k of `candidate` (joining corners k-1 and k): how the two sides meeting it
+    /// go on past its corners.
+    func waysOnPast(_ candidate: QuadCandidate) -> [WaysPast]? {
         guard let corners = PageDetector.corners(of: candidate.lines) else { return nil }
+        let supports = candidate.lines.map { support(for: $0) }
         // corners(of:) gives side i ∩ side i+1 at index i: side k runs from corners[k-1] to corners[k].
         return (0..<4).map { k in
             let before = (k + 3) % 4, after = (k + 1) % 4
-            return (wayOn(candidate, side: before, corner: corners[before], other: corners[(k + 2) % 4]),
-                    wayOn(candidate, side: after, corner: corners[k], other: corners[after]))
+            return WaysPast(before: wayOn(supports[before], corner: corners[before], other: corners[(k + 2) % 4]),
+                            after: wayOn(supports[after], corner: corners[k], other: corners[after]))
         }
-    }
-
-    /// For each side of `candidate`, whether the page runs on past it: at least one of the two
-    /// sides meeting it carries on beyond its corner with the page's polarity, and the other
-    /// carries on too or leaves the frame there.
-    func runsOnPast(_ candidate: QuadCandidate) -> [Bool] {
-        guard let ways = waysOnPast(candidate) else { return [false, false, false, false] }
-        return ways.map { a, b in (a.runsOn == true || b.runsOn == true) && a.runsOn != false && b.runsOn != false }
-    }
-
-    /// For each side of `candidate`, whether both sides meeting it run on past its corners: the
-    /// side is a line across the page (a fold, a rule between panels), not its edge.
-    func cutInside(_ candidate: QuadCandidate) -> [Bool] {
-        guard let ways = waysOnPast(candidate) else { return [false, false, false, false] }
-        return ways.map { a, b in a.runsOn == true && b.runsOn == true }
     }
 
     /// The best of `candidates` that keeps three sides of `inner` and moves the fourth (`side`)
@@ -97,7 +131,7 @@ extension WorkImage {
             guard kept.allSatisfy({ line in c.lines.contains { same($0, line) } }),
                   let corners = PageDetector.corners(of: c.lines),
                   Polygon(corners.map { Point(x: $0.0, y: $0.1) }).area > area * 1.05 else { return false }
-            return !cutInside(c).contains(true)
+            return !(waysOnPast(c)?.contains(where: \.cutInside) ?? false)
         }.max { $0.score < $1.score }
     }
 
@@ -105,14 +139,13 @@ extension WorkImage {
     /// moved out to that edge (a page running off the frame, first cut at a fold or a line
     /// across it), or nil when no side is like that. At most one side moves: a page running off
     /// two edges is taken whole by nobody's guess.
-    func extendedToFrame(_ candidate: QuadCandidate, fullWidth: Int, fullHeight: Int, scale: Double) -> QuadCandidate? {
-        guard let ways = waysOnPast(candidate) else { return nil }
+    func extendedToFrame(_ candidate: QuadCandidate, ways: [WaysPast], fullWidth: Int, fullHeight: Int,
+                         scale: Double) -> QuadCandidate? {
         let moving = ways.indices.filter { k in
-            let (a, b) = ways[k]
-            return a.toFrame && b.toFrame && a.border == b.border
+            ways[k].before.toFrame && ways[k].after.toFrame && ways[k].before.border == ways[k].after.border
         }
         guard moving.count == 1, let k = moving.first else { return nil }
-        let border = ways[k].0.border
+        let border = ways[k].before.border
         // The frame's edge in working-copy pixel centres (x_full = (x + 0.5)·scale − 0.5).
         let edge: PageDetector.Line
         switch border {

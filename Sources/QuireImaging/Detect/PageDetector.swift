@@ -29,16 +29,6 @@ struct PageDetector: Sendable {
     /// Lowest confidence for which a quad is reported (all four sides well supported: real
     /// pages score about 1, stray structures such as text blocks in a scan about 0.6).
     var minConfidence = 0.75
-    /// Confidence kept by a quad that the page's edges run on past (see `runsOnPast`): a true
-    /// page on a background that happens to line up with it stays found (1 -> 0.8), a quad
-    /// closed by a line across the page at 0.9 falls under `minConfidence`.
-    static let runsOnPenalty = 0.8
-    /// Highest confidence of a quad with a side on the frame's edge (a page running off it):
-    /// three edges seen, the fourth inferred.
-    static let frameSideConfidence = 0.85
-    /// Confidence kept by a quad with a side both of whose neighbours run on past it, when no
-    /// edge beyond it is found: always under `minConfidence`, the frame is kept.
-    static let cutInsidePenalty = 0.6
 
     /// A straight line `nx·x + ny·y = c` with a unit normal.
     struct Line {
@@ -86,22 +76,9 @@ struct PageDetector: Sendable {
             self.paperAround(best, candidates: candidates, pixels: px, width: width, height: height,
                              bands: bands, scale: scale)
         }
-        // A side both of whose neighbours run on past it is a line across the page (a fold, a
-        // rule between panels): the page's edge beyond it, when a candidate has one, else the
-        // quad is unsure. The page's sides running on to the frame's edge move out to it;
-        // one running on while the other leaves the frame makes the quad less sure.
-        if let k = work.cutInside(best).firstIndex(of: true) {
-            if let whole = work.extendedToFrame(best, fullWidth: width, fullHeight: height, scale: scale) {
-                best = whole
-                best.confidence = min(best.confidence, Self.frameSideConfidence)
-            } else if let outer = work.outwardAlternative(best, side: k, candidates: candidates) {
-                best = outer
-            } else {
-                best.confidence *= Self.cutInsidePenalty
-            }
-        } else if work.runsOnPast(best).contains(true) {
-            best.confidence *= Self.runsOnPenalty
-        }
+        // A fold or a rule across the page is not the page's edge: its sides run on past it.
+        best = Self.checkedForLinesAcross(best, on: work, candidates: candidates, fullWidth: width,
+                                          fullHeight: height, scale: scale)
         let confidence = best.confidence
         guard confidence >= minConfidence else { return (PageDetection(quad: nil, confidence: confidence), true) }
         // Back to full pixels of the given image and refine each side there.
