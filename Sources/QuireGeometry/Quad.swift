@@ -31,6 +31,36 @@ public struct Quad: Hashable, Sendable, Codable {
 
     public var isFinite: Bool { corners.allSatisfy(\.isFinite) }
 
+    /// One side of a quad: from corner `start` to the next corner, the step between them and
+    /// the unit normal pointing away from the quad's centre.
+    public struct Side: Hashable, Sendable {
+        public var start: Point
+        public var step: Point
+        public var outward: Point
+        /// The point a share `t` of the way along the side, moved `distance` outward.
+        public func point(at t: Double, out distance: Double) -> Point {
+            Point(x: start.x + step.x * t + outward.x * distance, y: start.y + step.y * t + outward.y * distance)
+        }
+    }
+
+    /// The four sides, side i from corner i to corner i+1 (top, right, bottom, left for a quad
+    /// in reading order); nil when a side is shorter than a pixel.
+    public var sides: [Side]? {
+        let c = corners
+        let cx = c.map(\.x).reduce(0, +) / 4, cy = c.map(\.y).reduce(0, +) / 4
+        var out: [Side] = []
+        for i in 0..<4 {
+            let a = c[i], b = c[(i + 1) % 4]
+            let ex = b.x - a.x, ey = b.y - a.y
+            let length = (ex * ex + ey * ey).squareRoot()
+            guard length > 1 else { return nil }
+            var nx = ey / length, ny = -ex / length
+            if nx * ((a.x + b.x) / 2 - cx) + ny * ((a.y + b.y) / 2 - cy) < 0 { nx = -nx; ny = -ny }
+            out.append(Side(start: a, step: Point(x: ex, y: ey), outward: Point(x: nx, y: ny)))
+        }
+        return out
+    }
+
     /// Signed area by the shoelace formula (positive when the corners run clockwise on a
     /// y-down screen, as TL, TR, BR, BL do).
     public var signedArea: Double { Polygon(corners).signedArea }

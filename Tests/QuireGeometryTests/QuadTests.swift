@@ -40,4 +40,22 @@ import Testing
         let bowtie = Quad(topLeft: Point(x: 0, y: 0), topRight: Point(x: 1, y: 1), bottomRight: Point(x: 1, y: 0), bottomLeft: Point(x: 0, y: 1))
         #expect(!bowtie.isConvex)
     }
+
+    @Test func sidesPointOutwardWhicheverWayTheCornersRun() throws {
+        let clockwise = Quad(rect: Rect(x: 10, y: 20, width: 100, height: 50))
+        let reversed = try #require(Quad(corners: clockwise.corners.reversed()))
+        for quad in [clockwise, reversed] {
+            let sides = try #require(quad.sides)
+            for side in sides {
+                // A point just outside the side's middle is outside the rectangle.
+                let p = side.point(at: 0.5, out: 1)
+                #expect(p.x < 10 || p.x > 110 || p.y < 20 || p.y > 70, "\(side)")
+                #expect(abs(side.outward.x * side.outward.x + side.outward.y * side.outward.y - 1) < 1e-12)
+            }
+        }
+        #expect(clockwise.sides?[0].point(at: 1, out: 0) == Point(x: 110, y: 20))
+        let degenerate = Quad(topLeft: Point(x: 0, y: 0), topRight: Point(x: 0.5, y: 0),
+                              bottomRight: Point(x: 10, y: 10), bottomLeft: Point(x: 0, y: 10))
+        #expect(degenerate.sides == nil)
+    }
 }

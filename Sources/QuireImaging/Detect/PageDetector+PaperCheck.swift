@@ -17,8 +17,7 @@ extension PageDetector {
     /// count either way.
     static func liesInsidePaper(_ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
                                 bands: Int) -> Bool {
-        let pts = [quad.topLeft, quad.topRight, quad.bottomRight, quad.bottomLeft]
-        let cx = pts.map(\.x).reduce(0, +) / 4, cy = pts.map(\.y).reduce(0, +) / 4
+        guard let sides = quad.sides else { return false }
         let d = Double(max(width, height)) * paperProbeDistance
         let steps = 21
 
@@ -35,20 +34,13 @@ extension PageDetector {
         var inside: [(Int, Int)] = []
         var outside: [[(Int, Int)]] = []
         var outsideTried: [Int] = []
-        for i in 0..<4 {
-            let a = pts[i], b = pts[(i + 1) % 4]
-            let ex = b.x - a.x, ey = b.y - a.y
-            let len = (ex * ex + ey * ey).squareRoot()
-            guard len > 1 else { return false }
-            var nx = ey / len, ny = -ex / len
-            let mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2
-            if nx * (mx - cx) + ny * (my - cy) < 0 { nx = -nx; ny = -ny }  // outward
+        for side in sides {
             var out: [(Int, Int)] = []
             for s in 0..<steps {
                 let t = 0.1 + 0.8 * Double(s) / Double(steps - 1)
-                let px = a.x + ex * t, py = a.y + ey * t
-                if let v = sample(px - nx * d, py - ny * d) { inside.append(v) }
-                if let v = sample(px + nx * d, py + ny * d) { out.append(v) }
+                let p = side.point(at: t, out: -d), q = side.point(at: t, out: d)
+                if let v = sample(p.x, p.y) { inside.append(v) }
+                if let v = sample(q.x, q.y) { out.append(v) }
             }
             outside.append(out)
             outsideTried.append(steps)

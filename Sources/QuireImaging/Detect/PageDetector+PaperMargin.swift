@@ -63,26 +63,19 @@ extension PageDetector {
         guard paperMarginSides(quad, pixels: pixels, width: width, height: height, bands: bands) >= 3,
               let reference = paperReference(quad, pixels: pixels, width: width, height: height, bands: bands)
         else { return quad }
-        let pts = quad.corners
-        let cx = pts.map(\.x).reduce(0, +) / 4, cy = pts.map(\.y).reduce(0, +) / 4
+        guard let quadSides = quad.sides else { return quad }
         let maxOffset = Int(Double(max(width, height)) * marginMaximumWidth)
         let bandSearch = max(2, Int(2 * Double(max(width, height)) * marginProbeDistance))
         var sides: [Line] = []
         var moved = 0
-        for i in 0..<4 {
-            let a = pts[i], b = pts[(i + 1) % 4]
-            let ex = b.x - a.x, ey = b.y - a.y
-            let len = (ex * ex + ey * ey).squareRoot()
-            guard len > 1 else { return quad }
-            var nx = ey / len, ny = -ex / len
-            if nx * ((a.x + b.x) / 2 - cx) + ny * ((a.y + b.y) / 2 - cy) < 0 { nx = -nx; ny = -ny }
+        for side in quadSides {
             /// Share of paper on the line `k` pixels outside the side (nil when mostly off the frame).
             func paperShare(_ k: Int) -> Double? {
                 var paper = 0, seen = 0
                 for s in 0..<25 {
                     let t = 0.15 + 0.7 * Double(s) / 24
-                    let x = a.x + ex * t + nx * Double(k), y = a.y + ey * t + ny * Double(k)
-                    guard let v = sample(pixels, x, y, width: width, height: height, bands: bands) else { continue }
+                    let p = side.point(at: t, out: Double(k))
+                    guard let v = sample(pixels, p.x, p.y, width: width, height: height, bands: bands) else { continue }
                     seen += 1
                     if reference.isPaper(v) { paper += 1 }
                 }
@@ -99,7 +92,8 @@ extension PageDetector {
                 offset = k
                 moved += 1
             }
-            sides.append(Line(nx: nx, ny: ny, c: nx * a.x + ny * a.y + Double(offset)))
+            let n = side.outward
+            sides.append(Line(nx: n.x, ny: n.y, c: n.x * side.start.x + n.y * side.start.y + Double(offset)))
         }
         guard moved >= 3, let corners = corners(of: sides) else { return quad }
         let grown = Quad(topLeft: Point(x: corners[0].0, y: corners[0].1), topRight: Point(x: corners[1].0, y: corners[1].1),
@@ -157,23 +151,16 @@ extension PageDetector {
     static func paperMarginSides(_ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
                                  bands: Int) -> Int {
         guard let reference = paperReference(quad, pixels: pixels, width: width, height: height, bands: bands) else { return 0 }
-        let pts = quad.corners
-        let cx = pts.map(\.x).reduce(0, +) / 4, cy = pts.map(\.y).reduce(0, +) / 4
+        guard let quadSides = quad.sides else { return 0 }
         let d = Double(max(width, height)) * marginProbeDistance
         let steps = 15
         var sides = 0
-        for i in 0..<4 {
-            let a = pts[i], b = pts[(i + 1) % 4]
-            let ex = b.x - a.x, ey = b.y - a.y
-            let len = (ex * ex + ey * ey).squareRoot()
-            guard len > 1 else { return 0 }
-            var nx = ey / len, ny = -ex / len
-            if nx * ((a.x + b.x) / 2 - cx) + ny * ((a.y + b.y) / 2 - cy) < 0 { nx = -nx; ny = -ny }
+        for side in quadSides {
             var out: [(level: Int, saturation: Int)] = []
             for s in 0..<steps {
                 let t = 0.15 + 0.7 * Double(s) / Double(steps - 1)
-                if let v = sample(pixels, a.x + ex * t + nx * d, a.y + ey * t + ny * d, width: width, height: height,
-                                  bands: bands) { out.append(v) }
+                let p = side.point(at: t, out: d)
+                if let v = sample(pixels, p.x, p.y, width: width, height: height, bands: bands) { out.append(v) }
             }
             guard out.count * 3 >= steps * 2 else { continue }
             if out.filter(reference.isPaper).count * 10 >= out.count * 7 { sides += 1 }
