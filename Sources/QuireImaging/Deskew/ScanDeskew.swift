@@ -65,16 +65,23 @@ enum ScanDeskew {
                                                       background: lid),
               box.width * box.height * 2 >= small.width * small.height
         else {
+            let scale = Double(image.width) / Double(small.width)
             if let page, let rect = outline(of: page, turnedBy: degrees, in: image),
-               rect.width * rect.height * 4 >= Double(image.width * image.height),
-               lidAround(rect, small: smallStraight, pixels: pixels, lid: lid,
-                         scale: Double(image.width) / Double(small.width)) {
-                // The page's outline, turned with the page: what lies outside it is cut away.
-                let straight = try rotate(lid)
-                let x0 = max(0, Int(rect.minX.rounded())), y0 = max(0, Int(rect.minY.rounded()))
-                let x1 = min(straight.width, Int(rect.maxX.rounded())), y1 = min(straight.height, Int(rect.maxY.rounded()))
-                let crop = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
-                return (try straight.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), crop)
+               rect.width * rect.height * 4 >= Double(image.width * image.height) {
+                // The page's outline, turned with the page, when the lid lies around it: what
+                // lies outside it is cut away, and corners the turn brings in are paper.
+                let box = ScanTrim.Box(x0: Int((rect.minX / scale).rounded()), y0: Int((rect.minY / scale).rounded()),
+                                       x1: Int((rect.maxX / scale).rounded()), y1: Int((rect.maxY / scale).rounded()))
+                let lidShare = ScanTrim.lidShareAround(box, pixels: pixels, width: smallStraight.width,
+                                                       height: smallStraight.height, bands: smallStraight.bands, lid: lid)
+                if (lidShare ?? 0) >= minimumLidAround {
+                    let paper = ScanTrim.paperColour(pixels: pixels, width: smallStraight.width, bands: smallStraight.bands, box: box)
+                    let output = try rotate(paper)
+                    let x0 = max(0, Int(rect.minX.rounded())), y0 = max(0, Int(rect.minY.rounded()))
+                    let x1 = min(output.width, Int(rect.maxX.rounded())), y1 = min(output.height, Int(rect.maxY.rounded()))
+                    let crop = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
+                    return (try output.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), crop)
+                }
             }
             // No lid to trim: fill the corners with what surrounds the page instead (paper,
             // for PDF renders and scans that fill the frame).
@@ -101,16 +108,6 @@ enum ScanDeskew {
         if x0 == 0, y0 == 0, x1 == straight.width, y1 == straight.height { return (straight, nil) }
         let crop = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
         return (try output.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), crop)
-    }
-
-    /// Whether the lid lies around `rect` (pixels of the full turned page): at least
-    /// `minimumLidAround` of a thin ring outside it, measured on the small turned copy.
-    static func lidAround(_ rect: Rect, small: VIPSImage, pixels: [UInt8], lid: [Double], scale: Double) -> Bool {
-        let box = ScanTrim.Box(x0: Int((rect.minX / scale).rounded()), y0: Int((rect.minY / scale).rounded()),
-                               x1: Int((rect.maxX / scale).rounded()), y1: Int((rect.maxY / scale).rounded()))
-        let share = ScanTrim.lidShareAround(box, pixels: pixels, width: small.width, height: small.height,
-                                            bands: small.bands, lid: lid)
-        return (share ?? 0) >= minimumLidAround
     }
 
     /// Share of the ring around a detected page outline that must look like the lid before the
