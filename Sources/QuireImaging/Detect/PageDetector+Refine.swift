@@ -7,6 +7,8 @@ import Darwin
 /// What a side is measured on: the sum of the colour channels (0...765) at a sub-pixel
 /// position, bilinear, or nil outside the image.
 protocol IntensityField {
+    var width: Int { get }
+    var height: Int { get }
     func intensity(_ x: Double, _ y: Double) -> Double?
 }
 

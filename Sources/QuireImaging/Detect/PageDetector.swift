@@ -67,11 +67,13 @@ struct PageDetector: Sendable {
         let lines = work.findLines(maxLines: maxLines)
         guard lines.count >= 4 else { return (.none, true) }
         let candidates = work.quadCandidates(lines: lines, keep: 400)
-        guard var best = candidates.first else { return (.none, true) }
+        let noQuad = QuadCandidate(lines: [], confidence: 0, insideBrighter: true, score: 0)
+        var best = candidates.first ?? noQuad
         let scale = Double(factor)
         // The page is the paper: a printed frame (a bank note's border, a form's outer rule)
         // has a thin band of the same paper just outside it; the sheet's own edge is then a
         // candidate around it.
+        if !candidates.isEmpty {
         best = pixels.withUnsafeBufferPointer { px in
             self.paperAround(best, candidates: candidates, pixels: px, width: width, height: height,
                              bands: bands, scale: scale)
@@ -79,6 +81,16 @@ struct PageDetector: Sendable {
         // A fold or a rule across the page is not the page's edge: its sides run on past it.
         best = Self.checkedForLinesAcross(best, on: work, candidates: candidates, fullWidth: width,
                                           fullHeight: height, scale: scale)
+        }
+        // Nothing four-sided, or a page already found running off one edge of the frame: it
+        // may run off two (a receipt whose first line of print closed a quad at the top).
+        if best.confidence < minConfidence || Self.runsOffFrame(best, width: width, height: height, scale: scale),
+           let band = pixels.withUnsafeBufferPointer({
+               frameBand(lines: lines, on: work, pixels: $0, width: width, height: height, bands: bands, scale: scale)
+           }),
+           best.confidence < minConfidence || Self.area(band, scale: scale) > Self.area(best, scale: scale) {
+            best = band
+        }
         let confidence = best.confidence
         guard confidence >= minConfidence else { return (PageDetection(quad: nil, confidence: confidence), true) }
         // Back to full pixels of the given image and refine each side there.
@@ -90,6 +102,8 @@ struct PageDetector: Sendable {
             guard let corners else { break }
             for i in 0..<4 {
                 let a = corners[(i + 3) % 4], b = corners[i]
+                // A side on the frame's edge (a page running off it) has no edge to find.
+                if Self.isOnFrame(Point(x: a.0, y: a.1), Point(x: b.0, y: b.1), width: width, height: height) { continue }
                 if let refined = refiner.refine(sides[i], from: a, to: b,
                                                 insideBrighter: best.insideBrighter,
                                                 centroid: Self.centroid(corners), searchRadius: scale * 2 + 2) {
@@ -151,6 +165,8 @@ struct PageDetector: Sendable {
         let refiner = SideRefiner(field: field)
         let centre = centroid(c)
         for i in 0..<4 {
+            let (a, b) = (c[i], c[(i + 1) % 4])
+            if isOnFrame(Point(x: a.0, y: a.1), Point(x: b.0, y: b.1), width: field.width, height: field.height) { continue }
             if let refined = refiner.refine(sides[i], from: c[i], to: c[(i + 1) % 4], insideBrighter: insideBrighter,
                                             centroid: centre, searchRadius: searchRadius) {
                 sides[i] = refined
