@@ -1,7 +1,12 @@
 // QuireAccuracy: scores border detection (photos) and skew (scans) against ground truth, for
 // Quire and for peers whose results were written as JSON, in one run.
 //
-//   QuireAccuracy [--peer NAME=FILE.json]... [--pages DIR] [--warp-bench] DATASET...
+//   QuireAccuracy [--peer NAME=FILE.json]... [--pages DIR] [--warp-bench] [--fast] DATASET...
+//
+// Photos are detected as `quire process` and `quire detect` do: the whole image decoded, the
+// detection copy averaged from it and the corners refined on it. `--fast` scores the
+// shrink-on-load copy alone (what `Detector.detect(file:)` does by default), whose pixels
+// differ slightly and can tip a borderline photo either way.
 //
 // A DATASET is a folder with truth.json: photo sets map file names to {"corners", ...}, scan
 // sets map them to {"skew_deg", ...} (the format of ../shared/data/synthetic). A peer file is
@@ -62,7 +67,7 @@ var pagesDir: String? = nil
 var warpBench = false
 var verbose = false
 var repeats = 1
-var fullResolution = false
+var fullResolution = true
 var datasets: [String] = []
 while !args.isEmpty {
     let a = args.removeFirst()
@@ -74,7 +79,8 @@ while !args.isEmpty {
     case "--pages": pagesDir = args.removeFirst()
     case "--warp-bench": warpBench = true
     case "--verbose", "-v": verbose = true
-    case "--full-res": fullResolution = true
+    case "--fast": fullResolution = false
+    case "--full-res": fullResolution = true  // the default; kept for old scripts
     case "--repeat": repeats = max(1, Int(args.removeFirst()) ?? 1)
     default: datasets.append(a)
     }
