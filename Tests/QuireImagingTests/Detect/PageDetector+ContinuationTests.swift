@@ -49,6 +49,38 @@ import Testing
         }
     }
 
+    /// The quad x 150...540, y 60...740 of a 600 x 800 image, as detector lines (left, top,
+    /// right, bottom: corner k joins sides k and k+1).
+    static let bandQuad = QuadCandidate(lines: [PageDetector.Line(nx: 1, ny: 0, c: 150), PageDetector.Line(nx: 0, ny: 1, c: 60),
+                                                PageDetector.Line(nx: 1, ny: 0, c: 540), PageDetector.Line(nx: 0, ny: 1, c: 740)],
+                                        confidence: 1, insideBrighter: true, score: 1)
+
+    @Test func aGreyBandPrintedDownAPageIsTheSheetGoingOn() {
+        // A booklet page running off the left of the frame, a grey band printed down its left
+        // margin; its bottom edge runs on past the band's edge to the frame, its curled top
+        // does not (DewarpNet's manual: cut at the band, IoU 0.69 at confidence 1).
+        let (w, h) = (600, 800)
+        var px = PageDetectorPaperCheckTests.image(width: w, height: h, background: 50, page: (0, 60, 540, 740), box: nil)
+        for y in 60..<740 { for x in 0..<150 { let o = (y * w + x) * 3; (px[o], px[o + 1], px[o + 2]) = (175, 175, 177) } }
+        let work = WorkImage(pixels: px, width: w, height: h, bands: 3, factor: 1)
+        let bottomRunsOn = WorkImage.WaysPast(before: .init(runsOn: true, toFrame: true, border: 0),
+                                              after: .init(runsOn: false, toFrame: false, border: 0))
+        let band = work.sheetGoesOnPast(Self.bandQuad, side: 0, ways: bottomRunsOn)
+        #expect(band)
+        // The same page on a grey desk as light as the band: the desk is beyond the bottom too.
+        var deskPixels = px
+        for y in 0..<h { for x in 0..<w where !(150..<540).contains(x) || !(60..<740).contains(y) {
+            let o = (y * w + x) * 3; (deskPixels[o], deskPixels[o + 1], deskPixels[o + 2]) = (175, 175, 177) } }
+        let onDesk = WorkImage(pixels: deskPixels, width: w, height: h, bands: 3, factor: 1)
+        let desk = onDesk.sheetGoesOnPast(Self.bandQuad, side: 0, ways: bottomRunsOn)
+        #expect(!desk)
+        // Neither side running on to the frame: a corner like any other.
+        let stops = WorkImage.WaysPast(before: .init(runsOn: false, toFrame: false, border: 0),
+                                       after: .init(runsOn: false, toFrame: false, border: 0))
+        let corner = work.sheetGoesOnPast(Self.bandQuad, side: 0, ways: stops)
+        #expect(!corner)
+    }
+
     @Test func aWholePageIsNotMarkedDown() throws {
         let (w, h) = (600, 800)
         let px = PageDetectorPaperCheckTests.image(width: w, height: h, background: 50, page: (80, 90, 520, 710), box: nil)
