@@ -146,7 +146,7 @@ enum PageAnalyzer {
                     || (quad.area >= 0.35 * Double(copy.width * copy.height) && !hasTexturedFrame(copy)))
             // A page running off the frame on a flat lid is a scan too (a page off the glass),
             // deskewed as one rather than warped by a quad with a side on the frame's edge.
-            scanLike = scanLike || (runsOffFrame(quad, copy) && hasFlatFrame(copy))
+            scanLike = scanLike || (PageDetector.runsOffFrame(quad, width: copy.width, height: copy.height) && hasFlatFrame(copy))
         } else {
             scanLike = hasFlatFrame(copy)
         }
@@ -173,12 +173,6 @@ enum PageAnalyzer {
     /// full page (continuous: the image spans 0...width, pixel centres at +0.5).
     static func display(_ quad: Quad, _ copy: DetectionCopy) -> Quad {
         quad.map { Point(x: ($0.x + 0.5) * copy.scaleX + copy.offsetX, y: ($0.y + 0.5) * copy.scaleY + copy.offsetY) }
-    }
-
-    /// Whether a side of `quad` (detector coordinates of `copy`) lies on the frame's edge.
-    static func runsOffFrame(_ quad: Quad, _ copy: DetectionCopy) -> Bool {
-        guard let sides = quad.sides else { return false }
-        return sides.contains { PageDetector.isOnFrame($0.start, $0.start + $0.step, width: copy.width, height: copy.height) }
     }
 
     /// Right angles within 1 degree, opposite sides equal within 1.5 %, rotation under 20 degrees.

@@ -82,10 +82,9 @@ extension PageDetector {
                         let frameEdges = across ? [nil, near, nil, far] : [nearX, nil, farX, nil]
                         let sides = (0..<4).map { k in indices[k].map { lines[$0] } ?? frameEdges[k]! }
                         guard let corners = Self.corners(of: sides) else { continue }
-                        let polygon = Polygon(corners.map { Point(x: $0.0, y: $0.1) })
-                        let areaFraction = polygon.area / (w * h)
-                        guard areaFraction <= Self.frameBandMaximumArea, areaFraction >= 0.1,
-                              Quad(corners: polygon.vertices)?.isConvex == true,
+                        let outline = Self.quad(corners)
+                        let areaFraction = outline.area / (w * h)
+                        guard areaFraction <= Self.frameBandMaximumArea, areaFraction >= 0.1, outline.isConvex,
                               corners.allSatisfy({ $0.0 >= -1 && $0.0 <= frameW + 0.5 && $0.1 >= -1 && $0.1 <= frameH + 0.5 })
                         else { continue }
                         let centre = Self.centroid(corners)
@@ -117,8 +116,7 @@ extension PageDetector {
         }
         for band in found.sorted(by: { $0.score > $1.score }).prefix(20) {
             guard let corners = Self.corners(of: band.lines.map { Self.fullScale($0, scale: scale) }) else { continue }
-            let quad = Quad(topLeft: Point(x: corners[0].0, y: corners[0].1), topRight: Point(x: corners[1].0, y: corners[1].1),
-                            bottomRight: Point(x: corners[2].0, y: corners[2].1), bottomLeft: Point(x: corners[3].0, y: corners[3].1))
+            let quad = Self.quad(corners)
             if quad.isFinite, quad.isConvex,
                Self.isPaperRunningOff(quad, pixels: pixels, width: width, height: height, bands: bands) {
                 return band
@@ -127,9 +125,9 @@ extension PageDetector {
         return nil
     }
 
-    /// Whether `quad` (two sides on opposite frame edges) is paper running off the frame: its
-    /// two other sides have no paper just outside, and the paper reaches both frame edges (to
-    /// within `frameBandMaximumGap`: a torn receipt's end just short of the edge).
+    /// Whether `quad` (one side, or two opposite sides, on the frame's edges) is paper running
+    /// off the frame: its other sides have no paper just outside, and the paper reaches the
+    /// frame's edges (to within `frameBandMaximumGap`: a torn receipt's end just short of one).
     static func isPaperRunningOff(_ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
                                   bands: Int) -> Bool {
         guard let sides = quad.sides else { return false }
@@ -187,19 +185,21 @@ extension PageDetector {
     }
 
     /// Whether a side of `candidate` (working-copy lines) lies on the frame's edge of the
-    /// `width` x `height` image.
+    /// `width` x `height` image it was found in.
     static func runsOffFrame(_ candidate: QuadCandidate, width: Int, height: Int, scale: Double) -> Bool {
-        guard candidate.lines.count == 4,
-              let c = corners(of: candidate.lines.map { fullScale($0, scale: scale) }) else { return false }
-        return (0..<4).contains { k in
-            isOnFrame(Point(x: c[(k + 3) % 4].0, y: c[(k + 3) % 4].1), Point(x: c[k].0, y: c[k].1), width: width, height: height)
-        }
+        guard let c = corners(of: candidate.lines.map { fullScale($0, scale: scale) }) else { return false }
+        return runsOffFrame(quad(c), width: width, height: height)
+    }
+
+    /// Whether a side of `quad` (pixel-centre coordinates) lies on the frame's edge.
+    static func runsOffFrame(_ quad: Quad, width: Int, height: Int) -> Bool {
+        (0..<4).contains { k in isOnFrame(quad.corners[k], quad.corners[(k + 1) % 4], width: width, height: height) }
     }
 
     /// The area of `candidate` in working-copy pixels (0 when its lines do not close).
-    static func area(_ candidate: QuadCandidate, scale: Double) -> Double {
-        guard candidate.lines.count == 4, let c = corners(of: candidate.lines) else { return 0 }
-        return Polygon(c.map { Point(x: $0.0, y: $0.1) }).area
+    static func area(_ candidate: QuadCandidate) -> Double {
+        guard let c = corners(of: candidate.lines) else { return 0 }
+        return quad(c).area
     }
 
     /// Whether the segment from `a` to `b` lies on one edge of the frame, within a pixel
@@ -210,8 +210,8 @@ extension PageDetector {
             || (abs(a.x - w) <= 1 && abs(b.x - w) <= 1) || (abs(a.y - h) <= 1 && abs(b.y - h) <= 1)
     }
 
-    /// The paper of a band: the light tenth of samples on a grid over its inside and their
-    /// typical saturation.
+    /// The paper of a band: the upper quartile of levels on a grid over its inside (a band
+    /// is mostly paper; its sides' insides may be print) and their typical saturation.
     private static func bandPaper(_ quad: Quad, pixels: UnsafeBufferPointer<UInt8>,
                                   width: Int, height: Int, bands: Int) -> PaperReference? {
         let c = quad.corners
@@ -224,9 +224,6 @@ extension PageDetector {
             }
         }
         guard inside.count >= 40 else { return nil }
-        let levels = inside.map(\.level).sorted()
-        let light = levels[levels.count * 3 / 4]
-        let saturations = inside.filter { $0.level >= light - 24 }.map(\.saturation).sorted()
-        return PaperReference(light: light, saturation: saturations.isEmpty ? 0 : saturations[saturations.count / 2])
+        return PaperReference(samples: inside, lightShare: 0.75)
     }
 }

@@ -17,8 +17,7 @@ extension PageDetector {
                      width: Int, height: Int, bands: Int, scale: Double) -> QuadCandidate {
         func quad(_ c: QuadCandidate) -> Quad? {
             guard let corners = Self.corners(of: c.lines.map { Self.fullScale($0, scale: scale) }) else { return nil }
-            let q = Quad(topLeft: Point(x: corners[0].0, y: corners[0].1), topRight: Point(x: corners[1].0, y: corners[1].1),
-                         bottomRight: Point(x: corners[2].0, y: corners[2].1), bottomLeft: Point(x: corners[3].0, y: corners[3].1))
+            let q = Self.quad(corners)
             return q.isFinite && q.isConvex ? q : nil
         }
         let longSide = Double(max(width, height))
@@ -96,8 +95,7 @@ extension PageDetector {
             sides.append(Line(nx: n.x, ny: n.y, c: n.x * side.start.x + n.y * side.start.y + Double(offset)))
         }
         guard moved >= 3, let corners = corners(of: sides) else { return quad }
-        let grown = Quad(topLeft: Point(x: corners[0].0, y: corners[0].1), topRight: Point(x: corners[1].0, y: corners[1].1),
-                         bottomRight: Point(x: corners[2].0, y: corners[2].1), bottomLeft: Point(x: corners[3].0, y: corners[3].1))
+        let grown = Self.quad(corners)
         return grown.isFinite && grown.isConvex ? grown : quad
     }
 
@@ -105,6 +103,15 @@ extension PageDetector {
     /// inside its sides (its paper, or its lightest print) and their typical saturation.
     struct PaperReference {
         var light: Int, saturation: Int
+        /// The paper among `samples` (not empty): the level a share `lightShare` of them stays
+        /// under (the paper, or its lightest print), and the median saturation of those near it.
+        init(samples: [(level: Int, saturation: Int)], lightShare: Double) {
+            let levels = samples.map(\.level).sorted()
+            let light = levels[min(levels.count - 1, Int(Double(levels.count) * lightShare))]
+            let near = samples.filter { $0.level >= light - 24 }.map(\.saturation).sorted()
+            self.light = light
+            saturation = near.isEmpty ? 0 : near[near.count / 2]
+        }
         func isPaper(_ v: (level: Int, saturation: Int)) -> Bool {
             v.level >= light - 10 && v.saturation <= saturation + 14 && v.saturation <= 40
         }
@@ -139,10 +146,7 @@ extension PageDetector {
             }
         }
         guard inside.count >= 8 else { return nil }
-        let levels = inside.map(\.level).sorted()
-        let light = levels[levels.count * 9 / 10]
-        let saturations = inside.filter { $0.level >= light - 24 }.map(\.saturation).sorted()
-        return PaperReference(light: light, saturation: saturations.isEmpty ? 0 : saturations[saturations.count / 2])
+        return PaperReference(samples: inside, lightShare: 0.9)
     }
 
     /// How many sides of `quad` have a band of bright, unsaturated paper just outside them, as

@@ -67,32 +67,33 @@ struct PageDetector: Sendable {
         let lines = work.findLines(maxLines: maxLines)
         guard lines.count >= 4 else { return (.none, true) }
         let candidates = work.quadCandidates(lines: lines, keep: 400)
-        let noQuad = QuadCandidate(lines: [], confidence: 0, insideBrighter: true, score: 0)
-        var best = candidates.first ?? noQuad
         let scale = Double(factor)
-        // The page is the paper: a printed frame (a bank note's border, a form's outer rule)
-        // has a thin band of the same paper just outside it; the sheet's own edge is then a
-        // candidate around it.
-        if !candidates.isEmpty {
-        best = pixels.withUnsafeBufferPointer { px in
-            self.paperAround(best, candidates: candidates, pixels: px, width: width, height: height,
-                             bands: bands, scale: scale)
-        }
-        // A fold or a rule across the page is not the page's edge: its sides run on past it.
-        best = Self.checkedForLinesAcross(best, on: work, candidates: candidates, fullWidth: width,
-                                          fullHeight: height, scale: scale)
+        var best = candidates.first.map { first in
+            // The page is the paper: a printed frame (a bank note's border, a form's outer rule)
+            // has a thin band of the same paper just outside it; the sheet's own edge is then a
+            // candidate around it.
+            let sheet = pixels.withUnsafeBufferPointer { px in
+                self.paperAround(first, candidates: candidates, pixels: px, width: width, height: height,
+                                 bands: bands, scale: scale)
+            }
+            // A fold or a rule across the page is not the page's edge: its sides run on past it.
+            return Self.checkedForLinesAcross(sheet, on: work, candidates: candidates, fullWidth: width,
+                                              fullHeight: height, scale: scale)
         }
         // Nothing four-sided, or a page already found running off one edge of the frame: it
         // may run off two (a receipt whose first line of print closed a quad at the top).
-        if best.confidence < minConfidence || Self.runsOffFrame(best, width: width, height: height, scale: scale),
+        let sure = best.flatMap { $0.confidence >= minConfidence ? $0 : nil }
+        if sure.map({ Self.runsOffFrame($0, width: width, height: height, scale: scale) }) ?? true,
            let band = pixels.withUnsafeBufferPointer({
                frameBand(lines: lines, on: work, pixels: $0, width: width, height: height, bands: bands, scale: scale)
            }),
-           best.confidence < minConfidence || Self.area(band, scale: scale) > Self.area(best, scale: scale) {
+           sure.map({ Self.area(band) > Self.area($0) }) ?? true {
             best = band
         }
+        guard let best, best.confidence >= minConfidence else {
+            return (PageDetection(quad: nil, confidence: best?.confidence ?? 0), true)
+        }
         let confidence = best.confidence
-        guard confidence >= minConfidence else { return (PageDetection(quad: nil, confidence: confidence), true) }
         // Back to full pixels of the given image and refine each side there.
         var sides = best.lines.map { Self.fullScale($0, scale: scale) }
         pixels.withUnsafeBufferPointer { pixels in
@@ -113,10 +114,7 @@ struct PageDetector: Sendable {
         }
         }
         guard let corners = Self.corners(of: sides) else { return (.none, true) }
-        let quad = Quad(topLeft: Point(x: corners[0].0, y: corners[0].1),
-                        topRight: Point(x: corners[1].0, y: corners[1].1),
-                        bottomRight: Point(x: corners[2].0, y: corners[2].1),
-                        bottomLeft: Point(x: corners[3].0, y: corners[3].1))
+        let quad = Self.quad(corners)
         guard quad.isFinite, quad.isConvex else { return (PageDetection(quad: nil, confidence: confidence * 0.5), true) }
         // A quad with paper on both sides of its edges is printed on the page: keep the frame.
         let insidePaper = pixels.withUnsafeBufferPointer {
@@ -193,6 +191,12 @@ struct PageDetector: Sendable {
             out.append(p)
         }
         return out
+    }
+
+    /// The quad through four corners in order (as `corners(of:)` gives them).
+    static func quad(_ corners: [(Double, Double)]) -> Quad {
+        Quad(topLeft: Point(x: corners[0].0, y: corners[0].1), topRight: Point(x: corners[1].0, y: corners[1].1),
+             bottomRight: Point(x: corners[2].0, y: corners[2].1), bottomLeft: Point(x: corners[3].0, y: corners[3].1))
     }
 
     static func centroid(_ pts: [(Double, Double)]) -> (Double, Double) {

@@ -80,7 +80,6 @@ while !args.isEmpty {
     case "--warp-bench": warpBench = true
     case "--verbose", "-v": verbose = true
     case "--fast": fullResolution = false
-    case "--full-res": fullResolution = true  // the default; kept for old scripts
     case "--repeat": repeats = max(1, Int(args.removeFirst()) ?? 1)
     default: datasets.append(a)
     }
