@@ -31,7 +31,7 @@ struct PageDetector: Sendable {
     var minConfidence = 0.75
 
     /// A straight line `nx·x + ny·y = c` with a unit normal.
-    struct Line {
+    struct Line: Equatable {
         var nx: Double, ny: Double, c: Double
         var angle: Double { atan2(ny, nx) }
         func distance(_ x: Double, _ y: Double) -> Double { nx * x + ny * y - c }

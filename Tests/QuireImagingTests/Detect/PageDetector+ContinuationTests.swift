@@ -89,3 +89,54 @@ import Testing
         #expect(found.confidence >= 0.95)
     }
 }
+
+/// The page's edge beyond a line across the page stops at both of its ends.
+@Suite struct PageDetectorOutwardAlternativeTests {
+    /// RGB pixels: a dark desk, a page `page` (x0, y0, x1, y1), and dark rules on it (x0, y0, x1, y1).
+    static func page(_ page: (Int, Int, Int, Int), rules: [(Int, Int, Int, Int)], width: Int = 600, height: Int = 800) -> [UInt8] {
+        var px = [UInt8](repeating: 50, count: width * height * 3)
+        func fill(_ r: (Int, Int, Int, Int), _ v: UInt8) {
+            for y in r.1..<r.3 { for x in r.0..<r.2 { let o = (y * width + x) * 3; (px[o], px[o + 1], px[o + 2]) = (v, v, v) } }
+        }
+        fill(page, 228)
+        for rule in rules { fill(rule, 40) }
+        return px
+    }
+
+    static func candidate(left: Double, top: Double, right: Double, bottom: Double) -> QuadCandidate {
+        QuadCandidate(lines: [PageDetector.Line(nx: 1, ny: 0, c: left), PageDetector.Line(nx: 0, ny: 1, c: top),
+                              PageDetector.Line(nx: 1, ny: 0, c: right), PageDetector.Line(nx: 0, ny: 1, c: bottom)],
+                      confidence: 1, insideBrighter: true, score: 1)
+    }
+
+    static func checked(_ px: [UInt8], inner: QuadCandidate, outer: QuadCandidate) -> QuadCandidate {
+        var work = WorkImage(pixels: px, width: 600, height: 800, bands: 3, factor: 1)
+        work.blur()
+        work.computeGradient()
+        return PageDetector.checkedForLinesAcross(inner, on: work, candidates: [inner, outer], fullWidth: 600,
+                                                  fullHeight: 800, scale: 1)
+    }
+
+    @Test func aRowOfBoxesWidenedByOneBoxIsNotThePage() {
+        // A leaflet's bottom row of boxes (y 500...740): the first box's right side is a line
+        // across the row (the row's top rule and the page's bottom run on past it), and the next
+        // box's right side is no better: the page's bottom still runs on past it to x = 540.
+        let px = Self.page((60, 60, 540, 740), rules: [(60, 498, 380, 503), (198, 500, 203, 740), (358, 500, 363, 740)])
+        let inner = Self.candidate(left: 60, top: 500, right: 200, bottom: 740)
+        let outer = Self.candidate(left: 60, top: 500, right: 360, bottom: 740)
+        let found = Self.checked(px, inner: inner, outer: outer)
+        #expect(found.lines == outer.lines)
+        #expect(found.confidence < PageDetector().minConfidence)
+    }
+
+    @Test func aPageBeyondAColumnRuleKeepsItsConfidence() {
+        // A page (x 60...360) with a rule down it: the left column's right side is a line across
+        // the page, the page's own right edge beyond it stops at both ends.
+        let px = Self.page((60, 500, 360, 740), rules: [(198, 500, 203, 740)])
+        let inner = Self.candidate(left: 60, top: 500, right: 200, bottom: 740)
+        let outer = Self.candidate(left: 60, top: 500, right: 360, bottom: 740)
+        let found = Self.checked(px, inner: inner, outer: outer)
+        #expect(found.lines == outer.lines)
+        #expect(found.confidence == 1)
+    }
+}
