@@ -5,7 +5,7 @@
 //
 // Photos are detected as `quire process` and `quire detect` do: the whole image decoded, the
 // detection copy averaged from it and the corners refined on it. `--fast` scores the
-// shrink-on-load copy alone (what `Detector.detect(file:)` does by default), whose pixels
+// shrink-on-load copy alone (`Detector.detect(file:fullResolution: false)`), whose pixels
 // differ slightly and can tip a borderline photo either way.
 //
 // A DATASET is a folder with truth.json: photo sets map file names to {"corners", ...}, scan
@@ -113,7 +113,7 @@ for dataset in datasets {
         for name in names {
             let path = (dataset as NSString).appendingPathComponent(name)
             let trueSkew = truth[name]?["skew_deg"] as? Double ?? 0
-            guard let r = try? Detector.detect(file: path) else { print("  \(name): unreadable"); continue }
+            guard let r = try? Detector.detect(file: path, fullResolution: fullResolution) else { print("  \(name): unreadable"); continue }
             if verbose {
                 print(String(format: "  %@ true %.3f measured %@", name as NSString, trueSkew,
                              r.skewDegrees.map { String(format: "%.3f (conf %.2f)", $0, r.confidence) } ?? "- (taken as photo)"))
