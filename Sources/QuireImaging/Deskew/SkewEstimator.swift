@@ -14,6 +14,9 @@ enum SkewEstimator {
     static let minimumConfidence = 0.15
     /// Fewer ink pixels than this share of the image: a blank page.
     static let minimumInkShare = 0.0005
+    /// The columns' sharpest projection must beat the rows' by this factor for the page's lines
+    /// to be taken as running up or down (a page lying a quarter turn round).
+    static let columnsWin = 1.25
 
     /// Pixel positions of ink: pixels clearly darker than their neighbourhood mean.
     ///
@@ -164,7 +167,7 @@ enum SkewEstimator {
                 let rowCurve = rows.coarseCurve()
                 guard let rowMax = rowCurve.max(),
                       let columnMax = columns.coarseCurve(every: 2).max() else { return .none }
-                if columnMax > 1.25 * rowMax {
+                if columnMax > columnsWin * rowMax {
                     let found = columns.estimate(coarse: columns.coarseCurve())
                     return SkewEstimate(degrees: found.degrees == 0 ? 0 : -found.degrees, confidence: found.confidence)
                 }
@@ -174,6 +177,26 @@ enum SkewEstimator {
                 return twoPagesCheck(found, xs: xp, ys: yp, weights: wp, width: width, height: height)
             }
         } }
+    }
+
+    /// Whether the text lines of a small grey page run up or down rather than across: its ink's
+    /// columns line up more sharply than its rows by `margin` (`columnsWin`, as `estimate`
+    /// decides, unless asked for more): a page lying a quarter turn round.
+    /// - Complexity: O(width x height + angles x ink points), about 300 angles.
+    static func linesRunDown(gray: [UInt8], width: Int, height: Int, margin: Double = columnsWin) -> Bool {
+        guard width >= 16, height >= 16, gray.count >= width * height else { return false }
+        let (xs, ys, ws) = inkPoints(gray: gray, width: width, height: height)
+        guard Double(xs.count) >= minimumInkShare * Double(width * height), xs.count >= 64 else { return false }
+        return xs.withUnsafeBufferPointer { xp in
+            ys.withUnsafeBufferPointer { yp in ws.withUnsafeBufferPointer { wp in
+                let rows = Projection(xs: xp, ys: yp, weights: wp, count: xs.count, width: width, height: height)
+                let columns = Projection(xs: yp, ys: xp, weights: wp, count: xs.count, width: height, height: width)
+                guard let rowMax = rows.coarseCurve().max(), let columnMax = columns.coarseCurve(every: 2).max() else {
+                    return false
+                }
+                return columnMax > margin * rowMax
+            } }
+        }
     }
 
     /// A landscape page with a gutter may be an open book: two pages that need not lie at the same angle

@@ -96,4 +96,18 @@ import VipsBridge
         let spreads = truth.keys.filter { truth[$0]?["pages"] != nil }.sorted()
         #expect(split.sorted() == spreads, "split: \(split)")
     }
+
+    /// A single page photographed lying a quarter turn round is landscape once straightened,
+    /// and a gap between its lines runs down its middle: an article page and an invoice of the
+    /// real set, turned either way, were cut in two there. They stay one page.
+    @Test(arguments: ["dynamsoft_about_page.jpg", "inv3d_invoice_shadow.jpg"], [90, 270])
+    func aPagePhotographedSidewaysIsNotSplit(_ name: String, degrees: Int) throws {
+        let photo = TestSupport.repoRoot.appendingPathComponent("Tools/accuracy/real-photos/" + name).path
+        let dir = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let turned = dir + "/turned.png"
+        try VIPSImage.load(file: photo).autorotated().rotated(quarterTurns: degrees / 90).save(to: turned, options: .init(format: .png))
+        let pages = try Self.run(turned, split: SplitOptions(), in: dir)
+        #expect(pages.count == 1, "\(name) turned \(degrees): split at \(pages.first?.split?.rect as Any)")
+    }
 }

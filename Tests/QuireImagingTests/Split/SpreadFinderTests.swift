@@ -68,4 +68,22 @@ import Testing
         let panels = Self.page(columns: [0.04...0.21, 0.27...0.44, 0.50...0.67, 0.73...0.94])
         #expect(SpreadFinder.gutter(gray: panels, width: 1000, height: 700) == nil)
     }
+
+    @Test func aPageLyingAQuarterTurnRoundIsNotSplit() throws {
+        // A portrait page whose text stops for a blank band halfway down, turned a quarter:
+        // landscape, with an ink-free band down its middle and ink on both sides.
+        let (w, h) = (700, 1000)
+        // Words of varying length, not lined up from one line to the next.
+        var portrait = [UInt8](repeating: 235, count: w * h)
+        for y in 40..<(h - 40) where y % 14 < 4 && !(440..<560).contains(y) {
+            let line = y / 14
+            for x in 56..<(w - 56) where (x + line * 23) % (40 + line % 5 * 7) >= 8 { portrait[y * w + x] = 30 }
+        }
+        var turned = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h { for x in 0..<w { turned[x * h + (h - 1 - y)] = portrait[y * w + x] } }
+        #expect(SpreadFinder.gutter(gray: turned, width: h, height: w) == nil)
+        // The same gutter with the lines running across is a spread.
+        let across = Self.page(width: h, height: w, columns: [0.06...0.44, 0.56...0.94])
+        _ = try #require(SpreadFinder.gutter(gray: across, width: h, height: w))
+    }
 }
