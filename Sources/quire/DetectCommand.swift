@@ -13,8 +13,9 @@ struct DetectCommand: ParsableCommand {
             width, height and corners (TL, TR, BR, BL) in display pixels after EXIF orientation; \
             quad is null when no page was found or the input is a scan; skewDegrees is null for \
             photos; kind is photo, scan or none (what `quire process` does with the page); rotation is \
-            the clockwise turn process applies first (0, 90, 180, 270; skewDegrees is measured after \
-            it) and rotationConfidence Tesseract's confidence. Inputs that \
+            the clockwise turn process applies (0, 90, 180, 270; to a scan before skewDegrees is \
+            measured, to a photo's page once straightened, its quad then naming the page's own \
+            corners) and rotationConfidence Tesseract's confidence. Inputs that \
             cannot be read get "error" and "code" fields (codes as in layout.json) and one line on \
             stderr; the others are still detected. --corners-out writes the quads found as a \
             corners file for `quire process --corners`, to be corrected by hand in between. \
@@ -28,7 +29,7 @@ struct DetectCommand: ParsableCommand {
     @Flag(help: "Also print the milliseconds spent in detection per input.")
     var timing = false
 
-    @Option(help: "Pages scanned sideways or upside down: auto (say the turn `quire process` applies, with Tesseract) or none.")
+    @Option(help: "Pages scanned sideways or upside down, photos taken sideways: auto (say the turn `quire process` applies, with Tesseract) or none.")
     var rotate: CorrectionOptions.Rotate = .auto
 
     @Option(name: .customLong("corners-out"),

@@ -62,7 +62,7 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Paper size hint for correction: auto, a4, letter or legal.")
     var paper: CorrectionOptions.Paper = .auto
 
-    @Option(help: "Pages scanned sideways or upside down: auto (turn them upright, with Tesseract's orientation detection when it is installed) or none.")
+    @Option(help: "Pages scanned sideways or upside down, photos taken sideways: auto (turn them upright, with Tesseract's orientation detection when it is installed) or none.")
     var rotate: CorrectionOptions.Rotate = .auto
 
     @Option(help: "Open books (a photo or scan of two facing pages): auto (write each page as its own page, in reading order) or none (keep the spread as one page).")

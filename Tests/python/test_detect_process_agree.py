@@ -1,6 +1,7 @@
 """`quire detect` is a preview of `quire process`: on every real scan and photo available, both
-take the same decision (photo -> perspective, scan -> deskew by the same angle, none -> none;
-the pages of a split open book take the spread's decision, each at its own angle).
+take the same decision (photo -> perspective with the same quad, scan -> deskew by the same angle,
+none -> none; the pages of a split open book take the spread's decision, each at its own angle),
+and the same turn, photos taken sideways included (two of the repo's real photos, turned).
 
 Reads the real scans committed in Tools/accuracy/real-scans and ../shared/data/real ($QUIRE_SHARED_DATA;
 left out when absent).
@@ -22,6 +23,8 @@ REAL_DIRS = ["real/unpaper-tests", "real/tesseract-test-images", "real/scikit-im
              "real/exif-orientation-examples"]
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".tif", ".tiff", ".pbm", ".pdf"}
 KIND_OF_CORRECTION = {"perspective": "photo", "deskew": "scan", "none": "none"}
+REPO_PHOTOS = REPO / "Tools" / "accuracy" / "real-photos"
+SIDEWAYS_PHOTOS = ["dynamsoft_about_page.jpg", "inv3d_invoice_tiles.jpg"]
 
 
 def real_files():
@@ -42,6 +45,11 @@ def test_detect_and_process_decide_the_same(quire_bin, tmp_path):
     inputs.mkdir()
     for i, f in enumerate(files):   # unique names: the layout is keyed by file name
         shutil.copy(f, inputs / f"{i:03d}-{f.name}")
+    # Photos taken with the page on its side: process turns the straightened page upright and
+    # names the page's own corners; detect must say the same turn and the same quad.
+    for name in SIDEWAYS_PHOTOS:
+        for turn in ("d90", "d270"):
+            subprocess.run(["vips", "rot", str(REPO_PHOTOS / name), str(inputs / f"turned-{turn}-{name}"), turn], check=True)
     detect = subprocess.run([quire_bin, "detect", str(inputs)], capture_output=True, text=True)
     assert detect.returncode in (0, 1), detect.stderr   # 1: some real files are truncated on purpose
     detected = {Path(r["source"]).name: r for r in json.loads(detect.stdout)["results"]}
@@ -65,5 +73,10 @@ def test_detect_and_process_decide_the_same(quire_bin, tmp_path):
             disagreements.append(f"{name}: skew detect {r['skewDegrees']}, process {page['skewDegrees']}")
         if page.get("rotation", 0) != r.get("rotation", 0):
             disagreements.append(f"{name}: rotation detect {r.get('rotation')}, process {page.get('rotation')}")
+        if kind == "photo" and not page.get("split") and r.get("quad") and page.get("quad"):
+            if max(abs(a - b) for p, q in zip(page["quad"], r["quad"]) for a, b in zip(p, q)) > 1:
+                disagreements.append(f"{name}: quad detect {r['quad']}, process {page['quad']}")
+        if name.startswith("turned-") and shutil.which("tesseract") and page.get("rotation", 0) not in (90, 270):
+            disagreements.append(f"{name}: a page photographed sideways written with rotation {page.get('rotation')}")
     assert compared >= 10, f"only {compared} real files compared"
     assert not disagreements, "\n".join(disagreements)

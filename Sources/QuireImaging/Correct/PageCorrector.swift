@@ -33,8 +33,8 @@ public struct CorrectionRecord: Sendable, Hashable, Codable {
     public var edgeFill: Double?
     /// The clockwise quarter turn applied so the text reads upright (0, 90, 180, 270).
     public var rotation: Int = 0
-    /// The orientation detector's confidence, nil when it was not asked (photos, `--rotate none`,
-    /// no Tesseract) or could not tell.
+    /// The orientation detector's confidence, nil when it was not asked (photos whose lines run
+    /// across, `--rotate none`, no Tesseract) or could not tell.
     public var rotationConfidence: Double?
     /// A record of correction `kind` with what it measured (each nil when it does not apply).
     public init(kind: Kind = .none, quad: Quad? = nil, quadConfidence: Double? = nil,

@@ -181,9 +181,12 @@ enum SkewEstimator {
 
     /// Whether the text lines of a small grey page run up or down rather than across: its ink's
     /// columns line up more sharply than its rows by `margin` (`columnsWin`, as `estimate`
-    /// decides, unless asked for more): a page lying a quarter turn round.
-    /// - Complexity: O(width x height + angles x ink points), about 300 angles.
-    static func linesRunDown(gray: [UInt8], width: Int, height: Int, margin: Double = columnsWin) -> Bool {
+    /// decides, unless asked for more) at angles within +/-`range` degrees: a page lying a
+    /// quarter turn round.
+    /// - Complexity: O(width x height + angles x ink points), about 300 angles over the whole
+    ///   search range, 26 within 2 degrees.
+    static func linesRunDown(gray: [UInt8], width: Int, height: Int, margin: Double = columnsWin,
+                             within range: Double = searchRange) -> Bool {
         guard width >= 16, height >= 16, gray.count >= width * height else { return false }
         let (xs, ys, ws) = inkPoints(gray: gray, width: width, height: height)
         guard Double(xs.count) >= minimumInkShare * Double(width * height), xs.count >= 64 else { return false }
@@ -191,7 +194,8 @@ enum SkewEstimator {
             ys.withUnsafeBufferPointer { yp in ws.withUnsafeBufferPointer { wp in
                 let rows = Projection(xs: xp, ys: yp, weights: wp, count: xs.count, width: width, height: height)
                 let columns = Projection(xs: yp, ys: xp, weights: wp, count: xs.count, width: height, height: width)
-                guard let rowMax = rows.coarseCurve().max(), let columnMax = columns.coarseCurve(every: 2).max() else {
+                guard let rowMax = rows.coarseCurve(within: range).max(),
+                      let columnMax = columns.coarseCurve(every: 2, within: range).max() else {
                     return false
                 }
                 return columnMax > margin * rowMax
@@ -256,8 +260,9 @@ enum SkewEstimator {
         let xs: UnsafeBufferPointer<Float>, ys: UnsafeBufferPointer<Float>, weights: UnsafeBufferPointer<Float>
         let count: Int, width: Int, height: Int
         static let coarseStep = 0.25
-        static var coarseAngles: [Double] {
-            let steps = Int(searchRange / coarseStep)
+        static var coarseAngles: [Double] { coarseAngles(within: searchRange) }
+        static func coarseAngles(within range: Double) -> [Double] {
+            let steps = Int(range / coarseStep)
             return (-steps...steps).map { Double($0) * coarseStep }
         }
 
@@ -267,11 +272,11 @@ enum SkewEstimator {
         }
 
         /// Coarse: a subsample of at most ~10k points, 2 px bins, 0.25 degree steps (or every
-        /// `every`-th of those angles).
-        func coarseCurve(every: Int = 1) -> [Double] {
+        /// `every`-th of those angles) within +/-`range` degrees.
+        func coarseCurve(every: Int = 1, within range: Double = searchRange) -> [Double] {
             var bins: [Float] = []
             let stride = max(1, count / 10_000)
-            let angles = Self.coarseAngles
+            let angles = Self.coarseAngles(within: range)
             return Swift.stride(from: 0, to: angles.count, by: every).map {
                 score(angles[$0], stride: stride, bin: 2, bins: &bins)
             }

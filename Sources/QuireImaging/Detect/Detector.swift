@@ -123,6 +123,18 @@ public enum Detector {
                                 width: width, height: height, ms: ms)
         result.rotation = rotation
         result.rotationConfidence = rotationConfidence
+        // A photo's page is asked once straightened, when its lines run up or down, as
+        // `quire process` does; the quad then names the page's own corners.
+        if let orientation, result.kind == .photo, let quad = result.quad {
+            let frame = try decoded ?? DecodedFrame(upright: VIPSImage.load(
+                file: path, options: .init(page: page > 0 ? page : nil, dpi: isVector(path) ? dpi : nil)).autorotated())
+            let corrector = PageCorrector(options: CorrectionOptions(), orientation: .some(orientation))
+            let straight = try corrector.correct(frame, userQuad: quad)
+            var record = straight.record
+            record.quad = quad
+            let upright = try corrector.turnedUpright(straight.image, preview: straight.image, record: record).record
+            (result.quad, result.rotation, result.rotationConfidence) = (upright.quad, upright.rotation, upright.rotationConfidence)
+        }
         return result
     }
 

@@ -107,19 +107,24 @@ public struct PagePipeline: Sendable {
         do {
             // 2. correction (perspective for photos, deskew and trim for scans, or nothing); the
             //    frame is released when this returns, unless the page is a view of it.
+            let corrector = PageCorrector(options: correction)
             let corrected = try StageProfile.measure("2 correct (all of 2x)") {
-                try PageCorrector(options: correction).correct(consume decoded, userQuad: userQuad,
-                                                               frameShrunk: { pass?.leave() })
+                try corrector.correct(consume decoded, userQuad: userQuad, frameShrunk: { pass?.leave() })
+            }
+            var (page, record) = corrected
+            var preview = try StageProfile.measure("4 preview resize") {
+                try shrink(page, inside: renditions.previewSize)
+            }
+            // A photo straightened on its side is turned upright (looked at on the preview);
+            // corners the user gave say which way up the page is themselves.
+            if userQuad == nil {
+                (page, preview, record) = try corrector.turnedUpright(page, preview: preview, record: record)
             }
             // 3. an open book becomes its two pages; the gutter is looked for on the preview when
             //    it is detailed enough (shrinking a lazily deskewed page again is costly), and a
             //    page written whole keeps that preview.
-            let preview = try StageProfile.measure("4 preview resize") {
-                try shrink(corrected.image, inside: renditions.previewSize)
-            }
-            let page = corrected.image
             let detailed = max(preview.width, preview.height) >= min(ScanDeskew.analysisLongSide, max(page.width, page.height))
-            let parts = try PageSplitter(options: split).split(page, record: corrected.record, preview: detailed ? preview : nil)
+            let parts = try PageSplitter(options: split).split(page, record: record, preview: detailed ? preview : nil)
             return try parts.enumerated().map { index, part in
                 var result = try finish(part.image, record: part.record, source: source, format: format, orientation: orientation,
                                         preview: parts.count == 1 ? preview : nil, to: outputs.part(index + 1))

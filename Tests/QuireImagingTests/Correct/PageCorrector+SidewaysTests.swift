@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+import VipsBridge
+@testable import QuireImaging
+
+/// A page photographed lying a quarter turn round is turned upright once straightened; the
+/// orientation detector is only asked when the page's lines run up or down.
+@Suite struct PageCorrectorSidewaysTests {
+    /// Always says "turn `rotate` degrees", surely.
+    struct Sure: OrientationDetector {
+        var rotate: Int
+        func guess(_ page: VIPSImage) throws -> OrientationGuess? { OrientationGuess(rotate: rotate, confidence: 20, scriptConfidence: 5) }
+    }
+
+    /// A portrait page of text lines (words not lined up from line to line), as 3-band pixels.
+    static func textPage(width: Int = 700, height: Int = 1000) -> [UInt8] {
+        var px = [UInt8](repeating: 235, count: width * height * 3)
+        for y in 60..<(height - 60) where y % 18 < 5 {
+            let line = y / 18
+            for x in 60..<(width - 60) where (x + line * 23) % (40 + line % 5 * 7) >= 8 {
+                let o = (y * width + x) * 3
+                (px[o], px[o + 1], px[o + 2]) = (30, 30, 40)
+            }
+        }
+        return px
+    }
+
+    static let quad = Quad(topLeft: Point(x: 10, y: 20), topRight: Point(x: 110, y: 22),
+                           bottomRight: Point(x: 112, y: 160), bottomLeft: Point(x: 8, y: 158))
+
+    static func turned(_ image: VIPSImage, by detector: any OrientationDetector) throws -> (VIPSImage, CorrectionRecord) {
+        let corrector = PageCorrector(options: CorrectionOptions(), orientation: .some(detector))
+        let record = CorrectionRecord(kind: .perspective, quad: quad, quadConfidence: 0.9)
+        let (page, preview, turned) = try corrector.turnedUpright(image, preview: image, record: record)
+        #expect(preview.width == page.width && preview.height == page.height)
+        return (page, turned)
+    }
+
+    @Test func anUprightPageIsNotAsked() throws {
+        let image = try VIPSImage.fromPixels(Self.textPage(), width: 700, height: 1000, bands: 3)
+        let (page, record) = try Self.turned(image, by: Sure(rotate: 90))
+        #expect(page.width == 700 && record.rotation == 0)
+        #expect(record.rotationConfidence == nil)
+        #expect(record.quad == Self.quad)
+    }
+
+    @Test func aPageOnItsSideIsTurnedUpright() throws {
+        let upright = try VIPSImage.fromPixels(Self.textPage(), width: 700, height: 1000, bands: 3)
+        let sideways = try upright.rotated(quarterTurns: 1).materialized()
+        let (page, record) = try Self.turned(sideways, by: Sure(rotate: 270))
+        #expect(page.width == 700 && page.height == 1000)
+        #expect(record.rotation == 270)
+        #expect(record.rotationConfidence == 20)
+        // The page's own corners, its top-left first: the turned page's top-left was the
+        // sideways page's top-right.
+        #expect(record.quad?.corners == [Self.quad.topRight, Self.quad.bottomRight, Self.quad.bottomLeft, Self.quad.topLeft])
+        // A detector that would turn it upside down is not followed: its lines run down.
+        let (same, unsure) = try Self.turned(sideways, by: Sure(rotate: 180))
+        #expect(same.width == 1000 && unsure.rotation == 0 && unsure.rotationConfidence == 20)
+    }
+
+    @Test func cornersAreRenamedForEachTurn() {
+        let q = Self.quad
+        #expect(PageCorrector.quarterTurned(q, turns: 0).corners == q.corners)
+        #expect(PageCorrector.quarterTurned(q, turns: 1).corners == [q.bottomLeft, q.topLeft, q.topRight, q.bottomRight])
+        #expect(PageCorrector.quarterTurned(q, turns: 2).corners == [q.bottomRight, q.bottomLeft, q.topLeft, q.topRight])
+        #expect(PageCorrector.quarterTurned(q, turns: 3).corners == [q.topRight, q.bottomRight, q.bottomLeft, q.topLeft])
+    }
+
+    /// With Tesseract installed, a real photo of a printed page turned a quarter comes out
+    /// upright, its quad the same page corners as the upright photo's.
+    @Test func aRealPhotoTakenSidewaysComesOutUpright() throws {
+        guard TesseractOSD.installed != nil else { return }
+        let photo = TestSupport.repoRoot.appendingPathComponent("Tools/accuracy/real-photos/dynamsoft_about_page.jpg").path
+        let dir = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let upright = try VIPSImage.load(file: photo).autorotated()
+        let path = dir + "/sideways.png"
+        try upright.rotated(quarterTurns: 1).save(to: path, options: .init(format: .png))
+        let pipeline = PagePipeline(renditions: RenditionOptions(format: .png, previewSize: 1000, thumbnailSize: 64))
+        func run(_ source: String, _ name: String) throws -> PageResult {
+            let paths = PageOutputPaths(page: dir + "/\(name).png", preview: dir + "/\(name)-p.png", thumbnail: dir + "/\(name)-t.png")
+            return try #require(try pipeline.process(PageSource(path: source), to: paths).first)
+        }
+        let straight = try run(photo, "straight")
+        let turned = try run(path, "turned")
+        #expect(turned.correction.rotation == 270)
+        #expect(abs(turned.width - straight.width) <= 2 && abs(turned.height - straight.height) <= 2)
+        // The sideways photo's pixel (x, y) is the upright photo's (y, H - x).
+        let h = Double(upright.height)
+        let back = try #require(turned.correction.quad).corners.map { Point(x: $0.y, y: h - $0.x) }
+        for (a, b) in zip(back, try #require(straight.correction.quad).corners) {
+            #expect(abs(a.x - b.x) < 3 && abs(a.y - b.y) < 3, "\(a) vs \(b)")
+        }
+    }
+}
