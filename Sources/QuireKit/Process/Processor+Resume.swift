@@ -16,9 +16,11 @@ extension Processor {
         /// Bumped whenever Quire itself writes different pages for the same options (2: pages
         /// carry their resolution, scanner edges are filled; 3: the skew estimate scores profile
         /// steps and spreads, a dark picture on a page is not a page; 4: open books are split,
-        /// handwriting is not turned on an unsure guess), so a rerun after an upgrade redoes the
-        /// pages instead of mixing old and new ones.
-        static let pipelineVersion = 4
+        /// handwriting is not turned on an unsure guess; 5: a page running off the frame is the
+        /// band between its edges, photos taken sideways are turned upright, a sideways page is
+        /// not split), so a rerun after an upgrade redoes the pages instead of mixing old and
+        /// new ones.
+        static let pipelineVersion = 5
         var pipelineVersion = Self.pipelineVersion
         var renditions: RenditionOptions
         var correction: CorrectionOptions
