@@ -1,13 +1,16 @@
 """How well `quire process` turns pages upright: every real scan of the set, turned by 0, 90,
-180 and 270 degrees, must come back upright.
+180 and 270 degrees, must come back upright; so should the real photos of
+Tools/accuracy/real-photos, turned the same way (a photo is straightened first, then turned when
+its lines run up or down; upside-down photos are not looked at).
 
     python3 Tools/accuracy/orientation.py [QUIRE] [DATA]
 
-QUIRE: the quire binary (default .build/release/quire); DATA: ../shared/data/real. Each scan is
-turned with `vips rot` into a temporary folder and processed once (PNG, no viewer); the table
-says, per turn, how many pages came back upright, how many were turned wrong and how many were
-kept as they were (the detector was not confident enough), with the confidences seen. Needs
-libvips-tools (`vips`) and Tesseract with its osd data (tesseract-ocr, tesseract-ocr-osd).
+QUIRE: the quire binary (default .build/release/quire); DATA: ../shared/data/real (the scans;
+the photos are in the repo). Each page is turned with `vips rot` into a temporary folder and
+processed once (no viewer); a table per set says, per turn, how many pages came back upright,
+how many were turned wrong and how many were kept as they were (the detector was not confident
+enough, or not asked), with the confidences seen. Needs libvips-tools (`vips`) and Tesseract
+with its osd data (tesseract-ocr, tesseract-ocr-osd).
 """
 import json
 import shutil
@@ -40,25 +43,42 @@ SET = [
 def main():
     quire = sys.argv[1] if len(sys.argv) > 1 else str(REPO / ".build/release/quire")
     data = Path(sys.argv[2] if len(sys.argv) > 2 else REPO.parent / "shared/data/real")
-    if not data.is_dir():
-        print(f"note: {data} is absent; orientation not scored")
-        return
     if not shutil.which("vips") or not shutil.which("tesseract"):
         print("note: vips or tesseract is not installed; orientation not scored")
         return
+    if data.is_dir():
+        scans = [(data / path, options) for path, _, options in (item.partition("[") for item in SET)
+                 if (data / path).exists()]
+        print("== real scans")
+        score(quire, scans, suffix=".png")
+    else:
+        print(f"note: {data} is absent; scans not scored")
+    photos = sorted((REPO / "Tools/accuracy/real-photos").glob("*.jpg"))
+    if photos:
+        print("== real photos (upside down: not looked at)")
+        score(quire, [(path, "") for path in photos], suffix=".jpg")
+
+
+def score(quire, items, suffix):
+    """Turns every (path, load options) of `items` by 0, 90, 180 and 270 degrees, processes them
+    in one batch and prints the table."""
     with tempfile.TemporaryDirectory() as work:
         work = Path(work)
         expected = {}
-        for item in SET:
-            path, _, options = item.partition("[")
-            if not (data / path).exists():
-                continue
+        for path, options in items:
             stem = Path(path).stem
+            upright = work / f"{stem}.v"
+            source = f"{path}[{options}" if options else str(path)
+            # The EXIF orientation first (`vips rot` turns the stored pixels), and none written
+            # after: autorot keeps the tag in the metadata, and a photo saved with it would be
+            # turned again when read.
+            subprocess.run(["vips", "autorot", source, str(upright)], check=True, capture_output=True)
             for turn in (0, 90, 180, 270):
-                name = f"{stem}-r{turn}.png"
-                source = f"{data / path}[{options}" if options else str(data / path)
-                subprocess.run(["vips", "rot", source, str(work / name), f"d{turn}"], check=True, capture_output=True)
+                name = f"{stem}-r{turn}{suffix}"
+                subprocess.run(["vips", "rot", str(upright), f"{work / name}[strip]", f"d{turn}"], check=True,
+                               capture_output=True)
                 expected[name] = (360 - turn) % 360
+            upright.unlink()
         out = work / "out"
         subprocess.run([quire, "process", str(work), "-o", str(out), "--format", "png", "--viewer", "none", "-q"],
                        capture_output=True)
