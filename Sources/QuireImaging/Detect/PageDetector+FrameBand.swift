@@ -17,9 +17,12 @@ import Darwin
 ///   band may be closed short of one frame edge by a third line, a receipt's torn end);
 /// - just outside each line is not paper (darker or more coloured than the band's paper) along
 ///   most of its length, so neither is a line printed on the page (a table's rule, a column);
+///   where paper lies beyond (the sheets beneath, a page stack), the level still steps down
+///   across the line at most points along it, which a rule printed on the page does not do;
 /// - the paper touches the frame along both frame edges: the page runs off there.
 /// It is only looked for when no four-sided page was found (or the one found runs off the frame
-/// already), and its confidence stays just over `minConfidence`: two edges seen, two inferred.
+/// already, or was printed on the page, like a thesis's table, and the band holds it), and its
+/// confidence stays just over `minConfidence`: two edges seen, two inferred.
 extension PageDetector {
     /// Confidence of a band closed by the frame.
     static let frameBandConfidence = 0.8
@@ -32,6 +35,8 @@ extension PageDetector {
     static let frameBandMaximumArea = 0.92
     /// Least share of each line's outside that is not paper.
     static let frameBandMinimumStep = 0.75
+    /// Least step in level from just inside an edge to just outside it where paper lies beyond.
+    static let frameBandShadeStep = 8
     /// Least share of each frame edge, between the lines, that is paper.
     static let frameBandMinimumContact = 0.5
     /// How much of each edge's length nearest the frame's edge must be supported, as a share
@@ -149,8 +154,20 @@ extension PageDetector {
                 let p = side.point(at: t, out: 0.015 * longSide)
                 return sample(pixels, p.x, p.y, width: width, height: height, bands: bands)
             }
-            guard seen.count * 3 >= steps * 2,
-                  Double(seen.filter { !isPaper($0) }.count) >= frameBandMinimumStep * Double(seen.count) else { return false }
+            guard seen.count * 3 >= steps * 2 else { return false }
+            if Double(seen.filter { !isPaper($0) }.count) < frameBandMinimumStep * Double(seen.count) {
+                // Paper beyond paper (the sheets beneath, a page stack): the edge is still a
+                // step down in shade at each point along it.
+                func level(_ t: Double, _ out: Double) -> Int? {
+                    let p = side.point(at: t, out: out * longSide)
+                    return sample(pixels, p.x, p.y, width: width, height: height, bands: bands)?.level
+                }
+                let stepped = ts.filter { t in
+                    guard let inner = level(t, -0.015), let outer = level(t, 0.015) else { return false }
+                    return inner - outer >= frameBandShadeStep
+                }
+                guard Double(stepped.count) >= frameBandMinimumStep * Double(seen.count) else { return false }
+            }
             outside += seen
         }
         // Paper reaching the frame, between the letters of a line of print: nearer the paper's

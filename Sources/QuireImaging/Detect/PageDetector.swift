@@ -83,16 +83,44 @@ struct PageDetector: Sendable {
         // Nothing four-sided, or a page already found running off one edge of the frame: it
         // may run off two (a receipt whose first line of print closed a quad at the top).
         let sure = best.flatMap { $0.confidence >= minConfidence ? $0 : nil }
-        if sure.map({ Self.runsOffFrame($0, width: width, height: height, scale: scale) }) ?? true,
-           let band = pixels.withUnsafeBufferPointer({
-               frameBand(lines: lines, on: work, pixels: $0, width: width, height: height, bands: bands, scale: scale)
-           }),
-           sure.map({ Self.area(band) > Self.area($0) }) ?? true {
-            best = band
+        func band() -> QuadCandidate? {
+            pixels.withUnsafeBufferPointer {
+                frameBand(lines: lines, on: work, pixels: $0, width: width, height: height, bands: bands, scale: scale)
+            }
+        }
+        var bandTried = false
+        if sure.map({ Self.runsOffFrame($0, width: width, height: height, scale: scale) }) ?? true {
+            bandTried = true
+            if let band = band(), sure.map({ Self.area(band) > Self.area($0) }) ?? true { best = band }
         }
         guard let best, best.confidence >= minConfidence else {
             return (PageDetection(quad: nil, confidence: best?.confidence ?? 0), true)
         }
+        let found = finished(best, pixels: pixels, width: width, height: height, bands: bands, scale: scale)
+        // A table or a column printed on a page whose edges run off the frame: the page may
+        // still be the band between its edges, holding what was printed on it.
+        if found.printedOnPaper, !bandTried, let band = band(), Self.holds(band, best) {
+            let second = finished(band, pixels: pixels, width: width, height: height, bands: bands, scale: scale)
+            if !second.printedOnPaper { return (second.detection, second.insideBrighter) }
+        }
+        return (found.detection, found.insideBrighter)
+    }
+
+    /// Whether the quad of `outer` holds nearly all of the quad of `inner` (working-copy lines):
+    /// their shared area is at least `share` of the inner one's.
+    static func holds(_ outer: QuadCandidate, _ inner: QuadCandidate, share: Double = 0.9) -> Bool {
+        guard let around = corners(of: outer.lines), let within = corners(of: inner.lines) else { return false }
+        let (big, small) = (quad(around), quad(within))
+        guard big.isConvex, small.isConvex, small.area > 0 else { return false }
+        let iou = big.intersectionOverUnion(with: small)
+        let shared = iou * (big.area + small.area) / (1 + iou)
+        return shared >= share * small.area
+    }
+
+    /// `candidate` (working-copy lines) refined on the full image and checked: a quad with paper
+    /// on both sides of its edges is printed on the page (`printedOnPaper`, no quad returned).
+    private func finished(_ best: QuadCandidate, pixels: [UInt8], width: Int, height: Int, bands: Int,
+                          scale: Double) -> (detection: PageDetection, insideBrighter: Bool, printedOnPaper: Bool) {
         let confidence = best.confidence
         // Back to full pixels of the given image and refine each side there.
         var sides = best.lines.map { Self.fullScale($0, scale: scale) }
@@ -113,19 +141,21 @@ struct PageDetector: Sendable {
             }
         }
         }
-        guard let corners = Self.corners(of: sides) else { return (.none, true) }
+        guard let corners = Self.corners(of: sides) else { return (.none, true, false) }
         let quad = Self.quad(corners)
-        guard quad.isFinite, quad.isConvex else { return (PageDetection(quad: nil, confidence: confidence * 0.5), true) }
+        guard quad.isFinite, quad.isConvex else {
+            return (PageDetection(quad: nil, confidence: confidence * 0.5), true, false)
+        }
         // A quad with paper on both sides of its edges is printed on the page: keep the frame.
         let insidePaper = pixels.withUnsafeBufferPointer {
             Self.liesInsidePaper(quad, pixels: $0, width: width, height: height, bands: bands)
         }
-        guard !insidePaper else { return (PageDetection(quad: nil, confidence: min(confidence, 0.3)), true) }
+        guard !insidePaper else { return (PageDetection(quad: nil, confidence: min(confidence, 0.3)), true, true) }
         // A frame printed on the sheet with no candidate at the sheet's edge: grown out to it.
         let sheet = pixels.withUnsafeBufferPointer {
             Self.grownToPaper(quad, pixels: $0, width: width, height: height, bands: bands)
         }
-        return (PageDetection(quad: sheet.readingOrdered(), confidence: confidence), best.insideBrighter)
+        return (PageDetection(quad: sheet.readingOrdered(), confidence: confidence), best.insideBrighter, false)
     }
 
     /// Re-measures the sides of `quad` on a larger image (the full page), each within
