@@ -21,12 +21,22 @@ struct Scores {
     var cornerErrors: [Double] = []
     var ms: [Double] = []
     var found = 0
+    /// Quads reported sure (confidence >= 0.75) and how many of them are under IoU 0.9; nil for
+    /// a detector that gives no confidence.
+    var sure: Int?, sureOff = 0
     var aspectErrors: [Double] = []
 
-    mutating func add(truth: Quad, quad: Quad?, width: Int, height: Int, ms: Double?) {
+    mutating func add(truth: Quad, quad: Quad?, width: Int, height: Int, ms: Double?, confidence: Double? = nil) {
         let used = quad ?? Quad(rect: Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
         if quad != nil { found += 1 }
-        ious.append(truth.intersectionOverUnion(with: used))
+        let iou = truth.intersectionOverUnion(with: used)
+        if let confidence {
+            if quad != nil, confidence >= 0.75 {
+                sure = (sure ?? 0) + 1
+                if iou < 0.9 { sureOff += 1 }
+            } else if sure == nil { sure = 0 }
+        }
+        ious.append(iou)
         let diagonal = (Double(width * width + height * height)).squareRoot()
         cornerErrors.append(truth.worstCornerDistance(to: used.readingOrdered()) / diagonal)
         if let ms { self.ms.append(ms) }
@@ -47,8 +57,11 @@ struct Scores {
         let msText = ms.isEmpty ? "-" : String(format: "%.1f", ms.reduce(0, +) / Double(ms.count))
         let aspect = aspectErrors.isEmpty ? "" : String(format: "  aspect err mean %.1f%% worst %.1f%%",
             aspectErrors.reduce(0, +) / Double(aspectErrors.count) * 100, aspectErrors.max()! * 100)
+        // Sure but off: a quad reported at confidence >= 0.75 that is not the page (IoU < 0.9).
+        let sureText = sure.map { String(format: "  sure(conf>=0.75)=%d under IoU 0.9: %d", $0, sureOff) } ?? ""
         return String(format: "%-10@ n=%3d  meanIoU=%.4f  IoU>=0.9: %5.1f%%  minIoU=%.3f  worstCorner/diag=%.4f  found=%d  harmful(IoU<0.6)=%d  ms/page=%@",
-                      name as NSString, ious.count, mean, share * 100, ious.min()!, corner, found, harmful, msText as NSString) + aspect
+                      name as NSString, ious.count, mean, share * 100, ious.min()!, corner, found, harmful, msText as NSString)
+            + sureText + aspect
     }
 }
 
@@ -150,7 +163,8 @@ for dataset in datasets {
                 print(String(format: "  %@ IoU=%.4f conf=%.2f scan=%@ ms=%.1f", name as NSString, t.intersectionOverUnion(with: used),
                              r.confidence, r.skewDegrees == nil ? "no" : "yes", r.detectionMilliseconds ?? 0))
             }
-            quire.add(truth: t, quad: r.quad, width: r.width, height: r.height, ms: r.detectionMilliseconds)
+            quire.add(truth: t, quad: r.quad, width: r.width, height: r.height, ms: r.detectionMilliseconds,
+                      confidence: r.confidence)
             if let q = r.quad, let paper = entry["paper_aspect"] as? Double {
                 quire.addAspect(estimated: PageCorrection.estimatedAspectRatio(of: q, imageWidth: r.width, imageHeight: r.height),
                                 truth: paper)
