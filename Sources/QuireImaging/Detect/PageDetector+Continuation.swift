@@ -22,29 +22,39 @@ extension PageDetector {
 
     /// `best` once its sides are checked for lines across the page. A side both of whose
     /// neighbours run on past it (a fold, a rule between panels) moves out to the frame's edge
-    /// when both run on to it, else to the page's edge beyond it when a candidate has one, else
+    /// when both run on to it, else to the page's edge beyond it when a candidate has one that
+    /// stops there, else to the whole sheet when the panel beyond a fold is a candidate too, else
     /// the quad is unsure. One neighbour running on while the other leaves the frame makes the
     /// quad less sure.
     static func checkedForLinesAcross(_ best: QuadCandidate, on work: WorkImage, candidates: [QuadCandidate],
-                                      fullWidth: Int, fullHeight: Int, scale: Double) -> QuadCandidate {
+                                      fullWidth: Int, fullHeight: Int, scale: Double,
+                                      minConfidence: Double = 0.75) -> QuadCandidate {
         guard let ways = work.waysOnPast(best) else { return best }
         var checked = best
         if let k = ways.firstIndex(where: \.cutInside) {
             if let whole = work.extendedToFrame(best, ways: ways, fullWidth: fullWidth, fullHeight: fullHeight, scale: scale) {
                 checked = whole
                 checked.confidence = min(checked.confidence, frameSideConfidence)
-            } else if let outer = work.outwardAlternative(best, side: k, candidates: candidates) {
-                checked = outer
+            } else {
+                let outer = work.outwardAlternative(best, side: k, candidates: candidates)
                 // The page's edge beyond a fold stops at both ends. A neighbour still running on
                 // past it makes it one more line across the page, and the quad as unsure as the
                 // one it replaced (a row of picture boxes on DewarpNet's leaflet, widened by one
                 // box: IoU 0.16 at confidence 0.88 on a shrink-on-load copy).
-                if let moved = outer.lines.firstIndex(where: { !best.lines.contains($0) }),
-                   let way = work.waysOnPast(outer)?[moved], way.before.runsOn == true || way.after.runsOn == true {
+                let outerRunsOn = outer.map { outer in
+                    guard let moved = outer.lines.firstIndex(where: { !best.lines.contains($0) }),
+                          let way = work.waysOnPast(outer)?[moved] else { return false }
+                    return way.before.runsOn == true || way.after.runsOn == true
+                } ?? true
+                if let outer, !outerRunsOn {
+                    checked = outer
+                } else if let folded = work.foldedPanels(best, fold: k, candidates: candidates,
+                                                         minConfidence: minConfidence) {
+                    checked = folded
+                } else {
+                    checked = outer ?? best
                     checked.confidence *= cutInsidePenalty
                 }
-            } else {
-                checked.confidence *= cutInsidePenalty
             }
         } else if ways.indices.contains(where: { work.sheetGoesOnPast(best, side: $0, ways: ways[$0]) }) {
             checked.confidence *= cutInsidePenalty

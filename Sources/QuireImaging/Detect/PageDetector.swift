@@ -78,7 +78,7 @@ struct PageDetector: Sendable {
             }
             // A fold or a rule across the page is not the page's edge: its sides run on past it.
             return Self.checkedForLinesAcross(sheet, on: work, candidates: candidates, fullWidth: width,
-                                              fullHeight: height, scale: scale)
+                                              fullHeight: height, scale: scale, minConfidence: minConfidence)
         }
         // Nothing four-sided, or a page already found running off one edge of the frame: it
         // may run off two (a receipt whose first line of print closed a quad at the top).
