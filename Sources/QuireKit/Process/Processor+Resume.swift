@@ -18,9 +18,10 @@ extension Processor {
         /// steps and spreads, a dark picture on a page is not a page; 4: open books are split,
         /// handwriting is not turned on an unsure guess; 5: a page running off the frame is the
         /// band between its edges, photos taken sideways are turned upright, a sideways page is
-        /// not split), so a rerun after an upgrade redoes the pages instead of mixing old and
-        /// new ones.
-        static let pipelineVersion = 5
+        /// not split; 6: a sheet folded across is both its panels, a table refused as printed on
+        /// a page leaves the page's band to be found), so a rerun after an upgrade redoes the
+        /// pages instead of mixing old and new ones.
+        static let pipelineVersion = 6
         var pipelineVersion = Self.pipelineVersion
         var renditions: RenditionOptions
         var correction: CorrectionOptions
