@@ -34,6 +34,16 @@ struct ViewCommand: ParsableCommand {
 
     func run() throws {
         let url = URL(fileURLWithPath: folder)
+        // Bind first: a busy port must fail before anything in OUT is rewritten.
+        var server: StaticServer?
+        if serve {
+            do {
+                server = try StaticServer(folder: url, port: port ?? 0)
+            } catch {
+                FileHandle.standardError.write(Data("quire view: \(error)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
         do {
             try ViewerWriter.write(into: url)
         } catch {
@@ -42,8 +52,7 @@ struct ViewCommand: ParsableCommand {
         }
         let index = url.appendingPathComponent("index.html").standardizedFileURL.path
         FileHandle.standardOutput.write(Data("quire: viewer written: file://\(index)\n".utf8))
-        guard serve else { return }
-        let server = try StaticServer(folder: url, port: port ?? 0)
+        guard let server else { return }
         FileHandle.standardOutput.write(Data("quire: serving \(folder) at \(server.address) (Ctrl-C stops)\n".utf8))
         server.run()
     }

@@ -19,15 +19,31 @@ public enum ViewerWriter {
         guard let layout = try? Data(contentsOf: layoutURL) else {
             throw ViewerWriterError(path: layoutURL.path, reason: "no layout.json to show (run quire process first)")
         }
+        // A read-only or foreign folder is one plain line, before anything is tried.
+        guard access(folder.path, W_OK) == 0 else {
+            throw ViewerWriterError(path: folder.path, reason: "cannot write the viewer here (\(String(cString: strerror(errno))))")
+        }
         for file in ViewerAssets.files {
-            let url = folder.appendingPathComponent(file.path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try AtomicFile.write(Data(file.text.utf8), to: url.path)
+            try write(Data(file.text.utf8), to: folder.appendingPathComponent(file.path))
         }
         var script = Data("/* Written by quire from layout.json, for the viewer opened from file:// */\nwindow.QUIRE_LAYOUT = ".utf8)
         script.append(layout)
         script.append(Data(";\n".utf8))
-        try AtomicFile.write(script, to: folder.appendingPathComponent("layout.js").path)
+        try write(script, to: folder.appendingPathComponent("layout.js"))
+    }
+
+    /// Writes one file atomically; any failure becomes one line naming the file and the reason.
+    private static func write(_ data: Data, to url: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try AtomicFile.write(data, to: url.path)
+        } catch let error as AtomicFileError {
+            throw ViewerWriterError(path: url.path, reason: "cannot be written (\(error.reason))")
+        } catch {
+            let posix = ((error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError)?.code
+            let reason = posix.map { String(cString: strerror(Int32($0))) } ?? "write failed"
+            throw ViewerWriterError(path: url.path, reason: "cannot be written (\(reason))")
+        }
     }
 }
 
