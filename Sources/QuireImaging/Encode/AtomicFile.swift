@@ -24,6 +24,29 @@ public enum AtomicFile {
         }
     }
 
+    /// Removes the temporary files that runs killed mid-write left in `folder`
+    /// (`.NAME.partial-PID-RANDOM` whose PID is no longer a live process), so a SIGKILL never
+    /// leaves them there for good. A live process's files are never touched, so a run that is
+    /// writing beside this one keeps its own.
+    /// - Returns: the names removed.
+    @discardableResult
+    public static func removeAbandoned(in folder: String) -> [String] {
+        var removed: [String] = []
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+            guard let pid = writerPID(ofTemporary: name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            if unlink(folder + "/" + name) == 0 { removed.append(name) }
+        }
+        return removed
+    }
+
+    /// The PID in a temporary name `.NAME.partial-PID-RANDOM`, or nil for any other name.
+    static func writerPID(ofTemporary name: String) -> pid_t? {
+        guard name.hasPrefix("."), let marker = name.range(of: ".partial-", options: .backwards) else { return nil }
+        let parts = name[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, UInt32(parts[1]) != nil, let pid = pid_t(parts[0]), pid > 0 else { return nil }
+        return pid
+    }
+
     /// Writes bytes atomically.
     public static func write(_ data: Data, to path: String) throws {
         try write(to: path) { temporary in

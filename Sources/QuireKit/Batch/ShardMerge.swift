@@ -11,7 +11,8 @@ import QuireImaging
 /// layout.json is written last. Shards of different batches (other inputs, shard count,
 /// viewport or mode) and missing or repeated shards are refused before anything is written.
 public enum ShardMerge {
-    /// - Throws: `ProcessError` naming the shard folder or file that is wrong.
+    /// - Throws: `ProcessError` naming the shard folder or file that is wrong, or OUT when
+    ///   another quire process holds it.
     /// - Complexity: O(n log n) for n pages, plus one link or copy per output file.
     @discardableResult
     public static func merge(_ shardFolders: [String], into out: String) throws -> ProcessSummary {
@@ -35,6 +36,11 @@ public enum ShardMerge {
             shards.append((folder, run, report))
         }
         try checkCompatible(shards.map { ($0.folder, $0.run, $0.report) })
+        // The same lock `quire process` holds: a merge into an OUT that a run is writing is
+        // refused before anything is written there.
+        let lock = try OutputLock(output: out)
+        defer { lock.release() }
+        Processor.removeTemporaryFiles(in: out)
 
         // Pages and errors at their place in the whole batch.
         var entries: [(position: ShardRun.Position, page: LayoutReport.Page, folder: String)] = []

@@ -86,7 +86,8 @@ public enum IIIFExport {
     ///   - progress: called after each page with (pages done, page count).
     /// - Throws: `OutputFolderError` when OUT has no usable layout.json, `ProcessError` when
     ///   another run holds OUT, `ExportError` for a base URL that is not http(s), or when the
-    ///   manifest cannot be written or no page could be tiled.
+    ///   manifest cannot be written, no page could be tiled, or the disk fills up (then the
+    ///   manifest and the page folders of the previous export are left untouched).
     public static func run(folder: String, options: IIIFExportOptions,
                            progress: (Int, Int) -> Void = { _, _ in }) throws -> IIIFExportResult {
         guard let base = options.normalizedBaseURL else {
@@ -133,6 +134,11 @@ public enum IIIFExport {
                 entries.append(IIIFManifest.PageEntry(id: id, label: label, width: written.grid.width, height: written.grid.height,
                                                       thumbnailWidth: thumb.width, thumbnailHeight: thumb.height))
             } catch {
+                // A full disk fails every later page too: stop before the manifest and the
+                // stale-page clean-up, so the last complete export stays as it was.
+                if DiskFull.matches(error) {
+                    throw ExportError(path: root, reason: "no space left on device while tiling \(page.files.page); the previous export is left as it was")
+                }
                 result.failures.append("\(page.files.page): \(error)")
             }
         }

@@ -79,6 +79,7 @@ public enum PDFExport {
         defer { lock.release() }
         let pages = out.pages
         let output = options.output ?? url.appendingPathComponent(defaultFileName).path
+        AtomicFile.removeAbandoned(in: (output as NSString).deletingLastPathComponent)
         let title = options.title ?? Self.folderTitle(url)
         let layoutFile = url.appendingPathComponent(Processor.layoutFileName)
 

@@ -329,11 +329,12 @@ extension Processor {
     }
 
 
-    /// Temporary files a killed run can leave in OUT itself (layout.json's atomic write:
-    /// `.layout.json.partial-*`, or `.layout.json.*.tmp` from Quire 0.1).
+    /// Temporary files a killed run can leave in OUT itself: any abandoned atomic write
+    /// (`.layout.json.partial-*`, `.pages.pdf.partial-*`, ...), or `.layout.json.*.tmp` from Quire 0.1.
     static func removeTemporaryFiles(in out: String) {
+        AtomicFile.removeAbandoned(in: out)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
-        where name.hasPrefix("." + layoutFileName + ".") && (name.contains(".partial-") || name.hasSuffix(".tmp")) {
+        where name.hasPrefix("." + layoutFileName + ".") && name.hasSuffix(".tmp") {
             unlink(out + "/" + name)
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+@testable import QuireImaging
 import Testing
 import VipsBridge
 @testable import QuireKit
@@ -126,5 +127,38 @@ private final class EventLog: @unchecked Sendable {
     var failures: [LayoutReport.PageError] {
         lock.lock(); defer { lock.unlock() }
         return list.compactMap { if case .failed(let e) = $0 { return e } else { return nil } }
+    }
+}
+
+/// Temporary files of a run killed mid-write (`.NAME.partial-PID-RANDOM`) are removed by the next
+/// command that writes there, unless their writer is still alive.
+@Suite struct AbandonedPartialTests {
+    /// A PID no process has: above the kernel's `pid_max`.
+    static var deadPID: Int32 {
+        let max = (try? String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8))
+            .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 4_194_304
+        return max + 1
+    }
+
+    @Test func theNameOfATemporaryFileNamesItsWriter() {
+        #expect(AtomicFile.writerPID(ofTemporary: ".pages.pdf.partial-1234-987654") == 1234)
+        #expect(AtomicFile.writerPID(ofTemporary: ".layout.json.partial-77-1") == 77)
+        #expect(AtomicFile.writerPID(ofTemporary: "pages.pdf") == nil)
+        #expect(AtomicFile.writerPID(ofTemporary: ".x.partial-abc-1") == nil)
+        #expect(AtomicFile.writerPID(ofTemporary: ".x.partial-12") == nil)
+        #expect(AtomicFile.writerPID(ofTemporary: ".x.partial--5-1") == nil)
+    }
+
+    @Test func aPDFRunRemovesTheDeadRunsPartialsAndKeepsTheLiveOnes() throws {
+        let fixture = try OutputFixture.make(aspectRatios: [0.7, 1.3])
+        defer { fixture.remove() }
+        let dead = fixture.url.appendingPathComponent(".pages.pdf.partial-\(Self.deadPID)-42").path
+        let deadLayout = fixture.url.appendingPathComponent(".layout.json.partial-\(Self.deadPID)-7").path
+        let live = fixture.url.appendingPathComponent(".pages.pdf.partial-\(getppid())-43").path
+        for path in [dead, deadLayout, live] { FileManager.default.createFile(atPath: path, contents: Data("half".utf8)) }
+        _ = try PDFExport.run(folder: fixture.url.path, options: PDFExportOptions())
+        #expect(!FileManager.default.fileExists(atPath: dead))
+        #expect(!FileManager.default.fileExists(atPath: deadLayout))
+        #expect(FileManager.default.fileExists(atPath: live))
     }
 }

@@ -73,6 +73,25 @@ import VipsBridge
         #expect(a.keys.contains("thumbs/0012.jpg"))
     }
 
+    /// A merge into an OUT that a `quire process` run holds is refused, and writes nothing there.
+    @Test func mergeRefusesAnOutputFolderInUse() throws {
+        let batch = try Self.makeBatch()
+        let shards = try runShards(batch, count: 2)
+        let out = try TestSupport.temporaryFolder("mergebusy")
+        let held = try OutputLock(output: out)  // what a running process holds
+        do {
+            try ShardMerge.merge(shards, into: out)
+            Issue.record("a merge into a locked OUT must be refused")
+        } catch let error as ProcessError {
+            #expect(error.description.contains("in use by another quire process"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: out + "/layout.json"))
+        #expect(!FileManager.default.fileExists(atPath: out + "/pages"))
+        held.release()
+        try ShardMerge.merge(shards, into: out)
+        #expect(FileManager.default.fileExists(atPath: out + "/layout.json"))
+    }
+
     @Test func mergeRefusesIncompleteOrMixedShards() throws {
         let batch = try Self.makeBatch()
         let shards = try runShards(batch, count: 3)

@@ -159,3 +159,60 @@ import VipsBridge
         #expect(!FileManager.default.fileExists(atPath: fixture.url.appendingPathComponent("iiif").path))
     }
 }
+
+/// A IIIF rerun that meets a full disk part-way keeps the previous export whole (an 8 MB tmpfs;
+/// needs root to mount, skipped elsewhere).
+@Suite struct IIIFFullDiskTests {
+    /// Bytes of the files under `folder`.
+    static func size(_ folder: String) -> Int {
+        var total = 0
+        let walker = FileManager.default.enumerator(atPath: folder)
+        while let name = walker?.nextObject() as? String {
+            total += ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name))?[.size] as? Int) ?? 0
+        }
+        return total
+    }
+
+    @Test func aForcedRerunThatFillsTheDiskKeepsTheOldManifest() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let disk = folder + "/disk"
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        guard geteuid() == 0, mount("tmpfs", disk, "tmpfs", 0, "size=8m") == 0 else { return }
+        defer { umount(disk) }
+        let fixture = try OutputFixture.make(aspectRatios: [0.7, 1.4, 1.0, 0.75, 0.8], pageLong: 300)
+        defer { fixture.remove() }
+        let out = disk + "/out"
+        try FileManager.default.copyItem(atPath: fixture.url.path, toPath: out)
+        let options = IIIFExportOptions(baseURL: "https://example.org/iiif")
+        let first = try IIIFExport.run(folder: out, options: options)
+        #expect(first.pageCount == 5)
+        let manifest = try Data(contentsOf: URL(fileURLWithPath: first.manifest))
+        let small = Self.size(out + "/iiif/0001")
+
+        // The last two pages become noise that compresses badly, then the disk is filled to
+        // within three small pages: the rerun tiles the first pages and runs out on the fourth.
+        for name in ["0004", "0005"] {
+            var bytes = [UInt8](repeating: 0, count: 900 * 900 * 3)
+            var state: UInt32 = name == "0004" ? 17 : 23
+            for j in bytes.indices { state = state &* 1_664_525 &+ 1_013_904_223; bytes[j] = UInt8(truncatingIfNeeded: state >> 24) }
+            try VIPSImage.fromPixels(bytes, width: 900, height: 900, bands: 3)
+                .save(to: out + "/pages/\(name).jpg", options: .init(format: .jpeg, quality: 95))
+        }
+        FileManager.default.createFile(atPath: disk + "/filler", contents: nil)
+        let filler = try #require(FileHandle(forWritingAtPath: disk + "/filler"))
+        let block = Data(count: 16 * 1024)
+        while (try? filler.write(contentsOf: block)) != nil {}
+        let filled = try filler.offset()
+        try filler.truncate(atOffset: filled - UInt64(3 * small))
+        try filler.close()
+
+        #expect(throws: ExportError.self) {
+            try IIIFExport.run(folder: out, options: IIIFExportOptions(baseURL: "https://example.org/iiif", force: true))
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: first.manifest)) == manifest)
+        for id in ["0001", "0002", "0003", "0004", "0005"] {
+            #expect(FileManager.default.fileExists(atPath: out + "/iiif/\(id)/info.json"), "\(id)")
+        }
+    }
+}
