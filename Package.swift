@@ -28,7 +28,7 @@ let package = Package(
             providers: [.apt(["libvips-dev"])]
         ),
         .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
-                linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("cairo")]),
+                linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("z")]),
         .target(name: "VipsBridge", dependencies: ["CVips", "CVipsShim"]),
         .target(name: "QuireGeometry"),
         .target(name: "QuireLayout", dependencies: ["QuireGeometry"]),

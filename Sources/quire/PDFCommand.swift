@@ -66,7 +66,8 @@ struct PDFCommand: ParsableCommand {
             } else {
                 let bytes = ExportStamp.fileIdentity(result.path)?.size ?? 0
                 print("quire: \(result.pageCount) page\(result.pageCount == 1 ? "" : "s") written to \(result.path) "
-                      + "(\(result.passedThrough) JPEG as they are, \(result.lossless) lossless), "
+                      + "(\(result.passedThrough) JPEG as they are, \(result.lossless) lossless"
+                      + (result.textPages > 0 ? ", \(result.textPages) with text" : "") + "), "
                       + String(format: "%.1f MB", Double(bytes) / 1e6), to: &standardError)
             }
         }
@@ -86,6 +87,9 @@ struct PDFOptions: ParsableArguments {
                                valueName: "date"))
     var creationDate: String?
 
+    @Flag(name: .customLong("pdfa"), help: "Write PDF/A-2b, for archives: XMP metadata, an sRGB output intent with its ICC profile, every font embedded.")
+    var pdfA = false
+
     func validate() throws {
         if let creationDate, Self.isoDate(creationDate) == nil {
             throw ValidationError("--creation-date must be 'now' or an ISO 8601 date-time such as 2026-11-24T21:00:00Z, not '\(creationDate)'.")
@@ -93,7 +97,8 @@ struct PDFOptions: ParsableArguments {
     }
 
     func options(output: String?, force: Bool) throws -> PDFExportOptions {
-        PDFExportOptions(output: output, title: title, author: author, creationDate: creationDate.flatMap(Self.isoDate), force: force)
+        PDFExportOptions(output: output, title: title, author: author, creationDate: creationDate.flatMap(Self.isoDate), force: force,
+                         pdfA: pdfA)
     }
 
     /// "now" -> the current UTC time; an ISO 8601 date-time -> itself, normalised to UTC.

@@ -22,7 +22,7 @@
 #include "cvips_resample.h"
 #include "cvips_warp.h"
 #include "cvips_box.h"
-#include "cvips_pdf.h"
+#include "cvips_deflate.h"
 #include "cvips_iiif.h"
 
 #endif

@@ -17,10 +17,12 @@ public struct PDFExportOptions: Sendable, Equatable, Codable {
     public var creationDate: String?
     /// Rewrite the PDF even when nothing changed.
     public var force: Bool
+    /// `--pdfa`: write PDF/A-2b (XMP metadata, an sRGB output intent, fonts embedded).
+    public var pdfA: Bool
 
     /// The options of `quire pdf`; every field defaults to what the command does without options.
     public init(output: String? = nil, title: String? = nil, author: String? = nil, dpi: Double? = nil,
-                paper: PaperSize? = nil, creationDate: String? = nil, force: Bool = false) {
+                paper: PaperSize? = nil, creationDate: String? = nil, force: Bool = false, pdfA: Bool = false) {
         self.output = output
         self.title = title
         self.author = author
@@ -28,6 +30,7 @@ public struct PDFExportOptions: Sendable, Equatable, Codable {
         self.paper = paper
         self.creationDate = creationDate
         self.force = force
+        self.pdfA = pdfA
     }
 }
 
@@ -42,6 +45,8 @@ public struct PDFExportResult: Sendable, Equatable {
     public var lossless: Int
     /// True when the PDF was already up to date and left alone.
     public var reused: Bool
+    /// Pages that got an invisible text layer (from their hOCR file).
+    public var textPages: Int = 0
     /// One line per page that could not be added (file and reason); those pages are left out.
     public var failures: [String]
 }
@@ -60,8 +65,8 @@ public enum PDFExport {
     public static let defaultFileName = "pages.pdf"
     /// Bumped whenever the same pages and options would give another file, so a newer Quire
     /// rewrites PDFs an older one made.
-    static let formatVersion = 2
-    /// Written as the PDF's Creator (cairo writes itself as the Producer).
+    static let formatVersion = 3
+    /// Written as the PDF's Creator; the Producer is `PDFDocumentWriter.producer`.
     public static let creator = "Quire"
 
     /// - Parameters:
@@ -85,7 +90,10 @@ public enum PDFExport {
 
         var fingerprint = ExportStamp.Builder(options: stampText(options, title: title))
         fingerprint.addContents(layoutFile.path)
-        for page in pages { fingerprint.addFile(out.path(page.files.page)) }
+        for page in pages {
+            fingerprint.addFile(out.path(page.files.page))
+            if let hocr = textFile(page, in: out) { fingerprint.addFile(hocr) }
+        }
         let inputs = fingerprint.finish()
         let stampPath = Self.stampPath(folder: url, output: output)
         if !options.force, ExportStamp.isCurrent(ExportStamp.read(stampPath), inputs: inputs, output: output) {
@@ -96,21 +104,27 @@ public enum PDFExport {
         var result = PDFExportResult(path: output, pageCount: 0, passedThrough: 0, lossless: 0, reused: false, failures: [])
         do {
             try AtomicFile.write(to: output) { temporary in
-                let writer = try PDFWriter(path: temporary, info: PDFWriter.Info(
-                    title: title, author: options.author, creator: creator, creationDate: options.creationDate))
+                let writer = try PDFDocumentWriter(
+                    path: temporary,
+                    info: .init(title: title, author: options.author, creator: creator, creationDate: options.creationDate),
+                    conformance: options.pdfA ? .pdfA2b : .plain)
+                var finished = false
+                defer { if !finished { writer.abandon() } }
                 var lastSource: String?
                 for (done, page) in pages.enumerated() {
                     defer { progress(done + 1, pages.count) }
                     let path = out.path(page.files.page)
                     do {
-                        let passed = try add(page: page, path: path, to: writer, options: options, recorded: recorded[page.index])
-                        if passed { result.passedThrough += 1 } else { result.lossless += 1 }
+                        let added = try add(page: page, path: path, text: textFile(page, in: out), to: writer,
+                                            options: options, recorded: recorded[page.index])
+                        if added.passedThrough { result.passedThrough += 1 } else { result.lossless += 1 }
+                        if added.text { result.textPages += 1 }
                     } catch {
                         result.failures.append("\(page.files.page): \(error)")
                         continue
                     }
                     if page.source != lastSource {
-                        try writer.addBookmark(bookmarkTitle(page), page: writer.pageCount)
+                        writer.addBookmark(bookmarkTitle(page), page: writer.pageCount)
                         lastSource = page.source
                     }
                 }
@@ -119,6 +133,7 @@ public enum PDFExport {
                     throw ExportError(path: output, reason: "no page could be added")
                 }
                 try writer.close()
+                finished = true
             }
         } catch let error as ExportError {
             throw error
@@ -133,25 +148,36 @@ public enum PDFExport {
         return result
     }
 
-    /// Adds one page; true when its JPEG bytes went in as they are.
-    static func add(page: LayoutReport.Page, path: String, to writer: PDFWriter, options: PDFExportOptions,
-                    recorded: PageResolution.DPI?) throws -> Bool {
-        func placement(_ width: Int, _ height: Int) throws -> PDFWriter.Placement {
+    /// Adds one page with its text layer (when `text` names a readable hOCR file).
+    /// - Returns: whether the JPEG bytes went in as they are, and whether the page got text.
+    static func add(page: LayoutReport.Page, path: String, text: String?, to writer: PDFDocumentWriter,
+                    options: PDFExportOptions, recorded: PageResolution.DPI?) throws -> (passedThrough: Bool, text: Bool) {
+        func placement(_ width: Int, _ height: Int) throws -> PDFPagePlacement {
             guard let size = PDFPageSize.make(pixelWidth: width, pixelHeight: height, givenDPI: options.dpi,
                                               pageDPI: recorded ?? PageResolution.read(path: path), paper: options.paper) else {
                 throw ExportError(path: path, reason: "empty image")
             }
-            return PDFWriter.Placement(pageWidth: size.width, pageHeight: size.height, x: size.imageX, y: size.imageY,
-                                       width: size.imageWidth, height: size.imageHeight)
+            return PDFPagePlacement(pageWidth: size.width, pageHeight: size.height, x: size.imageX, y: size.imageY,
+                                    width: size.imageWidth, height: size.imageHeight)
         }
+        // A text file that cannot be read costs the page its text layer, not the page itself.
+        let words = text.flatMap { FileManager.default.contents(atPath: $0) }.flatMap { try? HOCRReader.read(Array($0)) }
         if let jpeg = JPEGFrameHeader.read(path: path), jpeg.embeddable {
-            try writer.addJPEGPage(file: path, pixelWidth: jpeg.width, pixelHeight: jpeg.height,
-                                   placement: try placement(jpeg.width, jpeg.height))
-            return true
+            try writer.addPage(.jpeg(path: path, width: jpeg.width, height: jpeg.height, components: jpeg.components),
+                               placement: try placement(jpeg.width, jpeg.height), text: words)
+            return (true, words != nil)
         }
         let image = try VIPSImage.load(file: path).autorotated().displayReady(keepGray: true)
-        try writer.addPage(image: image, placement: try placement(image.width, image.height))
-        return false
+        try writer.addPage(.pixels(try image.pixelBytes(), width: image.width, height: image.height, bands: image.bands),
+                           placement: try placement(image.width, image.height), text: words)
+        return (false, words != nil)
+    }
+
+    /// The hOCR file of a page (`text/NNNN.hocr` beside `pages/NNNN.jpg`), when there is one.
+    static func textFile(_ page: LayoutReport.Page, in out: OutputFolder) -> String? {
+        let stem = ((page.files.page as NSString).lastPathComponent as NSString).deletingPathExtension
+        let path = out.path("text/\(stem).hocr")
+        return FileManager.default.fileExists(atPath: path) ? path : nil
     }
 
     /// A bookmark names the source file, and the page inside it when it has several.
