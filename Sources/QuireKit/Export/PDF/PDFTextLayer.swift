@@ -4,14 +4,15 @@ import QuireGeometry
 /// word, in rendering mode 3 (neither filled nor stroked), exactly over the word on the image.
 ///
 /// Each word gets its own text matrix: its origin where the word's left end meets its line's
-/// baseline (its right end for right-to-left words, whose matrix is mirrored as Tesseract's PDF
-/// renderer does), and a horizontal scaling that makes the word's characters (each
+/// baseline, and a horizontal scaling that makes the word's characters (each
 /// `GlyphlessFont.characterWidth` wide) span the word box's width exactly. All words of a line
 /// share the line's baseline and one font size (the line's height above its baseline): PDF
 /// readers put words into lines by baseline and font size, so this keeps each line one line in
 /// text extraction and selection, as Tesseract read it. A reader's box for a word is then the
 /// word's own left and right edges over its line's band from the top of the line to the
-/// baseline. Words are written in reading order with a space after each word but a line's last.
+/// baseline. Words are written in reading order with a space after each word but a line's last;
+/// a right-to-left word's characters go in visual order (reversed), as typesetters write Arabic
+/// and Hebrew, which PDF readers turn back into logical order.
 enum PDFTextLayer {
     /// The font's resource name in a page's resources.
     static let fontName = "Fq"
@@ -38,15 +39,17 @@ enum PDFTextLayer {
                 // spaces in every reader; lines are told apart by their positions.
                 let text = word.text + (i + 1 < line.words.count ? " " : "")
                 let wordUnits = word.text.utf16.count
-                let start = word.rightToLeft ? word.box.maxX : word.box.minX
+                let start = word.box.minX
                 let base = min(line.box.maxY, max(lineTop + 1, line.baselineY(at: start)))
                 let size = (base - lineTop) * sy
                 let width = (word.box.maxX - word.box.minX) * sx
                 guard wordUnits > 0, width > 0, size > 0, size.isFinite, width.isFinite else { continue }
                 let scale = 100 * width / (Double(wordUnits) * em * size)
                 let origin = "\(PDFSyntax.number(x(start))) \(PDFSyntax.number(y(base)))"
-                let matrix = word.rightToLeft ? "-1 0 0 1 \(origin)" : "1 0 0 1 \(origin)"
-                out += "/\(fontName) \(PDFSyntax.number(size)) Tf \(PDFSyntax.number(scale, decimals: 2)) Tz \(matrix) Tm <\(PDFSyntax.utf16Hex(text))> Tj\n"
+                // Right-to-left words go in visual order, as typesetters write them: their
+                // characters reversed, left to right; readers put them back in logical order.
+                let shown = word.rightToLeft ? (i + 1 < line.words.count ? " " : "") + String(word.text.reversed()) : text
+                out += "/\(fontName) \(PDFSyntax.number(size)) Tf \(PDFSyntax.number(scale, decimals: 2)) Tz 1 0 0 1 \(origin) Tm <\(PDFSyntax.utf16Hex(shown))> Tj\n"
                 any = true
             }
         }
