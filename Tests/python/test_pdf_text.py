@@ -167,3 +167,23 @@ def test_pdfa_has_every_part_pdfa_2b_requires(quire_bin, scanned, tmp_path):
             assert d["/ColorSpace"] in ("/DeviceRGB", "/DeviceGray") and "/SMask" not in d
     # No JavaScript, actions or embedded files anywhere.
     assert b"/JavaScript" not in raw and b"/EmbeddedFile" not in raw and b"/AA" not in raw
+
+
+def test_iiif_carries_the_text_ranges_and_the_pdf(quire_bin, scanned, text_pdf):
+    prezi3 = pytest.importorskip("iiif_prezi3", reason="iiif-prezi3 not installed (Tests/python/setup_venv.sh installs it)")
+    base = "https://example.org/book/iiif"
+    made = run([quire_bin, "iiif", scanned, "--base-url", base, "-q"])
+    assert made.returncode == 0, made.stderr
+    manifest = json.loads((scanned / "iiif" / "manifest.json").read_text())
+    prezi3.Manifest(**manifest)  # raises on what Presentation 3 refuses
+    canvas = manifest["items"][0]
+    assert canvas["annotations"] == [{"id": f"{base}/text/0001.json", "type": "AnnotationPage"}]
+    page = json.loads((scanned / "iiif" / "text" / "0001.json").read_text())
+    prezi3.AnnotationPage(**page)
+    lines = [a["body"]["value"] for a in page["items"]]
+    assert all(a["motivation"] == "supplementing" for a in page["items"])
+    assert " ".join(lines).split() == [w for w, _ in hocr_words(scanned / "text" / "0001.hocr")]
+    assert manifest["rendering"][0]["id"] == f"{base}/pages.pdf"
+    assert (scanned / "iiif" / "pages.pdf").read_bytes() == text_pdf.read_bytes()
+    assert manifest["structures"][0]["items"][0]["id"] == canvas["id"]
+    assert {"label": {"none": ["Pages"]}, "value": {"none": ["1"]}} in manifest["metadata"]

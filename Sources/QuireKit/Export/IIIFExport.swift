@@ -113,7 +113,8 @@ public enum IIIFExport {
         var result = IIIFExportResult(manifest: root + "/" + manifestName, pageCount: 0, written: 0, reused: 0,
                                       tiles: 0, tilesRenamed: 0, tilesRendered: 0, failures: [])
         var entries: [IIIFManifest.PageEntry] = []
-        var kept: Set<String> = []
+        var kept: Set<String> = [textFolderName]
+        var keptText: Set<String> = []
         for (done, page) in pages.enumerated() {
             defer { progress(done + 1, pages.count) }
             let id = pageID(page)
@@ -131,8 +132,11 @@ public enum IIIFExport {
                     result.reused += 1
                 }
                 let thumb = thumbnailSize(written.grid)
+                let text = try writeText(page: page, out: out, id: id, root: root, base: base, grid: written.grid)
+                if text != nil { keptText.insert(id + ".json") }
                 entries.append(IIIFManifest.PageEntry(id: id, label: label, width: written.grid.width, height: written.grid.height,
-                                                      thumbnailWidth: thumb.width, thumbnailHeight: thumb.height))
+                                                      thumbnailWidth: thumb.width, thumbnailHeight: thumb.height,
+                                                      source: page.source, text: text))
             } catch {
                 // A full disk fails every later page too: stop before the manifest and the
                 // stale-page clean-up, so the last complete export stays as it was.
@@ -143,9 +147,14 @@ public enum IIIFExport {
             }
         }
         removeStalePages(in: root, keeping: kept)
+        removeStaleText(in: root + "/" + textFolderName, keeping: keptText)
         guard !entries.isEmpty else { throw ExportError(path: root, reason: "no page could be tiled") }
+        let pdf = publishPDF(out: url.path, root: root, base: base)
+        let sources = Set(pages.map(\.source)).count
         let manifest = IIIFManifest(baseURL: base, label: options.label ?? PDFExport.folderTitle(url), pages: entries,
-                                    behavior: options.behavior, viewingDirection: options.viewingDirection)
+                                    behavior: options.behavior, viewingDirection: options.viewingDirection, pdf: pdf,
+                                    metadata: [.init("Pages", "\(entries.count)"), .init("Source files", "\(sources)"),
+                                               .init("Pages with text", "\(keptText.count)"), .init("Made with", "Quire")])
         do {
             try writeIfChanged(try manifest.encoded(), to: result.manifest)
         } catch {
@@ -153,6 +162,57 @@ public enum IIIFExport {
         }
         result.pageCount = entries.count
         return result
+    }
+
+    /// The folder of the text annotation pages under `OUT/iiif`.
+    static let textFolderName = "text"
+
+    /// Writes `iiif/text/ID.json` from the page's hOCR (`OUT/text/NNNN.hocr`) and returns its URL;
+    /// nil (and no file) when the page has no readable text.
+    static func writeText(page: LayoutReport.Page, out: OutputFolder, id: String, root: String, base: String,
+                          grid: IIIFTileGrid) throws -> String? {
+        guard let hocr = PDFExport.textFile(page, in: out), let bytes = FileManager.default.contents(atPath: hocr),
+              let text = try? HOCRReader.read(Array(bytes)), !text.words.isEmpty else { return nil }
+        let url = "\(base)/\(textFolderName)/\(id).json"
+        let annotations = IIIFTextAnnotations(id: url, canvas: "\(base)/canvas/\(id)", width: grid.width, height: grid.height, text: text)
+        try writeIfChanged(try annotations.encoded(), to: "\(root)/\(textFolderName)/\(id).json")
+        return url
+    }
+
+    /// Text files of pages no longer in the batch, or no longer with text.
+    static func removeStaleText(in folder: String, keeping kept: Set<String>) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".json") && !kept.contains(name) {
+            try? FileManager.default.removeItem(atPath: folder + "/" + name)
+        }
+    }
+
+    /// Publishes `OUT/pages.pdf` beside the manifest (`iiif/pages.pdf`) and returns its URL; nil
+    /// when there is no PDF. The PDF must sit under the IIIF folder to have a URL: only that
+    /// folder's base URL is known.
+    static func publishPDF(out: String, root: String, base: String) -> String? {
+        linkPublishedPDF(out: out) ? "\(base)/\(PDFExport.defaultFileName)" : nil
+    }
+
+    /// Makes `OUT/iiif/pages.pdf` the same file as `OUT/pages.pdf` (a hard link, else a copy,
+    /// renamed into place), or removes it when there is no PDF. `quire pdf` calls it too, so a
+    /// rewritten PDF is published at once. Returns whether a PDF is published.
+    @discardableResult
+    static func linkPublishedPDF(out: String) -> Bool {
+        let root = out + "/" + folderName
+        let source = out + "/" + PDFExport.defaultFileName, target = root + "/" + PDFExport.defaultFileName
+        let fm = FileManager.default
+        guard fm.fileExists(atPath: source) else {
+            try? fm.removeItem(atPath: target)
+            return false
+        }
+        if let a = ExportStamp.fileIdentity(source), let b = ExportStamp.fileIdentity(target), a.inode == b.inode { return true }
+        let temporary = root + "/.\(PDFExport.defaultFileName).partial-\(getpid())-\(UInt32.random(in: 0 ... .max))"
+        guard link(source, temporary) == 0 || (try? fm.copyItem(atPath: source, toPath: temporary)) != nil,
+              rename(temporary, target) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
     }
 
     /// The image service's name: the page file's number (`pages/0001.jpg` -> `0001`).

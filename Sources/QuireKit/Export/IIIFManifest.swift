@@ -70,6 +70,40 @@ public struct IIIFManifest: Encodable, Sendable, Equatable {
         public var height: Int
         public var thumbnail: [Image]
         public var items: [AnnotationPage]
+        /// The page's recognised text: one annotation page, referenced by its URL.
+        public var annotations: [Reference]?
+    }
+
+    /// A resource named by its URL and type only (viewers fetch it when they need it).
+    public struct Reference: Encodable, Sendable, Equatable {
+        public var id: String
+        public var type: String
+    }
+
+    /// A Range of the manifest's `structures`: the canvases one source file gave.
+    public struct Range: Encodable, Sendable, Equatable {
+        public var id: String
+        public var type = "Range"
+        public var label: Label
+        public var items: [Reference]
+    }
+
+    /// An alternative rendering of the whole batch (the PDF).
+    public struct Rendering: Encodable, Sendable, Equatable {
+        public var id: String
+        public var type = "Text"
+        public var label: Label
+        public var format: String
+    }
+
+    /// One `metadata` pair: a label and a value, shown by viewers in their information panel.
+    public struct MetadataEntry: Encodable, Sendable, Equatable {
+        public var label: Label
+        public var value: Label
+        public init(_ label: String, _ value: String) {
+            self.label = Label(label)
+            self.value = Label(value)
+        }
     }
 
     /// One page as the manifest needs it.
@@ -82,14 +116,21 @@ public struct IIIFManifest: Encodable, Sendable, Equatable {
         /// The whole-page size used as the thumbnail (one of info.json's `sizes`).
         public var thumbnailWidth: Int
         public var thumbnailHeight: Int
+        /// The source file the page came from (a Range per file groups its pages).
+        public var source: String
+        /// The URL of the page's text annotations, when it has recognised text.
+        public var text: String?
 
-        public init(id: String, label: String, width: Int, height: Int, thumbnailWidth: Int, thumbnailHeight: Int) {
+        public init(id: String, label: String, width: Int, height: Int, thumbnailWidth: Int, thumbnailHeight: Int,
+                    source: String = "", text: String? = nil) {
             self.id = id
             self.label = label
             self.width = width
             self.height = height
             self.thumbnailWidth = thumbnailWidth
             self.thumbnailHeight = thumbnailHeight
+            self.source = source
+            self.text = text
         }
     }
 
@@ -101,16 +142,26 @@ public struct IIIFManifest: Encodable, Sendable, Equatable {
     public var viewingDirection: String
     public var thumbnail: [Image]
     public var items: [Canvas]
+    /// One Range per source file (the canvases it gave, in order); nil when no page names its source.
+    public var structures: [Range]?
+    /// The batch's PDF, when it is published beside the manifest.
+    public var rendering: [Rendering]?
+    public var metadata: [MetadataEntry]
 
     enum CodingKeys: String, CodingKey {
         case context = "@context"
-        case id, type, label, behavior, viewingDirection, thumbnail, items
+        case id, type, label, behavior, viewingDirection, thumbnail, items, structures, rendering, metadata
     }
 
     /// The manifest of `pages` (in order) served under `baseURL` (no trailing slash).
+    /// - Parameters:
+    ///   - pdf: the URL of the batch's PDF, when published.
+    ///   - metadata: pairs shown in viewers' information panels.
     public init(baseURL: String, label: String, pages: [PageEntry], behavior: Behavior = .individuals,
-                viewingDirection: ViewingDirection = .leftToRight) {
+                viewingDirection: ViewingDirection = .leftToRight, pdf: String? = nil, metadata: [MetadataEntry] = []) {
         context = Self.context
+        self.metadata = metadata
+        rendering = pdf.map { [Rendering(id: $0, label: Label("PDF of all pages"), format: "application/pdf")] }
         id = "\(baseURL)/manifest.json"
         self.label = Label(label)
         self.behavior = [behavior.rawValue]
@@ -126,11 +177,69 @@ public struct IIIFManifest: Encodable, Sendable, Equatable {
             return Canvas(id: canvas, label: Label(page.label), width: page.width, height: page.height, thumbnail: [small],
                           items: [AnnotationPage(id: "\(canvas)/page", items: [
                               Annotation(id: "\(canvas)/page/image", target: canvas, body: full),
-                          ])])
+                          ])],
+                          annotations: page.text.map { [Reference(id: $0, type: "AnnotationPage")] })
         }
         thumbnail = items.first.map(\.thumbnail) ?? []
+        var ranges: [Range] = []
+        for (i, page) in pages.enumerated() where !page.source.isEmpty {
+            let canvas = Reference(id: items[i].id, type: "Canvas")
+            if let last = ranges.last, last.label.none.first == page.source, i > 0, pages[i - 1].source == page.source {
+                ranges[ranges.count - 1].items.append(canvas)
+            } else {
+                ranges.append(Range(id: "\(baseURL)/range/\(ranges.count + 1)", label: Label(page.source), items: [canvas]))
+            }
+        }
+        structures = ranges.isEmpty ? nil : ranges
     }
 
     /// Deterministic JSON: sorted keys (`@context` first), pretty-printed, trailing newline.
+    public func encoded() throws -> Data { try IIIFJSON.encode(self) }
+}
+
+/// The recognised text of one page as a IIIF annotation page (Presentation 3): one
+/// `supplementing` annotation per line, its body the line's text, its target the line's region
+/// of the canvas. Written as `OUT/iiif/text/0001.json` and referenced from the canvas, so the
+/// manifest stays small and viewers (Mirador, Universal Viewer) load a page's text when shown.
+public struct IIIFTextAnnotations: Encodable, Sendable, Equatable {
+    public struct Body: Encodable, Sendable, Equatable {
+        public var type = "TextualBody"
+        public var value: String
+        public var format = "text/plain"
+    }
+
+    public struct Annotation: Encodable, Sendable, Equatable {
+        public var id: String
+        public var type = "Annotation"
+        public var motivation = "supplementing"
+        public var body: Body
+        public var target: String
+    }
+
+    public var context = IIIFManifest.context
+    public var id: String
+    public var type = "AnnotationPage"
+    public var items: [Annotation]
+
+    enum CodingKeys: String, CodingKey {
+        case context = "@context"
+        case id, type, items
+    }
+
+    /// The annotations of `text` on the canvas `canvas` (`width` x `height`), published at `id`.
+    public init(id: String, canvas: String, width: Int, height: Int, text: OCRPage) {
+        self.id = id
+        let sx = Double(width) / Double(max(1, text.width)), sy = Double(height) / Double(max(1, text.height))
+        items = text.lines.enumerated().compactMap { n, line in
+            let value = line.words.map(\.text).joined(separator: " ")
+            guard !value.isEmpty else { return nil }
+            let x = max(0, Int((line.box.minX * sx).rounded(.down))), y = max(0, Int((line.box.minY * sy).rounded(.down)))
+            let w = max(1, min(width - x, Int((line.box.width * sx).rounded(.up))))
+            let h = max(1, min(height - y, Int((line.box.height * sy).rounded(.up))))
+            return Annotation(id: "\(id)#line-\(n + 1)", body: Body(value: value), target: "\(canvas)#xywh=\(x),\(y),\(w),\(h)")
+        }
+    }
+
+    /// Deterministic JSON, as the manifest's.
     public func encoded() throws -> Data { try IIIFJSON.encode(self) }
 }

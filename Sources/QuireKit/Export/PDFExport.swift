@@ -140,6 +140,10 @@ public enum PDFExport {
         } catch {
             throw ExportError(path: output, reason: "\(error)")
         }
+        // A IIIF export that publishes the PDF gets the new one at once.
+        if options.output == nil, FileManager.default.fileExists(atPath: url.appendingPathComponent("\(IIIFExport.folderName)/\(defaultFileName)").path) {
+            IIIFExport.linkPublishedPDF(out: url.path)
+        }
         if result.failures.isEmpty {
             try? ExportStamp(inputs: inputs, output: output).write(to: stampPath)
         } else {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import QuireImaging
 import VipsBridge
 @testable import QuireKit
 
@@ -150,6 +151,50 @@ import VipsBridge
         #expect(shrunk.pageCount == 2)
         let names = try FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("iiif").path).sorted()
         #expect(names == ["0001", "0002", "extra", "manifest.json"])
+    }
+
+    @Test func textRangesThePDFAndMetadataGoIntoTheManifest() throws {
+        let fixture = try OutputFixture.make(aspectRatios: [0.7, 1.4, 1.0], pageLong: 700)
+        defer { fixture.remove() }
+        // Pages 1 and 2 come from one file; page 1 has text (hOCR at half the page's size).
+        var report = try LayoutReport.read(from: fixture.url.appendingPathComponent("layout.json"))
+        report.pages[1].source = report.pages[0].source
+        try report.encoded().write(to: fixture.url.appendingPathComponent("layout.json"))
+        try FileManager.default.createDirectory(at: fixture.url.appendingPathComponent("text"), withIntermediateDirectories: true)
+        let page = fixture.url.appendingPathComponent("pages/0001.jpg").path
+        let size = try #require(JPEGFrameHeader.read(path: page))
+        let hocr = """
+            <div class='ocr_page' title='bbox 0 0 \(size.width / 2) \(size.height / 2)'>
+            <span class='ocr_line' title='bbox 10 20 110 40'><span class='ocrx_word' title='bbox 10 20 50 40'>Hello</span>
+            <span class='ocrx_word' title='bbox 60 20 110 40'>world</span></span></div>
+            """
+        try Data(hocr.utf8).write(to: fixture.url.appendingPathComponent("text/0001.hocr"))
+        _ = try PDFExport.run(folder: fixture.url.path, options: PDFExportOptions())
+
+        let result = try IIIFExport.run(folder: fixture.url.path, options: IIIFExportOptions(baseURL: Self.base))
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: result.manifest))) as! [String: Any]
+        let canvases = manifest["items"] as! [[String: Any]]
+        let reference = (canvases[0]["annotations"] as? [[String: Any]])?.first
+        #expect(reference?["id"] as? String == Self.base + "/text/0001.json" && reference?["type"] as? String == "AnnotationPage")
+        #expect(canvases[1]["annotations"] == nil)
+        let text = try JSONSerialization.jsonObject(with: Data(contentsOf: fixture.url.appendingPathComponent("iiif/text/0001.json"))) as! [String: Any]
+        let line = (text["items"] as! [[String: Any]])[0]
+        #expect(line["motivation"] as? String == "supplementing")
+        #expect((line["body"] as? [String: Any])?["value"] as? String == "Hello world")
+        // The hOCR's pixels are half the canvas's: the region doubles.
+        #expect(line["target"] as? String == Self.base + "/canvas/0001#xywh=20,40,200,40")
+        let ranges = manifest["structures"] as! [[String: Any]]
+        #expect(ranges.map { ($0["items"] as! [[String: Any]]).count } == [2, 1])
+        let rendering = (manifest["rendering"] as? [[String: Any]])?.first
+        #expect(rendering?["id"] as? String == Self.base + "/pages.pdf" && rendering?["format"] as? String == "application/pdf")
+        #expect(ExportStamp.fileIdentity(fixture.url.appendingPathComponent("iiif/pages.pdf").path)?.inode
+                == ExportStamp.fileIdentity(fixture.url.appendingPathComponent("pages.pdf").path)?.inode)
+        #expect((manifest["metadata"] as? [[String: Any]])?.count == 4)
+
+        // The text removed, the annotation page goes with it.
+        try FileManager.default.removeItem(at: fixture.url.appendingPathComponent("text/0001.hocr"))
+        _ = try IIIFExport.run(folder: fixture.url.path, options: IIIFExportOptions(baseURL: Self.base))
+        #expect(!FileManager.default.fileExists(atPath: fixture.url.appendingPathComponent("iiif/text/0001.json").path))
     }
 
     @Test func aBadBaseURLIsRefused() throws {
