@@ -418,6 +418,16 @@
   var altPool = null;
   /* Spread: rows of facing pages (1-2, 3-4, ...) in the halves drum; the row in the middle is the one being read. */
   function spreadRows() { return Math.ceil(pages.length / 2); }
+  /* The row height for a portrait page as wide as a column (A4 is 1.41 high per unit of width). */
+  var SPREAD_PAGE_RATIO = 1.45;
+  /* Rows at most this share of the screen's height, so the neighbouring spreads still show. */
+  var SPREAD_MAX_SHARE = 0.85;
+  /* The drum's row height P (pizzaSize, docs/layout-formulas.md#halves): the engine's default on a
+   * phone, taller on a larger screen so the spread being read is page-sized. */
+  function spreadRowHeight(w, H) {
+    var standard = 2 * w + 1 > 320 ? 300 : 230;
+    return Math.max(standard, Math.round(Math.min(SPREAD_MAX_SHARE * H, SPREAD_PAGE_RATIO * w)));
+  }
   function setLayout(name) {
     S.layout = name; $('menu').value = name;
     var isPager = name === 'pager';
@@ -427,8 +437,9 @@
     var W = stage().width, H = stage().height, n = pages.length;
     var make = function (i) { return document.createElement('div'); };
     if (name === 'halves') {
-      var w = (W - 1) / 2;
-      alt = [new Q.Halves({ width: w, height: H }, spreadRows(), 'left'), new Q.Halves({ width: w, height: H }, spreadRows(), 'right')];
+      var w = (W - 1) / 2, P = spreadRowHeight(w, H);
+      alt = [new Q.Halves({ width: w, height: H }, spreadRows(), 'left', { pizzaSize: P }),
+             new Q.Halves({ width: w, height: H }, spreadRows(), 'right', { pizzaSize: P })];
       altPool = alt.map(function (l, side) {
         var col = document.createElement('div'); col.className = 'half'; col.dataset.side = side;
         col.style.left = (side ? w + 1 : 0) + 'px'; col.style.width = w + 'px'; altEl.appendChild(col);
@@ -605,6 +616,7 @@
         expandingRate: strip.expandingRate, animating: running > 0 || deleting,
         pagerSize: { width: pager.W, height: pager.H }, stripSize: { width: strip.W, height: strip.H },
         domElements: document.querySelectorAll('.cell, .thumb, .alt-item').length,
+        spreadRow: S.layout === 'halves' && alt ? alt[0].P : null,
         page: pages[S.active] ? pages[S.active].index + 1 : null, hidden: hidden ? hidden.ids.length : 0,
         reader: reader.state() };
     },
@@ -631,6 +643,7 @@
     var n = Q.route.parse(location.hash);
     if (n !== null && pages.length) S.active = positionOf(n);
     configure();
+    if (window.performance && performance.mark) performance.mark('quire-ready');   /* load time, for Scripts/viewer_figures.py */
     addressReady = true;
     if (pages[S.active]) {
       try { history.replaceState(null, '', Q.route.format(pages[S.active].index + 1)); } catch (e) { /* file:// in some browsers */ }

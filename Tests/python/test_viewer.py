@@ -222,11 +222,14 @@ def test_other_layouts_equal_engine(browser, viewer_out, engine, layout, offset)
     rects = browser.execute_script("return window.quireViewer.rects()")
     pages = str(viewer_out / "layout.json")
     if layout == "halves":
-        # the spread: one drum row per two facing pages (21 pages: 11 rows)
+        # the spread: one drum row per two facing pages (21 pages: 11 rows), rows as tall as the
+        # viewer chose for this screen (pizzaSize)
         w = (box["width"] - 1) / 2
+        row = browser.execute_script("return window.quireViewer.state().spreadRow")
+        assert row >= 300
         for side, orientation in enumerate(["left", "right"]):
             answer = engine.ask({"layout": "halves", "count": 11, "viewport": {"width": w, "height": box["height"]},
-                                 "offset": {"x": 0, "y": offset}, "parameters": {"orientation": orientation}})
+                                 "offset": {"x": 0, "y": offset}, "parameters": {"orientation": orientation, "pizzaSize": row}})
             drawn = {r["index"]: r for r in rects["halves"][side]}
             cells = [i for i in answer["items"] if i["role"] == "cell"]
             assert cells and len(cells) == len(drawn), (cells, drawn)

@@ -461,7 +461,7 @@ def run_axe(d, source):
 
 @pytest.mark.parametrize("mode", ["pager", "halves", "carousel", "featured", "reader"])
 @pytest.mark.parametrize("size", ["phone", "desktop"])
-def test_axe_no_serious_or_critical_violations(viewer_out, mode, size):
+def test_axe_finds_no_violations(viewer_out, mode, size):
     source = axe_source()
     d = _driver(1280, 800)
     try:
@@ -478,7 +478,8 @@ def test_axe_no_serious_or_critical_violations(viewer_out, mode, size):
         assert "error" not in result, result
         major, minor = (int(x) for x in result["version"].split(".")[:2])
         assert (major, minor) >= (4, 8), f"axe-core {result['version']} is too old to count"
-        bad = [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
-        assert not bad, f"axe-core {result['version']}: {bad}"
+        # The issue asks for no serious or critical violation; the viewer has none of any impact
+        # (the old one's `user-scalable=no` is "moderate" for axe 4.14), so any is a regression.
+        assert not result["violations"], f"axe-core {result['version']}: {result['violations']}"
     finally:
         d.quit()

@@ -75,13 +75,13 @@ public enum ViewerAssets {
   <span class="spacer"></span>
   <label for="menu" class="wide-label">View</label>
   <select id="menu">
-    <option value="pager">Pager and strip</option>
+    <option value="pager">Pager</option>
     <option value="halves">Spread</option>
     <option value="carousel">Carousel</option>
     <option value="featured">Featured</option>
   </select>
   <button type="button" id="zoom" aria-label="Zoom the page (Enter)" title="Zoom the page (Enter)"><svg aria-hidden="true" viewBox="0 0 16 16"><circle cx="6.5" cy="6.5" r="4.5"/><path d="M10 10l4.5 4.5M4.5 6.5h4M6.5 4.5v4"/></svg><span class="wide" aria-hidden="true"> Zoom</span></button>
-  <button type="button" id="delete" aria-label="Delete from view (Delete; files stay)" title="Remove the active page from this view (files stay)"><span aria-hidden="true">&#x2715;</span><span class="wide" aria-hidden="true"> Delete from view</span></button>
+  <button type="button" id="delete" aria-label="Delete from view (Delete; files stay)" title="Remove the active page from this view (files stay)"><svg aria-hidden="true" viewBox="0 0 16 16"><path d="M2 4h12M6 4V2h4v2M3.5 4l1 10h7l1-10M6.5 6.5v5M9.5 6.5v5"/></svg><span class="wide" aria-hidden="true"> Delete from view</span></button>
   <button type="button" id="undo" aria-label="Undo delete from view" title="Bring back the last page deleted from this view" hidden><span aria-hidden="true">&#x21B6;</span><span class="wide" aria-hidden="true"> Undo</span></button>
   <button type="button" id="fullscreen" aria-label="Full screen (F)" title="Full screen (F)" aria-pressed="false"><svg aria-hidden="true" viewBox="0 0 16 16"><path d="M1.5 5.5v-4h4M10.5 1.5h4v4M14.5 10.5v4h-4M5.5 14.5h-4v-4"/></svg></button>
 </header>
@@ -1348,6 +1348,16 @@ img { -webkit-user-drag: none; }
   var altPool = null;
   /* Spread: rows of facing pages (1-2, 3-4, ...) in the halves drum; the row in the middle is the one being read. */
   function spreadRows() { return Math.ceil(pages.length / 2); }
+  /* The row height for a portrait page as wide as a column (A4 is 1.41 high per unit of width). */
+  var SPREAD_PAGE_RATIO = 1.45;
+  /* Rows at most this share of the screen's height, so the neighbouring spreads still show. */
+  var SPREAD_MAX_SHARE = 0.85;
+  /* The drum's row height P (pizzaSize, docs/layout-formulas.md#halves): the engine's default on a
+   * phone, taller on a larger screen so the spread being read is page-sized. */
+  function spreadRowHeight(w, H) {
+    var standard = 2 * w + 1 > 320 ? 300 : 230;
+    return Math.max(standard, Math.round(Math.min(SPREAD_MAX_SHARE * H, SPREAD_PAGE_RATIO * w)));
+  }
   function setLayout(name) {
     S.layout = name; $('menu').value = name;
     var isPager = name === 'pager';
@@ -1357,8 +1367,9 @@ img { -webkit-user-drag: none; }
     var W = stage().width, H = stage().height, n = pages.length;
     var make = function (i) { return document.createElement('div'); };
     if (name === 'halves') {
-      var w = (W - 1) / 2;
-      alt = [new Q.Halves({ width: w, height: H }, spreadRows(), 'left'), new Q.Halves({ width: w, height: H }, spreadRows(), 'right')];
+      var w = (W - 1) / 2, P = spreadRowHeight(w, H);
+      alt = [new Q.Halves({ width: w, height: H }, spreadRows(), 'left', { pizzaSize: P }),
+             new Q.Halves({ width: w, height: H }, spreadRows(), 'right', { pizzaSize: P })];
       altPool = alt.map(function (l, side) {
         var col = document.createElement('div'); col.className = 'half'; col.dataset.side = side;
         col.style.left = (side ? w + 1 : 0) + 'px'; col.style.width = w + 'px'; altEl.appendChild(col);
@@ -1535,6 +1546,7 @@ img { -webkit-user-drag: none; }
         expandingRate: strip.expandingRate, animating: running > 0 || deleting,
         pagerSize: { width: pager.W, height: pager.H }, stripSize: { width: strip.W, height: strip.H },
         domElements: document.querySelectorAll('.cell, .thumb, .alt-item').length,
+        spreadRow: S.layout === 'halves' && alt ? alt[0].P : null,
         page: pages[S.active] ? pages[S.active].index + 1 : null, hidden: hidden ? hidden.ids.length : 0,
         reader: reader.state() };
     },
@@ -1561,6 +1573,7 @@ img { -webkit-user-drag: none; }
     var n = Q.route.parse(location.hash);
     if (n !== null && pages.length) S.active = positionOf(n);
     configure();
+    if (window.performance && performance.mark) performance.mark('quire-ready');   /* load time, for Scripts/viewer_figures.py */
     addressReady = true;
     if (pages[S.active]) {
       try { history.replaceState(null, '', Q.route.format(pages[S.active].index + 1)); } catch (e) { /* file:// in some browsers */ }
