@@ -254,6 +254,31 @@ def test_focus_and_keys(viewer_out):
         d.quit()
 
 
+def test_double_tap_opens_the_reader_and_the_spread_pages_by_two(viewer_out):
+    from test_viewer import touch
+    d = _driver()
+    try:
+        phone(d)
+        open_viewer(d, viewer_out)
+        cx, cy = d.execute_script("var b = document.getElementById('pager').getBoundingClientRect();"
+                                  "return [b.left + b.width / 2, b.top + b.height / 2]")
+        for _ in range(2):
+            touch(d, "touchStart", [(cx, cy)])
+            touch(d, "touchEnd", [])
+            time.sleep(0.05)
+        wait_for(d, "window.quireViewer.state().reader.open", "a double-tap opens the reader")
+        key(d, "\ue00c")
+        d.execute_script("window.quireViewer.setLayout('halves')")
+        d.find_element("id", "alt").send_keys("\ue014")          # ArrowRight: the next spread
+        s = wait_idle(d)
+        assert s["active"] == 2, s
+        rows = d.execute_script("return window.quireViewer.rects().halves")
+        middle = [r for col in rows for r in col if r["index"] == 1 and "page" in r]
+        assert sorted(r["page"] for r in middle) == [2, 3], middle
+    finally:
+        d.quit()
+
+
 def test_full_screen_button(viewer_out):
     d = _driver()
     try:

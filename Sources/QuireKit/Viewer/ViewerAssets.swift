@@ -1284,8 +1284,9 @@ img { -webkit-user-drag: none; }
       ev.preventDefault();
       return;
     }
-    if (k === 'ArrowRight' || k === 'ArrowDown' || k === 'PageDown') moveTo(S.active + 1);
-    else if (k === 'ArrowLeft' || k === 'ArrowUp' || k === 'PageUp') moveTo(S.active - 1);
+    var by = S.layout === 'halves' ? 2 : 1;          /* the spread pages by two facing pages */
+    if (k === 'ArrowRight' || k === 'ArrowDown' || k === 'PageDown') moveTo(S.active + by);
+    else if (k === 'ArrowLeft' || k === 'ArrowUp' || k === 'PageUp') moveTo(S.active - by);
     else if (k === 'Home') moveTo(0);
     else if (k === 'End') moveTo(n - 1);
     else if (/^[0-9]$/.test(k)) { typed += k; $('pageno').textContent = 'go to ' + typed; return; }
