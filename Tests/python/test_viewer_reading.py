@@ -279,6 +279,31 @@ def test_double_tap_opens_the_reader_and_the_spread_pages_by_two(viewer_out):
         d.quit()
 
 
+def test_pinch_zooms_the_reader_about_the_fingers(viewer_out):
+    from test_viewer import touch
+    d = _driver()
+    try:
+        phone(d)
+        open_viewer(d, viewer_out)
+        d.execute_script("window.quireViewer.openReader()")
+        r0 = wait_for(d, "window.quireViewer.state().reader.open && window.quireViewer.state().reader", "reader opens")
+        cx, cy = d.execute_script("var b = document.querySelector('#reader .reader-view').getBoundingClientRect();"
+                                  "return [b.left + b.width / 2, b.top + b.height / 2]")
+        touch(d, "touchStart", [(cx - 20, cy), (cx + 20, cy)])
+        for k in range(1, 9):
+            touch(d, "touchMove", [(cx - 20 - 10 * k, cy), (cx + 20 + 10 * k, cy)])
+            time.sleep(0.02)
+        touch(d, "touchEnd", [])
+        r1 = reader(d)
+        # the fingers went from 40 to 200 px apart: five times the scale, about their midpoint
+        assert abs(r1["scale"] / r0["scale"] - 5) < 0.2, (r0, r1)
+        ux = (cx - r0["x"]) / r0["scale"]
+        assert abs((cx - r1["x"]) / r1["scale"] - ux) < 6, (r0, r1)   # fingers report one at a time
+        assert r1["source"] in ("preview", "page")
+    finally:
+        d.quit()
+
+
 def test_full_screen_button(viewer_out):
     d = _driver()
     try:
