@@ -2,17 +2,27 @@
  * geometry modules in layouts/. Every position comes from those modules; this file only
  * keeps the state (offsets, active page, expanding rate, cell updates), turns input into
  * state changes, and puts the visible items in the DOM (only those: a 5,000-page batch has a
- * few dozen elements). window.quireViewer is a small hook for tests and embedding apps. */
+ * few dozen elements). Reading a page zoomed is reader.js, the address route.js, the
+ * remembered "Delete from view" hidden.js, the choice of image file sources.js.
+ * window.quireViewer is a small hook for tests and embedding apps. */
 (function (Q) {
   'use strict';
   var A = Q.animations;
   var data = window.QUIRE_LAYOUT;
   var $ = function (id) { return document.getElementById(id); };
   var pagerEl = $('pager'), stripEl = $('strip'), altEl = $('alt');
-  var pages = [], stripHeight = 66, pager, strip, alt = null;
+  var allPages = [], pages = [], stripHeight = 66, pager, strip, alt = null, hidden = null, reader = null;
+  var batchName = Q.route.batchName(location);
   var S = { layout: 'pager', po: 0, so: 0, active: 0, altOffset: 0, altOffsets: [0, 0] };
   var running = 0;              /* animations in flight (tests wait for 0) */
   var scrollAnimation = null, deleting = false;
+  /* prefers-reduced-motion: every animation jumps to its end (the geometry is the same, only the frames go). */
+  var reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
+  function animate(duration, easing, tick, done) { return A.animate(reducedMotion.matches ? 0 : duration, easing, tick, done); }
+  function options() { return (data && data.options) || {}; }
+  /* "Page 3 of 21, IMG_0042.jpg (page 2)": the alt text and the labels name the page and its source. */
+  function sourceOf(p) { return p.source + (p.sourcePage ? ' (page ' + (p.sourcePage + 1) + ')' : ''); }
+  function label(i) { var p = pages[i]; return p ? 'Page ' + (i + 1) + ' of ' + pages.length + ', ' + sourceOf(p) : ''; }
 
   function ratioOf(p) { return p.aspectRatio > 0 && isFinite(p.aspectRatio) ? p.aspectRatio : null; }
 
@@ -55,12 +65,24 @@
       clear: function () { byIndex.forEach(function (el) { el.remove(); }); byIndex.clear(); seen = new Set(); }
     };
   }
-  function img(src) { var i = document.createElement('img'); i.src = src; i.alt = ''; i.draggable = false; i.decoding = 'async'; return i; }
+  function img(src, alt) {
+    var i = document.createElement('img'); i.alt = alt || ''; i.draggable = false; i.decoding = 'async';
+    i.addEventListener('load', function () { i.classList.add('loaded'); });
+    i.addEventListener('error', function () { i.classList.remove('loaded'); });
+    i.src = src; return i;
+  }
+  function cssURL(u) { return 'url("' + String(u).replace(/["\\\n]/g, encodeURIComponent) + '")'; }
+  /* The thumbnail, already loaded for the strip, is the mask's background until the preview has loaded. */
   var cells = pool(pagerEl, 'cell', function (i) {
     var el = document.createElement('div'), mask = document.createElement('div');
-    mask.className = 'mask'; mask.appendChild(img(pages[i].files.preview)); el.appendChild(mask); return el;
+    mask.className = 'mask'; mask.style.backgroundImage = cssURL(pages[i].files.thumbnail);
+    mask.appendChild(img(pages[i].files.preview, label(i))); el.appendChild(mask); return el;
   });
-  var thumbs = pool(stripEl, 'thumb', function (i) { var el = document.createElement('div'); el.appendChild(img(pages[i].files.thumbnail)); return el; });
+  /* Thumbnails are buttons: one tab stop (the active page's), Enter or Space goes to the page. */
+  var thumbs = pool(stripEl, 'thumb', function (i) {
+    var el = document.createElement('button'); el.type = 'button';
+    el.appendChild(img(pages[i].files.thumbnail, label(i))); return el;
+  });
   function place(el, x, y, w, h) {
     el.style.left = x + 'px'; el.style.top = y + 'px'; el.style.width = w + 'px'; el.style.height = h + 'px';
   }
@@ -79,8 +101,16 @@
       var el = thumbs.get(it.index), f = it.frame;
       place(el, f.x - S.so, f.y, f.width, f.height);
       el.style.opacity = it.alpha;
+      var on = it.index === S.active;
+      el.tabIndex = on ? 0 : -1;
+      if (on) el.setAttribute('aria-current', 'page'); else el.removeAttribute('aria-current');
     });
     thumbs.sweep();
+    var focused = document.activeElement;
+    if (focused && focused.classList.contains('thumb') && +focused.dataset.index !== S.active) {
+      var now = stripEl.querySelector('.thumb[data-index="' + S.active + '"]');
+      if (now) now.focus({ preventScroll: true });
+    }
     preload();
     updateBar();
   }
@@ -94,7 +124,48 @@
   function updateBar() {
     $('pageno').textContent = pages.length ? (S.active + 1) + ' / ' + pages.length : 'no pages';
     var p = pages[S.active];
-    $('source').textContent = p ? p.source + (p.sourcePage ? ' (page ' + (p.sourcePage + 1) + ')' : '') : '';
+    $('source').textContent = p ? sourceOf(p) : '';
+    $('undo').hidden = !(hidden && hidden.canUndo());
+    pagerEl.setAttribute('aria-label', p ? label(S.active) : 'No pages');
+    document.title = p ? Q.route.title(batchName, p.index + 1, allPages.length) : batchName;
+    addressLater();
+  }
+
+  /* ---- the address: #page=N, one history entry per page stopped on (route.js) ---- */
+  var addressTimer = null, addressReady = false;
+  /* Pages passed while scrolling are not history: the address follows once the view rests. */
+  var ADDRESS_SETTLE_MS = 250;
+  function addressLater() {
+    if (!addressReady) return;
+    clearTimeout(addressTimer);
+    addressTimer = setTimeout(function () {
+      if (running > 0 || deleting) { addressLater(); return; }
+      var p = pages[S.active];
+      if (!p || Q.route.parse(location.hash) === p.index + 1) return;
+      try { history.pushState(null, '', Q.route.format(p.index + 1)); } catch (e) { /* file:// in some browsers */ }
+    }, ADDRESS_SETTLE_MS);
+  }
+  /* The position in the view of batch page n (from 1); a page deleted from the view gives the next shown one. */
+  function positionOf(n) {
+    for (var i = 0; i < pages.length; i++) if (pages[i].index + 1 >= n) return i;
+    return pages.length - 1;
+  }
+  function followAddress() {
+    var n = Q.route.parse(location.hash);
+    if (n === null || !pages.length) return;
+    var k = positionOf(n);
+    if (k === S.active) return;
+    if (reader.isOpen()) { S.active = k; reader.show(k); }
+    goTo(k);
+  }
+  window.addEventListener('popstate', followAddress);
+  window.addEventListener('hashchange', followAddress);
+  /* Jumps without animating (address, history): the pager, the strip and any other view. */
+  function goTo(k) {
+    S.active = k;
+    if (S.layout !== 'pager') { altShow(k); return; }
+    S.po = k * pager.W; S.so = strip.offsetForIndex(k); strip.updates = {}; strip.expandingRate = 1;
+    render();
   }
 
   /* ---- synchronisation (docs/layout-formulas.md#sync-and-animations) ---- */
@@ -113,14 +184,14 @@
   }
   function tween(from, to, duration, set, done) {
     running++;
-    return A.animate(duration, A.easings.easeInOut, function (e) { set(from + (to - from) * e); },
+    return animate(duration, A.easings.easeInOut, function (e) { set(from + (to - from) * e); },
       function () { running--; if (done) done(); });
   }
   /* scroll animation: expandingRate to 0 on begin, to 1 on end, 0.15·|R₀ − T| s */
   function rateTo(target) {
     var anim = A.scroll(strip.expandingRate, target);
     running++;
-    scrollAnimation = A.animate(anim.duration, anim.easing, function (e, p) {
+    scrollAnimation = animate(anim.duration, anim.easing, function (e, p) {
       strip.expandingRate = anim.frame(strip, p, S.so).expandingRate; render();
     }, function () { running--; });
   }
@@ -133,7 +204,7 @@
     S.active = index; S.po = index * pager.W;
     var start = S.so;
     running++;
-    A.animate(anim.duration, anim.easing, function (e, p) {
+    animate(anim.duration, anim.easing, function (e, p) {
       var f = anim.frame(strip, p, start);
       S.so = f.offset; strip.expandingRate = f.expandingRate; strip.updates = f.updates; render();
     }, function () { running--; });
@@ -143,22 +214,38 @@
     if (pages.length <= 2 || deleting || S.layout !== 'pager') return;
     var k = S.active, c = A.collapse(k), d = A.deletion(strip, k);
     deleting = true; running++;
-    A.animate(c.duration, c.easing, function (e, p) {
+    animate(c.duration, c.easing, function (e, p) {
       var f = c.frame(strip, p, S.so, strip.expandingRate); strip.updates = f.updates; render();
     }, function () {
-      A.animate(d.duration, d.easing, function (e, p) {
+      animate(d.duration, d.easing, function (e, p) {
         var f = d.frame(strip, p, S.so, strip.expandingRate); strip.updates = f.updates; render();
       }, function () {
         var last = k === pages.length - 1;
+        hidden.hide(pages[k]);
         pages.splice(k, 1);
         preloaded.clear(); cells.clear(); thumbs.clear();
         strip.updates = {};
         if (last) S.active = pages.length - 1;
         deleting = false; running--;
         configure();
+        announce('Page deleted from the view. Undo brings it back.');
       });
     });
   }
+  /* Undo: the last page deleted from the view comes back in its place in the batch and is shown. */
+  function undoDelete() {
+    if (deleting || !hidden) return;
+    var id = hidden.undo();
+    if (id === null) return;
+    pages = hidden.filter(allPages);
+    var k = pages.findIndex(function (p) { return String(p.files.page) === id; });
+    preloaded.clear(); cells.clear(); thumbs.clear();
+    if (strip) strip.updates = {};
+    S.active = Math.max(0, k);
+    if (S.layout === 'pager') configure(); else { build(); setLayout(S.layout); }
+    announce('Page ' + (S.active + 1) + ' is back in the view.');
+  }
+  function announce(text) { $('announce').textContent = text; }
 
   /* ---- input: drag with momentum, wheel, keyboard, double-click/pinch ---- */
   function dragger(el, axis, h) {
@@ -179,7 +266,7 @@
     function spread() { var a = Array.from(touches.values()); return Math.hypot(a[0].clientX - a[1].clientX, a[0].clientY - a[1].clientY); }
     el.addEventListener('pointermove', function (ev) {
       if (touches.has(ev.pointerId)) touches.set(ev.pointerId, ev);
-      if (touches.size === 2 && pinch0 > 0 && spread() > 1.4 * pinch0) { pinch0 = 0; openFull(); }
+      if (touches.size === 2 && pinch0 > 0 && spread() > 1.4 * pinch0) { pinch0 = 0; openReader(); }
       if (ev.pointerId !== id) return;
       var x = ev[axis], dt = Math.max(1, ev.timeStamp - lastT);
       v = 0.8 * ((x - last) / dt) + 0.2 * v; last = x; lastT = ev.timeStamp;
@@ -246,35 +333,102 @@
   pagerEl.addEventListener('wheel', onWheel, { passive: false });
   stripEl.addEventListener('wheel', onWheel, { passive: false });
   altEl.addEventListener('wheel', onWheel, { passive: false });
-  pagerEl.addEventListener('dblclick', openFull);
+  pagerEl.addEventListener('dblclick', function () { openReader(); });
+  altEl.addEventListener('dblclick', function () { openReader(); });
   var typed = '';
+  /* Keys: arrows, Home and End always page (also in the reader; a closed View menu keeps its
+   * own arrows only while it has focus, and it gives focus back to the view once chosen);
+   * digits then Enter go to a page; Enter alone opens the reader; F is full screen. */
   document.addEventListener('keydown', function (ev) {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
     if (ev.target.tagName === 'SELECT') return;
-    if (!$('full').hidden) { if (ev.key === 'Escape') closeFull(); return; }
-    var n = pages.length;
-    if (ev.key === 'ArrowRight' || ev.key === 'ArrowDown') moveTo(S.active + 1);
-    else if (ev.key === 'ArrowLeft' || ev.key === 'ArrowUp') moveTo(S.active - 1);
-    else if (ev.key === 'Home') moveTo(0);
-    else if (ev.key === 'End') moveTo(n - 1);
-    else if (/^[0-9]$/.test(ev.key)) { typed += ev.key; $('pageno').textContent = 'go to ' + typed; return; }
-    else if (ev.key === 'Enter' && typed) { moveTo(Math.min(n, Math.max(1, parseInt(typed, 10))) - 1); typed = ''; }
-    else if (ev.key === 'Delete') deleteActive();
+    var onControl = ev.target.tagName === 'BUTTON' || ev.target.tagName === 'A';
+    var n = pages.length, k = ev.key;
+    if (reader.isOpen()) {
+      var step = { ArrowRight: 1, ArrowDown: 1, PageDown: 1, ArrowLeft: -1, ArrowUp: -1, PageUp: -1 }[k];
+      if (step) { var to = S.active + step; if (to >= 0 && to < n) { goTo(to); reader.show(to); } }
+      else if (k === 'Home' || k === 'End') { goTo(k === 'Home' ? 0 : n - 1); reader.show(S.active); }
+      else if (k === 'f' || k === 'F') toggleFullscreen();
+      else if ((k === 'Enter' || k === ' ') && onControl) return;
+      else if (!reader.key(ev)) return;
+      ev.preventDefault();
+      return;
+    }
+    var by = S.layout === 'halves' ? 2 : 1;          /* the spread pages by two facing pages */
+    if (k === 'ArrowRight' || k === 'ArrowDown' || k === 'PageDown') moveTo(S.active + by);
+    else if (k === 'ArrowLeft' || k === 'ArrowUp' || k === 'PageUp') moveTo(S.active - by);
+    else if (k === 'Home') moveTo(0);
+    else if (k === 'End') moveTo(n - 1);
+    else if (/^[0-9]$/.test(k)) { typed += k; $('pageno').textContent = 'go to ' + typed; return; }
+    else if (k === 'Enter' && typed) { moveTo(Math.min(n, Math.max(1, parseInt(typed, 10))) - 1); typed = ''; }
+    else if (k === 'Escape' && typed) { typed = ''; updateBar(); }
+    else if ((k === 'Enter' || k === ' ') && onControl) return;
+    else if (k === 'Enter') openReader();
+    else if (k === 'Delete') deleteActive();
+    else if (k === 'f' || k === 'F') toggleFullscreen();
     else return;
     ev.preventDefault();
   });
-  /* Full resolution: double-click or pinch opens the page image; a click or Escape closes it. */
-  function openFull() {
-    var p = pages[S.active]; if (!p) return;
-    var f = $('full'); f.firstChild.src = p.files.page; f.hidden = false;
+  /* Thumbnails chosen with Enter or Space (a click with no pointer position); pointer taps go through the dragger. */
+  stripEl.addEventListener('click', function (ev) {
+    var t = ev.target.closest && ev.target.closest('.thumb');
+    if (t && ev.detail === 0) moveTo(+t.dataset.index);
+  });
+  function openReader() { if (pages[S.active]) reader.open(S.active); }
+  /* Full screen: the whole viewer (the reader is inside it), where the browser allows it. */
+  function toggleFullscreen() {
+    var el = document.documentElement;
+    if (document.fullscreenElement) { if (document.exitFullscreen) document.exitFullscreen(); }
+    else if (el.requestFullscreen) el.requestFullscreen().catch(function () { announce('Full screen is not allowed here.'); });
   }
-  function closeFull() { $('full').hidden = true; $('full').firstChild.removeAttribute('src'); }
-  $('full').addEventListener('click', closeFull);
+  document.addEventListener('fullscreenchange', function () {
+    $('fullscreen').setAttribute('aria-pressed', document.fullscreenElement ? 'true' : 'false');
+  });
+  $('fullscreen').addEventListener('click', toggleFullscreen);
+  $('zoom').addEventListener('click', openReader);
   $('delete').addEventListener('click', deleteActive);
-  $('menu').addEventListener('change', function (ev) { setLayout(ev.target.value); });
-  window.addEventListener('resize', configure);
+  $('undo').addEventListener('click', undoDelete);
+  $('menu').addEventListener('change', function (ev) {
+    setLayout(ev.target.value);
+    (S.layout === 'pager' ? pagerEl : altEl).focus({ preventScroll: true });
+  });
+  window.addEventListener('resize', function () { configure(); if (reader) reader.resize(); });
 
-  /* ---- the other layouts (halves, carousel, featured), each from its module ---- */
+  /* ---- the other layouts (spread, carousel, featured), each from its module ---- */
+  /* A page drawn whole inside a frame: the aspect-fit rectangle (AVMakeRect, as the pager's mask),
+   * aligned left, right or centred across. */
+  function fitIn(fw, fh, ratio, align) {
+    var r = ratio > 0 && isFinite(ratio) ? ratio : fw / fh, w = Math.min(fw, fh * r), h = w / r;
+    var x = align === 'left' ? 0 : align === 'right' ? fw - w : (fw - w) / 2;
+    return { x: x, y: (fh - h) / 2, width: w, height: h };
+  }
+  /* The file for a page drawn w x h points: the smallest with enough pixels, at most the preview;
+   * a larger one already shown is kept (no flicker back to a blurred one). */
+  var ORDER = { thumbnail: 0, preview: 1, page: 2 };
+  function drawPage(holder, i, w, h) {
+    var p = pages[i], dpr = window.devicePixelRatio || 1;
+    var want = Q.sources.pick(p, options(), { width: w * dpr, height: h * dpr }, 'preview');
+    var im = holder.querySelector('img');
+    if (!im || holder.dataset.page !== String(i)) {
+      if (im) im.remove();
+      im = img(p.files[want], label(i)); im.dataset.kind = want; holder.dataset.page = i;
+      holder.insertBefore(im, holder.firstChild);
+    } else if (ORDER[want] > ORDER[im.dataset.kind]) { im.src = p.files[want]; im.dataset.kind = want; }
+    return im;
+  }
   var altPool = null;
+  /* Spread: rows of facing pages (1-2, 3-4, ...) in the halves drum; the row in the middle is the one being read. */
+  function spreadRows() { return Math.ceil(pages.length / 2); }
+  /* The row height for a portrait page as wide as a column (A4 is 1.41 high per unit of width). */
+  var SPREAD_PAGE_RATIO = 1.45;
+  /* Rows at most this share of the screen's height, so the neighbouring spreads still show. */
+  var SPREAD_MAX_SHARE = 0.85;
+  /* The drum's row height P (pizzaSize, docs/layout-formulas.md#halves): the engine's default on a
+   * phone, taller on a larger screen so the spread being read is page-sized. */
+  function spreadRowHeight(w, H) {
+    var standard = 2 * w + 1 > 320 ? 300 : 230;
+    return Math.max(standard, Math.round(Math.min(SPREAD_MAX_SHARE * H, SPREAD_PAGE_RATIO * w)));
+  }
   function setLayout(name) {
     S.layout = name; $('menu').value = name;
     var isPager = name === 'pager';
@@ -282,32 +436,35 @@
     altEl.textContent = ''; altPool = null; alt = null;
     if (isPager) { configure(); return; }
     var W = stage().width, H = stage().height, n = pages.length;
+    var make = function (i) { return document.createElement('div'); };
     if (name === 'halves') {
-      var w = (W - 1) / 2;
-      alt = [new Q.Halves({ width: w, height: H }, n, 'left'), new Q.Halves({ width: w, height: H }, n, 'right')];
+      var w = (W - 1) / 2, P = spreadRowHeight(w, H);
+      alt = [new Q.Halves({ width: w, height: H }, spreadRows(), 'left', { pizzaSize: P }),
+             new Q.Halves({ width: w, height: H }, spreadRows(), 'right', { pizzaSize: P })];
       altPool = alt.map(function (l, side) {
         var col = document.createElement('div'); col.className = 'half'; col.dataset.side = side;
         col.style.left = (side ? w + 1 : 0) + 'px'; col.style.width = w + 'px'; altEl.appendChild(col);
-        return pool(col, 'alt-item', function (i) { var el = document.createElement('div'); el.appendChild(img(pages[i].files.thumbnail)); return el; });
+        return pool(col, 'alt-item', make);
       });
-      S.altOffsets = [alt[0].offsetFor(S.active), alt[1].offsetFor(S.active)];
+      var row = Math.floor(S.active / 2);
+      S.altOffsets = [alt[0].offsetFor(row), alt[1].offsetFor(row)];
     } else if (name === 'carousel') {
       alt = new Q.Carousel({ width: W, height: H }, n, S.active);
-      altPool = pool(altEl, 'alt-item', function (i) { var el = document.createElement('div'); el.style.borderRadius = '8px'; return el; });
+      altPool = pool(altEl, 'alt-item', make);
       S.altOffset = alt.restOffset();
     } else {
       alt = new Q.Featured({ width: W, height: H }, n);
       altPool = pool(altEl, 'alt-item', function (i) {
-        var el = document.createElement('div'); el.appendChild(img(pages[i].files.thumbnail));
+        var el = document.createElement('div');
         var c = document.createElement('div'); c.className = 'cover'; el.appendChild(c);
-        var t = document.createElement('div'); t.className = 'title'; t.textContent = pages[i].source; el.appendChild(t); return el;
+        var t = document.createElement('div'); t.className = 'title'; t.textContent = sourceOf(pages[i]); el.appendChild(t); return el;
       });
       S.altOffset = S.active * alt.G;
     }
     render();
   }
   function altShow(index) {
-    if (S.layout === 'halves') S.altOffsets = [alt[0].offsetFor(index), alt[1].offsetFor(index)];
+    if (S.layout === 'halves') { var row = Math.floor(index / 2); S.altOffsets = [alt[0].offsetFor(row), alt[1].offsetFor(row)]; }
     else if (S.layout === 'carousel') { alt.centerIndex = index; S.altOffset = alt.restOffset(); }
     else S.altOffset = index * alt.G;
     render();
@@ -317,21 +474,23 @@
     if (S.layout === 'halves') {
       alt.forEach(function (l, side) {
         l.items(S.altOffsets[side]).forEach(function (it) {
-          var el = altPool[side].get(it.index), f = it.frame;
+          var el = altPool[side].get(it.index), f = it.frame, i = 2 * it.index + side;
           place(el, f.x, f.y - S.altOffsets[side], f.width, f.height); el.style.opacity = it.alpha;
-          /* the left half shows the page's left half, the right half its right half */
-          el.firstChild.style.objectPosition = side ? 'right' : 'left';
+          if (i >= pages.length) { el.textContent = ''; delete el.dataset.page; return; }
+          /* the left page against the gutter on the right of its column, the right page on the left */
+          var r = fitIn(f.width, f.height, pages[i].aspectRatio, side ? 'left' : 'right');
+          place(drawPage(el, i, r.width, r.height), r.x, r.y, r.width, r.height);
         });
         altPool[side].sweep();
       });
-      var k = Math.min(pages.length - 1, Math.max(0, Math.trunc(alt[0].pizzaIndex(S.altOffsets[0]))));
-      S.active = k;
+      var k = Math.min(spreadRows() - 1, Math.max(0, Math.trunc(alt[0].pizzaIndex(S.altOffsets[0]))));
+      if (Math.floor(S.active / 2) !== k) S.active = Math.min(pages.length - 1, 2 * k);
     } else if (S.layout === 'carousel') {
       S.altOffset = alt.recentre(S.altOffset);
       alt.items(S.altOffset).forEach(function (it) {
-        var el = altPool.get(it.slot), f = it.frame;
-        if (el.dataset.page !== String(it.index)) { el.textContent = ''; el.appendChild(img(pages[it.index].files.preview)); el.dataset.page = it.index; }
+        var el = altPool.get(it.slot), f = it.frame, r = fitIn(f.width, f.height, pages[it.index].aspectRatio, 'center');
         place(el, f.x - S.altOffset, f.y, f.width, f.height); el.style.zIndex = it.zIndex;
+        place(drawPage(el, it.index, r.width, r.height), r.x, r.y, r.width, r.height);
       });
       altPool.sweep();
       S.active = alt.centerIndex;
@@ -339,13 +498,19 @@
       alt.items(S.altOffset).forEach(function (it) {
         var el = altPool.get(it.index), f = it.frame;
         place(el, f.x, f.y - S.altOffset, f.width, f.height); el.style.zIndex = it.zIndex;
-        el.children[1].style.opacity = it.coverAlpha;
-        el.children[2].style.transform = 'translateY(-50%) scale(' + it.titleScale + ')';
+        /* the whole page at the row's left, inset by FEATURED_INSET, its source name on the right */
+        var r = fitIn(f.width / 2, Math.max(1, f.height - 2 * FEATURED_INSET), pages[it.index].aspectRatio, 'left');
+        place(drawPage(el, it.index, r.width, r.height), r.x + FEATURED_INSET, r.y + FEATURED_INSET, r.width, r.height);
+        el.querySelector('.cover').style.opacity = it.coverAlpha;
+        el.querySelector('.title').style.left = (r.x + r.width + 3 * FEATURED_INSET) + 'px';
+        el.querySelector('.title').style.transform = 'translateY(-50%) scale(' + it.titleScale + ')';
       });
       altPool.sweep();
       S.active = alt.state(S.altOffset).f;
     }
   }
+  /* Featured rows keep this margin (points) around their page. */
+  var FEATURED_INSET = 6;
   var altTimer = null;
   function altScroll(delta) {
     if (S.layout === 'halves') { S.altOffsets[0] += delta; S.altOffsets[1] += delta; }
@@ -423,11 +588,19 @@
           var o = relRect(el, box); o.index = +el.dataset.index; if (extra) extra(el, o, box); return o;
         }).sort(function (a, b) { return a.index - b.index; });
       }
+      /* each alternative item also gives the page drawn in it: its image's rectangle (relative to
+       * the item), the file kind chosen and the image's pixel size */
+      function drawn(el, o) {
+        var im = el.querySelector('img');
+        if (el.dataset.page === undefined || !im) return;
+        o.page = +el.dataset.page; o.kind = im.dataset.kind; o.src = im.getAttribute('src');
+        o.image = relRect(im, el.getBoundingClientRect()); o.natural = { width: im.naturalWidth, height: im.naturalHeight };
+      }
       if (S.layout === 'halves') {
-        return { halves: Array.from(altEl.querySelectorAll('.half')).map(function (col) { return list(col, '.alt-item'); }) };
+        return { halves: Array.from(altEl.querySelectorAll('.half')).map(function (col) { return list(col, '.alt-item', drawn); }) };
       }
       if (S.layout !== 'pager') {
-        return { items: list(altEl, '.alt-item', function (el, o) { if (el.dataset.page !== undefined) o.index = +el.dataset.page; }) };
+        return { items: list(altEl, '.alt-item', function (el, o) { drawn(el, o); if (o.page !== undefined) o.index = o.page; }) };
       }
       return {
         pagerBox: relRect(pagerEl, document.body.getBoundingClientRect()),
@@ -443,16 +616,39 @@
       return { layout: S.layout, active: S.active, pagerOffset: S.po, stripOffset: S.so, count: pages.length,
         expandingRate: strip.expandingRate, animating: running > 0 || deleting,
         pagerSize: { width: pager.W, height: pager.H }, stripSize: { width: strip.W, height: strip.H },
-        domElements: document.querySelectorAll('.cell, .thumb, .alt-item').length };
+        domElements: document.querySelectorAll('.cell, .thumb, .alt-item').length,
+        spreadRow: S.layout === 'halves' && alt ? alt[0].P : null,
+        page: pages[S.active] ? pages[S.active].index + 1 : null, hidden: hidden ? hidden.ids.length : 0,
+        reader: reader.state() };
     },
-    moveTo: moveTo, deleteActive: deleteActive, setLayout: setLayout
+    moveTo: moveTo, deleteActive: deleteActive, setLayout: setLayout, undo: undoDelete, goTo: goTo,
+    openReader: openReader, reader: function () { return reader; }
   };
 
+  /* The strip's height from layout.json, when it is a believable number of points. */
+  var MIN_STRIP = 16, MAX_STRIP = 400;
   function start(d) {
     data = d;
-    pages = (d.pages || []).slice();
-    stripHeight = (d.viewport && d.viewport.stripHeight) || 66;
+    allPages = Array.isArray(d.pages) ? d.pages.slice() : [];
+    var storage = null;
+    try { storage = window.localStorage; } catch (e) { /* refused (file:// in some browsers) */ }
+    var where = location.protocol === 'file:' ? location.pathname : location.host + location.pathname;
+    hidden = new Q.Hidden(storage || { getItem: function () { return null; }, setItem: function () {}, removeItem: function () {} }, where, allPages);
+    pages = hidden.filter(allPages);
+    var sh = d.viewport && d.viewport.stripHeight;
+    stripHeight = typeof sh === 'number' && sh >= MIN_STRIP && sh <= MAX_STRIP ? sh : 66;
+    reader = new Q.Reader($('reader'), {
+      page: function (i) { return pages[i]; }, count: function () { return pages.length; }, options: options,
+      label: label, onClose: function () {}
+    });
+    var n = Q.route.parse(location.hash);
+    if (n !== null && pages.length) S.active = positionOf(n);
     configure();
+    if (window.performance && performance.mark) performance.mark('quire-ready');   /* load time, for Scripts/viewer_figures.py */
+    addressReady = true;
+    if (pages[S.active]) {
+      try { history.replaceState(null, '', Q.route.format(pages[S.active].index + 1)); } catch (e) { /* file:// in some browsers */ }
+    }
   }
   if (data) start(data);
   else fetch('layout.json').then(function (r) { return r.json(); }).then(start)

@@ -23,4 +23,13 @@ install PIL "pillow>=10"
 install numpy "numpy>=1.26"
 install iiif_prezi3 "iiif-prezi3>=2"
 install iiif_validator "iiif-validator>=1.0.5"
+# axe-core for the viewer's accessibility test: a current axe.min.js ships inside
+# pytest-playwright-axe (axe-core 4.14); only that file is used, so no Playwright (--no-deps).
+# It declares Python >= 3.12 for its Playwright side alone; the older bundle is the fallback.
+if ! "$VENV/bin/python" -c "import importlib.util as u; exit(not (u.find_spec('pytest_playwright_axe') or u.find_spec('axe_playwright_python')))" 2>/dev/null; then
+  echo "installing axe-core (pytest-playwright-axe, no dependencies) into $VENV" >&2
+  "$VENV/bin/pip" install -q --disable-pip-version-check --no-deps --ignore-requires-python "pytest-playwright-axe>=4.10" \
+    || "$VENV/bin/pip" install -q --disable-pip-version-check --no-deps "axe-playwright-python>=0.1.8" \
+    || echo "note: could not install an axe-core bundle; the accessibility tests will skip" >&2
+fi
 exit 0

@@ -222,10 +222,14 @@ def test_other_layouts_equal_engine(browser, viewer_out, engine, layout, offset)
     rects = browser.execute_script("return window.quireViewer.rects()")
     pages = str(viewer_out / "layout.json")
     if layout == "halves":
+        # the spread: one drum row per two facing pages (21 pages: 11 rows), rows as tall as the
+        # viewer chose for this screen (pizzaSize)
         w = (box["width"] - 1) / 2
+        row = browser.execute_script("return window.quireViewer.state().spreadRow")
+        assert row >= 300
         for side, orientation in enumerate(["left", "right"]):
-            answer = engine.ask({"layout": "halves", "pagesFrom": pages, "viewport": {"width": w, "height": box["height"]},
-                                 "offset": {"x": 0, "y": offset}, "parameters": {"orientation": orientation}})
+            answer = engine.ask({"layout": "halves", "count": 11, "viewport": {"width": w, "height": box["height"]},
+                                 "offset": {"x": 0, "y": offset}, "parameters": {"orientation": orientation, "pizzaSize": row}})
             drawn = {r["index"]: r for r in rects["halves"][side]}
             cells = [i for i in answer["items"] if i["role"] == "cell"]
             assert cells and len(cells) == len(drawn), (cells, drawn)
@@ -482,14 +486,14 @@ def test_wheel_and_arrows(viewer_out, engine):
         assert_rest(d, engine, viewer_out, 4)
         body.send_keys(Keys.HOME)
         assert_rest(d, engine, viewer_out, 0)
-        # double-click opens the full-resolution page; Escape closes it
+        # double-click opens the reader on the active page (its preview at fit page); Escape closes it
         from selenium.webdriver.common.action_chains import ActionChains
         ActionChains(d).double_click(d.find_element("id", "pager")).perform()
-        full = d.find_element("id", "full")
+        full = d.find_element("id", "reader")
         assert full.is_displayed()
-        page0 = json.loads((viewer_out / "layout.json").read_text())["pages"][0]["files"]["page"]
-        assert d.execute_script("return document.querySelector('#full img').getAttribute('src')") == page0
-        body.send_keys(Keys.ESCAPE)
+        preview0 = json.loads((viewer_out / "layout.json").read_text())["pages"][0]["files"]["preview"]
+        assert d.execute_script("return document.querySelector('#reader .reader-preview').getAttribute('src')") == preview0
+        d.switch_to.active_element.send_keys(Keys.ESCAPE)
         assert not full.is_displayed()
     finally:
         d.quit()
@@ -528,7 +532,7 @@ def touch(d, kind, points):
 
 
 def test_pinch_opens_the_full_page_and_a_flick_moves_one_page(viewer_out, engine):
-    """Two fingers spreading on the pager open the full-resolution page; a quick short swipe
+    """Two fingers spreading on the pager open the reader; a quick short swipe
     (released while moving) goes on to the next page with its momentum and snaps there."""
     d = _driver()
     try:
@@ -541,10 +545,10 @@ def test_pinch_opens_the_full_page_and_a_flick_moves_one_page(viewer_out, engine
             touch(d, "touchMove", [(cx - 20 - 12 * k, cy), (cx + 20 + 12 * k, cy)])
             time.sleep(0.02)
         touch(d, "touchEnd", [])
-        full = d.find_element("id", "full")
-        assert full.is_displayed(), "pinch did not open the full-resolution page"
+        full = d.find_element("id", "reader")
+        assert full.is_displayed(), "pinch did not open the reader"
         from selenium.webdriver.common.keys import Keys
-        d.find_element("tag name", "body").send_keys(Keys.ESCAPE)
+        d.switch_to.active_element.send_keys(Keys.ESCAPE)
         assert not full.is_displayed()
         assert_rest(d, engine, viewer_out, 0)
         # a flick: 60 px in 50 ms, released while moving: far less than half a page

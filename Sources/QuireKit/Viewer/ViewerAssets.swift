@@ -3,12 +3,68 @@
 /// The web viewer's files, by their path in an output folder.
 public enum ViewerAssets {
     public static let files: [(path: String, text: String)] = [
+        ("quire-viewer/hidden.js", ####"""
+/* Quire viewer: "Delete from view", remembered. The pages hidden from a batch's view are kept in
+ * localStorage under a key naming the batch (its address and its pages), so a reload shows the
+ * same view and another batch is not affected; Undo brings back the last hidden page in its place.
+ * Files are never touched. Classic script: Quire.Hidden. */
+(function (Q) {
+  'use strict';
+  /* A short fingerprint of the batch's page files: a rerun with other pages gets a fresh view. */
+  function fingerprint(pages) {
+    var h = 2166136261;
+    pages.forEach(function (p) {
+      var s = String(p.files && p.files.page) + '\n';
+      for (var i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 16777619); }
+    });
+    return pages.length + '-' + (h >>> 0).toString(16);
+  }
+  function idOf(p) { return String(p.files && p.files.page); }
+  function Hidden(storage, where, pages) {
+    this.storage = storage;
+    this.key = 'quire.hidden:' + where + ':' + fingerprint(pages);
+    this.ids = this.read(pages.length);
+  }
+  /* The stored list, checked: an array of at most `count` strings, else nothing hidden. */
+  Hidden.prototype.read = function (count) {
+    try {
+      var v = JSON.parse(this.storage.getItem(this.key) || '[]');
+      if (Array.isArray(v) && v.length <= count && v.every(function (s) { return typeof s === 'string'; })) return v;
+    } catch (e) { /* storage refused or damaged: show everything */ }
+    return [];
+  };
+  Hidden.prototype.write = function () {
+    try {
+      if (this.ids.length) this.storage.setItem(this.key, JSON.stringify(this.ids));
+      else this.storage.removeItem(this.key);
+    } catch (e) { /* storage full or refused: the view still works, it is only not remembered */ }
+  };
+  /* The pages still shown, in order. */
+  Hidden.prototype.filter = function (pages) {
+    var gone = new Set(this.ids);
+    return pages.filter(function (p) { return !gone.has(idOf(p)); });
+  };
+  /* Hides `page`. The list is in the order pages were hidden, so it is also the undo stack,
+   * and Undo still works after a reload. */
+  Hidden.prototype.hide = function (page) { this.ids.push(idOf(page)); this.write(); };
+  Hidden.prototype.canUndo = function () { return this.ids.length > 0; };
+  /* Shows the last hidden page again (in its place in the batch): returns its id, or null. */
+  Hidden.prototype.undo = function () {
+    var id = this.ids.pop();
+    if (id === undefined) return null;
+    this.write();
+    return id;
+  };
+  Q.Hidden = Hidden;
+})(window.Quire = window.Quire || {});
+
+"""####),
         ("index.html", ####"""
 <!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1, user-scalable=no">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Quire viewer</title>
 <link rel="stylesheet" href="quire-viewer/viewer.css">
 </head>
@@ -17,20 +73,39 @@ public enum ViewerAssets {
   <span id="pageno" aria-live="polite"></span>
   <span id="source"></span>
   <span class="spacer"></span>
-  <label>View <select id="menu">
-    <option value="pager">Pager and strip</option>
-    <option value="halves">Halves</option>
+  <label for="menu" class="wide-label">View</label>
+  <select id="menu">
+    <option value="pager">Pager</option>
+    <option value="halves">Spread</option>
     <option value="carousel">Carousel</option>
     <option value="featured">Featured</option>
-  </select></label>
-  <button id="delete" title="Remove the active page from this view (files stay)">Delete from view</button>
+  </select>
+  <button type="button" id="zoom" aria-label="Zoom the page (Enter)" title="Zoom the page (Enter)"><svg aria-hidden="true" viewBox="0 0 16 16"><circle cx="6.5" cy="6.5" r="4.5"/><path d="M10 10l4.5 4.5M4.5 6.5h4M6.5 4.5v4"/></svg><span class="wide" aria-hidden="true"> Zoom</span></button>
+  <button type="button" id="delete" aria-label="Delete from view (Delete; files stay)" title="Remove the active page from this view (files stay)"><svg aria-hidden="true" viewBox="0 0 16 16"><path d="M2 4h12M6 4V2h4v2M3.5 4l1 10h7l1-10M6.5 6.5v5M9.5 6.5v5"/></svg><span class="wide" aria-hidden="true"> Delete from view</span></button>
+  <button type="button" id="undo" aria-label="Undo delete from view" title="Bring back the last page deleted from this view" hidden><span aria-hidden="true">&#x21B6;</span><span class="wide" aria-hidden="true"> Undo</span></button>
+  <button type="button" id="fullscreen" aria-label="Full screen (F)" title="Full screen (F)" aria-pressed="false"><svg aria-hidden="true" viewBox="0 0 16 16"><path d="M1.5 5.5v-4h4M10.5 1.5h4v4M14.5 10.5v4h-4M5.5 14.5h-4v-4"/></svg></button>
 </header>
-<main id="stage">
-  <div id="pager" class="scroller" tabindex="-1"></div>
-  <div id="strip" class="scroller"></div>
-  <div id="alt" class="scroller" hidden></div>
+<main id="stage" aria-label="Pages">
+  <section id="pager" class="scroller" tabindex="0" aria-label="Page" aria-roledescription="pager"></section>
+  <nav id="strip" class="scroller" aria-label="Thumbnails"></nav>
+  <section id="alt" class="scroller" tabindex="0" aria-label="Pages" hidden></section>
 </main>
-<div id="full" hidden><img alt=""></div>
+<div id="reader" role="dialog" aria-modal="true" aria-labelledby="reader-title" hidden>
+  <div class="reader-bar">
+    <button type="button" data-act="close" aria-label="Close (Escape)" title="Close (Escape)">&#x2715;</button>
+    <h2 id="reader-title" class="reader-title"></h2>
+    <span class="spacer"></span>
+    <button type="button" data-act="out" aria-label="Zoom out (−)" title="Zoom out (−)">&#x2212;</button>
+    <output class="reader-level" aria-live="polite"></output>
+    <button type="button" data-act="in" aria-label="Zoom in (+)" title="Zoom in (+)">+</button>
+    <button type="button" data-act="width" title="Fit width (W)">Width</button>
+    <button type="button" data-act="page" title="Fit page (0)">Page</button>
+  </div>
+  <div class="reader-view" tabindex="0" aria-label="Zoomed page: drag to pan, wheel or pinch to zoom">
+    <div class="reader-canvas"><img class="reader-preview" alt="" draggable="false"><img class="reader-page" alt="" draggable="false"><div class="reader-tiles"></div></div>
+  </div>
+</div>
+<div id="announce" class="sr-only" aria-live="polite"></div>
 <!-- Classic scripts (not ES modules) so the page also works when opened from file://.
      layout.js is OUT/layout.json wrapped as `window.QUIRE_LAYOUT = {...}`. -->
 <script src="layout.js"></script>
@@ -41,6 +116,12 @@ public enum ViewerAssets {
 <script src="quire-viewer/layouts/halves.js"></script>
 <script src="quire-viewer/layouts/carousel.js"></script>
 <script src="quire-viewer/layouts/featured.js"></script>
+<script src="quire-viewer/sources.js"></script>
+<script src="quire-viewer/zoom.js"></script>
+<script src="quire-viewer/tiles.js"></script>
+<script src="quire-viewer/reader.js"></script>
+<script src="quire-viewer/route.js"></script>
+<script src="quire-viewer/hidden.js"></script>
 <script src="quire-viewer/viewer.js"></script>
 </body>
 </html>
@@ -479,28 +560,371 @@ public enum ViewerAssets {
 })(window.Quire = window.Quire || {});
 
 """####),
+        ("quire-viewer/reader.js", ####"""
+/* Quire viewer: the reader, one page zoomed and panned (zoom.js holds the geometry). Opens from
+ * the pager (double-click or double-tap, pinch, the Zoom button, Enter) and draws the page with
+ * the smallest file that is sharp at the current zoom (sources.js): the preview, then the page
+ * file, or the IIIF tiles instead of the page file when OUT/iiif exists and the page is served.
+ * The preview stays underneath as the placeholder while a larger file loads.
+ * Classic script: Quire.Reader. */
+(function (Q) {
+  'use strict';
+  /* Wheel deltas to zoom: a mouse notch (100) zooms ~1.2x; a trackpad pinch (ctrl+wheel) is finer-grained, so faster. */
+  var WHEEL_RATE = 0.0018, PINCH_WHEEL_RATE = 0.01;
+  /* Two taps closer than this in time (ms) and distance (px) are a double-tap. */
+  var DOUBLE_TAP_MS = 300, DOUBLE_TAP_PX = 24;
+
+  function Reader(el, host) {
+    this.el = el; this.host = host;     /* host: {page(i), count(), options, label(i), onIndex(i), onClose()} */
+    this.view = el.querySelector('.reader-view');
+    this.canvas = el.querySelector('.reader-canvas');
+    this.previewImg = this.canvas.querySelector('.reader-preview');
+    this.pageImg = this.canvas.querySelector('.reader-page');
+    this.tileLayer = this.canvas.querySelector('.reader-tiles');
+    this.zoom = null; this.index = -1; this.source = null; this.info = null; this.returnFocus = null;
+    this.tileEls = new Map();
+    this.input();
+    var self = this;
+    el.querySelector('[data-act=close]').addEventListener('click', function () { self.close(); });
+    el.querySelector('[data-act=in]').addEventListener('click', function () { self.zoomBy(Q.Zoom.STEP); });
+    el.querySelector('[data-act=out]').addEventListener('click', function () { self.zoomBy(1 / Q.Zoom.STEP); });
+    el.querySelector('[data-act=width]').addEventListener('click', function () { self.fit('width'); });
+    el.querySelector('[data-act=page]').addEventListener('click', function () { self.fit('page'); });
+    this.pageImg.addEventListener('load', function () { self.pageImg.classList.add('loaded'); });
+    this.pageImg.addEventListener('error', function () { self.pageImg.classList.remove('loaded'); });
+  }
+  Reader.prototype.isOpen = function () { return !this.el.hidden; };
+  Reader.prototype.box = function () { var r = this.view.getBoundingClientRect(); return { width: r.width, height: r.height }; };
+  Reader.prototype.open = function (index) {
+    if (!this.isOpen()) { this.returnFocus = document.activeElement; this.el.hidden = false; }
+    this.show(index);
+    this.view.focus();
+  };
+  Reader.prototype.close = function () {
+    if (!this.isOpen()) return;
+    this.el.hidden = true; this.index = -1; this.source = null;
+    this.pageImg.removeAttribute('src'); this.pageImg.classList.remove('loaded');
+    this.clearTiles();
+    if (this.returnFocus && this.returnFocus.focus) this.returnFocus.focus();
+    this.host.onClose();
+  };
+  /* Shows page `index` at fit page (paging inside the reader keeps it open). */
+  Reader.prototype.show = function (index) {
+    var page = this.host.page(index);
+    if (!page) return;
+    var size = Q.sources.pageSize(page) || { width: 1000, height: 1000 / (page.aspectRatio || 1) };
+    this.index = index; this.info = null; this.source = null;
+    this.zoom = new Q.Zoom(this.box(), size);
+    this.canvas.style.width = size.width + 'px'; this.canvas.style.height = size.height + 'px';
+    this.previewImg.src = page.files.preview;
+    this.previewImg.alt = this.host.label(index);
+    this.pageImg.removeAttribute('src'); this.pageImg.classList.remove('loaded'); this.clearTiles();
+    this.el.querySelector('.reader-title').textContent = 'Page ' + (index + 1) + ' of ' + this.host.count();
+    var self = this;
+    Q.iiif.load(page, function (info) { if (self.index === index) { self.info = info; self.draw(); } });
+    this.draw();
+  };
+  Reader.prototype.fit = function (mode) { if (this.zoom) { this.zoom.fit(mode); this.draw(); } };
+  Reader.prototype.zoomBy = function (factor, px, py) { if (this.zoom) { this.zoom.zoomAt(factor, px, py); this.draw(); } };
+  Reader.prototype.resize = function () { if (this.isOpen() && this.zoom) { this.zoom.resize(this.box()); this.draw(); } };
+  /* Places the canvas and chooses the file for this zoom. */
+  Reader.prototype.draw = function () {
+    var z = this.zoom, page = this.host.page(this.index);
+    if (!z || !page) return;
+    this.canvas.style.transform = 'translate(' + z.x + 'px,' + z.y + 'px) scale(' + z.s + ')';
+    var dpr = window.devicePixelRatio || 1;
+    var pick = Q.sources.pick(page, this.host.options(), { width: z.w * z.s * dpr, height: z.h * z.s * dpr }, 'page');
+    var source = pick === 'page' ? (this.info ? 'tiles' : 'page') : 'preview';
+    if (source === 'page' && this.source !== 'page') this.pageImg.src = page.files.page;
+    if (source !== 'page' && this.source === 'page') { this.pageImg.removeAttribute('src'); this.pageImg.classList.remove('loaded'); }
+    if (source === 'tiles') this.drawTiles(page, z, dpr); else if (this.source === 'tiles') this.clearTiles();
+    this.source = source;
+    this.el.querySelector('.reader-level').textContent = Math.round(z.s * 100) + '%';
+  };
+  Reader.prototype.drawTiles = function (page, z, dpr) {
+    var f = Q.iiif.factorFor(this.info, z.s * dpr), seen = new Set(), self = this;
+    Q.iiif.tiles(page, this.info, f, z.visible()).forEach(function (t) {
+      seen.add(t.url);
+      if (self.tileEls.has(t.url)) return;
+      var img = document.createElement('img');
+      img.alt = ''; img.draggable = false; img.src = t.url;
+      img.style.left = t.x + 'px'; img.style.top = t.y + 'px'; img.style.width = t.width + 'px'; img.style.height = t.height + 'px';
+      self.tileLayer.appendChild(img); self.tileEls.set(t.url, img);
+    });
+    this.tileEls.forEach(function (img, url) { if (!seen.has(url)) { img.remove(); self.tileEls.delete(url); } });
+  };
+  Reader.prototype.clearTiles = function () { this.tileEls.forEach(function (img) { img.remove(); }); this.tileEls.clear(); };
+  /* Keys while open: + and − zoom, 0 fits the page, w the width, Escape closes, Tab stays inside. */
+  Reader.prototype.key = function (ev) {
+    var k = ev.key;
+    if (k === 'Escape') this.close();
+    else if (k === '+' || k === '=') this.zoomBy(Q.Zoom.STEP);
+    else if (k === '-' || k === '_') this.zoomBy(1 / Q.Zoom.STEP);
+    else if (k === '0') this.fit('page');
+    else if (k === 'w' || k === 'W') this.fit('width');
+    else if (k === 'Tab') {
+      var f = Array.from(this.el.querySelectorAll('button, [tabindex="0"]'));
+      var i = f.indexOf(document.activeElement), n = ev.shiftKey ? i - 1 : i + 1;
+      f[(n + f.length) % f.length].focus();
+    } else return false;
+    return true;
+  };
+  Reader.prototype.state = function () {
+    var z = this.zoom;
+    return { open: this.isOpen(), index: this.index, source: this.source, scale: z ? z.s : null, mode: z ? z.mode : null,
+      x: z ? z.x : null, y: z ? z.y : null, fitPage: z ? z.fitPageScale() : null, fitWidth: z ? z.fitWidthScale() : null,
+      src: this.source === 'page' ? this.pageImg.getAttribute('src') : this.source === 'preview' ? this.previewImg.getAttribute('src') : null,
+      tiles: Array.from(this.tileEls.keys()) };
+  };
+  /* Drag pans; two fingers pinch; the wheel (and a trackpad pinch) zooms at the pointer; double-click or double-tap toggles. */
+  Reader.prototype.input = function () {
+    var self = this, v = this.view, pts = new Map(), pinch = null, lastTap = null, lastToggle = -1e9;
+    /* a double-tap can also arrive as a dblclick: one toggle per gesture */
+    function toggle(p) { if (performance.now() - lastToggle < 2 * DOUBLE_TAP_MS) return; lastToggle = performance.now(); self.zoom.toggleAt(p[0], p[1]); self.draw(); }
+    function local(ev) { var r = v.getBoundingClientRect(); return [ev.clientX - r.left, ev.clientY - r.top]; }
+    function pair() { var a = Array.from(pts.values()); return { d: Math.hypot(a[0][0] - a[1][0], a[0][1] - a[1][1]), c: [(a[0][0] + a[1][0]) / 2, (a[0][1] + a[1][1]) / 2] }; }
+    v.addEventListener('pointerdown', function (ev) {
+      v.setPointerCapture(ev.pointerId);
+      pts.set(ev.pointerId, local(ev));
+      if (pts.size === 2) pinch = pair();
+    });
+    v.addEventListener('pointermove', function (ev) {
+      if (!pts.has(ev.pointerId) || !self.zoom) return;
+      var p = local(ev), q = pts.get(ev.pointerId);
+      pts.set(ev.pointerId, p);
+      if (pts.size === 2 && pinch) {
+        var now = pair();
+        if (pinch.d > 0) self.zoom.zoomAt(now.d / pinch.d, now.c[0], now.c[1]);
+        self.zoom.panBy(now.c[0] - pinch.c[0], now.c[1] - pinch.c[1]);
+        pinch = now; self.draw();
+      } else if (pts.size === 1) { self.zoom.panBy(p[0] - q[0], p[1] - q[1]); self.draw(); }
+    });
+    function up(ev) {
+      if (!pts.has(ev.pointerId)) return;
+      pts.delete(ev.pointerId);
+      if (pts.size < 2) pinch = null;
+      if (ev.pointerType === 'touch' && ev.type === 'pointerup') {
+        var p = local(ev), t = ev.timeStamp;
+        if (lastTap && t - lastTap.t < DOUBLE_TAP_MS && Math.hypot(p[0] - lastTap.p[0], p[1] - lastTap.p[1]) < DOUBLE_TAP_PX) {
+          lastTap = null; toggle(p);
+        } else lastTap = { t: t, p: p };
+      }
+    }
+    v.addEventListener('pointerup', up);
+    v.addEventListener('pointercancel', up);
+    v.addEventListener('dblclick', function (ev) {
+      if (!self.zoom) return;
+      toggle(local(ev));
+    });
+    v.addEventListener('wheel', function (ev) {
+      ev.preventDefault();
+      if (!self.zoom) return;
+      var p = local(ev), dy = ev.deltaMode === 1 ? ev.deltaY * 33 : ev.deltaY;
+      self.zoomBy(Math.exp(-dy * (ev.ctrlKey ? PINCH_WHEEL_RATE : WHEEL_RATE)), p[0], p[1]);
+    }, { passive: false });
+  };
+  Q.Reader = Reader;
+})(window.Quire = window.Quire || {});
+
+"""####),
+        ("quire-viewer/route.js", ####"""
+/* Quire viewer: the address and the tab's title. `#page=N` (N from 1, the page's number in the
+ * batch) opens that page; the viewer keeps it in the address as you page, one history entry per
+ * page you stop on, so Back and Forward page too. Pure: no DOM. Classic script: Quire.route. */
+(function (Q) {
+  'use strict';
+  /* Page numbers past this are not numbers a batch can have (layout.json's count limit). */
+  var MAX_PAGE = 10000000;
+  /* The page number in a hash such as `#page=12` (also `#view=halves&page=12`); null when absent or out of range. */
+  function parse(hash) {
+    var m = /(?:^#?|&)page=(\d{1,8})(?:&|$)/.exec(hash || '');
+    if (!m) return null;
+    var n = parseInt(m[1], 10);
+    return n >= 1 && n <= MAX_PAGE ? n : null;
+  }
+  function format(n) { return '#page=' + n; }
+  /* The batch's name: the output folder's (the directory holding index.html), else the host. */
+  function batchName(loc) {
+    var parts = (loc.pathname || '').split('/').filter(Boolean);
+    if (parts.length && /\.html?$/i.test(parts[parts.length - 1])) parts.pop();
+    var name = parts.length ? parts[parts.length - 1] : '';
+    try { name = decodeURIComponent(name); } catch (e) { /* keep it as written */ }
+    return name || loc.host || 'Quire';
+  }
+  function title(name, n, count) { return count ? name + ' – page ' + n + ' of ' + count : name; }
+  Q.route = { parse: parse, format: format, batchName: batchName, title: title };
+})(window.Quire = window.Quire || {});
+
+"""####),
+        ("quire-viewer/sources.js", ####"""
+/* Quire viewer: which image file to draw for a page at a given size on screen. Each page has three
+ * renditions (thumbnail, preview, page) and, when `quire iiif` ran, tiles; the smallest that has
+ * enough pixels for the box on screen is chosen, so nothing is drawn upscaled while a larger file
+ * exists, and nothing larger than needed is fetched. Pure: no DOM. Classic script: Quire.sources. */
+(function (Q) {
+  'use strict';
+  /* quire process's defaults (RenditionOptions), for a layout.json written before `options`. */
+  var DEFAULT_PREVIEW = 1600, DEFAULT_THUMBNAIL = 256;
+  /* Largest believable pixel count on a side: a number past it in layout.json is treated as absent. */
+  var MAX_SIDE = 1 << 20;
+
+  function side(v) { return typeof v === 'number' && isFinite(v) && v >= 1 && v <= MAX_SIDE ? v : null; }
+  /* A page's pixel size (width, height) from layout.json, range-checked; null when unusable. */
+  function pageSize(page) {
+    var w = side(page.width), h = side(page.height);
+    return w && h ? { width: w, height: h } : null;
+  }
+  /* The size of a rendition written to fit a square of `longest` pixels (never enlarged). */
+  function fitLongest(size, longest) {
+    var s = Math.min(1, longest / Math.max(size.width, size.height));
+    return { width: Math.max(1, Math.round(size.width * s)), height: Math.max(1, Math.round(size.height * s)) };
+  }
+  /* Pixel sizes of the page's renditions, in order of size. */
+  function sizes(page, options) {
+    var full = pageSize(page) || { width: DEFAULT_PREVIEW, height: DEFAULT_PREVIEW };
+    var o = options || {};
+    return {
+      thumbnail: fitLongest(full, side(o.thumbnailSize) || DEFAULT_THUMBNAIL),
+      preview: fitLongest(full, side(o.previewSize) || DEFAULT_PREVIEW),
+      page: full
+    };
+  }
+  /* The smallest rendition whose pixels cover a box of `need` device pixels (width, height),
+   * up to `largest` ('preview' for lists of pages, 'page' when reading one); the largest
+   * allowed one when none covers it. Returns 'thumbnail', 'preview' or 'page'. */
+  function pick(page, options, need, largest) {
+    var s = sizes(page, options), order = ['thumbnail', 'preview', 'page'];
+    var last = order.indexOf(largest || 'page');
+    for (var i = 0; i < last; i++) {
+      var r = s[order[i]];
+      if (r.width >= need.width - 0.5 && r.height >= need.height - 0.5) return order[i];
+    }
+    return order[last];
+  }
+  Q.sources = { sizes: sizes, pick: pick, pageSize: pageSize, DEFAULT_PREVIEW: DEFAULT_PREVIEW };
+})(window.Quire = window.Quire || {});
+
+"""####),
+        ("quire-viewer/tiles.js", ####"""
+/* Quire viewer: a page's IIIF tiles (OUT/iiif, written by `quire iiif`), for reading a zoomed page
+ * without fetching the whole page file. Only when served over HTTP: a page opened from file://
+ * cannot read info.json. The tile names follow docs/exports.md#every-advertised-tile-exists.
+ * Classic script: Quire.iiif. */
+(function (Q) {
+  'use strict';
+  /* Tile sizes and scale factors outside these bounds mean info.json is not one quire wrote. */
+  var MIN_TILE = 16, MAX_TILE = 8192, MAX_FACTOR = 1 << 16;
+  var cache = new Map();
+
+  /* The image service's folder: the page file's stem (pages/0001.jpg -> 0001), as IIIFExport.pageID. */
+  function pageID(page) {
+    var name = String(page.files.page).split('/').pop(), stem = name.replace(/\.[^.]*$/, '');
+    if (stem && stem[0] !== '.' && /^[A-Za-z0-9._-]+$/.test(stem)) return stem;
+    return String(page.index + 1).padStart(4, '0');
+  }
+  function isInt(v, lo, hi) { return typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi; }
+  /* info.json checked against the page: same pixel size, sane tiles; null when anything is off. */
+  function validate(info, page) {
+    if (!info || info.width !== page.width || info.height !== page.height || !Array.isArray(info.tiles) || !info.tiles[0]) return null;
+    var t = info.tiles[0], f = t.scaleFactors;
+    if (!isInt(t.width, MIN_TILE, MAX_TILE) || !Array.isArray(f) || !f.length) return null;
+    if (!f.every(function (s) { return isInt(s, 1, MAX_FACTOR); })) return null;
+    return { width: info.width, height: info.height, tile: t.width,
+      tileHeight: isInt(t.height, MIN_TILE, MAX_TILE) ? t.height : t.width,
+      factors: f.slice().sort(function (a, b) { return a - b; }) };
+  }
+  /* Calls done(info or null) once; remembers the answer per page. */
+  function load(page, done) {
+    if (!/^https?:$/.test(location.protocol) || !window.fetch) { done(null); return; }
+    var id = pageID(page);
+    if (cache.has(id)) { var c = cache.get(id); if (c instanceof Promise) c.then(done); else done(c); return; }
+    var p = fetch('iiif/' + id + '/info.json').then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (j) { return validate(j, page); }, function () { return null; })
+      .then(function (v) { cache.set(id, v); return v; });
+    cache.set(id, p);
+    p.then(done);
+  }
+  /* The coarsest scale factor whose tiles still have a pixel per device pixel at `deviceScale`
+   * (device pixels per page pixel). */
+  function factorFor(info, deviceScale) {
+    var best = info.factors[0];
+    info.factors.forEach(function (f) { if (f <= 1 / deviceScale + 1e-9) best = Math.max(best, f); });
+    return best;
+  }
+  /* The tiles at factor f meeting `rect` (page pixels): {url, x, y, width, height} in page pixels. */
+  function tiles(page, info, f, rect) {
+    var step = info.tile * f, stepY = info.tileHeight * f, out = [], base = 'iiif/' + pageID(page) + '/';
+    var n0 = Math.max(0, Math.floor(rect.x / step)), n1 = Math.min(Math.ceil(info.width / step) - 1, Math.floor((rect.x + rect.width) / step));
+    var m0 = Math.max(0, Math.floor(rect.y / stepY)), m1 = Math.min(Math.ceil(info.height / stepY) - 1, Math.floor((rect.y + rect.height) / stepY));
+    for (var m = m0; m <= m1; m++) for (var n = n0; n <= n1; n++) {
+      var x = n * step, y = m * stepY, w = Math.min(step, info.width - x), h = Math.min(stepY, info.height - y);
+      var whole = x === 0 && y === 0 && w === info.width && h === info.height;
+      var region = whole ? 'full' : x + ',' + y + ',' + w + ',' + h;
+      var size = whole && f === 1 ? 'max' : Math.ceil(w / f) + ',' + Math.ceil(h / f);
+      out.push({ url: base + region + '/' + size + '/0/default.jpg', x: x, y: y, width: w, height: h });
+    }
+    return out;
+  }
+  Q.iiif = { load: load, factorFor: factorFor, tiles: tiles, pageID: pageID, validate: validate };
+})(window.Quire = window.Quire || {});
+
+"""####),
         ("quire-viewer/viewer.css", ####"""
 /* Quire viewer. The geometry is all in the scripts; this only fixes the boxes. */
+[hidden] { display: none !important; }
 html, body { margin: 0; height: 100%; background: #111; color: #eee; font: 14px system-ui, sans-serif; overflow: hidden; }
-#bar { position: absolute; left: 0; top: 0; right: 0; height: 40px; display: flex; align-items: center; gap: 12px;
-       padding: 0 12px; box-sizing: border-box; background: #1c1c1c; }
-#bar .spacer { flex: 1; }
-#source { color: #aaa; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+#bar { position: absolute; left: 0; top: 0; right: 0; height: 40px; display: flex; align-items: center; gap: 8px;
+       padding: 0 8px 0 12px; box-sizing: border-box; background: #1c1c1c; white-space: nowrap; }
+#bar .spacer { flex: 1 1 0; min-width: 0; }
+#pageno { flex: none; font-variant-numeric: tabular-nums; }
+#source { color: #b8b8b8; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; min-width: 0; flex: 0 1 auto; }
+#bar select, #bar button, .reader-bar button { font: inherit; color: #eee; background: #2c2c2c; border: 1px solid #555;
+       border-radius: 4px; height: 30px; padding: 0 8px; flex: none; }
+#bar select { max-width: 150px; }
+#bar button, .reader-bar button { display: inline-flex; align-items: center; gap: 4px; cursor: pointer; }
+#bar svg { width: 16px; height: 16px; fill: none; stroke: currentColor; stroke-width: 1.6; }
+/* Focus is always visible: keyboard users see where they are on every control, page and thumbnail. */
+:focus-visible { outline: 3px solid #4da3ff; outline-offset: -3px; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 #stage { position: absolute; left: 0; top: 40px; right: 0; bottom: 0; }
 .scroller { position: absolute; left: 0; overflow: hidden; touch-action: none; user-select: none; -webkit-user-select: none; }
 #pager { top: 0; width: 100%; background: #000; }
 #strip { bottom: 0; width: 100%; background: #1c1c1c; }
 #alt { top: 0; bottom: 0; width: 100%; background: #000; }
 .cell, .thumb, .alt-item { position: absolute; overflow: hidden; box-sizing: border-box; }
-.cell .mask { position: absolute; overflow: hidden; }
+.thumb { padding: 0; border: 0; margin: 0; background: #333; cursor: pointer; }
+.cell .mask { position: absolute; overflow: hidden; background-size: 100% 100%; }
+/* The preview hides until it has loaded (or when it fails): the mask's background, the thumbnail, shows meanwhile. */
 .cell img, .mask img { position: absolute; left: 0; top: 0; width: 100%; height: 100%; display: block; }
-.thumb img, .alt-item img { width: 100%; height: 100%; object-fit: cover; display: block; pointer-events: none; }
+.mask img:not(.loaded) { visibility: hidden; }
+.thumb img { width: 100%; height: 100%; object-fit: cover; display: block; pointer-events: none; }
+.alt-item img { position: absolute; display: block; pointer-events: none; }
 img { -webkit-user-drag: none; }
 .alt-item .cover { position: absolute; inset: 0; background: #000; }
-.alt-item .title { position: absolute; left: 0; right: 0; top: 50%; text-align: center; font-size: 28px; transform-origin: center; }
+.alt-item .title { position: absolute; right: 12px; top: 50%; font-size: 24px; transform-origin: left center;
+       overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .half { position: absolute; top: 0; bottom: 0; overflow: hidden; }
-#full { position: fixed; inset: 0; background: #000; overflow: auto; z-index: 10; cursor: zoom-out; }
-#full img { display: block; margin: auto; }
+#reader { position: fixed; inset: 0; background: #000; z-index: 10; }
+.reader-bar { position: absolute; left: 0; top: 0; right: 0; height: 40px; display: flex; align-items: center; gap: 6px;
+       padding: 0 8px; box-sizing: border-box; background: #1c1c1c; white-space: nowrap; z-index: 1; }
+.reader-bar .spacer { flex: 1 1 0; min-width: 0; }
+.reader-title { font-size: 14px; font-weight: normal; margin: 0; overflow: hidden; text-overflow: ellipsis; min-width: 0; }
+.reader-level { min-width: 44px; text-align: center; font-variant-numeric: tabular-nums; }
+.reader-view { position: absolute; left: 0; top: 40px; right: 0; bottom: 0; overflow: hidden; touch-action: none; cursor: grab; }
+.reader-canvas { position: absolute; left: 0; top: 0; transform-origin: 0 0; }
+.reader-canvas img { position: absolute; left: 0; top: 0; width: 100%; height: 100%; display: block; }
+.reader-page:not(.loaded) { visibility: hidden; }
+.reader-tiles img { width: auto; height: auto; }
+/* A phone: icons only, the View label read by screen readers but not drawn. */
+@media (max-width: 600px) {
+  #bar { gap: 6px; padding: 0 6px 0 8px; }
+  #bar .wide { display: none; }
+  #bar .wide-label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+  #bar select { max-width: 108px; padding: 0 2px; }
+  #bar button { padding: 0 7px; }
+  .reader-bar button { padding: 0 6px; }
+}
+@media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; } }
 
 """####),
         ("quire-viewer/viewer.js", ####"""
@@ -508,17 +932,27 @@ img { -webkit-user-drag: none; }
  * geometry modules in layouts/. Every position comes from those modules; this file only
  * keeps the state (offsets, active page, expanding rate, cell updates), turns input into
  * state changes, and puts the visible items in the DOM (only those: a 5,000-page batch has a
- * few dozen elements). window.quireViewer is a small hook for tests and embedding apps. */
+ * few dozen elements). Reading a page zoomed is reader.js, the address route.js, the
+ * remembered "Delete from view" hidden.js, the choice of image file sources.js.
+ * window.quireViewer is a small hook for tests and embedding apps. */
 (function (Q) {
   'use strict';
   var A = Q.animations;
   var data = window.QUIRE_LAYOUT;
   var $ = function (id) { return document.getElementById(id); };
   var pagerEl = $('pager'), stripEl = $('strip'), altEl = $('alt');
-  var pages = [], stripHeight = 66, pager, strip, alt = null;
+  var allPages = [], pages = [], stripHeight = 66, pager, strip, alt = null, hidden = null, reader = null;
+  var batchName = Q.route.batchName(location);
   var S = { layout: 'pager', po: 0, so: 0, active: 0, altOffset: 0, altOffsets: [0, 0] };
   var running = 0;              /* animations in flight (tests wait for 0) */
   var scrollAnimation = null, deleting = false;
+  /* prefers-reduced-motion: every animation jumps to its end (the geometry is the same, only the frames go). */
+  var reducedMotion = window.matchMedia ? window.matchMedia('(prefers-reduced-motion: reduce)') : { matches: false };
+  function animate(duration, easing, tick, done) { return A.animate(reducedMotion.matches ? 0 : duration, easing, tick, done); }
+  function options() { return (data && data.options) || {}; }
+  /* "Page 3 of 21, IMG_0042.jpg (page 2)": the alt text and the labels name the page and its source. */
+  function sourceOf(p) { return p.source + (p.sourcePage ? ' (page ' + (p.sourcePage + 1) + ')' : ''); }
+  function label(i) { var p = pages[i]; return p ? 'Page ' + (i + 1) + ' of ' + pages.length + ', ' + sourceOf(p) : ''; }
 
   function ratioOf(p) { return p.aspectRatio > 0 && isFinite(p.aspectRatio) ? p.aspectRatio : null; }
 
@@ -561,12 +995,24 @@ img { -webkit-user-drag: none; }
       clear: function () { byIndex.forEach(function (el) { el.remove(); }); byIndex.clear(); seen = new Set(); }
     };
   }
-  function img(src) { var i = document.createElement('img'); i.src = src; i.alt = ''; i.draggable = false; i.decoding = 'async'; return i; }
+  function img(src, alt) {
+    var i = document.createElement('img'); i.alt = alt || ''; i.draggable = false; i.decoding = 'async';
+    i.addEventListener('load', function () { i.classList.add('loaded'); });
+    i.addEventListener('error', function () { i.classList.remove('loaded'); });
+    i.src = src; return i;
+  }
+  function cssURL(u) { return 'url("' + String(u).replace(/["\\\n]/g, encodeURIComponent) + '")'; }
+  /* The thumbnail, already loaded for the strip, is the mask's background until the preview has loaded. */
   var cells = pool(pagerEl, 'cell', function (i) {
     var el = document.createElement('div'), mask = document.createElement('div');
-    mask.className = 'mask'; mask.appendChild(img(pages[i].files.preview)); el.appendChild(mask); return el;
+    mask.className = 'mask'; mask.style.backgroundImage = cssURL(pages[i].files.thumbnail);
+    mask.appendChild(img(pages[i].files.preview, label(i))); el.appendChild(mask); return el;
   });
-  var thumbs = pool(stripEl, 'thumb', function (i) { var el = document.createElement('div'); el.appendChild(img(pages[i].files.thumbnail)); return el; });
+  /* Thumbnails are buttons: one tab stop (the active page's), Enter or Space goes to the page. */
+  var thumbs = pool(stripEl, 'thumb', function (i) {
+    var el = document.createElement('button'); el.type = 'button';
+    el.appendChild(img(pages[i].files.thumbnail, label(i))); return el;
+  });
   function place(el, x, y, w, h) {
     el.style.left = x + 'px'; el.style.top = y + 'px'; el.style.width = w + 'px'; el.style.height = h + 'px';
   }
@@ -585,8 +1031,16 @@ img { -webkit-user-drag: none; }
       var el = thumbs.get(it.index), f = it.frame;
       place(el, f.x - S.so, f.y, f.width, f.height);
       el.style.opacity = it.alpha;
+      var on = it.index === S.active;
+      el.tabIndex = on ? 0 : -1;
+      if (on) el.setAttribute('aria-current', 'page'); else el.removeAttribute('aria-current');
     });
     thumbs.sweep();
+    var focused = document.activeElement;
+    if (focused && focused.classList.contains('thumb') && +focused.dataset.index !== S.active) {
+      var now = stripEl.querySelector('.thumb[data-index="' + S.active + '"]');
+      if (now) now.focus({ preventScroll: true });
+    }
     preload();
     updateBar();
   }
@@ -600,7 +1054,48 @@ img { -webkit-user-drag: none; }
   function updateBar() {
     $('pageno').textContent = pages.length ? (S.active + 1) + ' / ' + pages.length : 'no pages';
     var p = pages[S.active];
-    $('source').textContent = p ? p.source + (p.sourcePage ? ' (page ' + (p.sourcePage + 1) + ')' : '') : '';
+    $('source').textContent = p ? sourceOf(p) : '';
+    $('undo').hidden = !(hidden && hidden.canUndo());
+    pagerEl.setAttribute('aria-label', p ? label(S.active) : 'No pages');
+    document.title = p ? Q.route.title(batchName, p.index + 1, allPages.length) : batchName;
+    addressLater();
+  }
+
+  /* ---- the address: #page=N, one history entry per page stopped on (route.js) ---- */
+  var addressTimer = null, addressReady = false;
+  /* Pages passed while scrolling are not history: the address follows once the view rests. */
+  var ADDRESS_SETTLE_MS = 250;
+  function addressLater() {
+    if (!addressReady) return;
+    clearTimeout(addressTimer);
+    addressTimer = setTimeout(function () {
+      if (running > 0 || deleting) { addressLater(); return; }
+      var p = pages[S.active];
+      if (!p || Q.route.parse(location.hash) === p.index + 1) return;
+      try { history.pushState(null, '', Q.route.format(p.index + 1)); } catch (e) { /* file:// in some browsers */ }
+    }, ADDRESS_SETTLE_MS);
+  }
+  /* The position in the view of batch page n (from 1); a page deleted from the view gives the next shown one. */
+  function positionOf(n) {
+    for (var i = 0; i < pages.length; i++) if (pages[i].index + 1 >= n) return i;
+    return pages.length - 1;
+  }
+  function followAddress() {
+    var n = Q.route.parse(location.hash);
+    if (n === null || !pages.length) return;
+    var k = positionOf(n);
+    if (k === S.active) return;
+    if (reader.isOpen()) { S.active = k; reader.show(k); }
+    goTo(k);
+  }
+  window.addEventListener('popstate', followAddress);
+  window.addEventListener('hashchange', followAddress);
+  /* Jumps without animating (address, history): the pager, the strip and any other view. */
+  function goTo(k) {
+    S.active = k;
+    if (S.layout !== 'pager') { altShow(k); return; }
+    S.po = k * pager.W; S.so = strip.offsetForIndex(k); strip.updates = {}; strip.expandingRate = 1;
+    render();
   }
 
   /* ---- synchronisation (docs/layout-formulas.md#sync-and-animations) ---- */
@@ -619,14 +1114,14 @@ img { -webkit-user-drag: none; }
   }
   function tween(from, to, duration, set, done) {
     running++;
-    return A.animate(duration, A.easings.easeInOut, function (e) { set(from + (to - from) * e); },
+    return animate(duration, A.easings.easeInOut, function (e) { set(from + (to - from) * e); },
       function () { running--; if (done) done(); });
   }
   /* scroll animation: expandingRate to 0 on begin, to 1 on end, 0.15·|R₀ − T| s */
   function rateTo(target) {
     var anim = A.scroll(strip.expandingRate, target);
     running++;
-    scrollAnimation = A.animate(anim.duration, anim.easing, function (e, p) {
+    scrollAnimation = animate(anim.duration, anim.easing, function (e, p) {
       strip.expandingRate = anim.frame(strip, p, S.so).expandingRate; render();
     }, function () { running--; });
   }
@@ -639,7 +1134,7 @@ img { -webkit-user-drag: none; }
     S.active = index; S.po = index * pager.W;
     var start = S.so;
     running++;
-    A.animate(anim.duration, anim.easing, function (e, p) {
+    animate(anim.duration, anim.easing, function (e, p) {
       var f = anim.frame(strip, p, start);
       S.so = f.offset; strip.expandingRate = f.expandingRate; strip.updates = f.updates; render();
     }, function () { running--; });
@@ -649,22 +1144,38 @@ img { -webkit-user-drag: none; }
     if (pages.length <= 2 || deleting || S.layout !== 'pager') return;
     var k = S.active, c = A.collapse(k), d = A.deletion(strip, k);
     deleting = true; running++;
-    A.animate(c.duration, c.easing, function (e, p) {
+    animate(c.duration, c.easing, function (e, p) {
       var f = c.frame(strip, p, S.so, strip.expandingRate); strip.updates = f.updates; render();
     }, function () {
-      A.animate(d.duration, d.easing, function (e, p) {
+      animate(d.duration, d.easing, function (e, p) {
         var f = d.frame(strip, p, S.so, strip.expandingRate); strip.updates = f.updates; render();
       }, function () {
         var last = k === pages.length - 1;
+        hidden.hide(pages[k]);
         pages.splice(k, 1);
         preloaded.clear(); cells.clear(); thumbs.clear();
         strip.updates = {};
         if (last) S.active = pages.length - 1;
         deleting = false; running--;
         configure();
+        announce('Page deleted from the view. Undo brings it back.');
       });
     });
   }
+  /* Undo: the last page deleted from the view comes back in its place in the batch and is shown. */
+  function undoDelete() {
+    if (deleting || !hidden) return;
+    var id = hidden.undo();
+    if (id === null) return;
+    pages = hidden.filter(allPages);
+    var k = pages.findIndex(function (p) { return String(p.files.page) === id; });
+    preloaded.clear(); cells.clear(); thumbs.clear();
+    if (strip) strip.updates = {};
+    S.active = Math.max(0, k);
+    if (S.layout === 'pager') configure(); else { build(); setLayout(S.layout); }
+    announce('Page ' + (S.active + 1) + ' is back in the view.');
+  }
+  function announce(text) { $('announce').textContent = text; }
 
   /* ---- input: drag with momentum, wheel, keyboard, double-click/pinch ---- */
   function dragger(el, axis, h) {
@@ -685,7 +1196,7 @@ img { -webkit-user-drag: none; }
     function spread() { var a = Array.from(touches.values()); return Math.hypot(a[0].clientX - a[1].clientX, a[0].clientY - a[1].clientY); }
     el.addEventListener('pointermove', function (ev) {
       if (touches.has(ev.pointerId)) touches.set(ev.pointerId, ev);
-      if (touches.size === 2 && pinch0 > 0 && spread() > 1.4 * pinch0) { pinch0 = 0; openFull(); }
+      if (touches.size === 2 && pinch0 > 0 && spread() > 1.4 * pinch0) { pinch0 = 0; openReader(); }
       if (ev.pointerId !== id) return;
       var x = ev[axis], dt = Math.max(1, ev.timeStamp - lastT);
       v = 0.8 * ((x - last) / dt) + 0.2 * v; last = x; lastT = ev.timeStamp;
@@ -752,35 +1263,102 @@ img { -webkit-user-drag: none; }
   pagerEl.addEventListener('wheel', onWheel, { passive: false });
   stripEl.addEventListener('wheel', onWheel, { passive: false });
   altEl.addEventListener('wheel', onWheel, { passive: false });
-  pagerEl.addEventListener('dblclick', openFull);
+  pagerEl.addEventListener('dblclick', function () { openReader(); });
+  altEl.addEventListener('dblclick', function () { openReader(); });
   var typed = '';
+  /* Keys: arrows, Home and End always page (also in the reader; a closed View menu keeps its
+   * own arrows only while it has focus, and it gives focus back to the view once chosen);
+   * digits then Enter go to a page; Enter alone opens the reader; F is full screen. */
   document.addEventListener('keydown', function (ev) {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
     if (ev.target.tagName === 'SELECT') return;
-    if (!$('full').hidden) { if (ev.key === 'Escape') closeFull(); return; }
-    var n = pages.length;
-    if (ev.key === 'ArrowRight' || ev.key === 'ArrowDown') moveTo(S.active + 1);
-    else if (ev.key === 'ArrowLeft' || ev.key === 'ArrowUp') moveTo(S.active - 1);
-    else if (ev.key === 'Home') moveTo(0);
-    else if (ev.key === 'End') moveTo(n - 1);
-    else if (/^[0-9]$/.test(ev.key)) { typed += ev.key; $('pageno').textContent = 'go to ' + typed; return; }
-    else if (ev.key === 'Enter' && typed) { moveTo(Math.min(n, Math.max(1, parseInt(typed, 10))) - 1); typed = ''; }
-    else if (ev.key === 'Delete') deleteActive();
+    var onControl = ev.target.tagName === 'BUTTON' || ev.target.tagName === 'A';
+    var n = pages.length, k = ev.key;
+    if (reader.isOpen()) {
+      var step = { ArrowRight: 1, ArrowDown: 1, PageDown: 1, ArrowLeft: -1, ArrowUp: -1, PageUp: -1 }[k];
+      if (step) { var to = S.active + step; if (to >= 0 && to < n) { goTo(to); reader.show(to); } }
+      else if (k === 'Home' || k === 'End') { goTo(k === 'Home' ? 0 : n - 1); reader.show(S.active); }
+      else if (k === 'f' || k === 'F') toggleFullscreen();
+      else if ((k === 'Enter' || k === ' ') && onControl) return;
+      else if (!reader.key(ev)) return;
+      ev.preventDefault();
+      return;
+    }
+    var by = S.layout === 'halves' ? 2 : 1;          /* the spread pages by two facing pages */
+    if (k === 'ArrowRight' || k === 'ArrowDown' || k === 'PageDown') moveTo(S.active + by);
+    else if (k === 'ArrowLeft' || k === 'ArrowUp' || k === 'PageUp') moveTo(S.active - by);
+    else if (k === 'Home') moveTo(0);
+    else if (k === 'End') moveTo(n - 1);
+    else if (/^[0-9]$/.test(k)) { typed += k; $('pageno').textContent = 'go to ' + typed; return; }
+    else if (k === 'Enter' && typed) { moveTo(Math.min(n, Math.max(1, parseInt(typed, 10))) - 1); typed = ''; }
+    else if (k === 'Escape' && typed) { typed = ''; updateBar(); }
+    else if ((k === 'Enter' || k === ' ') && onControl) return;
+    else if (k === 'Enter') openReader();
+    else if (k === 'Delete') deleteActive();
+    else if (k === 'f' || k === 'F') toggleFullscreen();
     else return;
     ev.preventDefault();
   });
-  /* Full resolution: double-click or pinch opens the page image; a click or Escape closes it. */
-  function openFull() {
-    var p = pages[S.active]; if (!p) return;
-    var f = $('full'); f.firstChild.src = p.files.page; f.hidden = false;
+  /* Thumbnails chosen with Enter or Space (a click with no pointer position); pointer taps go through the dragger. */
+  stripEl.addEventListener('click', function (ev) {
+    var t = ev.target.closest && ev.target.closest('.thumb');
+    if (t && ev.detail === 0) moveTo(+t.dataset.index);
+  });
+  function openReader() { if (pages[S.active]) reader.open(S.active); }
+  /* Full screen: the whole viewer (the reader is inside it), where the browser allows it. */
+  function toggleFullscreen() {
+    var el = document.documentElement;
+    if (document.fullscreenElement) { if (document.exitFullscreen) document.exitFullscreen(); }
+    else if (el.requestFullscreen) el.requestFullscreen().catch(function () { announce('Full screen is not allowed here.'); });
   }
-  function closeFull() { $('full').hidden = true; $('full').firstChild.removeAttribute('src'); }
-  $('full').addEventListener('click', closeFull);
+  document.addEventListener('fullscreenchange', function () {
+    $('fullscreen').setAttribute('aria-pressed', document.fullscreenElement ? 'true' : 'false');
+  });
+  $('fullscreen').addEventListener('click', toggleFullscreen);
+  $('zoom').addEventListener('click', openReader);
   $('delete').addEventListener('click', deleteActive);
-  $('menu').addEventListener('change', function (ev) { setLayout(ev.target.value); });
-  window.addEventListener('resize', configure);
+  $('undo').addEventListener('click', undoDelete);
+  $('menu').addEventListener('change', function (ev) {
+    setLayout(ev.target.value);
+    (S.layout === 'pager' ? pagerEl : altEl).focus({ preventScroll: true });
+  });
+  window.addEventListener('resize', function () { configure(); if (reader) reader.resize(); });
 
-  /* ---- the other layouts (halves, carousel, featured), each from its module ---- */
+  /* ---- the other layouts (spread, carousel, featured), each from its module ---- */
+  /* A page drawn whole inside a frame: the aspect-fit rectangle (AVMakeRect, as the pager's mask),
+   * aligned left, right or centred across. */
+  function fitIn(fw, fh, ratio, align) {
+    var r = ratio > 0 && isFinite(ratio) ? ratio : fw / fh, w = Math.min(fw, fh * r), h = w / r;
+    var x = align === 'left' ? 0 : align === 'right' ? fw - w : (fw - w) / 2;
+    return { x: x, y: (fh - h) / 2, width: w, height: h };
+  }
+  /* The file for a page drawn w x h points: the smallest with enough pixels, at most the preview;
+   * a larger one already shown is kept (no flicker back to a blurred one). */
+  var ORDER = { thumbnail: 0, preview: 1, page: 2 };
+  function drawPage(holder, i, w, h) {
+    var p = pages[i], dpr = window.devicePixelRatio || 1;
+    var want = Q.sources.pick(p, options(), { width: w * dpr, height: h * dpr }, 'preview');
+    var im = holder.querySelector('img');
+    if (!im || holder.dataset.page !== String(i)) {
+      if (im) im.remove();
+      im = img(p.files[want], label(i)); im.dataset.kind = want; holder.dataset.page = i;
+      holder.insertBefore(im, holder.firstChild);
+    } else if (ORDER[want] > ORDER[im.dataset.kind]) { im.src = p.files[want]; im.dataset.kind = want; }
+    return im;
+  }
   var altPool = null;
+  /* Spread: rows of facing pages (1-2, 3-4, ...) in the halves drum; the row in the middle is the one being read. */
+  function spreadRows() { return Math.ceil(pages.length / 2); }
+  /* The row height for a portrait page as wide as a column (A4 is 1.41 high per unit of width). */
+  var SPREAD_PAGE_RATIO = 1.45;
+  /* Rows at most this share of the screen's height, so the neighbouring spreads still show. */
+  var SPREAD_MAX_SHARE = 0.85;
+  /* The drum's row height P (pizzaSize, docs/layout-formulas.md#halves): the engine's default on a
+   * phone, taller on a larger screen so the spread being read is page-sized. */
+  function spreadRowHeight(w, H) {
+    var standard = 2 * w + 1 > 320 ? 300 : 230;
+    return Math.max(standard, Math.round(Math.min(SPREAD_MAX_SHARE * H, SPREAD_PAGE_RATIO * w)));
+  }
   function setLayout(name) {
     S.layout = name; $('menu').value = name;
     var isPager = name === 'pager';
@@ -788,32 +1366,35 @@ img { -webkit-user-drag: none; }
     altEl.textContent = ''; altPool = null; alt = null;
     if (isPager) { configure(); return; }
     var W = stage().width, H = stage().height, n = pages.length;
+    var make = function (i) { return document.createElement('div'); };
     if (name === 'halves') {
-      var w = (W - 1) / 2;
-      alt = [new Q.Halves({ width: w, height: H }, n, 'left'), new Q.Halves({ width: w, height: H }, n, 'right')];
+      var w = (W - 1) / 2, P = spreadRowHeight(w, H);
+      alt = [new Q.Halves({ width: w, height: H }, spreadRows(), 'left', { pizzaSize: P }),
+             new Q.Halves({ width: w, height: H }, spreadRows(), 'right', { pizzaSize: P })];
       altPool = alt.map(function (l, side) {
         var col = document.createElement('div'); col.className = 'half'; col.dataset.side = side;
         col.style.left = (side ? w + 1 : 0) + 'px'; col.style.width = w + 'px'; altEl.appendChild(col);
-        return pool(col, 'alt-item', function (i) { var el = document.createElement('div'); el.appendChild(img(pages[i].files.thumbnail)); return el; });
+        return pool(col, 'alt-item', make);
       });
-      S.altOffsets = [alt[0].offsetFor(S.active), alt[1].offsetFor(S.active)];
+      var row = Math.floor(S.active / 2);
+      S.altOffsets = [alt[0].offsetFor(row), alt[1].offsetFor(row)];
     } else if (name === 'carousel') {
       alt = new Q.Carousel({ width: W, height: H }, n, S.active);
-      altPool = pool(altEl, 'alt-item', function (i) { var el = document.createElement('div'); el.style.borderRadius = '8px'; return el; });
+      altPool = pool(altEl, 'alt-item', make);
       S.altOffset = alt.restOffset();
     } else {
       alt = new Q.Featured({ width: W, height: H }, n);
       altPool = pool(altEl, 'alt-item', function (i) {
-        var el = document.createElement('div'); el.appendChild(img(pages[i].files.thumbnail));
+        var el = document.createElement('div');
         var c = document.createElement('div'); c.className = 'cover'; el.appendChild(c);
-        var t = document.createElement('div'); t.className = 'title'; t.textContent = pages[i].source; el.appendChild(t); return el;
+        var t = document.createElement('div'); t.className = 'title'; t.textContent = sourceOf(pages[i]); el.appendChild(t); return el;
       });
       S.altOffset = S.active * alt.G;
     }
     render();
   }
   function altShow(index) {
-    if (S.layout === 'halves') S.altOffsets = [alt[0].offsetFor(index), alt[1].offsetFor(index)];
+    if (S.layout === 'halves') { var row = Math.floor(index / 2); S.altOffsets = [alt[0].offsetFor(row), alt[1].offsetFor(row)]; }
     else if (S.layout === 'carousel') { alt.centerIndex = index; S.altOffset = alt.restOffset(); }
     else S.altOffset = index * alt.G;
     render();
@@ -823,21 +1404,23 @@ img { -webkit-user-drag: none; }
     if (S.layout === 'halves') {
       alt.forEach(function (l, side) {
         l.items(S.altOffsets[side]).forEach(function (it) {
-          var el = altPool[side].get(it.index), f = it.frame;
+          var el = altPool[side].get(it.index), f = it.frame, i = 2 * it.index + side;
           place(el, f.x, f.y - S.altOffsets[side], f.width, f.height); el.style.opacity = it.alpha;
-          /* the left half shows the page's left half, the right half its right half */
-          el.firstChild.style.objectPosition = side ? 'right' : 'left';
+          if (i >= pages.length) { el.textContent = ''; delete el.dataset.page; return; }
+          /* the left page against the gutter on the right of its column, the right page on the left */
+          var r = fitIn(f.width, f.height, pages[i].aspectRatio, side ? 'left' : 'right');
+          place(drawPage(el, i, r.width, r.height), r.x, r.y, r.width, r.height);
         });
         altPool[side].sweep();
       });
-      var k = Math.min(pages.length - 1, Math.max(0, Math.trunc(alt[0].pizzaIndex(S.altOffsets[0]))));
-      S.active = k;
+      var k = Math.min(spreadRows() - 1, Math.max(0, Math.trunc(alt[0].pizzaIndex(S.altOffsets[0]))));
+      if (Math.floor(S.active / 2) !== k) S.active = Math.min(pages.length - 1, 2 * k);
     } else if (S.layout === 'carousel') {
       S.altOffset = alt.recentre(S.altOffset);
       alt.items(S.altOffset).forEach(function (it) {
-        var el = altPool.get(it.slot), f = it.frame;
-        if (el.dataset.page !== String(it.index)) { el.textContent = ''; el.appendChild(img(pages[it.index].files.preview)); el.dataset.page = it.index; }
+        var el = altPool.get(it.slot), f = it.frame, r = fitIn(f.width, f.height, pages[it.index].aspectRatio, 'center');
         place(el, f.x - S.altOffset, f.y, f.width, f.height); el.style.zIndex = it.zIndex;
+        place(drawPage(el, it.index, r.width, r.height), r.x, r.y, r.width, r.height);
       });
       altPool.sweep();
       S.active = alt.centerIndex;
@@ -845,13 +1428,19 @@ img { -webkit-user-drag: none; }
       alt.items(S.altOffset).forEach(function (it) {
         var el = altPool.get(it.index), f = it.frame;
         place(el, f.x, f.y - S.altOffset, f.width, f.height); el.style.zIndex = it.zIndex;
-        el.children[1].style.opacity = it.coverAlpha;
-        el.children[2].style.transform = 'translateY(-50%) scale(' + it.titleScale + ')';
+        /* the whole page at the row's left, inset by FEATURED_INSET, its source name on the right */
+        var r = fitIn(f.width / 2, Math.max(1, f.height - 2 * FEATURED_INSET), pages[it.index].aspectRatio, 'left');
+        place(drawPage(el, it.index, r.width, r.height), r.x + FEATURED_INSET, r.y + FEATURED_INSET, r.width, r.height);
+        el.querySelector('.cover').style.opacity = it.coverAlpha;
+        el.querySelector('.title').style.left = (r.x + r.width + 3 * FEATURED_INSET) + 'px';
+        el.querySelector('.title').style.transform = 'translateY(-50%) scale(' + it.titleScale + ')';
       });
       altPool.sweep();
       S.active = alt.state(S.altOffset).f;
     }
   }
+  /* Featured rows keep this margin (points) around their page. */
+  var FEATURED_INSET = 6;
   var altTimer = null;
   function altScroll(delta) {
     if (S.layout === 'halves') { S.altOffsets[0] += delta; S.altOffsets[1] += delta; }
@@ -929,11 +1518,19 @@ img { -webkit-user-drag: none; }
           var o = relRect(el, box); o.index = +el.dataset.index; if (extra) extra(el, o, box); return o;
         }).sort(function (a, b) { return a.index - b.index; });
       }
+      /* each alternative item also gives the page drawn in it: its image's rectangle (relative to
+       * the item), the file kind chosen and the image's pixel size */
+      function drawn(el, o) {
+        var im = el.querySelector('img');
+        if (el.dataset.page === undefined || !im) return;
+        o.page = +el.dataset.page; o.kind = im.dataset.kind; o.src = im.getAttribute('src');
+        o.image = relRect(im, el.getBoundingClientRect()); o.natural = { width: im.naturalWidth, height: im.naturalHeight };
+      }
       if (S.layout === 'halves') {
-        return { halves: Array.from(altEl.querySelectorAll('.half')).map(function (col) { return list(col, '.alt-item'); }) };
+        return { halves: Array.from(altEl.querySelectorAll('.half')).map(function (col) { return list(col, '.alt-item', drawn); }) };
       }
       if (S.layout !== 'pager') {
-        return { items: list(altEl, '.alt-item', function (el, o) { if (el.dataset.page !== undefined) o.index = +el.dataset.page; }) };
+        return { items: list(altEl, '.alt-item', function (el, o) { drawn(el, o); if (o.page !== undefined) o.index = o.page; }) };
       }
       return {
         pagerBox: relRect(pagerEl, document.body.getBoundingClientRect()),
@@ -949,20 +1546,118 @@ img { -webkit-user-drag: none; }
       return { layout: S.layout, active: S.active, pagerOffset: S.po, stripOffset: S.so, count: pages.length,
         expandingRate: strip.expandingRate, animating: running > 0 || deleting,
         pagerSize: { width: pager.W, height: pager.H }, stripSize: { width: strip.W, height: strip.H },
-        domElements: document.querySelectorAll('.cell, .thumb, .alt-item').length };
+        domElements: document.querySelectorAll('.cell, .thumb, .alt-item').length,
+        spreadRow: S.layout === 'halves' && alt ? alt[0].P : null,
+        page: pages[S.active] ? pages[S.active].index + 1 : null, hidden: hidden ? hidden.ids.length : 0,
+        reader: reader.state() };
     },
-    moveTo: moveTo, deleteActive: deleteActive, setLayout: setLayout
+    moveTo: moveTo, deleteActive: deleteActive, setLayout: setLayout, undo: undoDelete, goTo: goTo,
+    openReader: openReader, reader: function () { return reader; }
   };
 
+  /* The strip's height from layout.json, when it is a believable number of points. */
+  var MIN_STRIP = 16, MAX_STRIP = 400;
   function start(d) {
     data = d;
-    pages = (d.pages || []).slice();
-    stripHeight = (d.viewport && d.viewport.stripHeight) || 66;
+    allPages = Array.isArray(d.pages) ? d.pages.slice() : [];
+    var storage = null;
+    try { storage = window.localStorage; } catch (e) { /* refused (file:// in some browsers) */ }
+    var where = location.protocol === 'file:' ? location.pathname : location.host + location.pathname;
+    hidden = new Q.Hidden(storage || { getItem: function () { return null; }, setItem: function () {}, removeItem: function () {} }, where, allPages);
+    pages = hidden.filter(allPages);
+    var sh = d.viewport && d.viewport.stripHeight;
+    stripHeight = typeof sh === 'number' && sh >= MIN_STRIP && sh <= MAX_STRIP ? sh : 66;
+    reader = new Q.Reader($('reader'), {
+      page: function (i) { return pages[i]; }, count: function () { return pages.length; }, options: options,
+      label: label, onClose: function () {}
+    });
+    var n = Q.route.parse(location.hash);
+    if (n !== null && pages.length) S.active = positionOf(n);
     configure();
+    if (window.performance && performance.mark) performance.mark('quire-ready');   /* load time, for Scripts/viewer_figures.py */
+    addressReady = true;
+    if (pages[S.active]) {
+      try { history.replaceState(null, '', Q.route.format(pages[S.active].index + 1)); } catch (e) { /* file:// in some browsers */ }
+    }
   }
   if (data) start(data);
   else fetch('layout.json').then(function (r) { return r.json(); }).then(start)
     .catch(function (e) { $('pageno').textContent = 'cannot read layout.json: ' + e; });
+})(window.Quire = window.Quire || {});
+
+"""####),
+        ("quire-viewer/zoom.js", ####"""
+/* Quire viewer: the geometry of reading one page, zoomed and panned (the reader). Pure: no DOM.
+ * State: the image's size in page pixels (w, h), the box on screen (W, H), the scale s (screen
+ * points per page pixel) and the image's top-left corner (x, y) in the box. Classic script: Quire.Zoom. */
+(function (Q) {
+  'use strict';
+  /* Deepest zoom: 4 screen points per page pixel, enough to read the finest print at 300 dpi. */
+  var MAX_SCALE = 4;
+  /* One + or − key press, or one double-click step, multiplies the scale by this. */
+  var STEP = Math.SQRT2;
+
+  function Zoom(box, image) {
+    this.W = box.width; this.H = box.height;
+    this.w = image.width; this.h = image.height;
+    this.fit('page');
+  }
+  /* s that shows the whole page, and s that fills the box's width. */
+  Zoom.prototype.fitPageScale = function () { return Math.min(this.W / this.w, this.H / this.h); };
+  Zoom.prototype.fitWidthScale = function () { return this.W / this.w; };
+  /* Zooming out stops at the whole page; in, at MAX_SCALE (or fit width, if that is deeper). */
+  Zoom.prototype.minScale = function () { return this.fitPageScale(); };
+  Zoom.prototype.maxScale = function () { return Math.max(MAX_SCALE, this.fitWidthScale()); };
+  /* fit('page') centres the whole page; fit('width') fills the width from the page's top. */
+  Zoom.prototype.fit = function (mode) {
+    this.mode = mode;
+    this.s = mode === 'width' ? this.fitWidthScale() : this.fitPageScale();
+    this.x = (this.W - this.w * this.s) / 2;
+    this.y = mode === 'width' ? 0 : (this.H - this.h * this.s) / 2;
+    return this.clamp();
+  };
+  /* Pan limits: an image smaller than the box on an axis is centred on it; a larger one
+   * cannot leave a gap at either edge. */
+  Zoom.prototype.clamp = function () {
+    var dw = this.w * this.s, dh = this.h * this.s;
+    this.x = dw <= this.W ? (this.W - dw) / 2 : Math.min(0, Math.max(this.W - dw, this.x));
+    this.y = dh <= this.H ? (this.H - dh) / 2 : Math.min(0, Math.max(this.H - dh, this.y));
+    return this;
+  };
+  /* Scale by `factor` about the box point (px, py): the page pixel under it stays under it. */
+  Zoom.prototype.zoomAt = function (factor, px, py) {
+    var s = Math.min(this.maxScale(), Math.max(this.minScale(), this.s * factor));
+    if (px === undefined) { px = this.W / 2; py = this.H / 2; }
+    this.x = px - (px - this.x) * s / this.s;
+    this.y = py - (py - this.y) * s / this.s;
+    this.s = s; this.mode = null;
+    return this.clamp();
+  };
+  Zoom.prototype.zoomIn = function (px, py) { return this.zoomAt(STEP, px, py); };
+  Zoom.prototype.zoomOut = function (px, py) { return this.zoomAt(1 / STEP, px, py); };
+  Zoom.prototype.panBy = function (dx, dy) { this.x += dx; this.y += dy; this.mode = null; return this.clamp(); };
+  /* Double-click/-tap: from a fit, zoom to twice the fit at that point; when zoomed, back to fit page. */
+  Zoom.prototype.toggleAt = function (px, py) {
+    if (this.s > this.fitPageScale() * 1.01 && this.mode !== 'width') return this.fit('page');
+    return this.zoomAt(2 * STEP, px, py);
+  };
+  /* The new box keeps the same page pixel at its centre (rotation, resizing). */
+  Zoom.prototype.resize = function (box) {
+    var cx = (this.W / 2 - this.x) / this.s, cy = (this.H / 2 - this.y) / this.s, mode = this.mode;
+    this.W = box.width; this.H = box.height;
+    if (mode) return this.fit(mode);
+    this.s = Math.min(this.maxScale(), Math.max(this.minScale(), this.s));
+    this.x = this.W / 2 - cx * this.s; this.y = this.H / 2 - cy * this.s;
+    return this.clamp();
+  };
+  /* The part of the page on screen, in page pixels (for tiles). */
+  Zoom.prototype.visible = function () {
+    var x0 = Math.max(0, -this.x / this.s), y0 = Math.max(0, -this.y / this.s);
+    var x1 = Math.min(this.w, (this.W - this.x) / this.s), y1 = Math.min(this.h, (this.H - this.y) / this.s);
+    return { x: x0, y: y0, width: Math.max(0, x1 - x0), height: Math.max(0, y1 - y0) };
+  };
+  Zoom.MAX_SCALE = MAX_SCALE; Zoom.STEP = STEP;
+  Q.Zoom = Zoom;
 })(window.Quire = window.Quire || {});
 
 """####),
