@@ -19,6 +19,8 @@ struct PageDecoder: Sendable {
     /// - Throws: `ImagingError` (tooLarge is decided from the header alone).
     func decode(_ source: PageSource) throws -> DecodedPage {
         let format = try SourceProbe.format(of: source.path)
+        if format == .jpeg { try JPEGDataFloor.check(path: source.path) }
+        let inches = format == .pdf ? try PDFPageSize.check(source) : nil
         let header: VIPSImage
         do {
             // Random access (the default) decodes once into memory on first read, so the
@@ -33,6 +35,7 @@ struct PageDecoder: Sendable {
             throw ImagingError(.noSuchPage, path: source.path,
                                reason: "has no page \(source.page + 1) (it has \(header.pageCount))")
         }
+        if let inches { try PDFPageSize.verify(header, inches: inches, source: source) }
         let pixels = header.width * header.height
         if pixels > maxPixels {
             throw ImagingError(.tooLarge, path: source.path, reason:
