@@ -222,7 +222,7 @@ public struct PagePipeline: Sendable {
     /// HEIF headers are opened again here (lazily: no pixel is decoded).
     func sourceDPI(_ source: PageSource, format: SourceFormat) -> Resolution? {
         PageResolution.ofSource(source, format: format) {
-            try? VIPSImage.load(file: source.path, options: .init(page: format.isMultiPage ? source.page : nil))
+            try? TIFFDirectories.load(source, format: format, options: .init(page: format.isMultiPage ? source.page : nil)).0
         }
     }
 
