@@ -70,8 +70,8 @@ public enum InputDiscovery {
             let real = resolved(dir)
             guard !excluded.contains(real), visited.insert(real).inserted else { continue }
             guard let names = entries(of: dir) else {
-                // Unreadable (permissions): reported when opened, unless it is the folder given.
-                if !sub.isEmpty { found.append((sub, dir)) }
+                // Unreadable (permissions): reported when opened (the folder given is named as given).
+                found.append((sub.isEmpty ? folder : sub, dir))
                 continue
             }
             for raw in names where raw.first != UInt8(ascii: ".") {

@@ -129,5 +129,15 @@ import VipsBridge
         #expect(report.errors.map(\.source) == ["locked"])
         #expect(report.errors.map(\.code) == ["unreadable"])
         #expect(run.stderr.contains("quire: locked: folder cannot be read (permission denied)"), "\(run.stderr)")
+
+        // Named directly, it is reported the same way (not "no images found").
+        let direct = ["process", root + "/in/locked", "-o", root + "/out2", "--progress", "none"]
+        let again = asRoot
+            ? try ProcessorResumeTests.quire(["--reuid=65534", "--regid=65534", "--clear-groups", binary] + direct, executable: setpriv)
+            : try ProcessorResumeTests.quire(direct)
+        #expect(again.status == 1, "\(again.stderr)")
+        let second = try LayoutReport.read(from: URL(fileURLWithPath: root + "/out2/layout.json"))
+        #expect(second.errors.map(\.source) == [root + "/in/locked"])
+        #expect(second.errors.map(\.code) == ["unreadable"])
     }
 }
