@@ -6,10 +6,10 @@ import VipsBridge
 /// page is opened straight at its directory.
 ///
 /// libvips counts a TIFF's pages on every load by walking all its directories, so opening page
-/// k of an N-page file costs O(N), and a batch of its pages O(N^2): about 0.06 ms a directory
-/// on this machine, 60 ms a load at 1000 pages, with three loads a page. Reading the chain of
-/// directory offsets once (two small reads a directory) and opening each page as a one-page
-/// TIFF (`VIPSImage.loadTIFFPage`) makes a page's cost flat.
+/// k of an N-page file costs O(N), and a batch of its pages O(N^2) (figures in
+/// docs/benchmarks.md). Reading the chain of directory offsets once (two small reads a
+/// directory) and opening each page as a one-page TIFF (`VIPSImage.loadTIFFPage`) makes a
+/// page's cost flat.
 enum TIFFDirectories {
     /// The most directories read from one file: far more pages than any scan batch, and a
     /// bound on a hostile chain that does not loop but never ends either.
