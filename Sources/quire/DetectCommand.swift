@@ -24,7 +24,7 @@ struct DetectCommand: ParsableCommand {
             a usage error.
             """)
 
-    @Argument(help: "Image files or folders (a folder contributes its files in sorted order).")
+    @Argument(help: "Image files or folders (a folder contributes its image files in natural order, as `quire process` finds them).")
     var inputs: [String]
 
     @Flag(help: "Also print the milliseconds spent in detection per input.")
