@@ -111,3 +111,16 @@ extension VIPSImage {
         return VIPSImage(owning: image)
     }
 }
+
+extension VIPSImage {
+    /// Opens the page of a TIFF file whose directory (IFD) starts at byte `ifdOffset`, as a
+    /// one-page TIFF (see `cvips_load_tiff_page`): its cost does not grow with the number of
+    /// pages in the file, as `load(file:options:)` with `page` does. `options.page` and
+    /// `options.pageCount` are ignored.
+    /// - Throws: `VIPSError` (operation `"load"`) when there is no directory at `ifdOffset`.
+    public static func loadTIFFPage(file path: String, ifdOffset: UInt64, options: LoadOptions = LoadOptions()) throws -> VIPSImage {
+        try options.withCOptions { c in
+            try make("load") { cvips_load_tiff_page(path, guint64(ifdOffset), c, $0) }
+        }
+    }
+}

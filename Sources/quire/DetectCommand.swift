@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import QuireImaging
+import QuireKit
 
 /// `quire detect INPUT...`: finds the page in each input and prints one JSON document, without
 /// writing any page.
@@ -23,7 +24,7 @@ struct DetectCommand: ParsableCommand {
             a usage error.
             """)
 
-    @Argument(help: "Image files or folders (a folder contributes its files in sorted order).")
+    @Argument(help: "Image files or folders (a folder contributes its image files in natural order, as `quire process` finds them).")
     var inputs: [String]
 
     @Flag(help: "Also print the milliseconds spent in detection per input.")
@@ -37,16 +38,30 @@ struct DetectCommand: ParsableCommand {
                                valueName: "file"))
     var cornersOut: String?
 
+    @Option(help: ArgumentHelp("Refuse pages with more pixels than this (checked from the header, before decoding), as `quire process` does; suffixes K, M, G.",
+                               valueName: "pixels"))
+    var maxPixels: String = "250M"
+
+    func validate() throws {
+        guard ProcessCommand.parsePixels(maxPixels) != nil else {
+            throw ValidationError("--max-pixels must be a positive number of pixels (e.g. 250000000 or 250M), not '\(maxPixels)'.")
+        }
+    }
+
     func run() throws {
-        let files = DetectCommand.expand(inputs)
+        let limit = ProcessCommand.parsePixels(maxPixels) ?? ProcessJob.defaultMaxPixels
+        let found = InputDiscovery.discover(inputs)
         var results: [[String: Any]] = []
         var corners = CornersFile(entries: [:])
         var failures = 0
-        for file in files {
-            let result: DetectionResult
+        for input in found {
+            // What the user reads: the path, or for a name that is not UTF-8 its escaped bytes.
+            let file = input.path.hasPrefix(InputDiscovery.aliasPrefix) ? input.source : input.path
+            var result: DetectionResult
             do {
-                result = try Detector.detect(file: file, fullResolution: true,
+                result = try Detector.detect(file: input.path, fullResolution: true, maxPixels: limit,
                                              orientation: rotate == .auto ? TesseractOSD.installed : nil)
+                result.source = file
             } catch {
                 let failure = ImagingError.decoding(error, path: file)
                 result = DetectionResult(source: file, error: failure.reason, errorCode: failure.kind.code)
@@ -74,26 +89,10 @@ struct DetectCommand: ParsableCommand {
         if failures > 0 { throw ExitCode(1) }
     }
 
-    /// Files as given; folders replaced by their regular, non-hidden files in sorted order.
+    /// Files as given; folders replaced by their image files in natural order, as
+    /// `quire process` finds them (`InputDiscovery`), entries that cannot be taken included.
     static func expand(_ inputs: [String]) -> [String] {
-        let fm = FileManager.default
-        var out: [String] = []
-        for input in inputs {
-            var isDir: ObjCBool = false
-            if fm.fileExists(atPath: input, isDirectory: &isDir), isDir.boolValue {
-                let names = ((try? fm.contentsOfDirectory(atPath: input)) ?? [])
-                    .filter { !$0.hasPrefix(".") }
-                    .sorted { $0.localizedStandardCompare($1) == .orderedAscending }
-                for name in names {
-                    let path = (input as NSString).appendingPathComponent(name)
-                    var sub: ObjCBool = false
-                    if fm.fileExists(atPath: path, isDirectory: &sub), !sub.boolValue { out.append(path) }
-                }
-            } else {
-                out.append(input)
-            }
-        }
-        return out
+        InputDiscovery.discover(inputs).map(\.path)
     }
 
     /// One result as a JSON object with explicit nulls and numbers rounded to 0.01.

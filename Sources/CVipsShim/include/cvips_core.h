@@ -43,6 +43,8 @@ const char *cvips_find_loader(const char *filename);
 int cvips_load(const char *filename, const cvips_load_options *options, VipsImage **out);
 int cvips_load_buffer(const void *data, size_t length, const cvips_load_options *options,
                       VipsImage **out);
+/* Sets the options of `options` that loader `op` has (as cvips_load does). */
+void cvips_apply_load_options(VipsOperation *op, const cvips_load_options *options);
 
 /* ---- header ----------------------------------------------------------------------- */
 

@@ -12,6 +12,7 @@
 
 #include "cvips_core.h"
 #include "cvips_pages.h"
+#include "cvips_tiff_page.h"
 #include "cvips_log.h"
 #include "cvips_compose.h"
 #include "cvips_rotate.h"

@@ -71,6 +71,10 @@ static void apply_load_options(VipsOperation *op, const cvips_load_options *opti
         g_object_set(op, "shrink", options->shrink, NULL);
 }
 
+void cvips_apply_load_options(VipsOperation *op, const cvips_load_options *options) {
+    apply_load_options(op, options);
+}
+
 /* Builds a configured loader through the operation cache and takes its "out" image. */
 static int build_loader(VipsOperation *op, VipsImage **out) {
     if (vips_cache_operation_buildp(&op)) {

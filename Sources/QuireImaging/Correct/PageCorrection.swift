@@ -13,6 +13,9 @@ public enum PageCorrection {
                                    userQuad: Quad? = nil, outputPath: String) throws
         -> (record: CorrectionRecord, width: Int, height: Int) {
         let decoded = try PageDecoder(maxPixels: .max).decodeFrame(source, planar: true)
+        if let userQuad {
+            try UserCorners.check(userQuad, imageWidth: decoded.displayWidth, imageHeight: decoded.displayHeight, path: source.path)
+        }
         let (corrected, record) = try PageCorrector(options: options).correct(decoded, userQuad: userQuad)
         try corrected.save(to: outputPath, options: .init(format: outputPath.lowercased().hasSuffix(".png") ? .png : .jpeg,
                                                           quality: 90))

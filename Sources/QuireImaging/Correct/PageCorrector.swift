@@ -60,6 +60,9 @@ public struct CorrectionRecord: Sendable, Hashable, Codable {
 /// kernel before the warp, so a page's peak memory is about one frame, not frame plus copies.
 struct PageCorrector: Sendable {
     var options: CorrectionOptions
+    /// Warped pages with more pixels than this are refused (`OutputTooLarge`) before any pixel
+    /// is made: corners far apart would otherwise ask for a page far larger than its source.
+    var maxPixels: Int = .max
     /// Tells which way up scans and uncorrected pages are; nil to keep them as they are.
     var orientation: (any OrientationDetector)?
 
@@ -184,6 +187,9 @@ struct PageCorrector: Sendable {
         let upright = map.display(stored)
         let size = PageShape.outputSize(for: upright, imageWidth: decoded.displayWidth,
                                         imageHeight: decoded.displayHeight, paper: options.paper)
+        if size.width * size.height > maxPixels {
+            throw OutputTooLarge(width: size.width, height: size.height, maxPixels: maxPixels)
+        }
         // Warped straight into the page's own frame (no copy afterwards); source rows go back to
         // the kernel as the warp passes them (the frame is done with).
         let page = try StageProfile.measure("2d warp") { () throws -> VIPSFrame in

@@ -313,8 +313,11 @@ private struct BandPlan {
             let ys = [(x0, y0), (x1, y0), (x0, y1), (x1, y1)].compactMap {
                 h.apply(Point(x: Double($0.0), y: Double($0.1)))?.y
             }
-            guard ys.count == 4 else { return (0, sh) }
-            return (max(0, Int((ys.min()! - 1.5).rounded(.down))), min(sh, Int((ys.max()! + 1.5).rounded(.up))))
+            // Clamped before the conversion: a row far off (or not finite) must not trap in Int().
+            guard ys.count == 4, ys.allSatisfy(\.isFinite) else { return (0, sh) }
+            let low = min(max((ys.min()! - 1.5).rounded(.down), 0), Double(sh))
+            let high = min(max((ys.max()! + 1.5).rounded(.up), 0), Double(sh))
+            return (Int(low), Int(high))
         }
         func plan(alongRows: Bool) -> (bands: [Range<Int>], low: [Int], high: [Int], peak: Double) {
             let extent = alongRows ? oh : ow

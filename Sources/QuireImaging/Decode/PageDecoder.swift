@@ -19,20 +19,24 @@ struct PageDecoder: Sendable {
     /// - Throws: `ImagingError` (tooLarge is decided from the header alone).
     func decode(_ source: PageSource) throws -> DecodedPage {
         let format = try SourceProbe.format(of: source.path)
+        if format == .jpeg { try JPEGDataFloor.check(path: source.path) }
+        let inches = format == .pdf ? try PDFPageSize.check(source) : nil
         let header: VIPSImage
+        let atDirectory: Bool
         do {
             // Random access (the default) decodes once into memory on first read, so the
             // page, its preview and the corrector all read the same decoded pixels.
-            header = try VIPSImage.load(file: source.path, options: .init(
+            (header, atDirectory) = try TIFFDirectories.load(source, format: format, options: .init(
                 page: source.page, pageCount: 1, dpi: format == .pdf ? source.dpi : nil,
                 failOn: .truncated))
         } catch {
             throw ImagingError.decoding(error, path: source.path)
         }
-        if format.isMultiPage && source.page >= header.pageCount {
+        if format.isMultiPage && !atDirectory && source.page >= header.pageCount {
             throw ImagingError(.noSuchPage, path: source.path,
                                reason: "has no page \(source.page + 1) (it has \(header.pageCount))")
         }
+        if let inches { try PDFPageSize.verify(header, inches: inches, source: source) }
         let pixels = header.width * header.height
         if pixels > maxPixels {
             throw ImagingError(.tooLarge, path: source.path, reason:
@@ -93,9 +97,9 @@ struct PageDecoder: Sendable {
                                                            height: Int(map.storedHeight), bands: header.image.bands) {
                     return DecodedFrame(frame: frame, orientation: map, exifOrientation: o, format: header.format)
                 }
-                var stored = try VIPSImage.load(file: source.path, options: .init(
+                var stored = try TIFFDirectories.load(source, format: header.format, options: .init(
                     page: source.page, pageCount: 1, dpi: header.format == .pdf ? source.dpi : nil,
-                    sequential: true, failOn: .truncated))
+                    sequential: true, failOn: .truncated)).0
                 stored = try stored.displayReady(keepGray: true, background: 255)
                 if stored.format != .uchar { stored = try stored.castToUChar() }
                 if (stored.width, stored.height) == (Int(map.storedWidth), Int(map.storedHeight)) {

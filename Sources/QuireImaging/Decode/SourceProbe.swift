@@ -33,7 +33,9 @@ public enum SourceProbe {
         guard format.isMultiPage else { return SourceInfo(path: path, format: format, pageCount: 1) }
         let header: VIPSImage
         do {
-            header = try VIPSImage.load(file: path, options: .init(page: 0, dpi: format == .pdf ? dpi : nil))
+            // Pages are only counted here: at 1 dpi a PDF page too large to render at `dpi` is
+            // still read (and refused as such when its page is decoded, `PDFPageSize`).
+            header = try VIPSImage.load(file: path, options: .init(page: 0, dpi: format == .pdf ? 1 : nil))
         } catch {
             throw ImagingError.decoding(error, path: path)
         }
@@ -43,13 +45,7 @@ public enum SourceProbe {
     /// The format of a file from its first bytes, after the checks a user hears about first
     /// (missing, a folder, unreadable, empty).
     static func format(of path: String) throws -> SourceFormat {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ImagingError(.missing, path: path, reason: "no such file")
-        }
-        if isDirectory.boolValue {
-            throw ImagingError(.unreadable, path: path, reason: "is a folder, not an image file")
-        }
+        try checkRegularFile(path)
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw ImagingError(.unreadable, path: path, reason: "cannot be read (permission denied)")
         }
@@ -85,5 +81,43 @@ public enum SourceProbe {
             throw ImagingError(.truncated, path: path, reason: problem)
         }
         return format
+    }
+
+    /// Checks what `path` is before anything opens it: opening a FIFO blocks until a writer
+    /// comes (the whole `--page-timeout`, or for ever in `quire detect`), and a device or
+    /// socket is no image either, so only regular files (or links to them) pass.
+    /// - Throws: `ImagingError` missing, danglingLink, unreadable (a folder, readable or not)
+    ///   or notAFile, naming the path.
+    static func checkRegularFile(_ path: String) throws {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let reason = errno
+            var link = stat()
+            if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
+                throw ImagingError(.danglingLink, path: path, reason: reason == ELOOP
+                    ? "symbolic link loop (it never reaches a file)" : "symbolic link to a file that does not exist")
+            }
+            if reason == EACCES {
+                throw ImagingError(.unreadable, path: path, reason: "cannot be read (permission denied)")
+            }
+            throw ImagingError(.missing, path: path, reason: "no such file")
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            return
+        case S_IFDIR:
+            if access(path, R_OK | X_OK) != 0 {
+                throw ImagingError(.unreadable, path: path, reason: "folder cannot be read (permission denied)")
+            }
+            throw ImagingError(.unreadable, path: path, reason: "is a folder, not an image file")
+        case S_IFIFO:
+            throw ImagingError(.notAFile, path: path, reason: "is a FIFO (named pipe), not a regular file")
+        case S_IFSOCK:
+            throw ImagingError(.notAFile, path: path, reason: "is a socket, not a regular file")
+        case S_IFCHR, S_IFBLK:
+            throw ImagingError(.notAFile, path: path, reason: "is a device, not a regular file")
+        default:
+            throw ImagingError(.notAFile, path: path, reason: "is not a regular file")
+        }
     }
 }

@@ -12,6 +12,16 @@ public struct CornersFile: Sendable, Hashable, Codable {
     /// Corners by key, as written in the file.
     public var entries: [String: Quad]
 
+    /// The largest coordinate a corner may have, in pixels: libvips holds no image wider or
+    /// higher (`VIPS_MAX_COORD`), so a larger one is a mistake, and it keeps every later
+    /// conversion of a coordinate to an `Int` in range. Corners are checked again against the
+    /// size of the image they are applied to.
+    public static let maxCoordinate: Double = 10_000_000
+
+    /// The deepest nesting of arrays and objects read: a corners file needs 3 (object, corner
+    /// list, pair); deeper input is refused before the JSON parser recurses into it.
+    public static let maxNesting = 16
+
     /// Corners by file key (path as given, relative path, bare name, or `name#N`).
     public init(entries: [String: Quad]) { self.entries = entries }
 
@@ -29,6 +39,9 @@ public struct CornersFile: Sendable, Hashable, Codable {
     ///   that are not four [x, y] number pairs, non-finite or negative coordinates, and corners
     ///   that do not make a convex quad in TL, TR, BR, BL order.
     public init(json: [UInt8], file: String = "corners file") throws {
+        guard Self.nesting(of: json) <= Self.maxNesting else {
+            throw CornersFileError(file: file, key: nil, message: "nested deeper than \(Self.maxNesting) levels")
+        }
         let root: Any
         do {
             root = try JSONSerialization.jsonObject(with: Data(json))
@@ -61,6 +74,10 @@ public struct CornersFile: Sendable, Hashable, Codable {
                 guard x.isFinite, y.isFinite, x >= 0, y >= 0 else {
                     throw CornersFileError(file: file, key: key, message: "corner \(i + 1) has a negative or non-finite coordinate")
                 }
+                guard x <= Self.maxCoordinate, y <= Self.maxCoordinate else {
+                    throw CornersFileError(file: file, key: key,
+                                           message: "corner \(i + 1) has a coordinate over \(Int(Self.maxCoordinate)) px")
+                }
                 points.append(Point(x: x, y: y))
             }
             let quad = Quad(corners: points)!
@@ -71,6 +88,26 @@ public struct CornersFile: Sendable, Hashable, Codable {
             entries[key] = quad
         }
         self.entries = entries
+    }
+
+    /// The deepest nesting of `[` and `{` in `json`, outside strings. O(n), no recursion.
+    static func nesting(of json: [UInt8]) -> Int {
+        var depth = 0, deepest = 0
+        var inString = false, escaped = false
+        for byte in json {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true }
+                else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1; deepest = max(deepest, depth)
+            case UInt8(ascii: "]"), UInt8(ascii: "}"): depth -= 1
+            default: break
+            }
+        }
+        return deepest
     }
 
     /// The corners for one page of a source, or nil. A key naming the page (`#N`) wins over a

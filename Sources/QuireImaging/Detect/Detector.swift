@@ -72,13 +72,18 @@ public enum Detector {
     ///   real-photo set mean IoU 0.938 against 0.944).
     /// - Parameter orientation: asks which way up scans and uncorrected pages are, as
     ///   `quire process` does (nil: pages are taken as they are).
+    /// - Parameter maxPixels: pages with more pixels are refused from the header (`tooLarge`)
+    ///   before any pixel is decoded, as `quire process --max-pixels` does.
     public static func detect(file path: String, page: Int = 0, dpi: Double = 200,
-                              fullResolution: Bool = true,
+                              fullResolution: Bool = true, maxPixels: Int = .max,
                               orientation: (any OrientationDetector)? = nil) throws -> DetectionResult {
         let source = PageSource(path: path, page: page, dpi: dpi)
+        // The checks `quire process` makes from the header (kind of file, size, page size),
+        // before anything is decoded (`decodeFrame` makes them itself).
+        if !fullResolution { _ = try PageDecoder(maxPixels: maxPixels).decode(source) }
         // Full resolution: exactly what the correction step sees (one decode, the copy averaged
         // from it, corners refined on it). Otherwise only a shrink-on-load copy is decoded.
-        let decoded = fullResolution ? try PageDecoder(maxPixels: .max).decodeFrame(source, planar: true) : nil
+        let decoded = fullResolution ? try PageDecoder(maxPixels: maxPixels).decodeFrame(source, planar: true) : nil
         let width: Int, height: Int
         let copy: DetectionCopy
         if let decoded {

@@ -72,6 +72,17 @@ enum PageShape {
         if let r = ratio(paper) { aspect = aspect >= 1 ? 1 / r : r }
         var w = max(e.top, e.bottom), h = max(e.left, e.right)
         if w / h > aspect { h = w / aspect } else { w = h * aspect }
-        return (max(1, Int(w.rounded())), max(1, Int(h.rounded())))
+        return (pixels(w), pixels(h))
+    }
+
+    /// The largest side `outputSize` returns: beyond any page (and `--max-pixels` refuses far
+    /// less), and small enough that width x height cannot overflow an `Int`.
+    static let maxOutputSide = 1_000_000_000
+
+    /// `value` rounded to whole pixels in 1...`maxOutputSide` (NaN gives 1), so a quad with
+    /// corners far apart never traps in the conversion to `Int`.
+    static func pixels(_ value: Double) -> Int {
+        guard value.isFinite else { return value == .infinity ? maxOutputSide : 1 }
+        return Int(min(max(value.rounded(), 1), Double(maxOutputSide)))
     }
 }

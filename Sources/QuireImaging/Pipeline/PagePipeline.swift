@@ -104,10 +104,14 @@ public struct PagePipeline: Sendable {
         }
         let (format, orientation) = (decoded.format, decoded.exifOrientation)
         let sourceSize = PixelSize(width: decoded.displayWidth, height: decoded.displayHeight)
+        if let userQuad {
+            try UserCorners.check(userQuad, imageWidth: sourceSize.width, imageHeight: sourceSize.height, path: source.path)
+        }
         do {
             // 2. correction (perspective for photos, deskew and trim for scans, or nothing); the
             //    frame is released when this returns, unless the page is a view of it.
-            let corrector = PageCorrector(options: correction)
+            var corrector = PageCorrector(options: correction)
+            corrector.maxPixels = maxPixels
             let corrected = try StageProfile.measure("2 correct (all of 2x)") {
                 try corrector.correct(consume decoded, userQuad: userQuad, frameShrunk: { pass?.leave() })
             }
@@ -137,6 +141,10 @@ public struct PagePipeline: Sendable {
                 for path in [paths.page, paths.preview, paths.thumbnail] { unlink(path) }
             }
             if let error = error as? ImagingError { throw error }
+            if let error = error as? OutputTooLarge {
+                throw ImagingError(.tooLarge, path: source.path, reason:
+                    "the corrected page would be \(error.width)x\(error.height), \(PageDecoder.megapixels(error.width * error.height)) MP, over --max-pixels \(PageDecoder.megapixels(error.maxPixels)) MP")
+            }
             throw ImagingError.decoding(error, path: source.path)
         }
     }
@@ -214,7 +222,7 @@ public struct PagePipeline: Sendable {
     /// HEIF headers are opened again here (lazily: no pixel is decoded).
     func sourceDPI(_ source: PageSource, format: SourceFormat) -> Resolution? {
         PageResolution.ofSource(source, format: format) {
-            try? VIPSImage.load(file: source.path, options: .init(page: format.isMultiPage ? source.page : nil))
+            try? TIFFDirectories.load(source, format: format, options: .init(page: format.isMultiPage ? source.page : nil)).0
         }
     }
 

@@ -12,6 +12,11 @@ public struct ImagingError: Error, Sendable, Hashable, CustomStringConvertible {
         case missing
         /// The path exists but cannot be read (permissions, a directory given as a file).
         case unreadable
+        /// A FIFO, socket or device: refused before it is opened (opening a FIFO waits for a
+        /// writer, reading a device may never end).
+        case notAFile
+        /// A symbolic link whose target does not exist (or a loop of links).
+        case danglingLink
         /// The file has no bytes.
         case empty
         /// The bytes are not an image format libvips knows.
@@ -24,6 +29,10 @@ public struct ImagingError: Error, Sendable, Hashable, CustomStringConvertible {
         case tooLarge
         /// The page number does not exist in the file.
         case noSuchPage
+        /// A page whose size (a PDF's MediaBox at `--dpi`) is beyond what can be decoded.
+        case badPageSize
+        /// Page corners (from `--corners`) that lie far outside the image.
+        case badCorners
         /// Decoding failed for another reason.
         case decodeFailed
         /// An output file could not be written.
@@ -38,12 +47,16 @@ public struct ImagingError: Error, Sendable, Hashable, CustomStringConvertible {
             switch self {
             case .missing: "not-found"
             case .unreadable: "unreadable"
+            case .notAFile: "not-a-file"
+            case .danglingLink: "dangling-link"
             case .empty: "empty"
             case .notAnImage: "not-an-image"
             case .unsupportedFormat: "unsupported-format"
             case .truncated: "truncated"
             case .tooLarge: "too-large"
             case .noSuchPage: "no-such-page"
+            case .badPageSize: "bad-page-size"
+            case .badCorners: "bad-corners"
             case .decodeFailed: "decode-failed"
             case .writeFailed: "write-failed"
             case .timedOut: "timeout"

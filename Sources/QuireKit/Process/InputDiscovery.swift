@@ -22,6 +22,13 @@ public struct DiscoveredInput: Sendable, Hashable, Codable {
 /// beside the scans is not an error. The output folder (`excluding`) and every `.quire` folder
 /// are never walked: with `quire process scans -o scans/out`, a second run must not take the
 /// first run's pages as new inputs.
+///
+/// Nothing in a walked folder vanishes silently: a FIFO, socket or device, a dangling symbolic
+/// link and a sub-folder that cannot be read are returned as inputs too (whatever their name),
+/// so opening them reports each as one error (`not-a-file`, `dangling-link`, `unreadable`).
+/// Names that are not valid UTF-8 (which Swift strings cannot hold) are read as raw bytes and
+/// taken through an alias path (`/proc/self/fd/N`, a descriptor opened on the raw name); layout.json
+/// names them with their other bytes escaped as `\xHH`.
 public enum InputDiscovery {
     /// Extensions taken from folders (compared case-insensitively).
     public static let imageExtensions: Set<String> = [
@@ -38,43 +45,128 @@ public enum InputDiscovery {
         var result: [DiscoveredInput] = []
         let excluded = Set(excluding.map(resolved))
         for input in inputs {
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
-                result += walk(folder: input, excluding: excluded)
+            let given = commandLineAlias(for: input) ?? DiscoveredInput(path: input, source: input)
+            var info = stat()
+            if stat(given.path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+                result += walk(folder: given.path, excluding: excluded)
             } else {
-                result.append(DiscoveredInput(path: input, source: input))
+                result.append(given)
             }
         }
         return result
     }
 
-    /// The image files under `folder`, in natural order of their relative paths.
+    /// The image files under `folder`, in natural order of their relative paths, and every
+    /// entry that cannot be taken and must be reported (see the type's discussion).
     /// - Complexity: O(n log n) comparisons for n files.
     static func walk(folder: String, excluding excluded: Set<String> = []) -> [DiscoveredInput] {
         let root = folder.hasSuffix("/") && folder.count > 1 ? String(folder.dropLast()) : folder
-        var relative: [String] = []
-        var pending = [""]
+        // Relative path as shown -> path to open (differs for names that are not UTF-8).
+        var found: [(source: String, path: String)] = []
+        var pending = [(source: "", path: root)]
         var visited: Set<String> = []
-        while let sub = pending.popLast() {
-            let dir = sub.isEmpty ? root : root + "/" + sub
+        while let (sub, dir) = pending.popLast() {
             // A symlinked folder pointing at an ancestor would otherwise loop forever.
             let real = resolved(dir)
             guard !excluded.contains(real), visited.insert(real).inserted else { continue }
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { continue }
-            for name in names where !name.hasPrefix(".") {
-                let rel = sub.isEmpty ? name : sub + "/" + name
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: root + "/" + rel, isDirectory: &isDirectory) else { continue }
-                if isDirectory.boolValue {
-                    if name != stateFolderName { pending.append(rel) }
-                } else if imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
-                    relative.append(rel)
+            guard let names = entries(of: dir) else {
+                // Unreadable (permissions): reported when opened (the folder given is named as given).
+                found.append((sub.isEmpty ? folder : sub, dir))
+                continue
+            }
+            for raw in names where raw.first != UInt8(ascii: ".") {
+                let name = String(validating: raw, as: UTF8.self)
+                let shown = name ?? escaped(raw)
+                let rel = sub.isEmpty ? shown : sub + "/" + shown
+                guard let path = name.map({ dir + "/" + $0 }) ?? alias(raw, in: dir) else {
+                    found.append((rel, dir + "/" + shown))
+                    continue
+                }
+                var info = stat(), link = stat()
+                guard stat(path, &info) == 0 else {
+                    // A dangling symbolic link (or an entry gone since it was listed): reported.
+                    if lstat(path, &link) == 0 { found.append((rel, path)) }
+                    continue
+                }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR:
+                    if shown != stateFolderName { pending.append((rel, path)) }
+                case S_IFREG:
+                    let ext = shown.split(separator: ".", omittingEmptySubsequences: false).last.map(String.init) ?? ""
+                    if shown.contains("."), imageExtensions.contains(ext.lowercased()) { found.append((rel, path)) }
+                default:
+                    // FIFOs, sockets, devices: refused (`not-a-file`) when opened, never opened here.
+                    found.append((rel, path))
                 }
             }
         }
-        return relative.sorted(by: NaturalOrder.comparePaths).map {
-            DiscoveredInput(path: root + "/" + $0, source: $0)
+        return found.sorted { NaturalOrder.comparePaths($0.source, $1.source) }.map {
+            DiscoveredInput(path: $0.path, source: $0.source)
         }
+    }
+
+    /// The names in folder `dir` as raw bytes (`.` and `..` left out), or nil when it cannot
+    /// be read. `FileManager.contentsOfDirectory` drops names that are not UTF-8; `readdir`
+    /// does not.
+    static func entries(of dir: String) -> [[UInt8]]? {
+        guard let stream = opendir(dir) else { return nil }
+        defer { closedir(stream) }
+        var names: [[UInt8]] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name == [46] || name == [46, 46] { continue }
+            names.append(name)
+        }
+        return names
+    }
+
+    /// Linux's `O_PATH` (Glibc exports it only under `_GNU_SOURCE`): a descriptor that names a
+    /// file without opening it for reading, so it neither blocks on a FIFO nor needs read access.
+    static let openPathOnly: Int32 = 0o10_000_000
+
+    /// How alias paths begin: a descriptor of this process opened on a name that is not UTF-8.
+    public static let aliasPrefix = "/proc/self/fd/"
+
+    /// A path naming the entry `raw` of `dir` that a Swift string can hold: `/proc/self/fd/N`
+    /// for a descriptor opened (`O_PATH`, no read yet, so a FIFO does not block) on the raw
+    /// name. The descriptor stays open for the life of the process (one per such name).
+    static func alias(_ raw: [UInt8], in dir: String) -> String? {
+        alias(Array(dir.utf8) + [UInt8(ascii: "/")] + raw)
+    }
+
+    /// An alias path for the raw path `bytes` (see `alias(_:in:)`), or nil when it cannot be
+    /// opened.
+    static func alias(_ bytes: [UInt8]) -> String? {
+        let fd = (bytes + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, openPathOnly | O_CLOEXEC) }
+        }
+        return fd >= 0 ? aliasPrefix + String(fd) : nil
+    }
+
+    /// `raw` as text: ASCII printable bytes as they are, every other byte (and `\\`) as `\xHH`,
+    /// so the name in layout.json and on stderr shows which bytes it holds.
+    static func escaped(_ raw: [UInt8]) -> String {
+        raw.map { (0x20..<0x7F).contains($0) && $0 != UInt8(ascii: "\\") ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true).leftPadded() }
+            .joined()
+    }
+
+    /// A command-line input whose bytes are not UTF-8: Swift decoded it with U+FFFD in place of
+    /// the bad bytes, a name no file has. Its raw bytes are found in `argv` (the argument that
+    /// decodes to `input`), opened, and named escaped. Nil for every other input.
+    static func commandLineAlias(for input: String) -> DiscoveredInput? {
+        guard input.unicodeScalars.contains("\u{FFFD}") else { return nil }
+        for i in 0..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[i] else { continue }
+            let raw = Array(UnsafeBufferPointer(start: argument, count: strlen(argument))).map { UInt8(bitPattern: $0) }
+            guard String(validating: raw, as: UTF8.self) == nil, String(decoding: raw, as: UTF8.self) == input else { continue }
+            var info = stat()
+            let exists = (raw + [0]).withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) == 0 }
+            }
+            guard exists, let path = alias(raw) else { return nil }
+            return DiscoveredInput(path: path, source: escaped(raw))
+        }
+        return nil
     }
 
     /// The name of the state folder `quire process` keeps in OUT (never an input).
@@ -84,4 +176,9 @@ public enum InputDiscovery {
     static func resolved(_ path: String) -> String {
         URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
     }
+}
+
+private extension String {
+    /// Two hex digits (a byte's).
+    func leftPadded() -> String { count < 2 ? "0" + self : self }
 }

@@ -69,4 +69,61 @@ import VipsBridge
             #expect(error.reason.contains("--max-pixels"))
         }
     }
+
+    /// A MediaBox of 10,000,000 pt is 27,777,778 px a side at 200 dpi, over libvips's limit:
+    /// it used to come back as a 1 x 1 page.
+    @Test func aPDFPageTooLargeToRenderIsRefusedBeforeLoading() throws {
+        let out = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let path = "\(out)/huge.pdf"
+        try TestSupport.pdf(pages: [(width: 10_000_000, height: 10_000_000, square: (x: 0, y: 0, side: 10))])
+            .write(to: URL(fileURLWithPath: path))
+        do {
+            let page = try PageDecoder(maxPixels: .max).decode(PageSource(path: path, page: 0, dpi: 200))
+            Issue.record("decoded as \(page.image.width)x\(page.image.height)")
+        } catch let error as ImagingError {
+            #expect(error.kind.code == "bad-page-size")
+            #expect(error.reason.contains("page 1 is too large to render"), "\(error.reason)")
+        }
+        // At 0.2 dpi the same page is 27,778 px a side: in range, so only --max-pixels decides.
+        let small = try PageDecoder(maxPixels: .max).decode(PageSource(path: path, page: 0, dpi: 0.2))
+        #expect(abs(small.image.width - 27_778) <= 1)
+        // A normal page passes untouched.
+        try TestSupport.pdf(pages: [(width: 612, height: 792, square: (x: 0, y: 0, side: 10))])
+            .write(to: URL(fileURLWithPath: "\(out)/letter.pdf"))
+        let letter = try PageDecoder(maxPixels: .max).decode(PageSource(path: "\(out)/letter.pdf", page: 0, dpi: 100))
+        #expect(letter.image.width == 850 && letter.image.height == 1100)
+    }
+
+    /// A JPEG's header rewritten to claim 15000 x 15000 over the data of a 64 x 64 picture
+    /// (which ends at its end marker, so libjpeg only warns): refused as truncated from its
+    /// size, not decoded into a 675 MB grey page.
+    @Test func aJPEGFarSmallerThanItsDeclaredSizeIsTruncated() throws {
+        let out = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let image = try TestSupport.image(width: 64, height: 64, bands: 3) { x, y, b in UInt8((x * 7 + y * 3 + b * 50) % 256) }
+        try image.save(to: "\(out)/small.jpg", options: .init(format: .jpeg, quality: 80))
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(out)/small.jpg")))
+        let header = try #require(JPEGFrameHeader.parse(bytes))
+        #expect(header.width == 64)
+        // Patch the frame header (SOF0/SOF2): height then width, big-endian, after precision.
+        let sof = try #require((0..<bytes.count - 1).first { bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2) })
+        for (offset, value) in [(5, 15_000), (7, 15_000)] {
+            bytes[sof + offset] = UInt8(value >> 8)
+            bytes[sof + offset + 1] = UInt8(value & 0xFF)
+        }
+        let liar = "\(out)/liar.jpg"
+        try Data(bytes).write(to: URL(fileURLWithPath: liar))
+        #expect(JPEGFrameHeader.parse(bytes)?.width == 15_000)
+        do {
+            let page = try PageDecoder(maxPixels: .max).decodeFrame(PageSource(path: liar))
+            Issue.record("decoded as \(page.displayWidth)x\(page.displayHeight)")
+        } catch let error as ImagingError {
+            #expect(error.kind == .truncated)
+            #expect(error.reason.contains("15000x15000"), "\(error.reason)")
+        }
+        // The untouched file is far above the floor and decodes as before.
+        #expect(try PageDecoder(maxPixels: .max).decodeFrame(PageSource(path: "\(out)/small.jpg")).displayWidth == 64)
+        #expect(JPEGDataFloor.minimumBytes(width: 4000, height: 3000) == 23_437)
+    }
 }

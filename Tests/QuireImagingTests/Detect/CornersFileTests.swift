@@ -30,6 +30,10 @@ import Testing
         (#"{"a.jpg": [[0, 0], [0, 10], [10, 10], [10, 0]]}"#, "convex quad in order"),
         (#"{"a.jpg": [[0, 0], [10, 10], [10, 0], [0, 10]]}"#, "convex quad in order"),
         (#"{"a.pdf#zero": [[0, 0], [1, 0], [1, 1], [0, 1]]}"#, "page after '#'"),
+        // Used to parse, then trap converting to Int in the warp (issue 34).
+        (#"{"a.jpg": [[0, 0], [1e10, 0], [1e10, 1e10], [0, 1e10]]}"#, "coordinate over 10000000 px"),
+        (#"{"a.jpg": [[0, 0], [10000001, 0], [10, 10], [0, 10]]}"#, "corner 2 has a coordinate over"),
+        (String(repeating: "[", count: 100_000), "nested deeper than 16 levels"),
     ])
     func rejectsBadFiles(_ text: String, _ expected: String) {
         do {

@@ -42,4 +42,16 @@ import Darwin
         let letter = PageShape.outputSize(for: landscape, imageWidth: 2000, imageHeight: 2000, paper: .letter)
         #expect(abs(Double(letter.width) / Double(letter.height) - 11 / 8.5) < 0.002)
     }
+
+    /// Sizes from corners far apart or degenerate never trap converting to Int.
+    @Test func outputSidesAreClampedToWholePixels() {
+        #expect(PageShape.pixels(.nan) == 1)
+        #expect(PageShape.pixels(-5) == 1)
+        #expect(PageShape.pixels(1e300) == PageShape.maxOutputSide)
+        #expect(PageShape.pixels(.infinity) == PageShape.maxOutputSide)
+        #expect(PageShape.pixels(1234.4) == 1234)
+        let far = Quad(rect: Rect(x: 0, y: 0, width: 1e12, height: 1e12))
+        let size = PageShape.outputSize(for: far, imageWidth: 100, imageHeight: 100, paper: .auto)
+        #expect(size.width == PageShape.maxOutputSide && size.height == PageShape.maxOutputSide)
+    }
 }

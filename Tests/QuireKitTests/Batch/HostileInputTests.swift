@@ -157,10 +157,12 @@ import VipsBridge
         #expect(!outcome.terminatedBySignal)
         let report = try #require(outcome.report)
         #expect(report.pages.count == names.count)
-        #expect(report.errors.map(\.source) == ["bad\nname.jpg"])
+        // Links that never reach a file are reported, not skipped (issue 34).
+        #expect(report.errors.map(\.source) == ["bad\nname.jpg", "self.jpg", "x", "y"])
+        #expect(report.errors.map(\.code) == ["not-an-image", "dangling-link", "dangling-link", "dangling-link"])
         // The newline in the name is escaped: the failure is still one line.
         #expect(outcome.stderr.contains("bad\\nname.jpg"))
-        #expect(outcome.stderr.split(separator: "\n").count == 2)
+        #expect(outcome.stderr.split(separator: "\n").count == 5)
         // Everything new is inside OUT, and every output name is a plain number.
         let after = try FileManager.default.subpathsOfDirectory(atPath: root)
         #expect(Set(after).subtracting(before).allSatisfy { $0 == "out" || $0.hasPrefix("out/") })

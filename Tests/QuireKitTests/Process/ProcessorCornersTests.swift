@@ -25,6 +25,27 @@ import Testing
         #expect(pages[1].quad == nil)
     }
 
+    /// Corners far outside their image are that page's error (the batch goes on); corners
+    /// inside the allowed margin that ask for a page over --max-pixels are refused before the
+    /// page is made (they used to make a 1200 MP page, or trap converting to Int).
+    @Test func cornersFarOutsideTheImageOrOverMaxPixelsFailOnlyTheirPage() throws {
+        let dir = try TestSupport.temporaryFolder(), out = try TestSupport.temporaryFolder()
+        defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
+        for name in ["a.png", "b.png", "c.png"] {
+            try TestSupport.writeImage("\(dir)/\(name)", width: 400, height: 300, format: .png)
+        }
+        let far = Quad(rect: Rect(x: 0, y: 0, width: 9_000_000, height: 9_000_000))
+        // Within half the image's size outside it, but 590 x 440 = 259,600 px > 150,000.
+        let wide = Quad(rect: Rect(x: 0, y: 0, width: 590, height: 440))
+        let corners = CornersFile(entries: ["a.png": far, "b.png": wide])
+        let summary = try Processor.run(ProcessJob(inputs: [dir], outputDirectory: out, maxPixels: 150_000, corners: corners))
+        #expect(summary.report.pages.map(\.source) == ["c.png"])
+        #expect(summary.report.errors.map(\.source) == ["a.png", "b.png"])
+        #expect(summary.report.errors.map(\.code) == ["bad-corners", "too-large"])
+        #expect(summary.report.errors.first?.message.contains("far outside the 400x300 image") == true)
+        #expect(summary.report.errors.last?.message.contains("over --max-pixels") == true)
+    }
+
     @Test func cornersFileErrorsNameTheFile() {
         #expect(throws: CornersFileError.self) { try CornersFile(json: Array("{\"a.jpg\": [[0,0],[1,0]]}".utf8), file: "c.json") }
         do {

@@ -30,10 +30,12 @@ import VipsBridge
     struct Run { var status: Int32; var stdout: String; var stderr: String }
 
     /// Runs quire; when `kill` is given, sends that signal after `delay` seconds (or as soon as
-    /// `afterLines` JSON progress lines appeared on stdout).
-    static func quire(_ arguments: [String], signal: Int32? = nil, delay: Double = 0, afterLines: Int? = nil) throws -> Run {
+    /// `afterLines` JSON progress lines appeared on stdout). `executable` runs another program
+    /// instead (a shell or `setpriv` that starts quire itself).
+    static func quire(_ arguments: [String], signal: Int32? = nil, delay: Double = 0, afterLines: Int? = nil,
+                      executable: String? = nil) throws -> Run {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(binary, "quire binary not built"))
+        process.executableURL = URL(fileURLWithPath: try executable ?? #require(binary, "quire binary not built"))
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
