@@ -10,7 +10,7 @@ APT_PACKAGES := libvips-dev libvips-tools pkg-config python3-venv chromium chrom
   qpdf poppler-utils zlib1g-dev tesseract-ocr tesseract-ocr-osd unpaper
 OUT ?= out
 
-.PHONY: deps test-venv build release demo test docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist
+.PHONY: deps test-venv build release demo test docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist fuzz soak
 
 ## deps: install the Debian packages in APT_PACKAGES that are missing (apt-get; sudo when not root).
 deps:
@@ -63,6 +63,20 @@ docs: deps
 ## docs-images: the pictures of README.md and docs/, made by quire itself (Tools/docs-images.sh).
 docs-images: release
 	QUIRE=$$($(SWIFT) build -c release --show-bin-path)/quire bash Tools/docs-images.sh
+
+## fuzz: the Swift fuzz suites (every suite named *Fuzz*) at 200,000 seeded iterations each
+## (QUIRE_FUZZ_SEED=n replays another seed).
+FUZZ_ITERATIONS ?= 200000
+fuzz: deps
+	$(SWIFT) build --build-tests
+	QUIRE_FUZZ_ITERATIONS=$(FUZZ_ITERATIONS) $(SWIFT) test --skip-build --filter Fuzz
+
+## soak: `quire layout --lines` under a seeded mix of valid, hostile and huge requests for
+## SOAK_SECONDS (default 180), checking every reply and that RSS stays flat after warm-up.
+SOAK_SECONDS ?= 180
+soak: deps
+	$(SWIFT) build --product quire
+	python3 Tools/soak/layout_soak.py --quire $$($(SWIFT) build --show-bin-path)/quire --duration $(SOAK_SECONDS)
 
 ## bench-layout: median cost of one frame's visible-item query per layout, 10^3…10^6 items.
 bench-layout:

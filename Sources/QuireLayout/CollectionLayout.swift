@@ -16,6 +16,9 @@ public protocol CollectionLayout: Sendable {
     /// The items whose frame intersects `rect` (content coordinates; the viewport at
     /// `offset` when nil), in index order.
     func items(at offset: Point, in rect: Rect?) -> [Item]
+    /// `items(at:in:)`, or nil as soon as more than `limit` items meet `rect`: a caller that
+    /// must bound its memory refuses a huge query without building it.
+    func items(at offset: Point, in rect: Rect?, limit: Int) -> [Item]?
     /// Where scrolling that would end at `proposed` with `velocity` (points/ms) should rest.
     func targetOffset(forProposed proposed: Point, velocity: Point) -> Point
     /// The resting offset that shows item `index`; nil when there are no items.

@@ -161,15 +161,22 @@ extension Layouts {
         /// The three slots (in z order left < centre < right) meeting `rect`; no recentring is applied.
         /// - Complexity: O(1).
         public func items(at offset: Point, in rect: Rect? = nil) -> [Item] {
+            items(at: offset, in: rect, limit: .max) ?? []
+        }
+
+        /// At most three items, so the limit only matters below 3.
+        /// - Complexity: O(1).
+        public func items(at offset: Point, in rect: Rect?, limit: Int) -> [Item]? {
             guard count > 0, offset.isFinite else { return [] }
             let query = rect ?? Rect(x: offset.x, y: offset.y, width: viewport.width, height: viewport.height)
             guard query.isFinite else { return [] }
-            return Slot.allCases.enumerated().compactMap { z, slot in
+            let result: [Item] = Slot.allCases.enumerated().compactMap { z, slot in
                 let frame = frame(of: slot)
                 guard frame.intersects(query) else { return nil }
                 return Item(attributes: LayoutAttributes(index: dataIndex(of: slot), frame: frame, zIndex: z),
                             slot: slot, cornerRadius: parameters.cornerRadius)
             }
+            return result.count <= limit ? result : nil
         }
 
         /// The slot the one-third rule snaps to for a drag ending at `proposed`.

@@ -142,11 +142,17 @@ extension Layouts {
         /// cells, after them), so each run's visible range is solved directly.
         /// - Complexity: O(visible items).
         public func items(at offset: Point, in rect: Rect? = nil) -> [Item] {
+            items(at: offset, in: rect, limit: .max) ?? []
+        }
+
+        /// - Complexity: O(min(visible items, limit)).
+        public func items(at offset: Point, in rect: Rect?, limit: Int) -> [Item]? {
             guard count > 0, offset.isFinite, let st = frameState(at: offset) else { return [] }
             let query = rect ?? Rect(x: offset.x, y: offset.y, width: viewport.width, height: viewport.height)
             guard query.isFinite, closedOverlap(0, viewport.width, query.minX, query.maxX) else { return [] }
             let s = parameters.standardHeight
-            var indices: [Int] = []
+            // Index ranges, not indices: a rect over a million cells costs nothing until built.
+            var runs: [ClosedRange<Int>] = []
             func run(_ lo: Int, _ hi: Int, origin: Double) {
                 // Cells lo...hi at y = origin + (i − lo)·S.
                 guard lo <= hi else { return }
@@ -155,16 +161,19 @@ extension Layouts {
                     a = max(lo, clampedIndex(((query.minY - origin) / s).rounded(.up) - 1, 0, hi - lo) + lo)
                     b = min(hi, clampedIndex(((query.maxY - origin) / s).rounded(.down), 0, hi - lo) + lo)
                 }
-                if a <= b { indices.append(contentsOf: a...b) }
+                if a <= b { runs.append(a...b) }
             }
             run(0, st.f - 1, origin: 0)
-            indices.append(st.f)
-            if st.f + 1 < count { indices.append(st.f + 1) }
+            runs.append(st.f...min(st.f + 1, count - 1))
             run(st.f + 2, count - 1, origin: st.tailY)
-            return indices.compactMap { i in
+            var result: [Item] = []
+            for i in runs.joined() {
                 let item = item(index: i, state: st)
-                return item.attributes.frame.intersects(query) ? item : nil
+                guard item.attributes.frame.intersects(query) else { continue }
+                guard result.count < limit else { return nil }
+                result.append(item)
             }
+            return result
         }
 
         /// `round(p_y/G)·G` (halves away from zero), clamped to `[0, (N−1)·G]` (the original does not clamp).

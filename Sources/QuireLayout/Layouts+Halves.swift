@@ -183,6 +183,11 @@ extension Layouts {
         /// by that bound rather than from a scan.
         /// - Complexity: O(visible rows + log N).
         public func items(at offset: Point, in rect: Rect? = nil) -> [Item] {
+            items(at: offset, in: rect, limit: .max) ?? []
+        }
+
+        /// - Complexity: O(min(visible rows, limit) + log N); cells and headers both count.
+        public func items(at offset: Point, in rect: Rect?, limit: Int) -> [Item]? {
             guard count > 0, offset.isFinite else { return [] }
             let query = rect ?? Rect(x: offset.x, y: offset.y, width: viewport.width, height: viewport.height)
             guard query.isFinite else { return [] }
@@ -205,6 +210,7 @@ extension Layouts {
             for index in first...last {
                 let item = cell(index: index, screenCenterY: centerY)
                 guard defaultFrame(ofIndex: index).intersects(query) || item.attributes.frame.intersects(query) else { continue }
+                guard cells.count + headers.count < limit else { return nil }
                 cells.append(item)
                 let alpha = 1 - abs(item.normalizedDistance)
                 if alpha > 0 {
@@ -212,6 +218,7 @@ extension Layouts {
                         index: index, center: header.center, size: header.size,
                         transform: ItemTransform(ty: parameters.headerTranslationFactor * item.normalizedDistance + 0),
                         alpha: clamp(alpha, 0, 1), zIndex: parameters.headerZIndex)
+                    guard cells.count + headers.count < limit else { return nil }
                     headers.append(Item(attributes: attributes, role: .header,
                                         normalizedDistance: item.normalizedDistance, scale: 1))
                 }

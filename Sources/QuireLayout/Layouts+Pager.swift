@@ -66,6 +66,11 @@ extension Layouts {
 
         /// - Complexity: O(visible pages): the page range comes from the rect, not a scan.
         public func items(at offset: Point, in rect: Rect? = nil) -> [Item] {
+            items(at: offset, in: rect, limit: .max) ?? []
+        }
+
+        /// - Complexity: O(min(visible pages, limit)).
+        public func items(at offset: Point, in rect: Rect?, limit: Int) -> [Item]? {
             guard count > 0, offset.isFinite else { return [] }
             let query = rect ?? Rect(x: offset.x, y: offset.y, width: viewport.width, height: viewport.height)
             guard query.isFinite else { return [] }
@@ -73,11 +78,14 @@ extension Layouts {
             let first = clampedIndex((query.minX / width).rounded(.up) - 1, 0, count - 1)
             let last = clampedIndex((query.maxX / width).rounded(.down), 0, count - 1)
             guard first <= last, query.minY <= viewport.height, query.maxY >= 0 else { return [] }
-            return (first...last).compactMap { index in
+            var result: [Item] = []
+            for index in first...last {
                 let frame = frame(ofIndex: index)
-                guard frame.intersects(query) else { return nil }
-                return item(index: index, frame: frame, offsetX: offset.x)
+                guard frame.intersects(query) else { continue }
+                guard result.count < limit else { return nil }
+                result.append(item(index: index, frame: frame, offsetX: offset.x))
             }
+            return result
         }
 
         /// Page `index` at `offset` with its parallax values, whether visible or not (the

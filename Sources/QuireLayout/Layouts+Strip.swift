@@ -191,6 +191,11 @@ extension Layouts {
         /// meeting the rect are returned.
         /// - Complexity: O(visible items + updated items · log(updated items)).
         public func items(at offset: Point, in rect: Rect? = nil) -> [Item] {
+            items(at: offset, in: rect, limit: .max) ?? []
+        }
+
+        /// - Complexity: O(min(visible items, limit) + updated items · log(updated items)).
+        public func items(at offset: Point, in rect: Rect?, limit: Int) -> [Item]? {
             guard count > 0, offset.isFinite else { return [] }
             let query = rect ?? Rect(x: offset.x, y: offset.y, width: viewport.width, height: viewport.height)
             guard query.isFinite, closedOverlap(0, viewport.height, query.minY, query.maxY) else { return [] }
@@ -211,13 +216,18 @@ extension Layouts {
                     if a <= b {
                         for index in a...b {
                             let item = restingItem(ofIndex: index, translation: t, width: restWidth)
-                            if item.attributes.frame.intersects(query) { result.append(item) }
+                            guard item.attributes.frame.intersects(query) else { continue }
+                            guard result.count < limit else { return nil }
+                            result.append(item)
                         }
                     }
                 }
                 if run < active.count {
                     let item = item(ofIndex: active[run].index, at: offset, active: active)
-                    if item.attributes.frame.intersects(query) { result.append(item) }
+                    if item.attributes.frame.intersects(query) {
+                        guard result.count < limit else { return nil }
+                        result.append(item)
+                    }
                 }
             }
             return result

@@ -38,7 +38,8 @@ struct LayoutCommand: ParsableCommand {
             }
             return
         }
-        let data = input.readDataToEndOfFile()
+        // One byte past the cap is enough to refuse an over-long request without reading it all.
+        let data = input.readData(ofLength: LayoutLimits.maximumRequestBytes + 1)
         let (response, isError) = LayoutService.respond(toJSON: data)
         FileHandle.standardOutput.write(Data((response.text + "\n").utf8))
         if isError {
@@ -50,25 +51,10 @@ struct LayoutCommand: ParsableCommand {
         }
     }
 
-    /// Answers each non-empty line of `input` through `emit`, in order, as lines arrive.
-    /// One `LayoutCache` serves every line, so requests over the same pages reuse the built page list.
+    /// Answers each non-empty line of `input` through `emit`, in order, as lines arrive
+    /// (`LayoutService.answerLines`: linear in the bytes read, lines capped at
+    /// `LayoutLimits.maximumRequestBytes`).
     static func answerLines(from input: FileHandle, emit: (String) -> Void) throws {
-        let cache = LayoutCache()
-        var buffer = Data()
-        func flushLine(_ line: Data) {
-            let trimmed = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !trimmed.isEmpty else { return }
-            emit(LayoutService.respond(toJSON: Data(trimmed.utf8), cache: cache).response.text)
-        }
-        while true {
-            let chunk = input.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-            while let newline = buffer.firstIndex(of: 0x0A) {
-                flushLine(buffer[buffer.startIndex..<newline])
-                buffer.removeSubrange(buffer.startIndex...newline)
-            }
-        }
-        flushLine(buffer)
+        LayoutService.answerLines(from: input, emit: emit)
     }
 }

@@ -86,7 +86,12 @@ public final class LayoutCache {
                 key = nil
                 throw LayoutRequestError(field: "pagesFrom", message: "\(error)")
             }
-            ratios = report.pages.map { $0.aspectRatio > 0 && $0.aspectRatio.isFinite ? $0.aspectRatio : nil }
+            guard report.pages.count <= LayoutLimits.maximumItemCount else {
+                key = nil
+                throw LayoutRequestError(field: "pagesFrom", message: "has more than \(LayoutLimits.maximumItemCount) pages")
+            }
+            // A ratio outside the request bounds takes the default, like a missing one.
+            ratios = report.pages.map { LayoutLimits.aspectRatioRange.contains($0.aspectRatio) ? $0.aspectRatio : nil }
             reportViewport = report.viewport
         case .aspectRatios: break
         }

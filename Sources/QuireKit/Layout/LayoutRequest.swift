@@ -67,8 +67,8 @@ public struct LayoutRequest: Equatable, Sendable {
     public var snap: Snap?
     public var animation: Animation?
 
-    /// The largest item count a request may ask for (keeps memory bounded).
-    public static let maximumCount = 10_000_000
+    /// The largest item count a request may ask for (`LayoutLimits.maximumItemCount`).
+    public static let maximumCount = LayoutLimits.maximumItemCount
 
     /// The parameter names each layout accepts (the defaults in docs/layout-formulas.md, plus the state inputs).
     public static let parameterNames: [Kind: Set<String>] = [
@@ -86,6 +86,9 @@ public struct LayoutRequest: Equatable, Sendable {
     /// Parses and validates one request document.
     /// - Throws: `LayoutRequestError` naming the first bad field.
     public static func parse(_ data: Data) throws -> LayoutRequest {
+        guard data.count <= LayoutLimits.maximumRequestBytes else {
+            throw LayoutRequestError(field: "", message: "the request is longer than \(LayoutLimits.maximumRequestBytes) bytes, the limit")
+        }
         let value: LayoutJSON
         do {
             value = try LayoutJSON.parse(data)
@@ -107,8 +110,11 @@ public struct LayoutRequest: Equatable, Sendable {
         layout = kind
         viewport = try root.object("viewport").map { v in
             let size = Size(width: try v.number("width", required: true)!, height: try v.number("height", required: true)!)
+            let side = LayoutLimits.maximumViewportSide
             guard size.width > 0 else { throw v.error("width", "must be greater than 0") }
             guard size.height > 0 else { throw v.error("height", "must be greater than 0") }
+            guard size.width <= side else { throw v.error("width", "must be at most \(Int(side))") }
+            guard size.height <= side else { throw v.error("height", "must be at most \(Int(side))") }
             try v.rejectUnknown()
             return size
         }
@@ -127,8 +133,8 @@ public struct LayoutRequest: Equatable, Sendable {
             items = .aspectRatios(try values.enumerated().map { i, v in
                 switch v {
                 case .null: return nil
-                case .number(let r) where r.isFinite && r > 0: return r
-                default: throw LayoutRequestError(field: "aspectRatios[\(i)]", message: "must be a number greater than 0 or null")
+                case .number(let r) where LayoutLimits.aspectRatioRange.contains(r): return r
+                default: throw LayoutRequestError(field: "aspectRatios[\(i)]", message: "must be a number in \(LayoutLimits.aspectRatioText) or null")
                 }
             })
         case "count":
@@ -217,12 +223,15 @@ struct Fields {
         return v
     }
 
+    /// The number at `key`, which must lie within ±`LayoutLimits.maximumMagnitude` (so no
+    /// formula downstream can overflow to infinity).
     func number(_ key: String, required: Bool) throws -> Double? {
         guard let v = raw(key) else {
             if required { throw error(key, "is required") }
             return nil
         }
         guard case .number(let d) = v, d.isFinite else { throw error(key, "must be a finite number") }
+        guard abs(d) <= LayoutLimits.maximumMagnitude else { throw error(key, "must be a number in \(LayoutLimits.magnitudeText)") }
         return d
     }
 

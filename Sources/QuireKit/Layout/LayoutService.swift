@@ -46,7 +46,7 @@ public enum LayoutService {
             let layout = Layouts.Pager(viewport: viewport, aspectRatios: resolved.filled(viewport.width / viewport.height),
                                        parameters: parameters)
             common(layout, request, offset: request.offset, into: &out)
-            out["items"] = .array(layout.items(at: request.offset, in: request.rect).map { item in
+            out["items"] = .array(try visibleItems(layout, at: request.offset, request).map { item in
                 var o = attributes(item.attributes)
                 o["parallax"] = item.parallax.map { .number($0) } ?? .null
                 o["mask"] = .rect(item.mask)
@@ -76,7 +76,7 @@ public enum LayoutService {
             }
             let layout = Layouts.Halves(viewport: viewport, count: ratios.count, orientation: orientation, parameters: parameters)
             common(layout, request, offset: request.offset, into: &out)
-            out["items"] = .array(layout.items(at: request.offset, in: request.rect).map { item in
+            out["items"] = .array(try visibleItems(layout, at: request.offset, request).map { item in
                 var o = attributes(item.attributes)
                 o["role"] = .string(item.role.rawValue)
                 o["normalizedDistance"] = .number(item.normalizedDistance)
@@ -107,7 +107,7 @@ public enum LayoutService {
             common(layout, request, offset: offset, into: &out)
             out["offset"] = .point(offset)
             out["centerIndex"] = .number(Double(layout.centerIndex))
-            out["items"] = .array(layout.items(at: offset, in: request.rect).map { item in
+            out["items"] = .array(try visibleItems(layout, at: offset, request).map { item in
                 var o = attributes(item.attributes)
                 o["slot"] = .string(item.slot.rawValue)
                 o["cornerRadius"] = .number(item.cornerRadius)
@@ -136,7 +136,7 @@ public enum LayoutService {
             if let v = try p.number("minimumTitleScale", required: false) { parameters.minimumTitleScale = v }
             let layout = Layouts.Featured(viewport: viewport, count: ratios.count, parameters: parameters)
             common(layout, request, offset: request.offset, into: &out)
-            out["items"] = .array(layout.items(at: request.offset, in: request.rect).map { item in
+            out["items"] = .array(try visibleItems(layout, at: request.offset, request).map { item in
                 var o = attributes(item.attributes)
                 o["role"] = .string(item.role.rawValue)
                 o["delta"] = .number(item.delta)
@@ -146,7 +146,13 @@ public enum LayoutService {
                 return .object(o)
             })
         }
-        return .object(out)
+        let reply = LayoutJSON.object(out)
+        // The bounds on the request keep every formula finite; should one still overflow, an
+        // error is honest where the writer would print 0.
+        guard reply.isFinite else {
+            throw LayoutRequestError(field: "", message: "the reply would hold a number that is not finite (a bug: please report the request)")
+        }
+        return reply
     }
 
     private static func strip(_ request: LayoutRequest, ratios: [Double?], viewport: Size, parameters p: Fields,
@@ -166,6 +172,9 @@ public enum LayoutService {
         var layout = Layouts.Strip(viewport: viewport, aspectRatios: ratios, parameters: parameters,
                                    expandingRate: rate ?? 1)
         if case .array(let list)? = p.raw("updates") {
+            guard list.count <= LayoutLimits.maximumUpdates else {
+                throw p.error("updates", "has more than \(LayoutLimits.maximumUpdates) entries")
+            }
             for (i, entry) in list.enumerated() {
                 let u = try Fields(entry, path: "parameters.updates[\(i)]")
                 let index = try u.integer("index", required: true)!
@@ -220,7 +229,7 @@ public enum LayoutService {
         common(layout, request, offset: offset, into: &out)
         out["offset"] = .point(offset)
         out["expandingRate"] = .number(layout.expandingRate)
-        out["items"] = .array(layout.items(at: offset, in: request.rect).map { item in
+        out["items"] = .array(try visibleItems(layout, at: offset, request).map { item in
             var o = attributes(item.attributes)
             o["expanding"] = .number(item.state.expanding)
             o["collapsing"] = .number(item.state.collapsing)
@@ -228,6 +237,19 @@ public enum LayoutService {
             o["deletingDirection"] = .string(item.state.deletingDirection.rawValue)
             return .object(o)
         })
+    }
+
+    /// The items of `layout` meeting the request's rect (the viewport at `offset` without one).
+    /// - Throws: `LayoutRequestError` when more meet it than one reply may hold
+    ///   (`LayoutLimits.maximumReplyItems`); they are not built, so a reply's memory is bounded.
+    private static func visibleItems<L: CollectionLayout>(_ layout: L, at offset: Point,
+                                                          _ request: LayoutRequest) throws -> [L.Item] {
+        let limit = LayoutLimits.maximumReplyItems
+        guard let items = layout.items(at: offset, in: request.rect, limit: limit) else {
+            throw LayoutRequestError(field: request.rect == nil ? "viewport" : "rect",
+                                     message: "meets more than \(limit) items, the most one reply holds; query a smaller rect")
+        }
+        return items
     }
 
     /// The fields every response has: count, content size and inset, offset, nearest index and snap.

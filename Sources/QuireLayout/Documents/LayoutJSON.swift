@@ -35,6 +35,17 @@ public indirect enum LayoutJSON: Hashable, Sendable, Codable {
         }
     }
 
+    /// Whether every number in the value is finite (a reply with NaN or infinity is a bug
+    /// that `text` would hide by writing 0).
+    public var isFinite: Bool {
+        switch self {
+        case .null, .bool, .string: return true
+        case .number(let d): return d.isFinite
+        case .array(let a): return a.allSatisfy(\.isFinite)
+        case .object(let o): return o.values.allSatisfy(\.isFinite)
+        }
+    }
+
     /// Compact text with sorted keys; numbers rounded to 4 decimals (as layout.json),
     /// integers written without a fraction, -0 as 0, and non-finite numbers as 0.
     public var text: String {

@@ -378,10 +378,16 @@ public struct LayoutReport: Codable, Sendable, Equatable {
 }
 
 extension LayoutReport {
+    /// The magnitude (2^52) from which every Double is a whole number.
+    static let noFractionMagnitude = 0x1p52
+
     /// Rounds to `precision` decimals (halves away from zero) and turns -0 into 0, so encoded
-    /// numbers do not depend on the last bits of a computation.
+    /// numbers do not depend on the last bits of a computation. Never returns infinity or NaN.
     public static func round(_ value: Double) -> Double {
         guard value.isFinite else { return 0 }
+        // From 2^52 on a Double has no fraction left to round, and scaling it would overflow
+        // to infinity near 1e308 (which JSON cannot hold).
+        guard abs(value) < Self.noFractionMagnitude else { return value }
         let scale = 10_000.0
         let r = (value * scale).rounded(.toNearestOrAwayFromZero) / scale
         return r == 0 ? 0 : r
