@@ -134,8 +134,10 @@ accuracy-orientation: deps
 	python3 Tools/accuracy/orientation.py $$($(SWIFT) build -c release --show-bin-path)/quire
 
 ## bench: throughput and memory of `quire process` against the floor and the peers, one table
-## (Benchmarks/README.md). BENCH_ARGS passes options, e.g. BENCH_ARGS="--captures DIR" or
-## "--stand-in"; QUIRE_BIN points at another quire binary.
+## (Benchmarks/README.md), with the independent yardsticks of ../shared/bench on the captures,
+## real photos and real scans, CPU ms per stage, and what got >10% slower than
+## Benchmarks/results/latest.json. BENCH_ARGS passes options, e.g. BENCH_ARGS="--captures DIR",
+## "--record" (write latest.json) or "--stand-in"; QUIRE_BIN points at another quire binary.
 BENCH_ARGS ?=
 bench: deps bench-venv
 	$(SWIFT) build -c release --product quire

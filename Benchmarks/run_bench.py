@@ -37,6 +37,9 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import yardsticks  # noqa: E402  (the independent floors, real sets, profile, regression check)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HERE = os.path.join(ROOT, "Benchmarks")
 CACHE = os.path.join(ROOT, ".bench-cache")
@@ -53,7 +56,7 @@ class Contender:
     key: str                      # stable id used by --only and the targets
     argv: callable                # (input_dir, files, out_dir) -> list[str]
     outputs_per_page: int         # image files expected per page (3 full, 1 thumbs only)
-    folder: str                   # which folder it runs on: "main" or "big"
+    folder: str                   # which set it runs on: "main", "big", "real-photos" or "scans"
     runs: int | None = None       # overrides --runs (the 1000-page rows run once)
     note: str = ""
     available: bool = True
@@ -292,6 +295,8 @@ def build_contenders(args, py: str | None) -> list[Contender]:
     else:
         cs.append(Contender("vipsthumbnail -s 256", "vipsthumbnail", None, 1, "main", available=False,
                             note="skipped: vipsthumbnail not found (apt-get install libvips-tools)"))
+    # yardsticks that share no code with Quire (../shared/bench), and the real sets
+    cs += independent_contenders(args, py, quire if has_process else None)
     # flat memory: the same contenders on the big folder, once
     if args.big:
         q = cs[0]
@@ -305,15 +310,58 @@ def build_contenders(args, py: str | None) -> list[Contender]:
     return cs
 
 
+def independent_contenders(args, py: str | None, quire: str | None) -> list[Contender]:
+    """The independent floors and peers of ../shared/bench on the captures, and quire against
+    the independent floors on the real photos and the real scans (`--sets`)."""
+    cs: list[Contender] = []
+    shared = {n: yardsticks.shared_script(n) for n in
+              ("floor_photos.py", "floor_scans.py", "peer_opencv_pipeline.py", "peer_pillow_thumbs.py")}
+    has_cv2, has_pil = can_import(py, "cv2"), can_import(py, "PIL")
+    missing = f"skipped: {yardsticks.SHARED_BENCH} is absent" if not os.path.isdir(yardsticks.SHARED_BENCH) else None
+
+    def add(name, key, script, needs, argv, outputs, folder):
+        if missing or not shared[script]:
+            cs.append(Contender(name, key, None, outputs, folder, available=False,
+                                note=missing or f"skipped: no {script} in {yardsticks.SHARED_BENCH}"))
+        elif not needs:
+            cs.append(Contender(name, key, None, outputs, folder, available=False,
+                                note="skipped: OpenCV/Pillow not installed in the venv (make bench-venv)"))
+        else:
+            cs.append(Contender(name, key, argv(shared[script]), outputs, folder))
+    sizes = args.photo_sizes
+    if "captures" in args.sets:
+        add("independent floor (OpenCV, 2 procs)", "ifloor", "floor_photos.py", has_cv2,
+            lambda s: lambda i, f, o: yardsticks.two_halves(py, s, [sizes], f), 0, "main")
+        add("OpenCV pipeline peer (shared)", "opencv-shared", "peer_opencv_pipeline.py", has_cv2,
+            lambda s: lambda i, f, o: [py, s, i, o], 3, "main")
+        add("Pillow draft thumbs peer (shared)", "pillow-shared", "peer_pillow_thumbs.py", has_pil,
+            lambda s: lambda i, f, o: [py, s, i, o], 1, "main")
+    for set_name, label, script, lead in (("real-photos", "real photos", "floor_photos.py", [args.empty_sizes]),
+                                          ("scans", "real scans", "floor_scans.py", [])):
+        if set_name not in args.sets:
+            continue
+        if quire:
+            cs.append(Contender(f"quire process [{label}]", f"quire-{set_name}",
+                                lambda i, f, o: [quire, "process", i, "-o", o], 3, set_name))
+            if set_name == "scans":
+                cs.append(Contender(f"quire --rotate none [{label}]", "quire-scans-norotate",
+                                    lambda i, f, o: [quire, "process", "--rotate", "none", i, "-o", o], 3, set_name))
+        add(f"independent floor [{label}]", f"ifloor-{set_name}", script, has_cv2,
+            lambda s, lead=lead: lambda i, f, o: yardsticks.two_halves(py, s, lead, f), 0, set_name)
+    return cs
+
+
 def fmt(v, spec, width, suffix=""):
     return (format(v, spec) + suffix).rjust(width) if v is not None else "-".rjust(width)
 
 
-def report(cs: list[Contender], pages_main: int, pages_big: int, meta: dict, stand_in: bool) -> tuple[str, list]:
+def report(cs: list[Contender], pages_main: int, pages_big: int, meta: dict, stand_in: bool,
+           set_pages: dict | None = None) -> tuple[str, list]:
     by = {c.key: c for c in cs}
+    set_pages = dict(set_pages or {}, main=pages_main, big=pages_big)
 
     def pages(c):
-        return pages_big if c.folder == "big" else pages_main
+        return set_pages.get(c.folder, pages_main)
 
     def ms_per_page(c):
         return c.seconds * 1000 / pages(c) if c.seconds else None
@@ -322,9 +370,11 @@ def report(cs: list[Contender], pages_main: int, pages_big: int, meta: dict, sta
         return pages(c) / c.seconds if c.seconds else None
 
     floor, ocv = by.get("floor"), by.get("opencv")
+    # The independent floor of each set (../shared/bench): shares no code with Quire.
+    indep = {"main": by.get("ifloor"), "real-photos": by.get("ifloor-real-photos"), "scans": by.get("ifloor-scans")}
     lines = []
     head = (f"{'contender':<38} {'pages':>6} {'seconds':>8} {'pages/s':>8} {'ms/page':>8} {'CPU ms/page':>11} "
-            f"{'peak RSS MB':>11} {'time/floor':>10} {'speed/OpenCV':>12}")
+            f"{'peak RSS MB':>11} {'time/floor':>10} {'speed/OpenCV':>12} {'time/indep':>10}")
     lines.append(head)
     lines.append("-" * len(head))
     notes = []
@@ -335,12 +385,15 @@ def report(cs: list[Contender], pages_main: int, pages_big: int, meta: dict, sta
                          else f"{c.name:<38} {pages(c):>6}   FAILED")
             notes.append(f"{c.name}: {why}")
             continue
-        tf = ms_per_page(c) / ms_per_page(floor) if floor and floor.times else None
-        so = pps(c) / pps(ocv) if ocv and ocv.times else None
+        same_set = c.folder in ("main", "big")
+        tf = ms_per_page(c) / ms_per_page(floor) if same_set and floor and floor.times else None
+        so = pps(c) / pps(ocv) if same_set and ocv and ocv.times else None
+        ind = indep.get(c.folder)
+        ti = ms_per_page(c) / ms_per_page(ind) if ind and ind.times else None
         lines.append(f"{c.name:<38} {pages(c):>6} {fmt(c.seconds, '.2f', 8)} {fmt(pps(c), '.2f', 8)} "
                      f"{fmt(ms_per_page(c), '.1f', 8)} {fmt(min(c.cpu) * 1000 / pages(c), '.1f', 11)} "
                      f"{fmt(c.rss_kb / 1024, '.1f', 11)} "
-                     f"{fmt(tf, '.2f', 10, 'x')} {fmt(so, '.2f', 12, 'x')}")
+                     f"{fmt(tf, '.2f', 10, 'x')} {fmt(so, '.2f', 12, 'x')} {fmt(ti, '.2f', 10, 'x')}")
         expected = pages(c) * c.outputs_per_page
         if c.files_written is not None and c.files_written != expected:
             notes.append(f"{c.name}: wrote {c.files_written} image files, expected {expected}")
@@ -383,6 +436,21 @@ def report(cs: list[Contender], pages_main: int, pages_big: int, meta: dict, sta
         target(f"quire peak RSS flat: {pages_big} pages within 10%+5MB of {pages_main}", ["quire", "quire-big"],
                lambda: (qb.rss_kb <= q.rss_kb * 1.10 + 5 * 1024,
                         f"{q.rss_kb / 1024:.1f} -> {qb.rss_kb / 1024:.1f} MB"))
+    lines.append("")
+    lines.append("Targets (issue 32: independent yardsticks of ../shared/bench):")
+    ocs, ifl, pils = by.get("opencv-shared"), by.get("ifloor"), by.get("pillow-shared")
+    target("photos: quire >= 1.5x the OpenCV pipeline peer's pages/s", ["quire", "opencv-shared"],
+           lambda: (pps(q) >= 1.5 * pps(ocs), f"{pps(q) / pps(ocs):.2f}x"))
+    target("photos: quire time <= 1.2x the independent floor", ["quire", "ifloor"],
+           lambda: (ms_per_page(q) <= 1.2 * ms_per_page(ifl), f"{ms_per_page(q) / ms_per_page(ifl):.2f}x"))
+    target("real photos: quire time <= 1.2x the independent floor", ["quire-real-photos", "ifloor-real-photos"],
+           lambda: (ms_per_page(by["quire-real-photos"]) <= 1.2 * ms_per_page(by["ifloor-real-photos"]),
+                    f"{ms_per_page(by['quire-real-photos']) / ms_per_page(by['ifloor-real-photos']):.2f}x"))
+    target("real scans: quire time <= 1.5x the independent floor", ["quire-scans", "ifloor-scans"],
+           lambda: (ms_per_page(by["quire-scans"]) <= 1.5 * ms_per_page(by["ifloor-scans"]),
+                    f"{ms_per_page(by['quire-scans']) / ms_per_page(by['ifloor-scans']):.2f}x"))
+    target("quire --thumbnails-only >= 2x the Pillow draft peer's pages/s", ["quire-thumbs", "pillow-shared"],
+           lambda: (pps(qt) >= 2 * pps(pils), f"{pps(qt) / pps(pils):.2f}x"))
     if notes:
         lines.append("")
         lines.append("Notes:")
@@ -436,7 +504,14 @@ def main() -> None:
     p.add_argument("--keep-output", help="copy each contender's last output here (to look at it)")
     p.add_argument("--json", default=os.path.join(CACHE, "last-bench.json"), help="also write results here")
     p.add_argument("--strict", action="store_true", help="exit 1 when a target fails")
+    p.add_argument("--sets", default="captures,real-photos,scans",
+                   help="which sets besides the captures' quire/floor/peer rows: captures (independent "
+                        "yardsticks on them), real-photos, scans")
+    p.add_argument("--no-profile", action="store_true", help="skip the QUIRE_PROFILE stage table of each set")
+    p.add_argument("--record", action="store_true",
+                   help=f"write the results to {os.path.relpath(yardsticks.RESULTS, ROOT)} (what later runs compare with)")
     args = p.parse_args()
+    args.sets = set(args.sets.split(",")) if args.sets else set()
     args.count = args.count or (10 if args.quick else 50)
     args.runs = args.runs or (2 if args.quick else 3)
     args.big = (0 if args.quick else 1000) if args.big is None else args.big
@@ -449,12 +524,22 @@ def main() -> None:
     if not files:
         sys.exit(f"no images in {folder}")
     args.page_sizes = page_sizes_from_truth(source)
+    args.photo_sizes = yardsticks.photo_sizes(source, os.path.join(CACHE, "photo-sizes.json"))
+    args.empty_sizes = yardsticks.photo_sizes(os.path.join(CACHE, "none"), os.path.join(CACHE, "no-sizes.json"))
     big = ensure_big(folder, args.big) if args.big else None
     big_files = list_images(big) if big else []
+    sets = {"main": (folder, files), "big": (big, big_files)}
+    real_photos = list_images(os.path.join(ROOT, "Tools", "accuracy", "real-photos"))
+    if "real-photos" in args.sets and real_photos:
+        sets["real-photos"] = (yardsticks.link_folder(os.path.join(CACHE, "real-photos"), real_photos), real_photos)
+    scans = yardsticks.real_scans()
+    if "scans" in args.sets and scans:
+        sets["scans"] = (yardsticks.link_folder(os.path.join(CACHE, "real-scans"), scans), scans)
+    args.sets = {n for n in args.sets if n == "captures" or n in sets}
     cs = build_contenders(args, py)
 
     # Warm the page cache so that the first contender does not pay for disk reads.
-    for path in files:
+    for path in files + real_photos + scans:
         with open(path, "rb") as f:
             while f.read(1 << 20):
                 pass
@@ -464,7 +549,7 @@ def main() -> None:
         for c in cs:
             if not c.available or c.error or run >= (c.runs or args.runs):
                 continue
-            input_dir, inputs = (big, big_files) if c.folder == "big" else (folder, files)
+            input_dir, inputs = sets[c.folder]
             log(f"  run {run + 1}: {c.name} ...")
             run_once(c, input_dir, inputs, args.keep_output)
             if c.times and len(c.times) == run + 1:
@@ -482,16 +567,34 @@ def main() -> None:
         "load_before": load_before,
         "load_after": " ".join(f"{v:.2f}" for v in os.getloadavg()),
     }
-    text, targets = report(cs, len(files), len(big_files), meta, args.stand_in)
+    set_pages = {n: len(fs) for n, (_, fs) in sets.items()}
+    text, targets = report(cs, len(files), len(big_files), meta, args.stand_in, set_pages)
+    profiles = {}
+    quire = os.path.abspath(args.quire)
+    if not args.no_profile and quire_help(quire) is not None:
+        for name, (d, fs) in sets.items():
+            if name == "big" or not fs:
+                continue
+            log(f"  stage profile: {name} ...")
+            profiles[name] = yardsticks.stage_profile(quire, d, [], tempfile.mkdtemp(prefix="quire-prof-"))
+        lines = ["", "CPU ms a call per stage (QUIRE_PROFILE=1, --jobs 1, one run; calls in brackets):"]
+        for name, rows in profiles.items():
+            lines.append(f"  {name}: " + ", ".join(f"{stage} {ms:.1f} [{n}]" for stage, ms, n in rows))
+        text += "\n".join(lines) + "\n"
+    results = {"meta": meta, "pages": len(files), "big_pages": len(big_files), "set_pages": set_pages,
+               "contenders": [{"name": c.name, "key": c.key, "available": c.available,
+                               "pages": set_pages.get(c.folder, len(files)),
+                               "times": c.times, "cpu_seconds": c.cpu, "best_seconds": c.seconds,
+                               "peak_rss_mb": round(c.rss_kb / 1024, 1), "files_written": c.files_written,
+                               "note": c.note, "error": c.error, "layout": c.layout} for c in cs],
+               "targets": targets, "stage_profile": profiles}
+    text += "\nAgainst the recorded results (Benchmarks/results/latest.json):\n" + \
+        "\n".join("  " + line for line in yardsticks.compare_with_recorded(results)) + "\n"
     print(text)
+    if args.record:
+        yardsticks.record(results)
     with open(args.json, "w") as f:
-        json.dump({"meta": meta, "pages": len(files), "big_pages": len(big_files),
-                   "contenders": [{"name": c.name, "key": c.key, "available": c.available,
-                                   "pages": len(big_files) if c.folder == "big" else len(files),
-                                   "times": c.times, "cpu_seconds": c.cpu, "best_seconds": c.seconds,
-                                   "peak_rss_mb": round(c.rss_kb / 1024, 1), "files_written": c.files_written,
-                                   "note": c.note, "error": c.error, "layout": c.layout} for c in cs],
-                   "targets": targets}, f, indent=1)
+        json.dump(results, f, indent=1)
     with open(os.path.splitext(args.json)[0] + ".txt", "w") as f:
         f.write(text + "\n")
     if args.strict and any(t["verdict"] == "FAIL" for t in targets):

@@ -59,6 +59,12 @@ public struct TesseractOSD: OrientationDetector {
     }
 
     public func guess(_ page: VIPSImage) throws -> OrientationGuess? {
+        // A page without printed glyphs is not worth a subprocess: Tesseract would answer
+        // "Too few characters" (confidence 0), seconds later.
+        let look = try StageProfile.measure("2e text check") { try PageCorrector.gray(page, longSide: TextPresence.longSide) }
+        guard TextPresence.hasReadableText(gray: look.gray, width: look.width, height: look.height) else {
+            return OrientationGuess(rotate: 0, confidence: 0)
+        }
         var grey = try page.fitted(inside: Self.longestSide)
         // Small pages are enlarged (up to 3 times, to about 1600 px): Tesseract cannot tell the
         // way up of text a few pixels high (scikit-image's 384 x 191 page.png turned a quarter:
@@ -72,9 +78,22 @@ public struct TesseractOSD: OrientationDetector {
         let path = NSTemporaryDirectory() + "quire-osd-\(getpid())-\(UInt32.random(in: 0 ... .max)).png"
         defer { unlink(path) }
         try grey.save(to: path, options: .init(format: .png, compression: 1))
-        guard let (status, text) = try? Self.run(executable, [path, "stdout", "--psm", "0", "-l", "osd"]) else { return nil }
+        guard let (status, text) = try? Self.run(executable, [path, "stdout", "--psm", "0", "-l", "osd"],
+                                                 cpuLimit: Self.cpuLimit, wallLimit: Self.wallLimit) else { return nil }
+        // Killed at the limit: not sure which way up (the page is kept as it is).
+        if status == Self.timedOutStatus { return OrientationGuess(rotate: 0, confidence: 0) }
         return Self.guess(report: text, status: status)
     }
+
+    /// CPU seconds Tesseract may spend on one page before it is killed and the page kept as it
+    /// is: a dense printed page at `longestSide` takes it about 2 s here, a page of shapes that
+    /// are not letters took 2-3.5 s only to say "Too few characters" (docs/benchmarks.md).
+    /// CPU, not wall time, so a machine busy with other work does not cut honest reads short.
+    public static let cpuLimit: Double = 4
+    /// Wall seconds after which Tesseract is killed whatever its CPU time (a hang guard).
+    public static let wallLimit: Double = 60
+    /// The status `run` reports for a child it killed at its time limit.
+    static let timedOutStatus: Int32 = -9
 
     /// What a Tesseract run says: its report when it read one, confidence 0 (keep the page,
     /// reported as not sure) when it found too little text, nil when it failed otherwise.
@@ -101,19 +120,64 @@ public struct TesseractOSD: OrientationDetector {
     }
 
     /// Runs `executable` and returns its exit status and what it printed (stdout and stderr);
-    /// throws when it cannot be started.
-    static func run(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
+    /// throws when it cannot be started. A child that has used `cpuLimit` seconds of CPU
+    /// (read from /proc every `pollInterval`), or is still running after `wallLimit` seconds,
+    /// is killed (SIGKILL) and reported with `timedOutStatus`.
+    static func run(_ executable: String, _ arguments: [String], cpuLimit: Double? = nil,
+                    wallLimit: Double? = nil) throws -> (Int32, String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        // Read on another thread, so a child that fills the pipe and one that hangs both end.
+        let output = OutputBox()
+        let read = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            output.data = pipe.fileHandleForReading.readDataToEndOfFile()
+            read.signal()
+        }
+        var killed = false
+        if cpuLimit == nil && wallLimit == nil {
+            exited.wait()
+        } else {
+            let deadline = DispatchTime.now() + (wallLimit ?? .infinity)
+            while exited.wait(timeout: .now() + pollInterval) == .timedOut {
+                let overCPU = cpuLimit.map { (cpuSeconds(of: process.processIdentifier) ?? 0) >= $0 } ?? false
+                if overCPU || DispatchTime.now() >= deadline {
+                    kill(process.processIdentifier, SIGKILL)
+                    killed = true
+                    exited.wait()
+                    break
+                }
+            }
+        }
+        read.wait()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        return (killed ? timedOutStatus : process.terminationStatus, String(decoding: output.data, as: UTF8.self))
     }
+
+    /// How often a limited child's CPU time is read.
+    static let pollInterval: Double = 0.05
+
+    /// User + system CPU seconds process `pid` has used (fields 14 and 15 of /proc/PID/stat);
+    /// nil when it cannot be read (the process has gone, or no /proc).
+    static func cpuSeconds(of pid: Int32) -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // Fields after the command name (which may hold spaces): state is field 3.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
+        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
+        return ticks > 0 ? (user + system) / ticks : nil
+    }
+
+    /// The child's output, handed from the reading thread (read only after it signals).
+    private final class OutputBox: @unchecked Sendable { var data = Data() }
 }
 
 /// When a guess is acted on.

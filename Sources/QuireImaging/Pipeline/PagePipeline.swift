@@ -116,6 +116,7 @@ public struct PagePipeline: Sendable {
                 try corrector.correct(consume decoded, userQuad: userQuad, frameShrunk: { pass?.leave() })
             }
             var (page, record) = corrected
+            page = try page.inMemory()  // a lazy view would be re-run by every rendition
             var preview = try StageProfile.measure("4 preview resize") {
                 try shrink(page, inside: renditions.previewSize)
             }
@@ -153,9 +154,9 @@ public struct PagePipeline: Sendable {
     /// - Parameter preview: the page's preview when already made.
     private func finish(_ image: VIPSImage, record corrected: CorrectionRecord, source: PageSource, format: SourceFormat,
                         orientation: Int, preview made: VIPSImage?, to outputs: PageOutputPaths) throws -> PageResult {
-        var page = image
+        var page = try image.inMemory()  // a split half: a crop, or deskewed again
         // Rendered once into memory (a few MB): written, then shrunk again for the thumbnail.
-        var preview = try made ?? StageProfile.measure("4 preview resize") {
+        var preview = try made?.inMemory() ?? StageProfile.measure("4 preview resize") {
             try shrink(page, inside: renditions.previewSize)
         }
         // Clean-up: scanner edges (looked for on the preview) and tones; the preview is made

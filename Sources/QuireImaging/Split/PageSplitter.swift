@@ -96,9 +96,11 @@ struct PageSplitter: Sendable {
     }
 
     /// The spread's gutter, from a small grey copy of `page` (about 1000 px long, as skew
-    /// estimation uses); `aspectRatio` is the full page's.
+    /// estimation uses); `aspectRatio` is the full page's. The copy is made by block means
+    /// when `page` is 8-bit in memory (a preview: about a millisecond; libvips's shrink took
+    /// 49-79 ms a landscape page, docs/benchmarks.md).
     static func gutter(of page: VIPSImage, aspectRatio: Double) throws -> SpreadFinder.Gutter? {
-        let small = try ScanDeskew.smallGray(page, longSide: ScanDeskew.analysisLongSide)
+        let small = try PageCorrector.gray(page, longSide: ScanDeskew.analysisLongSide)
         return SpreadFinder.gutter(gray: small.gray, width: small.width, height: small.height, aspectRatio: aspectRatio)
     }
 

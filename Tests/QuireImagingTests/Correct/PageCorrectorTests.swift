@@ -79,6 +79,22 @@ enum SharedData {
         #expect(record.quad == nil)
     }
 
+    /// A deskewed scan comes back with its pixels in memory: a lazy view would re-run the
+    /// rotation for the orientation copy, the clean-up, the preview and the page encode each.
+    @Test func aDeskewedScanIsComputedOnce() throws {
+        let (w, h) = (620, 877)
+        var pixels = [UInt8](repeating: 250, count: w * h)
+        for row in 0..<24 { for y in (80 + row * 28)..<(88 + row * 28) { for x in 60..<540 where (x / 40) % 4 != 3 {
+            pixels[y * w + x] = 30 } } }
+        let straight = try VIPSImage.fromPixels(pixels, width: w, height: h, bands: 1)
+        let skewed = try straight.rotated(degrees: 3, background: [250]).materialized()
+        for detector in [nil, TextOrientationTests.Fixed(OrientationGuess(rotate: 90, confidence: 20))] as [(any OrientationDetector)?] {
+            let (page, record) = try PageCorrector(options: .init(), orientation: .some(detector)).correct(skewed, userQuad: nil)
+            #expect(record.kind == .deskew && abs(record.skewDegrees ?? 0) > 1, "\(record)")
+            #expect(page.isInMemory, "turned \(record.rotation): the page is still a lazy view")
+        }
+    }
+
     @Test(.enabled(if: SharedData.available))
     func sharedCapturesMeetTheAccuracyTarget() throws {
         let truth = try SharedData.truth("captures")
