@@ -16,6 +16,7 @@ public final class TextEngine: @unchecked Sendable {
     /// - Throws: `TextEngineError` when Tesseract cannot load them (a missing or corrupt
     ///   `.traineddata` file).
     public init(models: TextModels, languages: String) throws {
+        Self.leptonicaQuiet
         guard let api = TessBaseAPICreate() else {
             throw TextEngineError(languages: languages, reason: "Tesseract could not start")
         }
@@ -40,6 +41,11 @@ public final class TextEngine: @unchecked Sendable {
     /// shared by Tesseract's dictionaries, which its documentation does not promise to be safe
     /// to build concurrently.
     private static let initLock = NSLock()
+
+    /// Leptonica (Tesseract's image library) prints its own errors to stderr ("Error in
+    /// boxClipToRectangle: box outside rectangle") on pages it handles fine; a batch reports
+    /// failures itself, one line each.
+    private static let leptonicaQuiet: Void = { _ = setMsgSeverity(Int32(L_SEVERITY_NONE)) }()
 
     /// The Tesseract library's version, e.g. `5.3.0`.
     public static var version: String { String(cString: TessVersion()) }

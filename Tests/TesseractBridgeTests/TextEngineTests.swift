@@ -98,8 +98,8 @@ import VipsBridge
         try FileManager.default.createDirectory(atPath: folder + "/tessdata", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         #expect(TextModels.locate(environment: ["TESSDATA_PREFIX": folder]) == nil, "an empty prefix holds no models")
-        FileManager.default.createFile(atPath: folder + "/tessdata/deu.traineddata", contents: Data([1]))
-        FileManager.default.createFile(atPath: folder + "/tessdata/osd.traineddata", contents: Data([1]))
+        _ = FileManager.default.createFile(atPath: folder + "/tessdata/deu.traineddata", contents: Data([1]))
+        _ = FileManager.default.createFile(atPath: folder + "/tessdata/osd.traineddata", contents: Data([1]))
         let found = try #require(TextModels.locate(environment: ["TESSDATA_PREFIX": folder]))
         #expect(found.folder == folder + "/tessdata" && found.installed == ["deu", "osd"] && found.readable == ["deu"])
         #expect(TextModels.locate(environment: ["TESSDATA_PREFIX": folder + "/tessdata"])?.folder == folder + "/tessdata")

@@ -62,7 +62,7 @@ public struct TesseractOSD: OrientationDetector {
         }
         if grey.bands >= 3 { grey = try grey.extractBands(1) }  // green: close to luma, no colour cast
         // The resolution the copy's header states, as Tesseract read it from the copy's file.
-        guard let image = try TextImage.grey(grey, dpi: grey.headerResolution.y) else { return nil }
+        guard let image = try TextImage.pixels(of: grey, dpi: grey.headerResolution.y) else { return nil }
         let found = try engines.withEngine { $0.orientation(of: image) }
         // Too few characters to tell: keep the page, reported as not sure.
         guard let found else { return OrientationGuess(rotate: 0, confidence: 0) }
