@@ -105,6 +105,14 @@ import VipsBridge
         #expect(TextModels.locate(environment: ["TESSDATA_PREFIX": folder + "/tessdata"])?.folder == folder + "/tessdata")
     }
 
+    @Test func wordsAreCountedAsTheHOCRHasThem() {
+        let hocr = "<span class='ocr_line' title='bbox 0 0 9 9; x_size 12'><span class='ocrx_word' id='word_1_1' title='bbox 1 2 3 4; x_wconf 87'>a</span>"
+            + " <span class='ocrx_word' id='word_1_2' title='bbox 5 2 8 4'>b</span><span class='ocrx_word' title='x_wconf 96'>c</span></span>"
+        #expect(TextReading.wordConfidences(inHOCR: hocr) == [87, 0, 96])
+        #expect(TextReading(hocrPage: hocr, text: "", wordConfidences: [87, 0, 96]).meanConfidence == 61)
+        #expect(TextReading.wordConfidences(inHOCR: "<div class='ocr_page'></div>").isEmpty)
+    }
+
     @Test func pixelsOutOfRangeAreRefused() {
         #expect(TextImage(pixels: [0, 0], width: 1, height: 1, bands: 1) == nil)
         #expect(TextImage(pixels: [], width: 0, height: 0, bands: 1) == nil)
