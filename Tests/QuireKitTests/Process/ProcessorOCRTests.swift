@@ -114,6 +114,23 @@ import VipsBridge
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: out + "/text")) ?? []).isEmpty)
     }
 
+    /// The languages join the options fingerprint (a page read in English is redone when German
+    /// is asked for), and a run without `--ocr` keeps the fingerprint it had before OCR existed,
+    /// so upgrading does not redo every page.
+    @Test func theLanguagesAreInTheFingerprintOnlyWhenReading() throws {
+        func shaping(_ ocr: OCROptions?) throws -> String {
+            let options = Processor.ShapingOptions(renditions: RenditionOptions(), correction: CorrectionOptions(), clean: CleanOptions(),
+                                                   split: SplitOptions(), dpi: 200, maxPixels: 1000, thumbnailsOnly: false, ocr: ocr)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            return String(decoding: try encoder.encode(options), as: UTF8.self)
+        }
+        let off = try shaping(nil), eng = try shaping(OCROptions()), deu = try shaping(OCROptions(languages: ["deu"]))
+        #expect(Set([off, eng, deu]).count == 3)
+        #expect(try shaping(OCROptions(languages: ["eng", "deu"])) != shaping(OCROptions(languages: ["deu", "eng"])))
+        #expect(!off.contains("ocr"), "no trace of OCR when it is off: \(off)")
+    }
+
     @Test func shardsWithTextMergeIntoOneRun() throws {
         guard Self.readsEnglish else { return }
         let dir = try Self.makePages(count: 4)
