@@ -16,11 +16,12 @@ public struct TextModels: Sendable, Hashable {
     ]
 
     /// The models the `tesseract` command would use: `TESSDATA_PREFIX` when it is set (the
-    /// tessdata folder itself, or its parent as Tesseract 4 took it), else the first standard
-    /// folder holding any; nil when there are none.
+    /// tessdata folder itself, or its parent as Tesseract 4 took it) and exists (Tesseract 5
+    /// ignores one that does not), else the first standard folder holding any; nil when there
+    /// are none.
     public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) -> TextModels? {
         var folders = standardFolders
-        if let prefix = environment["TESSDATA_PREFIX"], !prefix.isEmpty {
+        if let prefix = environment["TESSDATA_PREFIX"], !prefix.isEmpty, FileManager.default.fileExists(atPath: prefix) {
             folders = [prefix, prefix + "/tessdata"]
         }
         for folder in folders {

@@ -103,6 +103,8 @@ import VipsBridge
         let found = try #require(TextModels.locate(environment: ["TESSDATA_PREFIX": folder]))
         #expect(found.folder == folder + "/tessdata" && found.installed == ["deu", "osd"] && found.readable == ["deu"])
         #expect(TextModels.locate(environment: ["TESSDATA_PREFIX": folder + "/tessdata"])?.folder == folder + "/tessdata")
+        // A prefix that does not exist is ignored, as Tesseract ignores it: the standard folders are used.
+        #expect(TextModels.locate(environment: ["TESSDATA_PREFIX": folder + "/missing"]) == TextModels.locate(environment: [:]))
     }
 
     @Test func wordsAreCountedAsTheHOCRHasThem() {
