@@ -114,6 +114,30 @@ import VipsBridge
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: out + "/text")) ?? []).isEmpty)
     }
 
+    /// An open book split in two: each page gets the text of its own half.
+    @Test func eachPageOfASplitBookHasItsOwnText() throws {
+        guard Self.readsEnglish else { return }
+        let dir = try TestSupport.temporaryFolder("ocrspread")
+        let out = try TestSupport.temporaryFolder("ocrspreadout")
+        defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
+        var layers: [(image: VIPSImage, x: Int, y: Int)] = []
+        for (side, x) in [("left", 150), ("right", 1550)] {
+            for n in 0..<5 {
+                layers.append((try VIPSImage.text("The \(side) page line \(n + 1)", font: "serif 14", dpi: 300), x, 200 + 200 * n))
+            }
+        }
+        try VIPSImage.solid(width: 2800, height: 2000, color: [255, 255, 255]).rgba().compositing(layers)
+            .flattened(onto: [255, 255, 255]).extractBands(1).save(to: dir + "/spread.png", options: .init(format: .png))
+        var job = ProcessJob(inputs: [dir + "/spread.png"], outputDirectory: out, jobs: 2)
+        job.ocr = OCROptions()
+        let report = try Processor.run(job).report
+        #expect(report.pages.map { $0.split?.side } == ["left", "right"])
+        #expect(Self.text(out + "/text/0001.txt").contains("The left page line 3"))
+        #expect(Self.text(out + "/text/0002.txt").contains("The right page line 3"))
+        #expect(!Self.text(out + "/text/0001.txt").contains("right") && !Self.text(out + "/text/0002.txt").contains("left"))
+        #expect(report.pages.map { $0.text?.words } == [25, 25])
+    }
+
     /// The languages join the options fingerprint (a page read in English is redone when German
     /// is asked for), and a run without `--ocr` keeps the fingerprint it had before OCR existed,
     /// so upgrading does not redo every page.
