@@ -5,9 +5,12 @@ SWIFT ?= swift
 # Debian packages the build and the tests need; `make deps` installs whichever are missing.
 # libvips (+ the vips CLI as a test oracle); python3-venv for the test tools in .venv;
 # chromium + chromium-driver for the viewer's browser tests; qpdf + poppler-utils to check PDFs;
-# zlib1g-dev compresses PDF streams; tesseract-ocr (+osd) finds page orientation; unpaper is a peer.
+# zlib1g-dev compresses PDF streams; libtesseract-dev + libleptonica-dev (linked in process) read
+# text (--ocr) and page orientation with the tesseract-ocr-eng and -osd data; tesseract-ocr (the
+# CLI) is the tests' oracle; unpaper is a peer.
 APT_PACKAGES := libvips-dev libvips-tools pkg-config python3-venv chromium chromium-driver \
-  qpdf poppler-utils zlib1g-dev tesseract-ocr tesseract-ocr-osd unpaper
+  qpdf poppler-utils zlib1g-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd \
+  libtesseract-dev libleptonica-dev unpaper
 OUT ?= out
 
 .PHONY: deps test-venv build release demo test docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist fuzz soak

@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// Quire's module graph (see docs/architecture.md): C stays behind VipsBridge; QuireGeometry and
-/// QuireLayout are pure Swift and never link libvips.
+/// Quire's module graph (see docs/architecture.md): C stays behind VipsBridge (libvips) and
+/// TesseractBridge (Tesseract); QuireGeometry and QuireLayout are pure Swift and never link libvips.
 let package = Package(
     name: "Quire",
     platforms: [.macOS(.v13)],
@@ -30,9 +30,17 @@ let package = Package(
         .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
                 linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("z")]),
         .target(name: "VipsBridge", dependencies: ["CVips", "CVipsShim"]),
+        // Tesseract's C API for OCR and orientation detection; only TesseractBridge sees it.
+        .systemLibrary(
+            name: "CTesseract",
+            path: "Sources/CTesseract",
+            pkgConfig: "tesseract",
+            providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
+        ),
+        .target(name: "TesseractBridge", dependencies: ["CTesseract"]),
         .target(name: "QuireGeometry"),
         .target(name: "QuireLayout", dependencies: ["QuireGeometry"]),
-        .target(name: "QuireImaging", dependencies: ["VipsBridge", "QuireGeometry"]),
+        .target(name: "QuireImaging", dependencies: ["VipsBridge", "TesseractBridge", "QuireGeometry"]),
         .target(name: "QuireKit", dependencies: ["QuireImaging", "QuireLayout", "QuireGeometry"]),
         .executableTarget(
             name: "quire",
@@ -57,7 +65,8 @@ let package = Package(
         .testTarget(name: "QuireGeometryTests", dependencies: ["QuireGeometry"]),
         .testTarget(name: "QuireLayoutTests", dependencies: ["QuireLayout", "QuireGeometry"], exclude: ["Goldens"]),
         .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge"]),
-        .testTarget(name: "QuireImagingTests", dependencies: ["QuireImaging", "VipsBridge"]),
+        .testTarget(name: "TesseractBridgeTests", dependencies: ["TesseractBridge", "VipsBridge"]),
+        .testTarget(name: "QuireImagingTests", dependencies: ["QuireImaging", "VipsBridge", "TesseractBridge"]),
         .testTarget(name: "QuireKitTests", dependencies: ["QuireKit", "QuireImaging", "VipsBridge"]),
         .testTarget(name: "QuireCLITests", dependencies: ["quire", "QuireKit"]),
         .testTarget(name: "QuireFloorTests", dependencies: ["quire-floor", "VipsBridge"]),

@@ -87,6 +87,13 @@ struct ProcessCommand: ParsableCommand {
     @Flag(help: "Also write masks/NNNN.png: an 8-bit mask of the page region in the source image (255 inside the quad).")
     var masks = false
 
+    @Flag(help: "Read each page's text with Tesseract: OUT/text/NNNN.hocr (words, lines and boxes in the page's pixels) and OUT/text/NNNN.txt.")
+    var ocr = false
+
+    @Option(help: ArgumentHelp("With --ocr: the languages of the text, Tesseract's names joined by + (eng+deu); repeatable. Default: eng.",
+                               valueName: "languages"))
+    var lang: [String] = []
+
     @Flag(help: "Redo every page, ignoring what a previous run in OUT already finished.")
     var force = false
 
@@ -148,6 +155,13 @@ struct ProcessCommand: ParsableCommand {
         if let shard {
             do { _ = try ShardSelector(parsing: shard) } catch { throw ValidationError("--shard: \(error)") }
         }
+        if !lang.isEmpty && !ocr { throw ValidationError("--lang reads text: give it with --ocr.") }
+        // Languages are checked only where Tesseract's models are: without them the batch runs
+        // without OCR and says so once.
+        if ocr, !TesseractEngines.readableLanguages.isEmpty,
+           let problem = OCROptions.problem(with: languages, installed: TesseractEngines.readableLanguages) {
+            throw ValidationError("--lang: \(problem).")
+        }
         if let iiif, iiifOptions.options(baseURL: iiif).normalizedBaseURL == nil {
             throw ValidationError("--iiif must be an absolute http:// or https:// address, not '\(iiif)'.")
         }
@@ -181,6 +195,14 @@ struct ProcessCommand: ParsableCommand {
         return name.isEmpty || name == "/" ? nil : name
     }
 
+    /// `--lang`, each value split at `+`, in order and without repeats; `eng` when not given.
+    var languages: [String] {
+        var seen = Set<String>()
+        let given = lang.flatMap { $0.split(separator: "+", omittingEmptySubsequences: false).map(String.init) }
+        let unique = given.filter { seen.insert($0).inserted }
+        return unique.isEmpty ? ["eng"] : unique
+    }
+
     /// The job these options describe (after `validate()`).
     var job: ProcessJob {
         let size = Self.parseViewport(viewport) ?? (390, 844)
@@ -197,6 +219,7 @@ struct ProcessCommand: ParsableCommand {
         job.thumbnailsOnly = thumbnailsOnly
         job.split = SplitOptions(mode: split, order: splitOrder)
         job.shard = shard.flatMap { try? ShardSelector(parsing: $0) }
+        job.ocr = ocr ? OCROptions(languages: languages) : nil
         return job
     }
 
@@ -206,9 +229,9 @@ struct ProcessCommand: ParsableCommand {
         let summary: ProcessSummary
         // Each failure is reported as one line below; libvips's own warnings would bury them.
         ImagingRuntime.silenceDecoderWarnings()
-        if rotate == .auto && correct == .auto && !thumbnailsOnly && TesseractOSD.installed == nil {
+        if let note = tesseractNote {
             var standardError = StandardError()
-            print("quire: note: tesseract with its osd data is not installed; pages keep their orientation (--rotate auto needs Debian's tesseract-ocr and tesseract-ocr-osd)", to: &standardError)
+            print("quire: note: " + note, to: &standardError)
         }
         let stop = BatchStop()
         let signals = Self.stopOnSignals(stop)
@@ -263,6 +286,24 @@ struct ProcessCommand: ParsableCommand {
             }
         }
         if !summary.succeeded || exportFailed { throw ExitCode(1) }
+    }
+
+    /// The one line said before a batch that wants Tesseract (`--rotate auto`, `--ocr`) where
+    /// its models are missing (or `QUIRE_NO_TESSERACT=1`): what is off and what to install.
+    var tesseractNote: String? {
+        guard !thumbnailsOnly else { return nil }
+        let wantsOrientation = rotate == .auto && correct == .auto
+        let orientationOff = wantsOrientation && !TesseractEngines.detectsOrientation
+        let ocrOff = ocr && !TesseractEngines.readsText
+        guard orientationOff || ocrOff else { return nil }
+        let off = [ocrOff ? "OCR" : nil, orientationOff ? "page orientation" : nil].compactMap { $0 }.joined(separator: " and ")
+            + (orientationOff && ocrOff ? " are off" : " is off")
+        if ProcessInfo.processInfo.environment[TesseractEngines.disableVariable] == "1" {
+            return "Tesseract is disabled (\(TesseractEngines.disableVariable)=1): \(off)"
+        }
+        let why = TesseractEngines.modelFolder.map { "Tesseract's models in \($0) lack \(orientationOff ? "osd" : "a language to read")" }
+            ?? "Tesseract's models are not installed"
+        return "\(why): \(off) (install Debian's tesseract-ocr-eng and tesseract-ocr-osd, or set TESSDATA_PREFIX)"
     }
 
     /// `18 pages written to OUT (5 reused), 2 failed, 3.2 s, 5.6 pages/s`.

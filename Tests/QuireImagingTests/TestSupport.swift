@@ -8,6 +8,12 @@ enum TestSupport {
     static let repoRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
+    /// The path of `name` on PATH, nil when it is not installed (tests that compare with it skip).
+    static func executable(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
     /// A fresh empty folder under the system's temporary folder.
     static func temporaryFolder(_ name: String = #function) throws -> String {
         let safe = name.filter { $0.isLetter || $0.isNumber }

@@ -1,4 +1,5 @@
 import Foundation
+import TesseractBridge
 import VipsBridge
 
 /// Which way a page's text reads: the clockwise quarter turn that makes it upright.
@@ -28,43 +29,34 @@ public protocol OrientationDetector: Sendable {
     func guess(_ page: VIPSImage) throws -> OrientationGuess?
 }
 
-/// Tesseract's orientation and script detection (`tesseract IMAGE stdout --psm 0 -l osd`),
-/// run as a subprocess on a grey copy of the page at most `longestSide` px long: the standard
-/// way to find pages scanned sideways or upside down (OCRmyPDF's `--rotate-pages` does the
-/// same). The copy must keep the text large: unpaper's imgsrc001 (an A4 page at 300 dpi) shrunk
-/// to 1600 px reads as upside down with confidence 12; at 2400 px and more it reads upright (24).
-/// Debian's `tesseract-ocr` with its `osd` data provides it.
+/// Tesseract's orientation and script detection (what `tesseract IMAGE stdout --psm 0 -l osd`
+/// reports), run in this process by an `osd` engine loaded once per page in flight
+/// (`TesseractEngines`) on a grey copy of the page at most `longestSide` px long, handed over in
+/// memory: the standard way to find pages scanned sideways or upside down (OCRmyPDF's
+/// `--rotate-pages` does the same). The copy must keep the text large: unpaper's imgsrc001 (an
+/// A4 page at 300 dpi) shrunk to 1600 px reads as upside down with confidence 12; at 2400 px and
+/// more it reads upright (24). Debian's `libtesseract5` with its `osd` data provides it.
 public struct TesseractOSD: OrientationDetector {
-    /// The `tesseract` executable.
-    public let executable: String
     /// The longest side of the copy Tesseract reads.
     public static let longestSide = 3200
     /// Pages whose longest side is under this are enlarged for Tesseract.
     public static let smallSide = 1600
+    /// Decimal places a confidence is kept to: the `tesseract --psm 0` report's, so records
+    /// read the same as when the command was run (and runs agree to the last digit).
+    static let confidenceDecimals = 2.0
 
-    /// Tesseract on this machine's PATH with its `osd` data, found once; nil when either is
-    /// missing (pages then keep their orientation).
-    public static let installed: TesseractOSD? = locate()
-
-    static func locate() -> TesseractOSD? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for folder in path.split(separator: ":") {
-            let candidate = "\(folder)/tesseract"
-            guard FileManager.default.isExecutableFile(atPath: candidate) else { continue }
-            guard let (status, languages) = try? run(candidate, ["--list-langs"]), status == 0,
-                  languages.contains("\nosd") else { return nil }
-            return TesseractOSD(executable: candidate)
-        }
-        return nil
-    }
+    /// The detector when Tesseract's `osd` model is installed (and `QUIRE_NO_TESSERACT` is not
+    /// set); nil otherwise (pages then keep their orientation).
+    public static let installed: TesseractOSD? = TesseractEngines.detectsOrientation ? TesseractOSD() : nil
 
     public func guess(_ page: VIPSImage) throws -> OrientationGuess? {
-        // A page without printed glyphs is not worth a subprocess: Tesseract would answer
-        // "Too few characters" (confidence 0), seconds later.
+        // A page without printed glyphs is not worth Tesseract's time: it would answer
+        // "Too few characters" (confidence 0) after hundreds of milliseconds.
         let look = try StageProfile.measure("2e text check") { try PageCorrector.gray(page, longSide: TextPresence.longSide) }
         guard TextPresence.hasReadableText(gray: look.gray, width: look.width, height: look.height) else {
             return OrientationGuess(rotate: 0, confidence: 0)
         }
+        guard let engines = TesseractEngines.orientation else { return nil }
         var grey = try page.fitted(inside: Self.longestSide)
         // Small pages are enlarged (up to 3 times, to about 1600 px): Tesseract cannot tell the
         // way up of text a few pixels high (scikit-image's 384 x 191 page.png turned a quarter:
@@ -75,109 +67,21 @@ public struct TesseractOSD: OrientationDetector {
             grey = try grey.resized(horizontal: factor, vertical: factor)
         }
         if grey.bands >= 3 { grey = try grey.extractBands(1) }  // green: close to luma, no colour cast
-        let path = NSTemporaryDirectory() + "quire-osd-\(getpid())-\(UInt32.random(in: 0 ... .max)).png"
-        defer { unlink(path) }
-        try grey.save(to: path, options: .init(format: .png, compression: 1))
-        guard let (status, text) = try? Self.run(executable, [path, "stdout", "--psm", "0", "-l", "osd"],
-                                                 cpuLimit: Self.cpuLimit, wallLimit: Self.wallLimit) else { return nil }
-        // Killed at the limit: not sure which way up (the page is kept as it is).
-        if status == Self.timedOutStatus { return OrientationGuess(rotate: 0, confidence: 0) }
-        return Self.guess(report: text, status: status)
+        // The resolution the copy's header states, as Tesseract read it from the copy's file.
+        guard let image = try TextImage.pixels(of: grey, dpi: grey.headerResolution.y) else { return nil }
+        let found = try engines.withEngine { $0.orientation(of: image) }
+        // Too few characters to tell: keep the page, reported as not sure.
+        guard let found else { return OrientationGuess(rotate: 0, confidence: 0) }
+        return Self.guess(found)
     }
 
-    /// CPU seconds Tesseract may spend on one page before it is killed and the page kept as it
-    /// is: a dense printed page at `longestSide` takes it about 2 s here, a page of shapes that
-    /// are not letters took 2-3.5 s only to say "Too few characters" (docs/benchmarks.md).
-    /// CPU, not wall time, so a machine busy with other work does not cut honest reads short.
-    public static let cpuLimit: Double = 4
-    /// Wall seconds after which Tesseract is killed whatever its CPU time (a hang guard).
-    public static let wallLimit: Double = 60
-    /// The status `run` reports for a child it killed at its time limit.
-    static let timedOutStatus: Int32 = -9
-
-    /// What a Tesseract run says: its report when it read one, confidence 0 (keep the page,
-    /// reported as not sure) when it found too little text, nil when it failed otherwise.
-    static func guess(report text: String, status: Int32) -> OrientationGuess? {
-        if status == 0, let guess = parse(text) { return guess }
-        if text.contains("Too few characters") { return OrientationGuess(rotate: 0, confidence: 0) }
-        return nil
+    /// The guess of Tesseract's finding, its confidences rounded as its report prints them.
+    static func guess(_ found: ScriptOrientation) -> OrientationGuess? {
+        let scale = pow(10, confidenceDecimals)
+        func rounded(_ value: Double) -> Double? { value.isFinite ? (value * scale).rounded() / scale : nil }
+        guard let confidence = rounded(found.confidence) else { return nil }
+        return OrientationGuess(rotate: found.rotate, confidence: confidence, scriptConfidence: rounded(found.scriptConfidence))
     }
-
-    /// The `Rotate:` and `Orientation confidence:` lines of Tesseract's OSD report.
-    static func parse(_ text: String) -> OrientationGuess? {
-        var rotate: Int?
-        var confidence: Double?
-        var script: Double?
-        for line in text.split(whereSeparator: \.isNewline) {
-            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2 else { continue }
-            if parts[0] == "Rotate" { rotate = Int(parts[1]) }
-            if parts[0] == "Orientation confidence" { confidence = Double(parts[1]) }
-            if parts[0] == "Script confidence" { script = Double(parts[1]).flatMap { $0.isFinite ? $0 : nil } }
-        }
-        guard let rotate, let confidence, [0, 90, 180, 270].contains(rotate), confidence.isFinite else { return nil }
-        return OrientationGuess(rotate: rotate, confidence: confidence, scriptConfidence: script)
-    }
-
-    /// Runs `executable` and returns its exit status and what it printed (stdout and stderr);
-    /// throws when it cannot be started. A child that has used `cpuLimit` seconds of CPU
-    /// (read from /proc every `pollInterval`), or is still running after `wallLimit` seconds,
-    /// is killed (SIGKILL) and reported with `timedOutStatus`.
-    static func run(_ executable: String, _ arguments: [String], cpuLimit: Double? = nil,
-                    wallLimit: Double? = nil) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        // Read on another thread, so a child that fills the pipe and one that hangs both end.
-        let output = OutputBox()
-        let read = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            output.data = pipe.fileHandleForReading.readDataToEndOfFile()
-            read.signal()
-        }
-        var killed = false
-        if cpuLimit == nil && wallLimit == nil {
-            exited.wait()
-        } else {
-            let deadline = DispatchTime.now() + (wallLimit ?? .infinity)
-            while exited.wait(timeout: .now() + pollInterval) == .timedOut {
-                let overCPU = cpuLimit.map { (cpuSeconds(of: process.processIdentifier) ?? 0) >= $0 } ?? false
-                if overCPU || DispatchTime.now() >= deadline {
-                    kill(process.processIdentifier, SIGKILL)
-                    killed = true
-                    exited.wait()
-                    break
-                }
-            }
-        }
-        read.wait()
-        process.waitUntilExit()
-        return (killed ? timedOutStatus : process.terminationStatus, String(decoding: output.data, as: UTF8.self))
-    }
-
-    /// How often a limited child's CPU time is read.
-    static let pollInterval: Double = 0.05
-
-    /// User + system CPU seconds process `pid` has used (fields 14 and 15 of /proc/PID/stat);
-    /// nil when it cannot be read (the process has gone, or no /proc).
-    static func cpuSeconds(of pid: Int32) -> Double? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
-        // Fields after the command name (which may hold spaces): state is field 3.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        return ticks > 0 ? (user + system) / ticks : nil
-    }
-
-    /// The child's output, handed from the reading thread (read only after it signals).
-    private final class OutputBox: @unchecked Sendable { var data = Data() }
 }
 
 /// When a guess is acted on.

@@ -1,17 +1,22 @@
 import Foundation
 import VipsBridge
 
-/// Where one page's three renditions go.
+/// Where one page's three renditions (and, with `--ocr`, its text) go.
 public struct PageOutputPaths: Sendable, Hashable, Codable {
     public var page: String
     public var preview: String
     public var thumbnail: String
+    /// The page's hOCR and plain text (`--ocr`); nil when its text is not read.
+    public var hocr: String?
+    public var txt: String?
 
-    /// The three output paths of one page.
-    public init(page: String, preview: String, thumbnail: String) {
+    /// The output paths of one page; `hocr` and `txt` only when its text is read.
+    public init(page: String, preview: String, thumbnail: String, hocr: String? = nil, txt: String? = nil) {
         self.page = page
         self.preview = preview
         self.thumbnail = thumbnail
+        self.hocr = hocr
+        self.txt = txt
     }
 
     /// The paths of page `part` (1, 2) of a source split into pages: part 1 writes to these
@@ -23,7 +28,8 @@ public struct PageOutputPaths: Sendable, Hashable, Codable {
             guard let dot = path[slash...].lastIndex(of: ".") else { return path + "-\(part)" }
             return String(path[..<dot]) + "-\(part)" + String(path[dot...])
         }
-        return PageOutputPaths(page: named(page), preview: named(preview), thumbnail: named(thumbnail))
+        return PageOutputPaths(page: named(page), preview: named(preview), thumbnail: named(thumbnail),
+                               hocr: hocr.map(named), txt: txt.map(named))
     }
 }
 
@@ -49,6 +55,9 @@ public struct PageResult: Sendable, Hashable, Codable {
     /// Which page of an open book this is, when its source was split (`--split auto`); nil for
     /// a page written whole.
     public var split: PageSplit?
+    /// What `--ocr` read on the page (its files are `files.hocr` and `files.txt`); nil when its
+    /// text was not read.
+    public var text: PageTextRecord?
 }
 
 /// The one-page flow of docs/architecture.md, in one place and one order:
@@ -69,12 +78,16 @@ public struct PagePipeline: Sendable {
     public var frameGate: FrameGate?
     /// Open books: written as two pages, or kept whole.
     public var split: SplitOptions
+    /// `--ocr`: the text of each written page is read and written where `PageOutputPaths.hocr`
+    /// and `txt` say; nil to read none.
+    public var ocr: OCROptions?
 
     /// A pipeline writing `renditions` after `correction` (and `split`), refusing pages over
     /// `maxPixels`, admitting whole frames through `frameGate` when given.
     public init(renditions: RenditionOptions = RenditionOptions(), correction: CorrectionOptions = CorrectionOptions(),
                 clean: CleanOptions = CleanOptions(), split: SplitOptions = SplitOptions(), maxPixels: Int = 250_000_000,
-                frameGate: FrameGate? = nil) {
+                frameGate: FrameGate? = nil, ocr: OCROptions? = nil) {
+        self.ocr = ocr
         self.renditions = renditions
         self.correction = correction
         self.clean = clean
@@ -139,7 +152,7 @@ public struct PagePipeline: Sendable {
             }
         } catch {
             for paths in [outputs, outputs.part(2)] {
-                for path in [paths.page, paths.preview, paths.thumbnail] { unlink(path) }
+                for path in [paths.page, paths.preview, paths.thumbnail] + [paths.hocr, paths.txt].compactMap({ $0 }) { unlink(path) }
             }
             if let error = error as? ImagingError { throw error }
             if let error = error as? OutputTooLarge {
@@ -177,14 +190,28 @@ public struct PagePipeline: Sendable {
             try shrink(renditions.thumbnailSize <= renditions.previewSize ? preview : page, inside: renditions.thumbnailSize)
         }
         try StageProfile.measure("7 encode thumbnail") { try write(small, to: outputs.thumbnail, dpi: dpi, pageWidth: page.width) }
+        // 8. The text, read from the written page file (what viewers, the PDF and the tesseract
+        //    command see). Tesseract is told the resolution it would read from that file itself:
+        //    a PNG's pHYs, but not the EXIF resolution of our JPEGs nor WebP's (leptonica reads
+        //    neither), where it estimates one from the text height. Told the 200 dpi of OCRmyPDF's
+        //    epson.pdf page, it read 369 words; the tesseract command, estimating, 380.
+        var text: PageTextRecord?
+        if let ocr, let hocr = outputs.hocr, let txt = outputs.txt {
+            let stated = renditions.format == .png ? dpi?.y : nil
+            text = try StageProfile.measure("8 ocr") {
+                try PageTextReader(options: ocr).read(pageFile: outputs.page, dpi: stated, hocrPath: hocr, txtPath: txt)
+            }
+        }
         // The page's record.
         var record = corrected
         record.edgeFill = edges?.share
-        return PageResult(source: source, format: format, orientation: orientation,
-                          width: page.width, height: page.height, correction: record, files: outputs,
-                          dpi: dpi,
-                          previewSize: PixelSize(width: preview.width, height: preview.height),
-                          thumbnailSize: PixelSize(width: small.width, height: small.height))
+        var result = PageResult(source: source, format: format, orientation: orientation,
+                                width: page.width, height: page.height, correction: record, files: outputs,
+                                dpi: dpi,
+                                previewSize: PixelSize(width: preview.width, height: preview.height),
+                                thumbnailSize: PixelSize(width: small.width, height: small.height))
+        result.text = text
+        return result
     }
 
     /// The thumbnail of an uncorrected page straight from the file, with libvips's

@@ -18,6 +18,9 @@ struct PageStore: Sendable {
     let ext: String
     /// `--thumbnails-only`: a page is its thumbnail alone.
     var thumbnailsOnly = false
+    /// `--ocr`: a page also has its hOCR and text files.
+    var readsText = false
+    static let hocrName = "text.hocr", txtName = "text.txt"
 
     var root: String { output + "/.quire" }
     var storeDirectory: String { root + "/store" }
@@ -33,6 +36,24 @@ struct PageStore: Sendable {
         let suffix = part > 1 ? "-\(part)" : ""
         return (thumbnailsOnly ? [Self.thumbnailName] : [Self.pageName, Self.previewName, Self.thumbnailName])
             .map { $0 + suffix + "." + ext }
+    }
+
+    /// The stored text file names (hOCR, plain text) of page `part`; none when text is not read.
+    func textFileNames(part: Int) -> [String] {
+        guard readsText else { return [] }
+        let suffix = part > 1 ? "-\(part)" : ""
+        return [Self.hocrName, Self.txtName].map { name in
+            let dot = name.firstIndex(of: ".")!
+            return name[..<dot] + suffix + name[dot...]
+        }
+    }
+
+    /// Every stored file of page `part`: its renditions, then its text files.
+    func allFileNames(part: Int) -> [String] { fileNames(part: part) + textFileNames(part: part) }
+
+    /// The stored text files (hOCR, plain text) of page `id` (its page `part`).
+    func storedTextFiles(id: String, part: Int = 1) -> [String] {
+        textFileNames(part: part).map { storeDirectory + "/" + id + "/" + $0 }
     }
 
     /// The id of a page: a hash of what it depends on.
@@ -54,7 +75,9 @@ struct PageStore: Sendable {
         let folder = stagingDirectory + "/" + id + "." + String(UInt64.random(in: 0 ... .max), radix: 36)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let names = fileNames.map { folder + "/" + $0 }
-        return (folder, PageOutputPaths(page: names[0], preview: names[names.count > 1 ? 1 : 0], thumbnail: names[names.count - 1]))
+        let text = textFileNames(part: 1).map { folder + "/" + $0 }
+        return (folder, PageOutputPaths(page: names[0], preview: names[names.count > 1 ? 1 : 0], thumbnail: names[names.count - 1],
+                                        hocr: text.first, txt: text.last))
     }
 
     /// Commits a staged page (`parts` pages of one source): renames its folder to `store/<id>`.
@@ -64,7 +87,7 @@ struct PageStore: Sendable {
         let target = storeDirectory + "/" + id
         if rename(folder, target) != 0 {
             let code = errno
-            let names = (1...max(1, parts)).flatMap { fileNames(part: $0) }
+            let names = (1...max(1, parts)).flatMap { allFileNames(part: $0) }
             if code == ENOTEMPTY || code == EEXIST, names.allSatisfy({ FileManager.default.fileExists(atPath: target + "/" + $0) }) {
                 try? FileManager.default.removeItem(atPath: folder)
                 return

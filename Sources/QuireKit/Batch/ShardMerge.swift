@@ -60,7 +60,8 @@ public enum ShardMerge {
         let folders = thumbnailsOnly ? [Processor.thumbnailsFolder]
                                      : [Processor.pagesFolder, Processor.previewsFolder, Processor.thumbnailsFolder]
         let needsMasks = entries.contains { $0.page.files.mask != nil }
-        for folder in folders + (needsMasks ? ["masks"] : []) {
+        let needsText = entries.contains { $0.page.text != nil }
+        for folder in folders + (needsMasks ? ["masks"] : []) + (needsText ? [Processor.textFolder] : []) {
             do {
                 try FileManager.default.createDirectory(atPath: out + "/" + folder, withIntermediateDirectories: true)
             } catch {
@@ -85,9 +86,18 @@ public enum ShardMerge {
             }
             var page = entry.page
             page.files = new
+            if var text = page.text {
+                let named = Processor.textFiles(of: new)
+                try place(entry.folder + "/" + text.hocr, at: out + "/" + named.hocr)
+                try place(entry.folder + "/" + text.txt, at: out + "/" + named.txt)
+                (text.hocr, text.txt) = (named.hocr, named.txt)
+                page.text = text
+            }
             pages.append(page)
         }
-        let kept = Set(pages.flatMap { [$0.files.page, $0.files.preview, $0.files.thumbnail] + [$0.files.mask].compactMap { $0 } })
+        let kept = Set(pages.flatMap {
+            [$0.files.page, $0.files.preview, $0.files.thumbnail] + [$0.files.mask, $0.text?.hocr, $0.text?.txt].compactMap { $0 }
+        })
         Processor.removeStaleOutputs(in: out, keeping: kept)
 
         let report = LayoutReport.relaidOut(viewport: shards[0].report.viewport, options: shards[0].report.options, pages: pages, errors: errors.map(\.error))

@@ -177,11 +177,15 @@ public enum PDFExport {
         return (false, words != nil)
     }
 
-    /// The hOCR file of a page (`text/NNNN.hocr` beside `pages/NNNN.jpg`), when there is one.
+    /// The hOCR file of a page: the one layout.json records (`quire process --ocr`), else
+    /// `text/NNNN.hocr` beside `pages/NNNN.jpg` when one was put there; nil when there is none.
     static func textFile(_ page: LayoutReport.Page, in out: OutputFolder) -> String? {
         let stem = ((page.files.page as NSString).lastPathComponent as NSString).deletingPathExtension
-        let path = out.path("text/\(stem).hocr")
-        return FileManager.default.fileExists(atPath: path) ? path : nil
+        for relative in [page.text?.hocr, "text/\(stem).hocr"].compactMap({ $0 }) {
+            let path = out.path(relative)
+            if FileManager.default.fileExists(atPath: path) { return path }
+        }
+        return nil
     }
 
     /// A bookmark names the source file, and the page inside it when it has several.

@@ -9,12 +9,30 @@ extension LayoutReport {
         public var result: PageResult
         /// Output files relative to OUT.
         public var files: Files
+        /// The page's text files relative to OUT (`--ocr`), when its text was read.
+        public var textFiles: (hocr: String, txt: String)?
 
-        /// A written page: its name in the report, what the pipeline produced, and its files relative to OUT.
-        public init(source: String, result: PageResult, files: Files) {
+        /// A written page: its name in the report, what the pipeline produced, and its files
+        /// relative to OUT (`textFiles` when its text was read).
+        public init(source: String, result: PageResult, files: Files, textFiles: (hocr: String, txt: String)? = nil) {
             self.source = source
             self.result = result
             self.files = files
+            self.textFiles = textFiles
+        }
+
+        public static func == (a: PageInput, b: PageInput) -> Bool {
+            a.source == b.source && a.result == b.result && a.files == b.files
+                && a.textFiles?.hocr == b.textFiles?.hocr && a.textFiles?.txt == b.textFiles?.txt
+        }
+
+        /// layout.json's `text` of the page: its files and what was read; nil when its text
+        /// was not read.
+        var text: PageText? {
+            guard let record = result.text, let files = textFiles else { return nil }
+            // Word confidences are whole numbers: one decimal is all their mean says.
+            let mean = record.meanConfidence.map { ($0 * 10).rounded() / 10 }
+            return PageText(hocr: files.hocr, txt: files.txt, language: record.language, meanConfidence: mean, words: record.words)
         }
     }
 
@@ -42,6 +60,7 @@ extension LayoutReport {
                 thumbnailSize: r.thumbnailSize.map { PixelSizeValue(width: $0.width, height: $0.height) },
                 split: r.split.map { Split(part: $0.part, count: $0.count, side: $0.side.rawValue,
                                            rect: RectValue($0.rect), gutter: $0.gutter.rawValue) },
+                text: input.text,
                 pager: geometry.pager(index), strip: geometry.strip(index))
         }
         self.init(viewport: viewport, options: options, pages: records, errors: errors)

@@ -35,6 +35,8 @@ public struct ProcessJob: Sendable, Equatable, Codable {
     public var shard: ShardSelector? = nil
     /// Write only thumbnails (`--thumbnails-only`), from shrink-on-load, uncorrected.
     public var thumbnailsOnly: Bool = false
+    /// `--ocr`: read each page's text into `text/NNNN.hocr` and `text/NNNN.txt`; nil = no OCR.
+    public var ocr: OCROptions? = nil
 
     public static let defaultMaxPixels = 250_000_000
     public static let defaultPageTimeout: Double = 60
@@ -62,6 +64,13 @@ public struct ProcessJob: Sendable, Equatable, Codable {
 }
 
 extension ProcessJob {
+    /// The OCR the batch does: `ocr`, unless there are no pages to read (thumbnails only) or
+    /// Tesseract cannot read text here (then pages are written without it, as the CLI says once).
+    var effectiveOCR: OCROptions? {
+        guard let ocr, !thumbnailsOnly, TesseractEngines.readsText else { return nil }
+        return ocr
+    }
+
     /// The options layout.json records (`LayoutReport.BatchOptions`).
     var recordedOptions: LayoutReport.BatchOptions {
         LayoutReport.BatchOptions(format: renditions.format.rawValue, quality: renditions.quality,

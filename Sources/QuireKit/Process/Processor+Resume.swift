@@ -30,6 +30,9 @@ extension Processor {
         var dpi: Double
         var maxPixels: Int
         var thumbnailsOnly: Bool
+        /// `--ocr` and its languages; absent from the hash's JSON when off, so runs without
+        /// it keep the hash they had before OCR existed.
+        var ocr: OCROptions?
     }
 
     /// Opens one file's header (within the page time limit) and hashes its bytes.
@@ -63,7 +66,8 @@ extension Processor {
         let out = job.outputDirectory
         let outURL = URL(fileURLWithPath: out)
         let ext = job.renditions.format.fileExtension
-        let store = PageStore(output: out, ext: ext, thumbnailsOnly: job.thumbnailsOnly)
+        let ocr = job.effectiveOCR
+        let store = PageStore(output: out, ext: ext, thumbnailsOnly: job.thumbnailsOnly, readsText: ocr != nil)
         let manifest: ResumeManifest
         do {
             if job.force { try? FileManager.default.removeItem(atPath: store.storeDirectory) }
@@ -80,7 +84,7 @@ extension Processor {
         let split = job.thumbnailsOnly ? SplitOptions(mode: .none) : job.split
         let shaping = ShapingOptions(renditions: job.renditions, correction: job.correction, clean: job.clean, split: split,
                                      dpi: job.dpi, maxPixels: job.maxPixels,
-                                     thumbnailsOnly: job.thumbnailsOnly)
+                                     thumbnailsOnly: job.thumbnailsOnly, ocr: ocr)
         let optionsHash = ContentHash.of(String(decoding: (try? encoder.encode(shaping)) ?? Data(), as: UTF8.self))
 
         // Keys: `source#page`, made unique when the same input is given twice.
@@ -103,7 +107,7 @@ extension Processor {
         // bound (FrameGate).
         let pipeline = PagePipeline(renditions: job.renditions, correction: job.correction, clean: job.clean, split: split,
                                     maxPixels: job.maxPixels,
-                                    frameGate: FrameGate.forBatch(pagesInFlight: workers))
+                                    frameGate: FrameGate.forBatch(pagesInFlight: workers), ocr: ocr)
         let done = Counter()
         let reusedCount = Counter()
         let retried: Set<ImagingError.Kind> = [.truncated, .decodeFailed, .writeFailed]
@@ -114,7 +118,7 @@ extension Processor {
             let unit = units[i]
             if let entry = manifest.reusable(key: keys[i], inputHash: unit.hash, optionsHash: pageOptionsHashes[i],
                                              storeDirectory: URL(fileURLWithPath: store.storeDirectory),
-                                             fileNames: { store.fileNames(part: $0) }),
+                                             fileNames: { store.allFileNames(part: $0) }),
                entry.store == ids[i] {
                 return (.success(entry.results), true)
             }
@@ -266,9 +270,17 @@ extension Processor {
                         try store.place(stored, at: out + "/" + final)
                     }
                     if job.masks { target.mask = try writeMask(of: result, number: pages.count, total: pageTotal, in: out) }
+                    var text: (hocr: String, txt: String)?
+                    if result.text != nil, case let stored = store.storedTextFiles(id: ids[i], part: index + 1), stored.count == 2 {
+                        let named = textFiles(of: target)
+                        try store.place(stored[0], at: out + "/" + named.hocr)
+                        try store.place(stored[1], at: out + "/" + named.txt)
+                        text = named
+                    }
                     result.files = PageOutputPaths(page: out + "/" + target.page, preview: out + "/" + target.preview,
-                                                   thumbnail: out + "/" + target.thumbnail)
-                    pages.append(LayoutReport.PageInput(source: units[i].source, result: result, files: target))
+                                                   thumbnail: out + "/" + target.thumbnail,
+                                                   hocr: text.map { out + "/" + $0.hocr }, txt: text.map { out + "/" + $0.txt })
+                    pages.append(LayoutReport.PageInput(source: units[i].source, result: result, files: target, textFiles: text))
                     positions.append(ShardRun.Position(order: units[i].order, sourcePage: units[i].page.page, part: result.split?.part))
                     placed.append(result)
                     targets.append(target)
@@ -279,7 +291,9 @@ extension Processor {
                 errors.append((units[i].order, units[i].page.page, pageError(error, unit: units[i])))
             }
         }
-        removeStaleOutputs(in: out, keeping: Set(pages.flatMap { [$0.files.page, $0.files.preview, $0.files.thumbnail] + [$0.files.mask].compactMap { $0 } }))
+        removeStaleOutputs(in: out, keeping: Set(pages.flatMap {
+            [$0.files.page, $0.files.preview, $0.files.thumbnail] + [$0.files.mask, $0.textFiles?.hocr, $0.textFiles?.txt].compactMap { $0 }
+        }))
 
         errors.sort { ($0.order, $0.page) < ($1.order, $1.page) }
         let layout = LayoutReport(viewport: job.viewport, options: job.recordedOptions, pages: pages, errors: errors.map(\.error))
@@ -321,6 +335,13 @@ extension Processor {
             throw ProcessError(path: out + "/" + relative, reason: "cannot be written (\(error))")
         }
         return relative
+    }
+
+    /// The text files of the page whose files are `files`: `text/0001.hocr` and `text/0001.txt`,
+    /// numbered as its page.
+    static func textFiles(of files: LayoutReport.Files) -> (hocr: String, txt: String) {
+        let stem = ((files.thumbnail as NSString).lastPathComponent as NSString).deletingPathExtension
+        return (textFolder + "/" + stem + ".hocr", textFolder + "/" + stem + ".txt")
     }
 
     /// The final file names of the page at position `n`: `pages/0001.jpg` ...

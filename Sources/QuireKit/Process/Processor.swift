@@ -12,6 +12,10 @@ import QuireImaging
 public enum Processor {
     /// Output subfolders of OUT.
     public static let pagesFolder = "pages", previewsFolder = "previews", thumbnailsFolder = "thumbs", masksFolder = "masks"
+    /// `--ocr`: `text/NNNN.hocr` and `text/NNNN.txt`.
+    public static let textFolder = "text"
+    /// The extensions of the files in `textFolder`.
+    static let textExtensions = ["hocr", "txt"]
     public static let layoutFileName = "layout.json"
 
     /// - Parameters:
@@ -31,7 +35,8 @@ public enum Processor {
         // One run per OUT at a time; released when this run returns (or its process dies).
         let lock = try OutputLock(output: out)
         defer { lock.release() }
-        for folder in job.thumbnailsOnly ? [thumbnailsFolder] : [pagesFolder, previewsFolder, thumbnailsFolder] + (job.masks ? [masksFolder] : []) {
+        for folder in job.thumbnailsOnly ? [thumbnailsFolder] : [pagesFolder, previewsFolder, thumbnailsFolder] + (job.masks ? [masksFolder] : [])
+            + (job.effectiveOCR != nil ? [textFolder] : []) {
             do {
                 try FileManager.default.createDirectory(atPath: out + "/" + folder, withIntermediateDirectories: true)
             } catch {
@@ -110,14 +115,15 @@ public enum Processor {
     /// Removes numbered outputs a previous run left (more pages, another format) and
     /// temporary files of an interrupted run, so OUT matches layout.json.
     static func removeStaleOutputs(in out: String, keeping kept: Set<String>) {
-        for folder in [pagesFolder, previewsFolder, thumbnailsFolder, masksFolder] {
+        for folder in [pagesFolder, previewsFolder, thumbnailsFolder, masksFolder, textFolder] {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: out + "/" + folder) else { continue }
             for name in names {
                 let relative = folder + "/" + name
                 let stem = (name as NSString).deletingPathExtension
                 let ext = (name as NSString).pathExtension
                 let numbered = !stem.isEmpty && stem.allSatisfy(\.isASCIIDigit)
-                    && (OutputFormat.allCases.contains { $0.fileExtension == ext } || (folder == masksFolder && ext == "png"))
+                    && (OutputFormat.allCases.contains { $0.fileExtension == ext } || (folder == masksFolder && ext == "png")
+                        || (folder == textFolder && textExtensions.contains(ext)))
                 let partial = name.hasPrefix(".") && name.contains(".partial-")
                 if (numbered && !kept.contains(relative)) || partial {
                     unlink(out + "/" + relative)

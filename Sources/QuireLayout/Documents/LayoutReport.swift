@@ -236,6 +236,42 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         }
     }
 
+    /// The text `quire process --ocr` read on a page: its files (relative to OUT) and how
+    /// much it found. Boxes in the hOCR are in the written page's own pixels.
+    public struct PageText: Codable, Sendable, Equatable {
+        /// `text/NNNN.hocr`: Tesseract's hOCR of the page (words, lines, boxes, confidences).
+        public var hocr: String
+        /// `text/NNNN.txt`: the plain text, UTF-8.
+        public var txt: String
+        /// The languages it was read in, as Tesseract names them: `eng`, `eng+deu`.
+        public var language: String
+        /// The mean of the words' confidences, 0-100; null when no word was found.
+        public var meanConfidence: Double?
+        /// How many words were found.
+        public var words: Int
+
+        /// A page's text record.
+        public init(hocr: String, txt: String, language: String, meanConfidence: Double?, words: Int) {
+            self.hocr = hocr
+            self.txt = txt
+            self.language = language
+            self.meanConfidence = meanConfidence
+            self.words = words
+        }
+
+        /// Encodes every key, `meanConfidence` as null when no word was found.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(hocr, forKey: .hocr)
+            try c.encode(txt, forKey: .txt)
+            try c.encode(language, forKey: .language)
+            try c.encode(meanConfidence, forKey: .meanConfidence)
+            try c.encode(words, forKey: .words)
+        }
+
+        private enum CodingKeys: String, CodingKey { case hocr, txt, language, meanConfidence, words }
+    }
+
     /// What the correction step did to a page.
     public enum CorrectionKind: String, Codable, Sendable, Equatable {
         /// Written as decoded (correction off, or nothing convincing found).
@@ -289,6 +325,8 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         /// Which page of an open book this is, when its source was split into two pages; null
         /// for a page written whole (absent in files written before splitting).
         public var split: Split?
+        /// The text read on the page with `--ocr`; absent when its text was not read.
+        public var text: PageText?
         public var pager: PagerGeometry
         public var strip: StripGeometry
 
@@ -298,8 +336,10 @@ public struct LayoutReport: Codable, Sendable, Equatable {
                     quad: [[Double]]? = nil, quadConfidence: Double? = nil, skewDegrees: Double? = nil,
                     crop: RectValue? = nil, edgeFill: Double? = nil, rotation: Int? = nil,
                     rotationConfidence: Double? = nil, dpi: DPI? = nil, previewSize: PixelSizeValue? = nil,
-                    thumbnailSize: PixelSizeValue? = nil, split: Split? = nil, pager: PagerGeometry, strip: StripGeometry) {
+                    thumbnailSize: PixelSizeValue? = nil, split: Split? = nil, text: PageText? = nil,
+                    pager: PagerGeometry, strip: StripGeometry) {
             self.split = split
+            self.text = text
             self.index = index
             self.source = source
             self.sourcePage = sourcePage
@@ -347,6 +387,7 @@ public struct LayoutReport: Codable, Sendable, Equatable {
             try c.encode(previewSize, forKey: .previewSize)
             try c.encode(thumbnailSize, forKey: .thumbnailSize)
             try c.encode(split, forKey: .split)
+            try c.encodeIfPresent(text, forKey: .text)
             try c.encode(pager, forKey: .pager)
             try c.encode(strip, forKey: .strip)
         }
@@ -409,6 +450,8 @@ extension LayoutReport {
             p.crop = p.crop.map(r)
             p.edgeFill = p.edgeFill.map(Self.round)
             p.rotationConfidence = p.rotationConfidence.map(Self.round)
+            let mean = p.text?.meanConfidence.map(Self.round)
+            p.text?.meanConfidence = mean
             p.dpi = p.dpi.map { DPI(x: Self.round($0.x), y: Self.round($0.y)) }
             p.pager = PagerGeometry(frame: r(p.pager.frame), mask: r(p.pager.mask), snapOffset: Self.round(p.pager.snapOffset))
             p.strip = StripGeometry(frame: r(p.strip.frame), focusedFrame: r(p.strip.focusedFrame),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TesseractBridge
 import VipsBridge
 @testable import QuireImaging
 
@@ -14,24 +15,50 @@ import VipsBridge
         func guess(_ page: VIPSImage) throws -> OrientationGuess? { asked += 1; return answer }
     }
 
-    @Test func tesseractsReportIsRead() {
-        let report = """
-            Page number: 0
-            Orientation in degrees: 90
-            Rotate: 270
-            Orientation confidence: 8.72
-            Script: Latin
-            Script confidence: 1.63
-            """
-        #expect(TesseractOSD.parse(report) == OrientationGuess(rotate: 270, confidence: 8.72, scriptConfidence: 1.63))
-        #expect(TesseractOSD.parse("Too few characters. Skipping this page") == nil)
-        // Too little text: kept, and said so (confidence 0); any other failure: no answer.
-        #expect(TesseractOSD.guess(report: "Too few characters. Skipping this page\nError during processing.", status: 1)
-            == OrientationGuess(rotate: 0, confidence: 0))
-        #expect(TesseractOSD.guess(report: "Error opening data file", status: 1) == nil)
-        #expect(TesseractOSD.guess(report: report, status: 0)?.rotate == 270)
-        #expect(TesseractOSD.parse("Rotate: 45\nOrientation confidence: 3") == nil)
+    @Test func tesseractsFindingIsRead() {
+        // Tesseract's "Orientation in degrees" is counter-clockwise; the page turns the other way.
+        let found = ScriptOrientation(counterClockwise: 90, confidence: 8.7234, scriptConfidence: 1.6271)
+        #expect(TesseractOSD.guess(found) == OrientationGuess(rotate: 270, confidence: 8.72, scriptConfidence: 1.63))
+        #expect(TesseractOSD.guess(ScriptOrientation(counterClockwise: 180, confidence: 3, scriptConfidence: 1))?.rotate == 180)
+        #expect(TesseractOSD.guess(ScriptOrientation(counterClockwise: 0, confidence: .nan, scriptConfidence: 1)) == nil)
+        #expect(TesseractOSD.guess(ScriptOrientation(counterClockwise: 0, confidence: 5, scriptConfidence: .infinity))?.scriptConfidence == nil)
         #expect(OrientationGuess(rotate: -90, confidence: 1).rotate == 270)
+    }
+
+    /// The in-process detector says what `tesseract IMAGE stdout --psm 0 -l osd` says of the
+    /// same grey copy (the subprocess it replaces): the same turn and confidences, so
+    /// `OrientationPolicy` decides as before.
+    @Test func inProcessDetectionAgreesWithTheTesseractCommand() throws {
+        guard TesseractOSD.installed != nil, let cli = TestSupport.executable("tesseract") else { return }
+        let dir = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // Lines of rendered text on a page, turned a quarter clockwise.
+        var layers: [(image: VIPSImage, x: Int, y: Int)] = []
+        for i in 0..<12 {
+            layers.append((try VIPSImage.text("Orientation is found in process, line \(i)", font: "serif 12", dpi: 300), 100, 120 + i * 110))
+        }
+        let page = try VIPSImage.solid(width: 2200, height: 1600, color: [255, 255, 255]).rgba().compositing(layers)
+            .flattened(onto: [255, 255, 255]).extractBands(1).rotated(quarterTurns: 1).materialized()
+        let guess = try #require(try TesseractOSD.installed!.guess(page))
+        // The copy the subprocess was given: the same image, written as a PNG.
+        let png = dir + "/page.png"
+        try page.save(to: png, options: .init(format: .png, compression: 1))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: cli)
+        process.arguments = [png, "stdout", "--psm", "0", "-l", "osd"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let report = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        func value(_ name: String) -> Double? {
+            report.split(separator: "\n").first { $0.hasPrefix(name + ":") }
+                .flatMap { Double($0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces)) }
+        }
+        #expect(guess.rotate == 270 && Double(guess.rotate) == value("Rotate"), "in process \(guess), command:\n\(report)")
+        #expect(guess.confidence == value("Orientation confidence"), "in process \(guess), command:\n\(report)")
+        #expect(guess.scriptConfidence == value("Script confidence"), "in process \(guess), command:\n\(report)")
     }
 
     /// Handwriting fools Tesseract's orientation model (upright pages read as upside down with

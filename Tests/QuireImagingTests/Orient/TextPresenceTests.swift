@@ -52,23 +52,11 @@ import VipsBridge
 
     /// Tesseract is not started for a page without glyphs: an executable that does not exist
     /// would make the guess fail (nil); the look answers first, "not sure" (confidence 0).
+    /// A page without glyphs is answered "not sure" before Tesseract is asked, whether or not
+    /// Tesseract is installed.
     @Test func aPageWithoutTextIsAnsweredWithoutTesseract() throws {
         let dashes = Self.page { _, _ in true }
         let image = try VIPSImage.fromPixels(dashes, width: 800, height: 600, bands: 1)
-        let absent = TesseractOSD(executable: "/nonexistent/tesseract")
-        #expect(try absent.guess(image) == OrientationGuess(rotate: 0, confidence: 0))
-        let rings = try VIPSImage.fromPixels(Self.page { Self.ring($0, $1) }, width: 800, height: 600, bands: 1)
-        #expect(try absent.guess(rings) == nil, "a page of glyphs is handed to Tesseract")
-    }
-
-    /// A child over its CPU limit or its wall limit is killed and reported as timed out; one
-    /// that finishes in time reports its status and output. (Generous limits: hang guards.)
-    @Test func theSubprocessIsKilledAtItsLimits() throws {
-        let spin = try TesseractOSD.run("/bin/sh", ["-c", "while :; do :; done"], cpuLimit: 0.3, wallLimit: 60)
-        #expect(spin.0 == TesseractOSD.timedOutStatus)
-        let sleeper = try TesseractOSD.run("/bin/sleep", ["60"], cpuLimit: 5, wallLimit: 0.3)
-        #expect(sleeper.0 == TesseractOSD.timedOutStatus)
-        let quick = try TesseractOSD.run("/bin/sh", ["-c", "echo read; exit 3"], cpuLimit: 5, wallLimit: 60)
-        #expect(quick.0 == 3 && quick.1 == "read\n")
+        #expect(try TesseractOSD().guess(image) == OrientationGuess(rotate: 0, confidence: 0))
     }
 }

@@ -1,0 +1,216 @@
+internal import CTesseract
+import Foundation
+
+/// One Tesseract engine with its model loaded: reads the words of a page (OCR) or which way up
+/// its text is (orientation and script detection), from pixels in memory.
+///
+/// Loading a model takes tens to hundreds of milliseconds and tens of megabytes, so an engine
+/// is made once and reused for page after page (`TextEnginePool`). An engine is not
+/// thread-safe: one thread uses it at a time; separate engines run in parallel.
+public final class TextEngine: @unchecked Sendable {
+    private let api: OpaquePointer
+    /// The languages the engine reads, as Tesseract names them (`eng+deu`, or `osd`).
+    public let languages: String
+
+    /// An engine reading `languages` with the models in `models`.
+    /// - Throws: `TextEngineError` when Tesseract cannot load them (a missing or corrupt
+    ///   `.traineddata` file).
+    public init(models: TextModels, languages: String) throws {
+        Self.leptonicaQuiet
+        guard let api = TessBaseAPICreate() else {
+            throw TextEngineError(languages: languages, reason: "Tesseract could not start")
+        }
+        // Tesseract's progress and warnings ("Estimating resolution as ...") would interleave
+        // with the batch's own one-line reports.
+        _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        let loaded = Self.initLock.withLock { TessBaseAPIInit3(api, models.folder, languages) }
+        guard loaded == 0 else {
+            TessBaseAPIDelete(api)
+            throw TextEngineError(languages: languages, reason: "cannot load its models from \(models.folder)")
+        }
+        self.api = api
+        self.languages = languages
+    }
+
+    deinit {
+        TessBaseAPIEnd(api)
+        TessBaseAPIDelete(api)
+    }
+
+    /// Engines are loaded one at a time: models are read from disk and parsed into globals
+    /// shared by Tesseract's dictionaries, which its documentation does not promise to be safe
+    /// to build concurrently.
+    private static let initLock = NSLock()
+
+    /// Leptonica (Tesseract's image library) prints its own errors to stderr ("Error in
+    /// boxClipToRectangle: box outside rectangle") on pages it handles fine; a batch reports
+    /// failures itself, one line each.
+    private static let leptonicaQuiet: Void = { _ = setMsgSeverity(Int32(L_SEVERITY_NONE)) }()
+
+    /// The Tesseract library's version, e.g. `5.3.0`.
+    public static var version: String { String(cString: TessVersion()) }
+
+    /// The words of `image`, laid out as Tesseract's automatic page segmentation finds them
+    /// (`--psm 3`, the `tesseract` command's default).
+    /// - Parameter name: the image name Tesseract writes in the hOCR page's `title`.
+    /// - Throws: `TextEngineError` when recognition fails.
+    public func read(_ image: TextImage, name: String? = nil) throws -> TextReading {
+        defer { TessBaseAPIClear(api) }
+        TessBaseAPISetPageSegMode(api, PSM_AUTO)
+        set(image)
+        if let name { TessBaseAPISetInputName(api, name) }
+        guard TessBaseAPIRecognize(api, nil) == 0 else {
+            throw TextEngineError(languages: languages, reason: "recognition failed")
+        }
+        let hocr = Self.take(TessBaseAPIGetHOCRText(api, 0))
+        let text = Self.take(TessBaseAPIGetUTF8Text(api))
+        return TextReading(hocrPage: hocr, text: text, wordConfidences: TextReading.wordConfidences(inHOCR: hocr))
+    }
+
+    /// Which way up the text of `image` reads, from an engine loaded with `osd`; nil when the
+    /// page has too little text to tell (Tesseract's "Too few characters").
+    public func orientation(of image: TextImage) -> ScriptOrientation? {
+        defer { TessBaseAPIClear(api) }
+        TessBaseAPISetPageSegMode(api, PSM_OSD_ONLY)
+        set(image)
+        var degrees: Int32 = 0
+        var confidence: Float = 0
+        // Points into the engine's own character set: not to be freed.
+        var script: UnsafePointer<CChar>?
+        var scriptConfidence: Float = 0
+        guard TessBaseAPIDetectOrientationScript(api, &degrees, &confidence, &script, &scriptConfidence) != 0 else {
+            return nil
+        }
+        return ScriptOrientation(counterClockwise: Int(degrees), confidence: Double(confidence),
+                                 scriptConfidence: Double(scriptConfidence))
+    }
+
+    private func set(_ image: TextImage) {
+        image.pixels.withUnsafeBufferPointer { bytes in
+            TessBaseAPISetImage(api, bytes.baseAddress, Int32(image.width), Int32(image.height),
+                                Int32(image.bands), Int32(image.width * image.bands))
+        }
+        if let dpi = image.dpi { TessBaseAPISetSourceResolution(api, Int32(dpi)) }
+    }
+
+    /// A Swift copy of a string Tesseract allocated, which is then freed.
+    private static func take(_ text: UnsafeMutablePointer<CChar>?) -> String {
+        guard let text else { return "" }
+        defer { TessDeleteText(text) }
+        return String(cString: text)
+    }
+}
+
+/// 8-bit pixels in memory for Tesseract: grey (1 band) or RGB (3), rows packed.
+public struct TextImage: Sendable {
+    public var pixels: [UInt8]
+    public var width: Int
+    public var height: Int
+    public var bands: Int
+    /// The page's resolution when known; Tesseract estimates it from the text size otherwise.
+    public var dpi: Int?
+
+    /// The largest side Tesseract accepts (its `TessBaseAPISetImage` takes 32-bit sizes, and
+    /// leptonica refuses images over 2^15 on a side for most operations).
+    public static let maximumSide = 32_767
+    /// The resolutions Tesseract believes (its kMinCredibleResolution ... kMaxCredibleResolution):
+    /// outside them it estimates the resolution from the text size, as it does when told none.
+    public static let credibleDPI = 70...2400
+
+    /// `pixels` of a `width` x `height` image of `bands` bands; nil when the sizes do not match
+    /// or are out of Tesseract's range. A `dpi` outside `credibleDPI` is dropped.
+    public init?(pixels: [UInt8], width: Int, height: Int, bands: Int, dpi: Double? = nil) {
+        guard (1...Self.maximumSide).contains(width), (1...Self.maximumSide).contains(height),
+              bands == 1 || bands == 3, pixels.count == width * height * bands else { return nil }
+        self.pixels = pixels
+        self.width = width
+        self.height = height
+        self.bands = bands
+        if let dpi, dpi.isFinite, dpi.rounded() >= Double(Self.credibleDPI.lowerBound),
+           dpi.rounded() <= Double(Self.credibleDPI.upperBound) {
+            self.dpi = Int(dpi.rounded())
+        }
+    }
+}
+
+/// What an engine read on one page.
+public struct TextReading: Sendable, Hashable {
+    /// Tesseract's hOCR of the page: the `ocr_page` element alone, as `TessBaseAPIGetHOCRText`
+    /// gives it (see `TextReading.hocrDocument` for the whole file).
+    public var hocrPage: String
+    /// The plain text, lines and paragraphs as Tesseract found them.
+    public var text: String
+    /// Each word's confidence (0-100), in reading order: the `x_wconf` of each `ocrx_word` of
+    /// the hOCR. Counted there rather than with `TessBaseAPIAllWordConfidences`, which also
+    /// counts words the hOCR leaves out as empty (224 against 165 on galfar's F1550.jpg), so
+    /// the count is that of the words a reader of the hOCR finds.
+    public var wordConfidences: [Int]
+
+    /// A reading of `hocrPage` and `text` whose words have `wordConfidences`.
+    public init(hocrPage: String, text: String, wordConfidences: [Int]) {
+        self.hocrPage = hocrPage
+        self.text = text
+        self.wordConfidences = wordConfidences
+    }
+
+    /// The `x_wconf` of each `ocrx_word` element of `hocr`, in order (0 for a word without one).
+    public static func wordConfidences(inHOCR hocr: String) -> [Int] {
+        hocr.components(separatedBy: "class='ocrx_word'").dropFirst().map { element in
+            let title = element.prefix { $0 != ">" }
+            guard let range = title.range(of: "x_wconf ") else { return 0 }
+            return Int(title[range.upperBound...].prefix { $0.isASCII && $0.isNumber }).map { min(100, max(0, $0)) } ?? 0
+        }
+    }
+
+    /// The mean word confidence, nil when no word was read.
+    public var meanConfidence: Double? {
+        wordConfidences.isEmpty ? nil : Double(wordConfidences.reduce(0, +)) / Double(wordConfidences.count)
+    }
+
+    /// The page in the standard hOCR XHTML document, byte for byte as the `tesseract` command's
+    /// hOCR renderer wraps it (the same head, `ocr-system` and `ocr-capabilities`), so tools
+    /// that read Tesseract's hOCR files read these.
+    public var hocrDocument: String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN"
+            "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">
+        <html xmlns="http://www.w3.org/1999/xhtml" xml:lang="en" lang="en">
+         <head>
+          <title></title>
+          <meta http-equiv="Content-Type" content="text/html;charset=utf-8"/>
+          <meta name='ocr-system' content='tesseract \(TextEngine.version)' />
+          <meta name='ocr-capabilities' content='ocr_page ocr_carea ocr_par ocr_line ocrx_word ocrp_wconf'/>
+         </head>
+         <body>
+
+        """ + hocrPage + " </body>\n</html>\n"
+    }
+}
+
+/// Tesseract's orientation and script detection of one page.
+public struct ScriptOrientation: Sendable, Hashable {
+    /// How far the text is turned counter-clockwise (0, 90, 180, 270): Tesseract's
+    /// "Orientation in degrees".
+    public var counterClockwise: Int
+    /// The clockwise turn that makes the page upright (the `tesseract --psm 0` report's `Rotate`).
+    public var rotate: Int { (360 - counterClockwise % 360) % 360 }
+    /// How sure Tesseract is of the orientation (about 0-2 for a guess, 5 and more when clear).
+    public var confidence: Double
+    /// How sure it is of the script it read the text in.
+    public var scriptConfidence: Double
+
+    /// A finding of text turned `counterClockwise` degrees.
+    public init(counterClockwise: Int, confidence: Double, scriptConfidence: Double) {
+        self.counterClockwise = counterClockwise
+        self.confidence = confidence
+        self.scriptConfidence = scriptConfidence
+    }
+}
+
+/// An engine that could not be made or failed on a page.
+public struct TextEngineError: Error, CustomStringConvertible, Sendable {
+    public var languages: String
+    public var reason: String
+    public var description: String { "Tesseract (\(languages)): \(reason)" }
+}
