@@ -187,3 +187,17 @@ def test_iiif_carries_the_text_ranges_and_the_pdf(quire_bin, scanned, text_pdf):
     assert (scanned / "iiif" / "pages.pdf").read_bytes() == text_pdf.read_bytes()
     assert manifest["structures"][0]["items"][0]["id"] == canvas["id"]
     assert {"label": {"none": ["Pages"]}, "value": {"none": ["1"]}} in manifest["metadata"]
+
+
+def test_process_ocr_and_pdf_make_a_searchable_pdf(quire_bin, tmp_path):
+    """End to end: `quire process --ocr --pdf` on a real scan gives a PDF whose text is the
+    page's hOCR, word for word."""
+    out = tmp_path / "out"
+    made = run([quire_bin, "process", SCAN, "-o", out, "--ocr", "--pdf", "-q"])
+    if "OCR and orientation are off" in made.stderr:
+        pytest.skip("Tesseract's data is not installed")
+    assert made.returncode == 0, made.stderr
+    page = json.loads((out / "layout.json").read_text())["pages"][0]
+    words = [w for w, _ in hocr_words(out / page["text"]["hocr"])]
+    assert len(words) == page["text"]["words"] > 300
+    assert run(["pdftotext", "-raw", out / "pages.pdf", "-"]).stdout.split() == words
