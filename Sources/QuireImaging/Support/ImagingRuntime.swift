@@ -59,3 +59,24 @@ extension ImagingRuntime {
     @discardableResult
     public static func limitAllocatorGrowth() -> Bool { VIPSRuntime.limitAllocatorGrowth() }
 }
+
+extension ImagingRuntime {
+    /// The `OMP_THREAD_LIMIT` Quire runs under unless the user set one: pages already run in
+    /// parallel (`--jobs`), so Tesseract's OpenMP threads within a page only oversubscribe the
+    /// cores and spin (OCRmyPDF runs Tesseract the same way).
+    public static let openMPThreadLimit = "1"
+
+    /// Makes OpenMP (Tesseract's, loaded with the program) start with `openMPThreadLimit`: the
+    /// limit is read once, when libgomp loads, so the process re-executes itself once with it
+    /// set. Does nothing when the user set `OMP_THREAD_LIMIT`, or when re-executing fails (the
+    /// run then goes on as it is).
+    /// - Parameter arguments: the process's arguments, `argv[0]` first.
+    public static func limitOpenMPThreads(arguments: [String]) {
+        guard getenv("OMP_THREAD_LIMIT") == nil, setenv("OMP_THREAD_LIMIT", openMPThreadLimit, 1) == 0 else { return }
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+        argv.append(nil)
+        execv("/proc/self/exe", argv)
+        // Still here: execv failed; the limit stays unset for this run's OpenMP.
+        for p in argv { free(p) }
+    }
+}
