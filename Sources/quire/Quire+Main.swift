@@ -12,7 +12,7 @@ extension Quire {
     static func main() async {
         // One OpenMP thread per Tesseract call (pages run in parallel already): set before
         // anything else, by re-executing once, since OpenMP reads it only when it loads.
-        ImagingRuntime.limitOpenMPThreads(arguments: CommandLine.arguments)
+        ImagingRuntime.limitOpenMPThreads(argv: CommandLine.unsafeArgv)
         // Flat RSS however long a batch runs: the allocator limits must be set before any
         // thread (the async runtime's included) first allocates, or glibc has already made
         // one malloc arena per thread (measured: ten arenas of ~8 MB each at a batch's peak).

@@ -68,15 +68,12 @@ extension ImagingRuntime {
 
     /// Makes OpenMP (Tesseract's, loaded with the program) start with `openMPThreadLimit`: the
     /// limit is read once, when libgomp loads, so the process re-executes itself once with it
-    /// set. Does nothing when the user set `OMP_THREAD_LIMIT`, or when re-executing fails (the
-    /// run then goes on as it is).
-    /// - Parameter arguments: the process's arguments, `argv[0]` first.
-    public static func limitOpenMPThreads(arguments: [String]) {
+    /// set, with its arguments' raw bytes (a file name need not be UTF-8). Does nothing when the
+    /// user set `OMP_THREAD_LIMIT`, or when re-executing fails (the run then goes on as it is).
+    /// - Parameter argv: the process's `argv`, as the C runtime gave it.
+    public static func limitOpenMPThreads(argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
         guard getenv("OMP_THREAD_LIMIT") == nil, setenv("OMP_THREAD_LIMIT", openMPThreadLimit, 1) == 0 else { return }
-        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-        argv.append(nil)
         execv("/proc/self/exe", argv)
         // Still here: execv failed; the limit stays unset for this run's OpenMP.
-        for p in argv { free(p) }
     }
 }
