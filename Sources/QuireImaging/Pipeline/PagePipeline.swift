@@ -191,13 +191,13 @@ public struct PagePipeline: Sendable {
         }
         try StageProfile.measure("7 encode thumbnail") { try write(small, to: outputs.thumbnail, dpi: dpi, pageWidth: page.width) }
         // 8. The text, read from the written page file (what viewers, the PDF and the tesseract
-        //    command see). Tesseract is told the resolution it would read from that file itself:
-        //    a PNG's pHYs, but not the EXIF resolution of our JPEGs nor WebP's (leptonica reads
-        //    neither), where it estimates one from the text height. Told the 200 dpi of OCRmyPDF's
-        //    epson.pdf page, it read 369 words; the tesseract command, estimating, 380.
+        //    command see). Tesseract is told the resolution it would read from that file itself
+        //    (leptonica's reading): a PNG's pHYs, a JPEG's JFIF density, but not EXIF or WebP
+        //    resolutions, where it estimates one from the text height, so the words are the
+        //    command's (Tests/python/test_ocr.py).
         var text: PageTextRecord?
         if let ocr, let hocr = outputs.hocr, let txt = outputs.txt {
-            let stated = renditions.format == .png ? dpi?.y : nil
+            let stated = renditions.format == .png ? dpi?.y : renditions.format == .jpeg ? JFIFDensity.read(path: outputs.page) : nil
             text = try StageProfile.measure("8 ocr") {
                 try PageTextReader(options: ocr).read(pageFile: outputs.page, dpi: stated, hocrPath: hocr, txtPath: txt)
             }
