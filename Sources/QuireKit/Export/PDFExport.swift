@@ -182,6 +182,8 @@ public enum PDFExport {
     static func textFile(_ page: LayoutReport.Page, in out: OutputFolder) -> String? {
         let stem = ((page.files.page as NSString).lastPathComponent as NSString).deletingPathExtension
         for relative in [page.text?.hocr, "text/\(stem).hocr"].compactMap({ $0 }) {
+            // layout.json is read from outside: its path must stay inside OUT.
+            guard !relative.hasPrefix("/"), !relative.split(separator: "/").contains("..") else { continue }
             let path = out.path(relative)
             if FileManager.default.fileExists(atPath: path) { return path }
         }
