@@ -37,12 +37,13 @@ build: deps
 release: deps
 	$(SWIFT) build -c release --product quire
 
-## demo: process the bundled samples into $(OUT)/.
+## demo: process the real documents in Samples/documents into $(OUT)/ (photos, scans, a PDF;
+## with their text: --ocr, and a searchable PDF).
 demo: release
 	rm -rf $(OUT)
-	$$($(SWIFT) build -c release --show-bin-path)/quire process Samples/scans -o $(OUT); \
+	$$($(SWIFT) build -c release --show-bin-path)/quire process Samples/documents -o $(OUT) --ocr --pdf; \
 	  status=$$?; \
-	  echo; echo "Results are in $(OUT)/: pages/, previews/, thumbs/ and layout.json"; \
+	  echo; echo "Results are in $(OUT)/: pages/, previews/, thumbs/, text/, pages.pdf, layout.json and the viewer index.html"; \
 	  exit $$([ $$status -le 1 ] && echo 0 || echo $$status)
 
 ## test: the whole suite (pure geometry/layout tests, libvips bridge, pipeline, CLI).

@@ -2,7 +2,7 @@
 """Figures for docs/viewer.md: the viewer's load time and JS heap with 520 and 5,000 pages, and
 frame times while zooming in the reader (requestAnimationFrame deltas, median and p95).
 
-    quire process Samples/scans -o /tmp/vout
+    quire process Samples/documents -o /tmp/vout
     .venv/bin/python Scripts/viewer_figures.py /tmp/vout
 
 Large batches are made as Tests/python/test_viewer.py makes them: OUT's pages repeated in a

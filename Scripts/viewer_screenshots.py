@@ -2,7 +2,7 @@
 """Screenshots of the web viewer in each mode at phone (390x844, touch) and desktop (1280x800)
 size, for docs/viewer.md: docs/images/viewer-modes-phone.png and viewer-modes-desktop.png.
 
-    quire process Samples/scans -o /tmp/vout
+    quire process Samples/documents -o /tmp/vout
     .venv/bin/python Scripts/viewer_screenshots.py /tmp/vout
 
 Needs selenium, Pillow, chromium and chromedriver (Tests/python/setup_venv.sh)."""

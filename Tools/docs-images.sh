@@ -9,12 +9,12 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 mkdir -p "$IMAGES"
 
-# The document pages of the samples (phone captures and flatbed scans), in this order.
-"$QUIRE" process Samples/scans/cap_*.jpg Samples/scans/scan_*.jpg -o "$WORK/out" --progress none -q
+# The real documents of the samples (phone photos, scans, a scanned PDF), in natural order.
+"$QUIRE" process Samples/documents -o "$WORK/out" --progress none -q
 
 # The picture at the top of README.md: a phone photo and the page Quire made of it.
-photo=Samples/scans/cap_009.jpg
-page=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print([p["files"]["page"] for p in r["pages"] if p["source"].endswith("cap_009.jpg")][0])' "$WORK/out/layout.json")
+photo=Samples/documents/invoice.jpg
+page=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print([p["files"]["page"] for p in r["pages"] if p["source"].endswith("invoice.jpg")][0])' "$WORK/out/layout.json")
 vipsthumbnail "$photo" -s 600 -o "$IMAGES/photo.png"
 vipsthumbnail "$WORK/out/$page" -s 600 -o "$IMAGES/page.png"
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-SAMPLES = REPO / "Samples" / "scans"
+SAMPLES = REPO / "Tests" / "Fixtures" / "generated"
 
 
 @pytest.fixture(scope="session")
@@ -27,7 +27,7 @@ def quire_bin() -> str:
 
 @pytest.fixture(scope="session")
 def processed_out(quire_bin, tmp_path_factory) -> Path:
-    """A finished OUT folder: `quire process` over the bundled samples (top level only)."""
+    """A finished OUT folder: `quire process` over the generated test pages (Tests/Fixtures/generated)."""
     out = tmp_path_factory.mktemp("samples-out")
     inputs = sorted(str(p) for p in SAMPLES.glob("*.jpg"))
     run = subprocess.run([quire_bin, "process", *inputs, "-o", str(out)],

@@ -4,7 +4,7 @@ import json
 import subprocess
 from pathlib import Path
 
-SAMPLES = Path(__file__).resolve().parents[2] / "Samples" / "scans"
+SAMPLES = Path(__file__).resolve().parents[2] / "Tests" / "Fixtures" / "generated"
 
 
 def test_detect_exit_status_follows_process(quire_bin, tmp_path):

@@ -32,7 +32,7 @@ def test_make_install_gives_a_quire_that_needs_no_swift_toolchain(tmp_path):
     import re
     declared = re.search(r'version: "([^"]+)"', (REPO / "Sources/quire/Quire.swift").read_text()).group(1)
     assert version.returncode == 0 and version.stdout.strip() == declared
-    sample = sorted((REPO / "Samples" / "scans").glob("*.jpg"))[0]
+    sample = sorted((REPO / "Tests" / "Fixtures" / "generated").glob("*.jpg"))[0]
     out = tmp_path / "out"
     done = subprocess.run([str(quire), "process", str(sample), "-o", str(out), "-q"],
                           capture_output=True, text=True, env=env)

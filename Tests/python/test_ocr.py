@@ -14,9 +14,9 @@ import pytest
 from conftest import which_or_skip
 
 REPO = Path(__file__).resolve().parents[2]
-SAMPLES = REPO / "Samples" / "scans"
+SAMPLES = REPO / "Tests" / "Fixtures" / "generated"
 REAL = REPO / "Tools" / "accuracy" / "real-scans"
-# Real scans of printed text (Samples/scans carry bars, not letters): colour and grey, a PDF
+# Real scans of printed text (the generated pages carry bars, not letters): colour and grey, a PDF
 # rendered at 200 dpi, pages with and without a stated resolution.
 REAL_PAGES = ["galfar-deskew/F1550.jpg", "ocrmypdf/epson.pdf", "sbrunner-deskew/deskew-3.png",
               "sbrunner-deskew/deskew-7.png"]

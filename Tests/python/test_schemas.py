@@ -11,7 +11,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMAS = REPO / "Schemas"
-SAMPLES = REPO / "Samples" / "scans"
+SAMPLES = REPO / "Tests" / "Fixtures" / "generated"
 jsonschema = pytest.importorskip("jsonschema")
 
 

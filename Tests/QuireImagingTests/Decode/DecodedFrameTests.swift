@@ -4,10 +4,10 @@ import VipsBridge
 @testable import QuireImaging
 
 /// A page decoded in stored orientation (`DecodedFrame`) gives the same upright page, the same
-/// detection copy and the same warp as the autorotated image (Samples/scans/exif holds one
+/// detection copy and the same warp as the autorotated image (Tests/Fixtures/exif holds one
 /// picture stored in each EXIF orientation).
 @Suite struct DecodedFrameTests {
-    static let folder = TestSupport.repoRoot.appendingPathComponent("Samples/scans/exif").path
+    static let folder = TestSupport.repoRoot.appendingPathComponent("Tests/Fixtures/exif").path
 
     @Test(arguments: [1, 3, 6, 8])
     func mapsRoundTrip(orientation: Int) throws {

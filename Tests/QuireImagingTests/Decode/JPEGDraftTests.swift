@@ -76,7 +76,7 @@ import VipsBridge
     /// The EXIF set (the letter F stored in all 8 orientations): upright, like libvips's autorot.
     @Test(arguments: ["Landscape", "Portrait"], 1...8)
     func everyOrientationComesOutLikeLibvips(kind: String, orientation: Int) throws {
-        let path = TestSupport.repoRoot.appendingPathComponent("Samples/scans/exif/\(kind)_\(orientation).jpg").path
+        let path = TestSupport.repoRoot.appendingPathComponent("Tests/Fixtures/exif/\(kind)_\(orientation).jpg").path
         // 450 x 300 pictures: a 64-pixel thumbnail decodes them at 1/4.
         let small = PagePipeline(renditions: RenditionOptions(format: .png, thumbnailSize: 64))
         let draft = try #require(try Self.draftThumbnail(path, pipeline: small))

@@ -59,7 +59,7 @@ import VipsBridge
     /// orientation), for the EXIF set in all orientations.
     @Test(arguments: 1...8)
     func pageDecoderFramesMatchLibvips(orientation: Int) throws {
-        let path = TestSupport.repoRoot.appendingPathComponent("Samples/scans/exif/Landscape_\(orientation).jpg").path
+        let path = TestSupport.repoRoot.appendingPathComponent("Tests/Fixtures/exif/Landscape_\(orientation).jpg").path
         let decoded = try PageDecoder(maxPixels: .max).decodeFrame(PageSource(path: path))
         var reference = try VIPSImage.load(file: path)
         if decoded.orientation.orientation == 1 && orientation != 1 { reference = try reference.autorotated() }

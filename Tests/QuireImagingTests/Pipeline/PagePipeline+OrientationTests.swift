@@ -3,12 +3,12 @@ import Testing
 import VipsBridge
 @testable import QuireImaging
 
-/// Every image of the EXIF orientation set (Samples/scans/exif, the letter F stored in each of
+/// Every image of the EXIF orientation set (Tests/Fixtures/exif, the letter F stored in each of
 /// the 8 orientations) comes out upright: same size and, pixel for pixel within a tolerance,
 /// the same picture as the orientation-1 image. Checked for the page (full decode + autorotate)
 /// and the thumbnail (libvips shrink-on-load, a separate code path).
 @Suite struct OrientationTests {
-    static let folder = TestSupport.repoRoot.appendingPathComponent("Samples/scans/exif").path
+    static let folder = TestSupport.repoRoot.appendingPathComponent("Tests/Fixtures/exif").path
 
     struct Rendered {
         var result: PageResult
