@@ -138,25 +138,25 @@ accuracy-orientation: deps
 	python3 Tools/accuracy/orientation.py $$($(SWIFT) build -c release --show-bin-path)/quire
 
 ## bench: throughput and memory of `quire process` against the floor and the peers, one table
-## (Benchmarks/README.md), with the independent yardsticks of ../shared/bench on the captures,
+## (Tools/bench/README.md), with the independent yardsticks of ../shared/bench on the captures,
 ## real photos and real scans, CPU ms per stage, and what got >10% slower than
-## Benchmarks/results/latest.json. BENCH_ARGS passes options, e.g. BENCH_ARGS="--captures DIR",
+## Tools/bench/results/latest.json. BENCH_ARGS passes options, e.g. BENCH_ARGS="--captures DIR",
 ## "--record" (write latest.json) or "--stand-in"; QUIRE_BIN points at another quire binary.
 BENCH_ARGS ?=
 bench: deps bench-venv
 	$(SWIFT) build -c release --product quire
 	$(SWIFT) build -c release --product quire-floor
-	python3 Benchmarks/run_bench.py $(BENCH_ARGS)
+	python3 Tools/bench/run_bench.py $(BENCH_ARGS)
 
 ## bench-quick: the same on 10 captures, 2 runs, without the 1000-page memory check.
 bench-quick: deps bench-venv
 	$(SWIFT) build -c release --product quire
 	$(SWIFT) build -c release --product quire-floor
-	python3 Benchmarks/run_bench.py --quick $(BENCH_ARGS)
+	python3 Tools/bench/run_bench.py --quick $(BENCH_ARGS)
 
 ## bench-venv: the Python peers (numpy, Pillow, OpenCV) in .venv, installed when missing.
 bench-venv:
-	@bash Benchmarks/setup_venv.sh .venv
+	@bash Tools/bench/setup_venv.sh .venv
 
 ## viewer: embed Viewer/ into Sources/QuireKit/Viewer/ViewerAssets.swift (run after editing Viewer/).
 viewer:

@@ -12,7 +12,6 @@ let package = Package(
         .library(name: "QuireImaging", targets: ["QuireImaging"]),
         .library(name: "QuireKit", targets: ["QuireKit"]),
         .executable(name: "quire", targets: ["quire"]),
-        .executable(name: "quire-floor", targets: ["quire-floor"]),
     ],
     dependencies: [
         // 1.8: `@Option(defaultAsFlag:)` for `quire process --pdf [FILE]`.
@@ -49,18 +48,21 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "quire-bench-layout", dependencies: ["QuireLayout"]),
+        // The tools below live in Tools/ and are built by the make targets that run them; none is
+        // a product. `make bench-layout`: the layout engine at 10^3 ... 10^6 items.
+        .executableTarget(name: "quire-bench-layout", dependencies: ["QuireLayout"], path: "Tools/bench-layout"),
         // `make accuracy-deskew`: mean/worst skew error and ms/page over ../shared/data.
-        .executableTarget(name: "quire-deskew-score", dependencies: ["QuireImaging", "VipsBridge"]),
+        .executableTarget(name: "quire-deskew-score", dependencies: ["QuireImaging", "VipsBridge"], path: "Tools/deskew-score"),
         // The border-detection accuracy harness (`make accuracy`): scores Quire and the OpenCV peer.
         .executableTarget(name: "QuireAccuracy", dependencies: ["QuireImaging"], path: "Tools/accuracy/Sources"),
-        // The benchmark floor (decode + encode only, no correction); see Benchmarks/README.md.
+        // The benchmark floor (decode + encode only, no correction); see Tools/bench/README.md.
         .executableTarget(
             name: "quire-floor",
             dependencies: [
                 "VipsBridge",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            path: "Tools/floor"
         ),
         .testTarget(name: "QuireGeometryTests", dependencies: ["QuireGeometry"]),
         .testTarget(name: "QuireLayoutTests", dependencies: ["QuireLayout", "QuireGeometry"], exclude: ["Goldens"]),

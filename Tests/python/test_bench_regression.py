@@ -1,11 +1,11 @@
-"""The regression check of `make bench` (Benchmarks/yardsticks.py): a contender whose time a
+"""The regression check of `make bench` (Tools/bench/yardsticks.py): a contender whose time a
 page grew by more than 10 % against the recorded results is named; smaller changes, new
 contenders and missing records are not failures."""
 import json
 import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "Benchmarks"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "Tools", "bench"))
 import yardsticks  # noqa: E402
 
 

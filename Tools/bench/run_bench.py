@@ -40,8 +40,8 @@ from dataclasses import dataclass, field
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import yardsticks  # noqa: E402  (the independent floors, real sets, profile, regression check)
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-HERE = os.path.join(ROOT, "Benchmarks")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.join(ROOT, "Tools", "bench")
 CACHE = os.path.join(ROOT, ".bench-cache")
 IMAGE_EXTS = (".jpg", ".jpeg", ".png", ".tif", ".tiff", ".webp", ".heic")
 
@@ -588,7 +588,7 @@ def main() -> None:
                                "peak_rss_mb": round(c.rss_kb / 1024, 1), "files_written": c.files_written,
                                "note": c.note, "error": c.error, "layout": c.layout} for c in cs],
                "targets": targets, "stage_profile": profiles}
-    text += "\nAgainst the recorded results (Benchmarks/results/latest.json):\n" + \
+    text += "\nAgainst the recorded results (Tools/bench/results/latest.json):\n" + \
         "\n".join("  " + line for line in yardsticks.compare_with_recorded(results)) + "\n"
     print(text)
     if args.record:

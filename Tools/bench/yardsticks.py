@@ -4,7 +4,7 @@ regression check of `make bench` (imported by run_bench.py).
 The independent floors and peers are read from ../shared/bench (SHARED_BENCH overrides): they
 are not copied into the repository, and the rows that need them are skipped with a note when the
 folder is absent. Real photos are the repository's Tools/accuracy/real-photos; real scans are
-the files listed in Benchmarks/real_scans.txt (the repository's own, then ../shared/data ones,
+the files listed in Tools/bench/real_scans.txt (the repository's own, then ../shared/data ones,
 absent files skipped).
 """
 from __future__ import annotations
@@ -15,10 +15,10 @@ import shlex
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHARED_BENCH = os.environ.get("SHARED_BENCH", os.path.join(os.path.dirname(ROOT), "shared", "bench"))
 SHARED_DATA = os.environ.get("SHARED_DATA", os.path.join(os.path.dirname(ROOT), "shared", "data"))
-RESULTS = os.path.join(ROOT, "Benchmarks", "results", "latest.json")
+RESULTS = os.path.join(ROOT, "Tools", "bench", "results", "latest.json")
 # A contender counts as slower when its time per page grew by more than this share.
 REGRESSION_SHARE = 0.10
 
@@ -29,9 +29,9 @@ def shared_script(name: str) -> str | None:
 
 
 def real_scans() -> list[str]:
-    """The real scans of Benchmarks/real_scans.txt that exist here (repo: ..., shared: ...)."""
+    """The real scans of Tools/bench/real_scans.txt that exist here (repo: ..., shared: ...)."""
     found = []
-    with open(os.path.join(ROOT, "Benchmarks", "real_scans.txt")) as f:
+    with open(os.path.join(ROOT, "Tools", "bench", "real_scans.txt")) as f:
         for line in f:
             line = line.split("#", 1)[0].strip()
             if not line:

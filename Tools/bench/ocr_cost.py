@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CPU cost of Tesseract in `quire process`: orientation detection and --ocr, per page.
 
-    python3 Benchmarks/ocr_cost.py QUIRE [--before OLD_QUIRE] FOLDER...
+    python3 Tools/bench/ocr_cost.py QUIRE [--before OLD_QUIRE] FOLDER...
 
 For each folder, one page at a time (--jobs 1, so CPU time is the page's own):
 - orientation: CPU of the whole run (quire and any child it waits for, e.g. the `tesseract`
