@@ -146,9 +146,5 @@ public final class ResumeManifest: @unchecked Sendable {
         return entries.count
     }
 
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
-    }
+    private static var encoder: JSONEncoder { JSONOutput.encoder(.line) }
 }

@@ -74,11 +74,7 @@ public struct ShardRun: Codable, Sendable, Equatable {
         let path = out + "/" + Self.fileName
         do {
             try FileManager.default.createDirectory(atPath: out + "/.quire", withIntermediateDirectories: true)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            var data = try encoder.encode(self)
-            data.append(0x0A)
-            try AtomicFile.write(data, to: path)
+            try AtomicFile.write(try JSONOutput.encode(self, .document), to: path)
         } catch {
             throw ProcessError(path: path, reason: "cannot be written (\(error))")
         }

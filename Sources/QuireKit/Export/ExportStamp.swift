@@ -72,8 +72,6 @@ public struct ExportStamp: Codable, Sendable, Equatable {
 
     /// Writes a stamp file atomically.
     public func write(to path: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        try AtomicFile.write(try encoder.encode(self), to: path)
+        try AtomicFile.write(try JSONOutput.encode(self, .hashInput), to: path)
     }
 }

@@ -59,10 +59,6 @@ public struct IIIFImageInfo: Codable, Sendable, Equatable {
 /// The JSON encoding of every IIIF file Quire writes.
 enum IIIFJSON {
     static func encode<T: Encodable>(_ value: T) throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        var data = try encoder.encode(value)
-        data.append(0x0A)
-        return data
+        try JSONOutput.encode(value, .document)
     }
 }

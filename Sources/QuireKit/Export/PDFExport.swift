@@ -213,9 +213,7 @@ public enum PDFExport {
         var o = options
         o.force = false
         o.title = title
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        let json = (try? encoder.encode(o)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let json = (try? JSONOutput.encode(o, .hashInput)).map { String(decoding: $0, as: UTF8.self) } ?? ""
         return "pdf/\(formatVersion) \(json)"
     }
 }

@@ -6,11 +6,7 @@ import QuireLayout
 extension LayoutReport {
     /// The deterministic encoding: sorted keys, pretty-printed, unescaped slashes, trailing newline.
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        var data = try encoder.encode(self.roundedForOutput())
-        data.append(0x0A)
-        return data
+        try JSONOutput.encode(self.roundedForOutput(), .document)
     }
 
     /// Reads `OUT/layout.json`.

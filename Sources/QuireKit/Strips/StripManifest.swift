@@ -62,11 +62,7 @@ public struct StripManifest: Codable, Sendable, Equatable {
 
     /// The deterministic encoding: sorted keys, pretty-printed, trailing newline.
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(0x0A)
-        return data
+        try JSONOutput.encode(self, .document)
     }
 
     /// Reads a strip.json.
