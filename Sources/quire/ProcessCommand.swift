@@ -242,9 +242,9 @@ struct ProcessCommand: ParsableCommand {
                 case .started(let count):
                     bar.start(style: style, pages: count)
                 case .pageWritten(let source, let page, _, _):
-                    bar.reporter?.pageFinished(source: source, sourcePage: page, status: "ok")
+                    bar.reporter?.pageFinished(source: source, sourcePage: page, status: .ok)
                 case .pageReused(let source, let page, _, _):
-                    bar.reporter?.pageFinished(source: source, sourcePage: page, status: "skipped")
+                    bar.reporter?.pageFinished(source: source, sourcePage: page, status: .skipped)
                 case .failed(let error):
                     bar.failed(error)
                     do {
@@ -388,7 +388,7 @@ final class ProgressBox: @unchecked Sendable {
     var reporter: ProgressReporter? { lock.lock(); defer { lock.unlock() }; return value }
 
     private static func report(_ error: LayoutReport.PageError, to reporter: ProgressReporter) {
-        reporter.pageFinished(source: error.source, sourcePage: error.sourcePage ?? 0, status: "failed",
+        reporter.pageFinished(source: error.source, sourcePage: error.sourcePage ?? 0, status: .failed,
                               code: error.code, message: error.message)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs one page's work with a time limit (`--page-timeout`).
 ///
@@ -21,29 +22,27 @@ enum PageTimeLimit {
         return box.wait(seconds: seconds)
     }
 
-    private final class Box<T>: @unchecked Sendable {
+    /// The work's value, handed from its thread to the waiting caller.
+    private final class Box<T: Sendable>: Sendable {
         private let done = DispatchSemaphore(value: 0)
-        private let lock = NSLock()
-        private var value: T?
+        private let value = Mutex<T?>(nil)
 
         func set(_ v: T) {
-            lock.lock(); value = v; lock.unlock()
+            value.withLock { $0 = v }
             done.signal()
         }
 
         func wait(seconds: Double) -> T? {
             guard done.wait(timeout: .now() + seconds) == .success else { return nil }
-            lock.lock(); defer { lock.unlock() }
-            return value
+            return value.withLock { $0 }
         }
     }
 }
 
 /// A request to stop a batch early (Ctrl-C): no new page is started once it is set; the pages
 /// in flight finish and are recorded.
-public final class BatchStop: @unchecked Sendable {
-    private let lock = NSLock()
-    private var requested = false
+public final class BatchStop: Sendable {
+    private let requested = Mutex(false)
 
     /// A stop that has not been requested.
     public init() {}
@@ -51,13 +50,11 @@ public final class BatchStop: @unchecked Sendable {
     /// Asks the batch to stop; returns false when it had already been asked.
     @discardableResult
     public func request() -> Bool {
-        lock.lock(); defer { lock.unlock() }
-        defer { requested = true }
-        return !requested
+        requested.withLock { requested in
+            defer { requested = true }
+            return !requested
+        }
     }
 
-    public var isRequested: Bool {
-        lock.lock(); defer { lock.unlock() }
-        return requested
-    }
+    public var isRequested: Bool { requested.withLock { $0 } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs `count` work items on `workers` threads, each thread taking the next item when it is
 /// done with one, so at most `workers` items are in flight (and in memory) at once.
@@ -33,32 +34,27 @@ enum ParallelWork {
 }
 
 /// A thread-safe counter handing out indices once each.
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
+final class Counter: Sendable {
+    private let value = Mutex(0)
 
     func take(below limit: Int) -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        guard value < limit else { return nil }
-        value += 1
-        return value - 1
+        value.withLock { value in
+            guard value < limit else { return nil }
+            value += 1
+            return value - 1
+        }
     }
 }
 
 /// Thread-safe result slots, one per work item.
-final class Slots<T>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [T?]
+final class Slots<T: Sendable>: Sendable {
+    private let storage: Mutex<[T?]>
 
-    init(count: Int) { storage = Array(repeating: nil, count: count) }
+    init(count: Int) { storage = Mutex(Array(repeating: nil, count: count)) }
 
     func set(_ index: Int, _ value: T) {
-        lock.lock(); defer { lock.unlock() }
-        storage[index] = value
+        storage.withLock { $0[index] = value }
     }
 
-    var values: [T?] {
-        lock.lock(); defer { lock.unlock() }
-        return storage
-    }
+    var values: [T?] { storage.withLock { $0 } }
 }

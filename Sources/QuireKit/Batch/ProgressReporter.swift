@@ -1,8 +1,9 @@
 import Foundation
+import Synchronization
 
 /// Reports a batch's progress as pages finish: a redrawn bar on a terminal, one JSON line per
 /// page for programs (`--progress json`), or nothing. Safe to call from concurrent pages.
-public final class ProgressReporter: @unchecked Sendable {
+public final class ProgressReporter: Sendable {
     /// How progress is shown.
     public enum Style: String, Sendable, CaseIterable, Codable {
         /// A bar on a terminal; nothing when stdout is not a terminal.
@@ -13,6 +14,16 @@ public final class ProgressReporter: @unchecked Sendable {
         case none
     }
 
+    /// How a page finished.
+    public enum PageStatus: String, Sendable, Codable, CaseIterable {
+        /// Written this run.
+        case ok
+        /// Reused from the resume manifest (nothing recomputed).
+        case skipped
+        /// Not written; the event carries the error's code and message.
+        case failed
+    }
+
     /// What one finished page reports.
     public struct Event: Sendable, Codable, Equatable {
         public var done: Int
@@ -20,7 +31,7 @@ public final class ProgressReporter: @unchecked Sendable {
         public var source: String
         public var sourcePage: Int
         /// `ok`, `skipped` (reused from the manifest) or `failed`.
-        public var status: String
+        public var status: PageStatus
         /// With `failed`: the error's stable code (as in layout.json's `errors`).
         public var code: String?
         public var message: String?
@@ -31,10 +42,13 @@ public final class ProgressReporter: @unchecked Sendable {
     private let style: Style
     private let total: Int
     private let start = ContinuousClock.now
-    private let lock = NSLock()
-    private var done = 0
-    private var written = 0
-    private var lastDraw = ContinuousClock.now - .seconds(1)
+    /// What changes as pages finish, behind one lock (pages finish on several threads).
+    private struct Counts {
+        var done = 0
+        var written = 0
+        var lastDraw = ContinuousClock.now - .seconds(1)
+    }
+    private let counts = Mutex(Counts())
     private let drawsBar: Bool
     private let write: @Sendable (String) -> Void
 
@@ -54,11 +68,18 @@ public final class ProgressReporter: @unchecked Sendable {
     }
 
     /// Records one finished page (`status` ok, skipped or failed).
-    public func pageFinished(source: String, sourcePage: Int, status: String, code: String? = nil, message: String? = nil) {
-        lock.lock()
-        defer { lock.unlock() }
-        done += 1
-        if status == "ok" { written += 1 }
+    public func pageFinished(source: String, sourcePage: Int, status: PageStatus, code: String? = nil,
+                             message: String? = nil) {
+        counts.withLock { counts in
+            report(&counts, source: source, sourcePage: sourcePage, status: status, code: code, message: message)
+        }
+    }
+
+    private func report(_ counts: inout Counts, source: String, sourcePage: Int, status: PageStatus, code: String?,
+                        message: String?) {
+        counts.done += 1
+        if status == .ok { counts.written += 1 }
+        let done = counts.done, written = counts.written
         // The rate of pages written: failures and reused pages take no time and would make
         // the estimate of what is left far too short.
         let elapsed = seconds(since: start)
@@ -69,15 +90,13 @@ public final class ProgressReporter: @unchecked Sendable {
             let event = Event(done: done, total: total, source: source, sourcePage: sourcePage, status: status,
                               code: code, message: message, pagesPerSecond: (rate * 100).rounded() / 100,
                               secondsLeft: left.map { ($0 * 10).rounded() / 10 })
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            if let data = try? encoder.encode(event), let text = String(data: data, encoding: .utf8) {
+            if let data = try? JSONOutput.encode(event, .line), let text = String(data: data, encoding: .utf8) {
                 write(text + "\n")
             }
         case .auto where drawsBar:
             // Redraw at most ten times a second, and always for the last page.
-            if done == total || seconds(since: lastDraw) >= 0.1 {
-                lastDraw = .now
+            if done == total || seconds(since: counts.lastDraw) >= 0.1 {
+                counts.lastDraw = .now
                 write("\r" + Self.bar(done: done, total: total, rate: rate, secondsLeft: left) + "\u{1B}[K")
             }
         default:
@@ -87,16 +106,16 @@ public final class ProgressReporter: @unchecked Sendable {
 
     /// Clears the bar's line (before a message is printed under it; the next page redraws it).
     public func clearLine() {
-        lock.lock()
-        defer { lock.unlock() }
-        if drawsBar && done > 0 { write("\r\u{1B}[K") }
+        counts.withLock { counts in
+            if drawsBar && counts.done > 0 { write("\r\u{1B}[K") }
+        }
     }
 
     /// Clears the bar line so the summary starts on a clean line.
     public func finish() {
-        lock.lock()
-        defer { lock.unlock() }
-        if drawsBar && done > 0 { write("\n") }
+        counts.withLock { counts in
+            if drawsBar && counts.done > 0 { write("\n") }
+        }
     }
 
     /// `[#########-----------]  45/100  12.3 pages/s  ETA 0:04`

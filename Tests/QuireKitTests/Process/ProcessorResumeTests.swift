@@ -177,7 +177,7 @@ import VipsBridge
         let events = try lines.map { try JSONDecoder().decode(ProgressReporter.Event.self, from: Data($0.utf8)) }
         // p7.jpg fails from its header, before pages are counted: reported first, counted in the total.
         #expect(events.allSatisfy { $0.total == 20 })
-        #expect(events.first.map { $0.status == "failed" && $0.source == "p7.jpg" && $0.code != nil } == true)
+        #expect(events.first.map { $0.status == .failed && $0.source == "p7.jpg" && $0.code != nil } == true)
         // No layout.json yet (there was no complete run before), but the done pages are kept.
         #expect(!FileManager.default.fileExists(atPath: out + "/layout.json"))
         let okLines = lines.filter { $0.contains("\"status\":\"ok\"") }.count
