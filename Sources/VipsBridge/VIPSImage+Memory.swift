@@ -4,7 +4,7 @@ internal import CVipsShim
 extension VIPSImage {
     /// The 8-bit pixels (interleaved, row by row), rendered by libvips straight into the
     /// returned array: one buffer, where `pixelBytes()` holds libvips's buffer and a copy of it
-    /// at once (for a 12 MP frame, 36 MB less at the peak).
+    /// at once (one whole frame less at the peak).
     /// - Throws: `VIPSError` when the image is not 8-bit or cannot be computed (e.g. a corrupt file).
     public func pixelBytesDirect() throws -> [UInt8] {
         try VIPSRuntime.start()

@@ -37,9 +37,9 @@ extension VIPSImage {
         public var stripMetadata: Bool
         /// PNG zlib level 0-9, or nil for libvips's default.
         public var compression: Int?
-        /// JPEG: optimised Huffman tables. About 7 % smaller files, but the encoder then holds
-        /// the whole image's coefficients and makes a second pass (measured ~15 ms more of one
-        /// core for a 3.3 MP page), so it is off unless asked for.
+        /// JPEG: optimised Huffman tables. Smaller files, but the encoder then holds the whole
+        /// image's coefficients and makes a second pass (figures in docs/benchmarks.md), so it
+        /// is off unless asked for.
         public var optimizeCoding: Bool
         /// The page's resolution, written as JFIF density (JPEG), pHYs (PNG), EXIF resolution
         /// (WebP) or TIFF tags; nil when unknown (JPEG then has no density, the others say 72 dpi,

@@ -3,8 +3,7 @@ internal import CVipsShim
 /// A JPEG decoded to its own planes: luma at full size and the two chroma planes at the file's
 /// subsampling (4:2:0 or 4:2:2), before any upsampling or conversion to RGB.
 ///
-/// Why: a capture held this way takes half the memory of RGB (18 MB instead of 36 for 12 MP
-/// 4:2:0), so a batch fits two whole frames in its budget and keeps both cores decoding; the
+/// Why: a 4:2:0 capture held this way takes half the memory of RGB, so a batch fits two whole frames in its budget and keeps both cores decoding; the
 /// page cut out of the photo is converted pixel by pixel as it is warped, so only the page is
 /// ever RGB. `rgbFrame()` gives the whole image as libjpeg would have decoded it, for the pages
 /// that are kept whole (scans, pages with no quad).

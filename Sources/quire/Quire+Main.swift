@@ -15,7 +15,7 @@ extension Quire {
         ImagingRuntime.limitOpenMPThreads(argv: CommandLine.unsafeArgv)
         // Flat RSS however long a batch runs: the allocator limits must be set before any
         // thread (the async runtime's included) first allocates, or glibc has already made
-        // one malloc arena per thread (measured: ten arenas of ~8 MB each at a batch's peak).
+        // one malloc arena per thread (docs/benchmarks.md#figures-behind-design-choices).
         ImagingRuntime.limitAllocatorGrowth()
         do {
             var command = try parseAsRoot()

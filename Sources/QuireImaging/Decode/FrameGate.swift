@@ -3,13 +3,12 @@ import Foundation
 /// Bounds the bytes of whole decoded frames held at once, so a batch's peak memory does not
 /// grow with the number of pages in flight or with their size.
 ///
-/// Why: a page's largest moment is right after decoding, when its whole frame is in memory
-/// (30 MB for a 10 MP capture in RGB, 36 MB for 12 MP; half that for a JPEG held as its 4:2:0
-/// planes) until detection shows which rows the page needs; the rest of the page (warp,
-/// encoding) holds far less. Two 12 MP RGB frames at that moment together, on top of about
-/// 60 MB of shared libraries and the pages in flight, break the 150 MB budget at `--jobs 2`
-/// (151 MB measured on 1000 pages with room for two frames of any size), while two 10 MP
-/// frames fit and let both cores decode (a fifth less wall time). So the gate counts bytes: a
+/// Why: a page's largest moment is right after decoding, when its whole frame is in memory (3
+/// bytes a pixel in RGB, half that for a JPEG held as its 4:2:0 planes) until detection shows
+/// which rows the page needs; the rest of the page (warp, encoding) holds far less. Two 12 MP
+/// RGB frames at that moment together, on top of the shared libraries and the pages in flight,
+/// break the 150 MB budget at `--jobs 2`, while two 10 MP frames fit and let both cores decode
+/// (figures in docs/benchmarks.md#figures-behind-design-choices). So the gate counts bytes: a
 /// page enters with its frame's size (known from the header) and waits while the frames
 /// already inside plus its own exceed the budget. A page alone is always admitted, whatever
 /// its size. Phone captures (4:2:0 JPEGs, decoded to planes) of up to 20 MP always fit two

@@ -6,8 +6,8 @@ import VipsBridge
 /// few thousand pixels left.
 ///
 /// Why not `vips_thumbnail`: it decodes at a larger scale (it keeps a factor of two for its
-/// final filter) through its pipeline and 4 KiB reads; on 10 MP phone captures this path takes
-/// about 40 ms of one core per page where `vips_thumbnail` takes 60 (Tools/bench/results/2026-11-23-thumbnails-only-a-draft-decode-of-its-own.md).
+/// final filter) through its pipeline and 4 KiB reads, so this path takes about two thirds of
+/// its CPU on phone captures (figures in docs/benchmarks.md#figures-behind-design-choices).
 /// At 1/8 each output pixel is the mean of an 8x8 block (the DC coefficient), so the
 /// Lanczos3 step after it still sees an anti-aliased image.
 struct JPEGDraft {

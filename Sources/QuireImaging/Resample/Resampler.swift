@@ -6,9 +6,8 @@ import VipsBridge
 /// thumbnail of every page.
 ///
 /// Why not `vips_resize`: on a page already in memory, libvips's resampling pipeline costs far
-/// more than its arithmetic (measured in-process, one thread, a 2.1 MP page: 52-70 ms for the
-/// Lanczos3 preview and 36 ms even with the nearest kernel; 20-29 ms for a 256 px thumbnail
-/// of the preview, while encoding the same page is 11 ms). Here the same filter runs as two
+/// more than its arithmetic (more than encoding the same page, even with the nearest kernel;
+/// figures in docs/benchmarks.md#figures-behind-design-choices). Here the same filter runs as two
 /// tight loops with no per-tile machinery.
 ///
 /// The filter is libvips's (and Pillow's): the Lanczos3 kernel stretched by the shrink factor,

@@ -54,7 +54,7 @@ public enum ImagingRuntime {
 
 extension ImagingRuntime {
     /// Keeps the process's memory flat over long batches (see `VIPSRuntime.limitAllocatorGrowth`;
-    /// Tools/bench/results/2026-11-23-wake-ups-large-pages-and-the-encoder.md measured RSS growing 225 -> 270 MB from 50 to 300 pages without it).
+    /// without it RSS grows with the batch: docs/benchmarks.md#figures-behind-design-choices).
     /// Call once at start-up, before worker threads.
     @discardableResult
     public static func limitAllocatorGrowth() -> Bool { VIPSRuntime.limitAllocatorGrowth() }

@@ -13,14 +13,9 @@ extension Processor {
     /// The options that shape a page's pixels and record (viewport only shapes layout geometry,
     /// recomputed every run, so it is left out).
     struct ShapingOptions: Codable {
-        /// Bumped whenever Quire itself writes different pages for the same options (2: pages
-        /// carry their resolution, scanner edges are filled; 3: the skew estimate scores profile
-        /// steps and spreads, a dark picture on a page is not a page; 4: open books are split,
-        /// handwriting is not turned on an unsure guess; 5: a page running off the frame is the
-        /// band between its edges, photos taken sideways are turned upright, a sideways page is
-        /// not split; 6: a sheet folded across is both its panels, a table refused as printed on
-        /// a page leaves the page's band to be found), so a rerun after an upgrade redoes the
-        /// pages instead of mixing old and new ones.
+        /// Bumped whenever Quire itself writes different pages for the same options, so a rerun
+        /// after an upgrade redoes the pages instead of mixing old and new ones. What each
+        /// version changed: CHANGELOG.md, "Page pipeline versions".
         static let pipelineVersion = 6
         var pipelineVersion = Self.pipelineVersion
         var renditions: RenditionOptions
@@ -78,8 +73,7 @@ extension Processor {
         }
         removeTemporaryFiles(in: out)
 
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
+        let encoder = JSONOutput.encoder(.hashInput)
         // Thumbnails-only runs never split (pages are not corrected there).
         let split = job.thumbnailsOnly ? SplitOptions(mode: .none) : job.split
         let shaping = ShapingOptions(renditions: job.renditions, correction: job.correction, clean: job.clean, split: split,
