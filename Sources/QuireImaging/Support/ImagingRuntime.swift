@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import VipsBridge
 
 /// The process-wide imaging settings a batch needs, without exposing libvips.
@@ -38,11 +39,11 @@ public enum ImagingRuntime {
 
     private static let untrusted = Flag()
 
-    private final class Flag: @unchecked Sendable {
-        private let lock = NSLock()
-        private var state = false
-        func set(_ v: Bool) { lock.lock(); state = v; lock.unlock() }
-        var value: Bool { lock.lock(); defer { lock.unlock() }; return state }
+    /// A process-wide switch.
+    private final class Flag: Sendable {
+        private let state = Mutex(false)
+        func set(_ v: Bool) { state.withLock { $0 = v } }
+        var value: Bool { state.withLock { $0 } }
     }
 
     /// libvips images alive in the process (leak checks).

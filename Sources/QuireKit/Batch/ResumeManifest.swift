@@ -1,5 +1,6 @@
 import Foundation
 import QuireImaging
+import Synchronization
 
 /// `OUT/.quire/manifest`: one JSON line per finished page, so a rerun of the same command skips
 /// what is done and redoes only the rest.
@@ -10,7 +11,7 @@ import QuireImaging
 /// unchanged and its stored files still exist. A process killed mid-append leaves at most one torn
 /// last line, which is ignored; appends of one short line are atomic with `O_APPEND` on local
 /// file systems. At the end of a run the file is rewritten atomically, in a deterministic order.
-public final class ResumeManifest: @unchecked Sendable {
+public final class ResumeManifest: Sendable {
     /// One finished page.
     public struct Entry: Codable, Sendable, Equatable {
         /// `source#page`: which page of which input.
@@ -49,9 +50,13 @@ public final class ResumeManifest: @unchecked Sendable {
     public static func key(source: String, page: Int) -> String { "\(source)#\(page)" }
 
     public let url: URL
-    private let lock = NSLock()
-    private var entries: [String: Entry]
-    private var handle: FileHandle?
+    /// The entries known and the open append handle, behind one lock (pages finish on several
+    /// threads).
+    private struct State {
+        var entries: [String: Entry]
+        var handle: FileHandle?
+    }
+    private let state: Mutex<State>
 
     /// Opens (creating when needed) the manifest of `outputDirectory`.
     /// - Parameters:
@@ -63,19 +68,19 @@ public final class ResumeManifest: @unchecked Sendable {
         let fm = FileManager.default
         try fm.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         if discardExisting { try? fm.removeItem(at: url) }
-        entries = discardExisting ? [:] : Self.load(url)
-        try reopen()
+        let entries = discardExisting ? [:] : Self.load(url)
+        state = Mutex(State(entries: entries, handle: try Self.appendHandle(url)))
     }
 
-    deinit { try? handle?.close() }
+    deinit { state.withLock { try? $0.handle?.close() } }
 
-    private func reopen() throws {
-        try? handle?.close()
+    /// The manifest opened for appending.
+    private static func appendHandle(_ url: URL) throws -> FileHandle {
         let fd = open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path])
         }
-        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        return FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     }
 
     /// Reads every well-formed line; the last entry for a key wins, torn lines are skipped.
@@ -96,9 +101,7 @@ public final class ResumeManifest: @unchecked Sendable {
     /// still present under `storeDirectory`.
     public func reusable(key: String, inputHash: String, optionsHash: String, storeDirectory: URL,
                          fileNames: (Int) -> [String]) -> Entry? {
-        lock.lock()
-        let entry = entries[key]
-        lock.unlock()
+        let entry = state.withLock { $0.entries[key] }
         guard let entry, entry.inputHash == inputHash, entry.optionsHash == optionsHash, !entry.results.isEmpty else { return nil }
         let folder = storeDirectory.appendingPathComponent(entry.store)
         for part in 1...entry.results.count {
@@ -113,10 +116,10 @@ public final class ResumeManifest: @unchecked Sendable {
     public func record(_ entry: Entry) throws {
         var line = try Self.encoder.encode(entry)
         line.append(0x0A)
-        lock.lock()
-        defer { lock.unlock() }
-        try handle?.write(contentsOf: line)
-        entries[entry.key] = entry
+        try state.withLock { state in
+            try state.handle?.write(contentsOf: line)
+            state.entries[entry.key] = entry
+        }
     }
 
     /// Replaces the whole file atomically with `entries` in the order given (the end of a run:
@@ -127,24 +130,23 @@ public final class ResumeManifest: @unchecked Sendable {
             data.append(try Self.encoder.encode(entry))
             data.append(0x0A)
         }
-        lock.lock()
-        defer { lock.unlock() }
-        try AtomicFile.write(data, to: url.path)
-        entries = Dictionary(kept.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
-        try reopen()
+        let url = self.url
+        try state.withLock { state in
+            try AtomicFile.write(data, to: url.path)
+            state.entries = Dictionary(kept.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
+            try? state.handle?.close()
+            state.handle = nil
+            state.handle = try Self.appendHandle(url)
+        }
     }
 
     /// Every entry known (loaded or recorded), sorted by key.
     public var allEntries: [Entry] {
-        lock.lock(); defer { lock.unlock() }
-        return entries.values.sorted { $0.key < $1.key }
+        state.withLock { $0.entries.values.sorted { $0.key < $1.key } }
     }
 
     /// Number of entries known (loaded or recorded).
-    public var count: Int {
-        lock.lock(); defer { lock.unlock() }
-        return entries.count
-    }
+    public var count: Int { state.withLock { $0.entries.count } }
 
     private static var encoder: JSONEncoder { JSONOutput.encoder(.line) }
 }
