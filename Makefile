@@ -7,13 +7,13 @@ SWIFT ?= swift
 # chromium + chromium-driver for the viewer's browser tests; qpdf + poppler-utils to check PDFs;
 # zlib1g-dev compresses PDF streams; libtesseract-dev + libleptonica-dev (linked in process) read
 # text (--ocr) and page orientation with the tesseract-ocr-eng and -osd data; tesseract-ocr (the
-# CLI) is the tests' oracle; unpaper is a peer.
+# CLI) is the tests' oracle; unpaper is a peer; clang-format checks the C style (`make lint`).
 APT_PACKAGES := libvips-dev libvips-tools pkg-config python3-venv chromium chromium-driver \
   qpdf poppler-utils zlib1g-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd \
-  libtesseract-dev libleptonica-dev unpaper
+  libtesseract-dev libleptonica-dev unpaper clang-format
 OUT ?= out
 
-.PHONY: deps test-venv build release demo test docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist fuzz soak
+.PHONY: lint format deps test-venv build release demo test docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist fuzz soak
 
 ## deps: install the Debian packages in APT_PACKAGES that are missing (apt-get; sudo when not root).
 deps:
@@ -190,3 +190,15 @@ dist:
 
 clean:
 	rm -rf .build $(STATIC_BUILD) $(OUT)
+
+## lint: the code's format, as .swift-format and .clang-format say (swift-format ships with Swift;
+## clang-format from Debian). `.ci/run` runs it before the tests; `make format` rewrites the files.
+SWIFT_FORMAT_PATHS := Sources Tests Tools Package.swift
+C_FORMAT_FILES = $(shell find Sources/CVipsShim Sources/CVips Sources/CTesseract -name '*.[ch]')
+lint: deps
+	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
+	clang-format --dry-run --Werror $(C_FORMAT_FILES)
+
+format: deps
+	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_FORMAT_PATHS)
+	clang-format -i $(C_FORMAT_FILES)
