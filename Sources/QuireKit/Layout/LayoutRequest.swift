@@ -1,32 +1,12 @@
 import Foundation
 import QuireLayout
 
-/// A bad `quire layout` request: the field at fault (dotted path, e.g. `viewport.width`)
-/// and what is wrong with it.
-public struct LayoutRequestError: Error, Equatable, CustomStringConvertible, Sendable {
-    public var field: String
-    public var message: String
-
-    /// An error at `field` (a dotted path) with its reason.
-    public init(field: String, message: String) {
-        self.field = field
-        self.message = message
-    }
-
-    public var description: String { field.isEmpty ? message : "field `\(field)`: \(message)" }
-
-    /// The error as a response object `{"error": {"field", "message"}}`.
-    public var json: LayoutJSON {
-        .object(["error": .object(["field": .string(field), "message": .string(message)])])
-    }
-}
-
 /// One `quire layout` request (schema `Schemas/quire.layout-request-1.schema.json`): which
 /// layout, the viewport, the items, the offset, and optional parameters, query rect, snap
 /// and animation. Parsing validates every field and names the first bad one.
 public struct LayoutRequest: Equatable, Sendable {
-    /// The five layouts (docs/layout-formulas.md).
-    public enum Kind: String, CaseIterable, Sendable { case pager, strip, halves, carousel, featured }
+    /// A layout name from `LayoutCatalogue`.
+    public typealias Kind = LayoutName
 
     /// Where the items come from.
     public enum Items: Equatable, Sendable {
@@ -38,23 +18,10 @@ public struct LayoutRequest: Equatable, Sendable {
         case pagesFrom(String)
     }
 
-    /// A snapping question: where does scrolling that would end at `proposedOffset` rest?
-    public struct Snap: Equatable, Sendable {
-        public var proposedOffset: Point
-        public var velocity: Point
-    }
-
-    /// A strip animation sampled at one `progress`.
-    public struct Animation: Equatable, Sendable {
-        /// Which animation: tap-to-move, delete, or the start or end of a scroll.
-        public enum Kind: String, CaseIterable, Sendable { case move, delete, scrollBegin, scrollEnd }
-        /// The phase of a delete animation: the cell collapsing, or the cell leaving.
-        public enum Phase: String, CaseIterable, Sendable { case collapse, delete }
-        public var kind: Kind
-        public var index: Int?
-        public var phase: Phase?
-        public var progress: Double
-    }
+    /// A snapping question (`LayoutQuery.Snap`).
+    public typealias Snap = LayoutQuery.Snap
+    /// A strip animation sampled at one progress (`LayoutQuery.Animation`).
+    public typealias Animation = LayoutQuery.Animation
 
     public var id: LayoutJSON?
     public var layout: Kind
@@ -70,18 +37,13 @@ public struct LayoutRequest: Equatable, Sendable {
     /// The largest item count a request may ask for (`LayoutLimits.maximumItemCount`).
     public static let maximumCount = LayoutLimits.maximumItemCount
 
-    /// The parameter names each layout accepts (the defaults in docs/layout-formulas.md, plus the state inputs).
-    public static let parameterNames: [Kind: Set<String>] = [
-        .pager: ["offsetBetweenCells", "imageParallaxFactor"],
-        .strip: ["defaultAspectRatio", "spacing", "focusedSpacing", "maxAspectRatio", "minAspectRatio",
-                 "clampsAspectRatios", "deletionClosesSpacing", "expandingRate", "updates"],
-        .halves: ["orientation", "pizzaSize", "criticalOffsetFromCenter", "scaleFactor", "spaceBetweenHalves",
-                  "headerHeight", "headerVerticalOffset", "headerTranslationFactor", "layoutMargin",
-                  "cellZIndex", "headerZIndex"],
-        .carousel: ["centerIndex", "sideOffset", "spacing", "insetLeft", "insetRight", "cornerRadius"],
-        .featured: ["standardHeight", "featuredHeight", "dragOffset", "coverAlphaMax", "coverAlphaMin",
-                    "minimumTitleScale"],
-    ]
+    /// The parameter names each layout accepts (`LayoutCatalogueEntry.parameterSpecs`).
+    public static var parameterNames: [Kind: Set<String>] {
+        Dictionary(uniqueKeysWithValues: LayoutCatalogue.entries.map { ($0.name, $0.parameterNames) })
+    }
+
+    /// The catalogue entry of the request's layout.
+    public var entry: any LayoutCatalogueEntry.Type { LayoutCatalogue.entry(named: layout)! }
 
     /// Parses and validates one request document.
     /// - Throws: `LayoutRequestError` naming the first bad field.
@@ -101,7 +63,7 @@ public struct LayoutRequest: Equatable, Sendable {
     /// Reads a request from parsed JSON, checking every field.
     /// - Throws: `LayoutRequestError` naming the first field at fault.
     public init(json: LayoutJSON) throws {
-        let root = try Fields(json, path: "")
+        let root = try LayoutFields(json, path: "")
         id = root.raw("id")
         let name = try root.string("layout", required: true)!
         guard let kind = Kind(rawValue: name) else {
@@ -159,10 +121,7 @@ public struct LayoutRequest: Equatable, Sendable {
             return rect
         }
         if let p = try root.object("parameters") {
-            let allowed = Self.parameterNames[kind]!
-            for key in p.object.keys.sorted() where !allowed.contains(key) {
-                throw p.error(key, "is not a parameter of the \(kind.rawValue) layout (known: \(allowed.sorted().joined(separator: ", ")))")
-            }
+            try LayoutCatalogue.entry(named: kind)!.checkNames(p)
             parameters = p.object
         } else {
             parameters = [:]
@@ -188,88 +147,9 @@ public struct LayoutRequest: Equatable, Sendable {
             try a.rejectUnknown()
             return animation
         }
-        if animation != nil, kind != .strip {
+        if animation != nil, !LayoutCatalogue.entry(named: kind)!.animates {
             throw LayoutRequestError(field: "animation", message: "only the strip layout animates")
         }
         try root.rejectUnknown()
-    }
-}
-
-/// A JSON object being read field by field: typed getters that name the field on error, and a
-/// check that no unknown key was left over (catches typos such as `viewPort`).
-struct Fields {
-    let object: [String: LayoutJSON]
-    let path: String
-    private let seen: Box
-
-    final class Box { var keys: Set<String> = [] }
-
-    init(_ value: LayoutJSON, path: String) throws {
-        guard case .object(let o) = value else {
-            throw LayoutRequestError(field: path, message: path.isEmpty ? "the request must be a JSON object" : "must be an object")
-        }
-        object = o
-        self.path = path
-        seen = Box()
-    }
-
-    func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
-    func error(_ key: String, _ message: String) -> LayoutRequestError { LayoutRequestError(field: name(key), message: message) }
-    func has(_ key: String) -> Bool { object[key] != nil && object[key] != .null }
-
-    func raw(_ key: String) -> LayoutJSON? {
-        seen.keys.insert(key)
-        guard let v = object[key], v != .null else { return nil }
-        return v
-    }
-
-    /// The number at `key`, which must lie within ±`LayoutLimits.maximumMagnitude` (so no
-    /// formula downstream can overflow to infinity).
-    func number(_ key: String, required: Bool) throws -> Double? {
-        guard let v = raw(key) else {
-            if required { throw error(key, "is required") }
-            return nil
-        }
-        guard case .number(let d) = v, d.isFinite else { throw error(key, "must be a finite number") }
-        guard abs(d) <= LayoutLimits.maximumMagnitude else { throw error(key, "must be a number in \(LayoutLimits.magnitudeText)") }
-        return d
-    }
-
-    func integer(_ key: String, required: Bool) throws -> Int? {
-        guard let d = try number(key, required: required) else { return nil }
-        guard d == d.rounded(), abs(d) <= 9e15 else { throw error(key, "must be an integer") }
-        return Int(d)
-    }
-
-    func string(_ key: String, required: Bool) throws -> String? {
-        guard let v = raw(key) else {
-            if required { throw error(key, "is required") }
-            return nil
-        }
-        guard case .string(let s) = v else { throw error(key, "must be a string") }
-        return s
-    }
-
-    func bool(_ key: String) throws -> Bool? {
-        guard let v = raw(key) else { return nil }
-        guard case .bool(let b) = v else { throw error(key, "must be true or false") }
-        return b
-    }
-
-    func object(_ key: String) throws -> Fields? {
-        guard let v = raw(key) else { return nil }
-        return try Fields(v, path: name(key))
-    }
-
-    func point() throws -> Point {
-        let p = Point(x: try number("x", required: true)!, y: try number("y", required: true)!)
-        try rejectUnknown()
-        return p
-    }
-
-    func rejectUnknown() throws {
-        for key in object.keys.sorted() where !seen.keys.contains(key) {
-            throw error(key, "is not a known field")
-        }
     }
 }
