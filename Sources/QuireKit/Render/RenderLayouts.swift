@@ -63,7 +63,7 @@ public enum RenderLayouts {
     public static let animations: [AnimationEntry] = [
         // Focus moves by tap from the page the strip rests on (page 0, or page 1 when the target
         // is page 0) to page `index` (docs/layout-formulas.md#sync-and-animations, move).
-        AnimationEntry(name: "move", layouts: ["strip"]) { context, index, progress in
+        AnimationEntry(name: "move", layouts: [LayoutName.strip.rawValue]) { context, index, progress in
             let strip = Layouts.Strip(viewport: context.viewport, aspectRatios: context.aspectRatios)
             let from = index == 0 ? min(1, strip.count - 1) : 0
             guard let start = strip.offset(forIndex: from),
@@ -75,7 +75,7 @@ public enum RenderLayouts {
         },
         // Deleting the focused page `index`: the first half of the progress collapses it, the
         // second half closes the gap (docs/layout-formulas.md#sync-and-animations, delete).
-        AnimationEntry(name: "delete", layouts: ["strip"]) { context, index, progress in
+        AnimationEntry(name: "delete", layouts: [LayoutName.strip.rawValue]) { context, index, progress in
             let strip = Layouts.Strip(viewport: context.viewport, aspectRatios: context.aspectRatios)
             guard let offset = strip.offset(forIndex: index),
                   let phases = StripAnimation.deletion(in: strip, index: index) else {
