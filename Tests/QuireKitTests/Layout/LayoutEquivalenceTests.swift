@@ -32,4 +32,27 @@ import Testing
         // The corpus exercises both answers and refusals.
         #expect(errors > 100 && errors < requests.count - 100)
     }
+
+    /// The typed `LayoutRequestDocument` is the same request model: each corpus request that
+    /// decodes into one and parses validates to the same `LayoutRequest` through the document.
+    @Test func documentsValidateToTheSameRequests() throws {
+        let folder = Self.folder.path
+        var compared = 0, refused = 0
+        for line in try Self.lines("requests.jsonl") {
+            let data = Data(line.replacingOccurrences(of: "{FOLDER}", with: folder).utf8)
+            guard let document = try? JSONDecoder().decode(LayoutRequestDocument.self, from: data) else { continue }
+            do {
+                let parsed = try LayoutRequest.parse(data)
+                #expect(try LayoutRequest(document) == parsed, "request \(line)")
+                compared += 1
+            } catch let error as LayoutRequestError {
+                // Refused as text: the document is refused alike unless decoding dropped the
+                // unknown field at fault.
+                guard error.message != "is not a known field" else { continue }
+                #expect(throws: error, "request \(line)") { try LayoutRequest(document) }
+                refused += 1
+            }
+        }
+        #expect(compared > 500 && refused >= 10, "compared \(compared), refused \(refused)")
+    }
 }

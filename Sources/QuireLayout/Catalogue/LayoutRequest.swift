@@ -1,5 +1,4 @@
-import Foundation
-import QuireLayout
+import QuireGeometry
 
 /// One `quire layout` request (schema `Schemas/quire.layout-request-1.schema.json`): which
 /// layout, the viewport, the items, the offset, and optional parameters, query rect, snap
@@ -45,19 +44,11 @@ public struct LayoutRequest: Equatable, Sendable {
     /// The catalogue entry of the request's layout.
     public var entry: any LayoutCatalogueEntry.Type { LayoutCatalogue.entry(named: layout)! }
 
-    /// Parses and validates one request document.
-    /// - Throws: `LayoutRequestError` naming the first bad field.
-    public static func parse(_ data: Data) throws -> LayoutRequest {
-        guard data.count <= LayoutLimits.maximumRequestBytes else {
-            throw LayoutRequestError(field: "", message: "the request is longer than \(LayoutLimits.maximumRequestBytes) bytes, the limit")
-        }
-        let value: LayoutJSON
-        do {
-            value = try LayoutJSON.parse(data)
-        } catch {
-            throw LayoutRequestError(field: "", message: "the request is not valid JSON")
-        }
-        return try LayoutRequest(json: value)
+    /// Validates a typed request document, as `quire layout` validates its JSON: the document
+    /// and the JSON request are one model, read by one parser.
+    /// - Throws: `LayoutRequestError` naming the first field at fault.
+    public init(_ document: LayoutRequestDocument) throws {
+        try self.init(json: document.json)
     }
 
     /// Reads a request from parsed JSON, checking every field.
