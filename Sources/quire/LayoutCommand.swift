@@ -8,7 +8,7 @@ import QuireKit
 struct LayoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layout",
-        abstract: "Compute viewer layout geometry (pager, strip, halves, carousel, featured) for a JSON request.",
+        abstract: "Compute viewer layout geometry (\(LayoutCatalogue.names.map(\.rawValue).joined(separator: ", "))) for a JSON request.",
         discussion: """
         Reads one JSON request from stdin (or --request FILE) and prints one JSON response.
         With --lines, reads one request per line and answers each on its own line, flushing

@@ -29,12 +29,6 @@ public final class LayoutCache {
         fileprivate let owner: LayoutCache?
         fileprivate let cacheable: Bool
 
-        /// The request's viewport when it gives none: the report's (strip height for the strip).
-        func viewport(_ kind: LayoutRequest.Kind) -> Size? {
-            guard let v = reportViewport else { return nil }
-            return kind == .strip ? Size(width: v.width, height: v.stripHeight) : Size(width: v.width, height: v.height)
-        }
-
         /// The ratios with missing ones filled with `fill` (the pager's cell aspect).
         func filled(_ fill: Double) -> [Double] {
             if cacheable, let owner, let f = owner.filledRatios, f.fill == fill || (f.fill.isNaN && fill.isNaN) {

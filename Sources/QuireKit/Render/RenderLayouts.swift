@@ -1,34 +1,5 @@
 import QuireLayout
 
-/// A layout with its item type erased, as the renderer sees it: items at an offset, the
-/// resting offset for an index, and which way it scrolls.
-public struct AnyRenderLayout: Sendable {
-    /// The axis offsets move along (a sweep's FROM:TO runs along it).
-    public enum Axis: String, Sendable { case horizontal, vertical }
-
-    public let axis: Axis
-    public let count: Int
-    private let itemsAt: @Sendable (Point) -> [any LayoutItem]
-    private let offsetFor: @Sendable (Int) -> Point?
-
-    /// Wraps any `CollectionLayout`; its items are drawn as the engine returns them.
-    /// - Parameters:
-    ///   - layout: the layout to draw.
-    ///   - axis: the axis a single `--offset` number runs along.
-    ///   - keep: which items are pages to draw (e.g. not the halves' section headers).
-    public init<L: CollectionLayout>(_ layout: L, axis: Axis, keep: @escaping @Sendable (L.Item) -> Bool = { _ in true }) {
-        self.axis = axis
-        self.count = layout.count
-        itemsAt = { offset in layout.items(at: offset, in: nil).filter(keep) }
-        offsetFor = { layout.offset(forIndex: $0) }
-    }
-
-    /// The items visible at `offset` (the layout's default query rect: its viewport).
-    public func items(at offset: Point) -> [any LayoutItem] { itemsAt(offset) }
-    /// The resting offset that shows item `index`.
-    public func offset(forIndex index: Int) -> Point? { offsetFor(index) }
-}
-
 /// What a table entry gets to build its layout from.
 public struct RenderLayoutContext: Sendable {
     /// The viewport of the picture, in points.
@@ -61,8 +32,8 @@ public struct RenderLayoutState: Sendable {
 /// The renderer's table of layouts and animations: every layout and animation plugs in here,
 /// by name, and nothing else in the renderer knows which layouts exist.
 ///
-/// Adding a layout is one `LayoutEntry` whose `make` builds it from the context; adding an
-/// animation is one `AnimationEntry` whose `state` returns the layout and offset at a progress.
+/// The layouts come from `LayoutCatalogue` (its `renderLayout`); adding an animation is one
+/// `AnimationEntry` whose `state` returns the layout and offset at a progress.
 /// Entries whose `make`/`state` is nil are known names reported as "not yet available".
 public enum RenderLayouts {
     /// A layout `quire render` can draw, by name, and how to build it (nil: known but not built in yet).
@@ -82,32 +53,17 @@ public enum RenderLayouts {
         public var state: (@Sendable (_ context: RenderLayoutContext, _ index: Int, _ progress: Double) throws -> RenderLayoutState)?
     }
 
-    private static let full: @Sendable (LayoutReport.Viewport) -> Size = { Size(width: $0.width, height: $0.height) }
-
-    public static let layouts: [LayoutEntry] = [
-        LayoutEntry(name: "pager", defaultViewport: full) { context in
-            AnyRenderLayout(Layouts.Pager(viewport: context.viewport, aspectRatios: context.aspectRatios), axis: .horizontal)
-        },
-        LayoutEntry(name: "strip", defaultViewport: { Size(width: $0.width, height: $0.stripHeight) }) { context in
-            AnyRenderLayout(Layouts.Strip(viewport: context.viewport, aspectRatios: context.aspectRatios), axis: .horizontal)
-        },
-        // The left half of the pizza selector; its section headers carry no page and are not drawn.
-        LayoutEntry(name: "halves", defaultViewport: full) { context in
-            AnyRenderLayout(Layouts.Halves(viewport: context.viewport, count: context.aspectRatios.count),
-                            axis: .vertical, keep: { $0.role == .cell })
-        },
-        LayoutEntry(name: "carousel", defaultViewport: full) { context in
-            AnyRenderLayout(Layouts.Carousel(viewport: context.viewport, count: context.aspectRatios.count), axis: .horizontal)
-        },
-        LayoutEntry(name: "featured", defaultViewport: full) { context in
-            AnyRenderLayout(Layouts.Featured(viewport: context.viewport, count: context.aspectRatios.count), axis: .vertical)
-        },
-    ]
+    /// The layouts of `LayoutCatalogue`, each built with its default parameters.
+    public static let layouts: [LayoutEntry] = LayoutCatalogue.entries.map { entry in
+        LayoutEntry(name: entry.name.rawValue, defaultViewport: { entry.defaultViewport($0) }) { context in
+            entry.renderLayout(viewport: context.viewport, aspectRatios: context.aspectRatios)
+        }
+    }
 
     public static let animations: [AnimationEntry] = [
         // Focus moves by tap from the page the strip rests on (page 0, or page 1 when the target
         // is page 0) to page `index` (docs/layout-formulas.md#sync-and-animations, move).
-        AnimationEntry(name: "move", layouts: ["strip"]) { context, index, progress in
+        AnimationEntry(name: "move", layouts: [LayoutName.strip.rawValue]) { context, index, progress in
             let strip = Layouts.Strip(viewport: context.viewport, aspectRatios: context.aspectRatios)
             let from = index == 0 ? min(1, strip.count - 1) : 0
             guard let start = strip.offset(forIndex: from),
@@ -119,7 +75,7 @@ public enum RenderLayouts {
         },
         // Deleting the focused page `index`: the first half of the progress collapses it, the
         // second half closes the gap (docs/layout-formulas.md#sync-and-animations, delete).
-        AnimationEntry(name: "delete", layouts: ["strip"]) { context, index, progress in
+        AnimationEntry(name: "delete", layouts: [LayoutName.strip.rawValue]) { context, index, progress in
             let strip = Layouts.Strip(viewport: context.viewport, aspectRatios: context.aspectRatios)
             guard let offset = strip.offset(forIndex: index),
                   let phases = StripAnimation.deletion(in: strip, index: index) else {

@@ -8,8 +8,8 @@ import QuireGeometry
 /// the JSON and take the engine's defaults. Parameters are named as in docs/layouts.md
 /// (`LayoutJSON` values, e.g. `["spacing": .number(4)]`).
 public struct LayoutRequestDocument: Codable, Sendable, Equatable {
-    /// The five layouts.
-    public enum Layout: String, Codable, Sendable, CaseIterable { case pager, strip, halves, carousel, featured }
+    /// A layout name from `LayoutCatalogue`.
+    public typealias Layout = LayoutName
 
     /// Where a scroll that would end at `proposedOffset` comes to rest.
     public struct Snap: Codable, Sendable, Equatable {

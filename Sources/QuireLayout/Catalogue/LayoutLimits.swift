@@ -10,7 +10,7 @@ public enum LayoutLimits {
     /// 10^9 pt is 25,000 km of scrolling, and sums of a few such numbers stay exact in a Double.
     public static let maximumMagnitude = 1e9
     /// `maximumMagnitude` as error messages write it (a test keeps the two equal).
-    static let magnitudeText = "-1e9...1e9"
+    package static let magnitudeText = "-1e9...1e9"
 
     /// The largest viewport side in points: 100,000 pt is over 30 times the widest screen,
     /// and keeps a million items' content size (side × count) finite and exact.
@@ -24,7 +24,7 @@ public enum LayoutLimits {
     /// real page or receipt, and keeps `side / ratio` within the coordinate bound.
     public static let aspectRatioRange = 1e-4...1e4
     /// `aspectRatioRange` as error messages write it (a test keeps the two equal).
-    static let aspectRatioText = "1e-4...1e4"
+    package static let aspectRatioText = "1e-4...1e4"
 
     /// The most items one reply may return: a reply of 10,000 items is about 4 MB of JSON,
     /// hundreds of screens of thumbnails; a rect meeting more is refused, so a reply's memory
