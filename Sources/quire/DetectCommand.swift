@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import QuireImaging
 import QuireKit
 
 /// `quire detect INPUT...`: finds the page in each input and prints one JSON document, without
@@ -38,18 +37,12 @@ struct DetectCommand: ParsableCommand {
                                valueName: "file"))
     var cornersOut: String?
 
-    @Option(help: ArgumentHelp("Refuse pages with more pixels than this (checked from the header, before decoding), as `quire process` does; suffixes K, M, G.",
-                               valueName: "pixels"))
-    var maxPixels: String = "250M"
-
-    func validate() throws {
-        guard ProcessCommand.parsePixels(maxPixels) != nil else {
-            throw ValidationError("--max-pixels must be a positive number of pixels (e.g. 250000000 or 250M), not '\(maxPixels)'.")
-        }
-    }
+    @Option(help: ArgumentHelp("Refuse pages with more pixels than this (checked from the header, before decoding), as `quire process` does; suffixes K, M, G. (default: \(PixelCount(ProcessJob.defaultMaxPixels)))",
+                               valueName: "pixels"), transform: PixelCount.init(parsing:))
+    var maxPixels = PixelCount(ProcessJob.defaultMaxPixels)
 
     func run() throws {
-        let limit = ProcessCommand.parsePixels(maxPixels) ?? ProcessJob.defaultMaxPixels
+        let limit = maxPixels.value
         let found = InputDiscovery.discover(inputs)
         var results: [[String: Any]] = []
         var corners = CornersFile(entries: [:])

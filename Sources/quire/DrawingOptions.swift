@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import QuireKit
-import VipsBridge
 
 /// What `quire strip` and `quire render` share: the output folder they draw from, the device
 /// scale, and how their option values are parsed and checked (one place, so both commands say
@@ -12,14 +11,6 @@ struct DrawingOptions: ParsableArguments {
 
     @Option(help: "Device pixels per point: 1, 2 or 3.")
     var scale: Int = 1
-
-    /// An image format from `--format`, refused unless it is one of `allowed`.
-    static func format(_ text: String, allowed: [VIPSImage.SaveFormat], expected: String) throws -> VIPSImage.SaveFormat {
-        guard let parsed = VIPSImage.SaveFormat(cliName: text), allowed.contains(parsed) else {
-            throw ValidationError("--format must be \(expected) (got '\(text)')")
-        }
-        return parsed
-    }
 
     /// A colour from `--background`, or nil when the option was not given.
     static func background(_ text: String?) throws -> RenderColor? {
@@ -53,12 +44,4 @@ struct CLIFailure: Error, CustomStringConvertible {
     let message: String
     init(_ error: any Error) { message = "\(error)" }
     var description: String { message }
-}
-
-extension VIPSImage.SaveFormat {
-    /// A format from a CLI name (`jpg` and `jpeg` both work).
-    init?(cliName: String) {
-        let name = cliName.lowercased()
-        self.init(rawValue: name == "jpg" ? "jpeg" : name == "tif" ? "tiff" : name)
-    }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import QuireKit
-import QuireImaging
 
 /// `quire process INPUT... -o OUT`: pages, previews, thumbnails and layout.json.
 struct ProcessCommand: ParsableCommand {
@@ -43,15 +42,15 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Resolution PDF pages are rendered at.")
     var dpi: Double = 200
 
-    @Option(help: ArgumentHelp("Refuse pages with more pixels than this (checked from the header, before decoding); suffixes K, M, G.",
-                               valueName: "pixels"))
-    var maxPixels: String = "250M"
+    @Option(help: ArgumentHelp("Refuse pages with more pixels than this (checked from the header, before decoding); suffixes K, M, G. (default: \(PixelCount(ProcessJob.defaultMaxPixels)))",
+                               valueName: "pixels"), transform: PixelCount.init(parsing:))
+    var maxPixels = PixelCount(ProcessJob.defaultMaxPixels)
 
     @Option(help: "Pages processed at once (default: the number of cores).")
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("The reference viewport layout.json's geometry is computed for, in points.", valueName: "WxH"))
-    var viewport: String = "390x844"
+    @Option(help: ArgumentHelp("The reference viewport layout.json's geometry is computed for, in points. (default: 390x844)", valueName: "WxH"), transform: ViewportSize.init(parsing:))
+    var viewport = ViewportSize(width: 390, height: 844)
 
     @Option(help: "Height of the thumbnail strip in the viewport, in points.")
     var stripHeight: Double = 66
@@ -81,8 +80,8 @@ struct ProcessCommand: ParsableCommand {
     var mode: CleanOptions.Mode = .colour
 
     @Option(help: ArgumentHelp("User-corrected page corners: a JSON object mapping file names (or name#page, 1-based) to [[x,y] x 4] in display pixels, TL, TR, BR, BL; used instead of detection.",
-                               valueName: "file.json"))
-    var corners: String?
+                               valueName: "file.json"), transform: CornersFile.init(contentsOf:))
+    var corners: CornersFile?
 
     @Flag(help: "Also write masks/NNNN.png: an 8-bit mask of the page region in the source image (255 inside the quad).")
     var masks = false
@@ -110,8 +109,8 @@ struct ProcessCommand: ParsableCommand {
     var thumbnailsOnly = false
 
     @Option(help: ArgumentHelp("Process only share K of N of the inputs (by a stable hash of each input's name) into this OUT; combine the N outputs with `quire merge`.",
-                               valueName: "K/N"))
-    var shard: String?
+                               valueName: "K/N"), transform: ShardSelector.init(parsing:))
+    var shard: ShardSelector?
 
     @Option(help: "Web viewer: web (write OUT/index.html, quire-viewer/ and layout.js) or none.")
     var viewer: ViewerChoice = .web
@@ -139,22 +138,10 @@ struct ProcessCommand: ParsableCommand {
         guard (1...65_500).contains(thumbSize) else { throw ValidationError("--thumb-size must be 1-65500 pixels, not \(thumbSize).") }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100, not \(quality).") }
         guard dpi.isFinite, (10...2400).contains(dpi) else { throw ValidationError("--dpi must be 10-2400, not \(dpi).") }
-        guard Self.parsePixels(maxPixels) != nil else {
-            throw ValidationError("--max-pixels must be a positive number of pixels (e.g. 250000000 or 250M), not '\(maxPixels)'.")
-        }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be 1-256, not \(jobs).") }
-        guard Self.parseViewport(viewport) != nil else {
-            throw ValidationError("--viewport must be WIDTHxHEIGHT in points, e.g. 390x844, not '\(viewport)'.")
-        }
         guard stripHeight.isFinite, stripHeight > 0 else { throw ValidationError("--strip-height must be positive, not \(stripHeight).") }
         guard !output.isEmpty else { throw ValidationError("--output must not be empty.") }
-        if let corners {
-            do { _ = try CornersFile(contentsOf: corners) } catch { throw ValidationError("--corners: \(error)") }
-        }
         guard pageTimeout.isFinite, pageTimeout >= 0 else { throw ValidationError("--page-timeout must be 0 or more seconds, not \(pageTimeout).") }
-        if let shard {
-            do { _ = try ShardSelector(parsing: shard) } catch { throw ValidationError("--shard: \(error)") }
-        }
         if !lang.isEmpty && !ocr { throw ValidationError("--lang reads text: give it with --ocr.") }
         // Languages are checked only where Tesseract's models are: without them the batch runs
         // without OCR and says so once.
@@ -205,20 +192,19 @@ struct ProcessCommand: ParsableCommand {
 
     /// The job these options describe (after `validate()`).
     var job: ProcessJob {
-        let size = Self.parseViewport(viewport) ?? (390, 844)
         var job = ProcessJob(
             inputs: inputs, outputDirectory: output,
             renditions: RenditionOptions(format: format, quality: quality, previewSize: previewSize, thumbnailSize: thumbSize,
                                          optimizeCoding: optimizeCoding),
             correction: CorrectionOptions(mode: correct, paper: paper, rotate: rotate),
-            dpi: dpi, maxPixels: Self.parsePixels(maxPixels) ?? ProcessJob.defaultMaxPixels, jobs: jobs,
-            viewport: LayoutReport.Viewport(width: size.0, height: size.1, stripHeight: stripHeight),
+            dpi: dpi, maxPixels: maxPixels.value, jobs: jobs,
+            viewport: LayoutReport.Viewport(width: viewport.width, height: viewport.height, stripHeight: stripHeight),
             force: force, pageTimeout: pageTimeout > 0 ? pageTimeout : nil, allowUntrustedFormats: allowUntrustedFormats,
-            corners: corners.flatMap { try? CornersFile(contentsOf: $0) }, masks: masks)
+            corners: corners, masks: masks)
         job.clean = CleanOptions(edges: edges, background: background, mode: mode)
         job.thumbnailsOnly = thumbnailsOnly
         job.split = SplitOptions(mode: split, order: splitOrder)
-        job.shard = shard.flatMap { try? ShardSelector(parsing: $0) }
+        job.shard = shard
         job.ocr = ocr ? OCROptions(languages: languages) : nil
         return job
     }
@@ -334,31 +320,7 @@ struct ProcessCommand: ParsableCommand {
             return source
         }
     }
-
-    /// "250000000", "250M", "1.5G", "800K" -> pixels; nil when not a positive number.
-    static func parsePixels(_ text: String) -> Int? {
-        var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
-        if digits.hasSuffix("MP") { digits.removeLast() }
-        var scale = 1.0
-        if let last = digits.last, let s = ["K": 1e3, "M": 1e6, "G": 1e9][String(last)] {
-            scale = s
-            digits.removeLast()
-        }
-        guard let value = Double(digits), value.isFinite, value > 0, value * scale < 1e15 else { return nil }
-        return max(1, Int(value * scale))
-    }
-
-    /// "390x844" -> (390, 844); nil unless both sides are positive finite numbers.
-    static func parseViewport(_ text: String) -> (Double, Double)? {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
-              w.isFinite, h.isFinite, w > 0, h > 0 else { return nil }
-        return (w, h)
-    }
 }
-
-extension OutputFormat: ExpressibleByArgument {}
-extension ProgressReporter.Style: ExpressibleByArgument {}
 
 /// The progress reporter, made once the page count is known. Inputs that fail before that
 /// (unreadable files, found while counting pages) are held and reported first, counted in the
@@ -391,17 +353,4 @@ final class ProgressBox: @unchecked Sendable {
         reporter.pageFinished(source: error.source, sourcePage: error.sourcePage ?? 0, status: .failed,
                               code: error.code, message: error.message)
     }
-}
-extension CorrectionOptions.Mode: ExpressibleByArgument {}
-extension CorrectionOptions.Paper: ExpressibleByArgument {}
-extension CleanOptions.Edges: ExpressibleByArgument {}
-extension CorrectionOptions.Rotate: ExpressibleByArgument {}
-extension SplitOptions.Mode: ExpressibleByArgument {}
-extension SplitOptions.Order: ExpressibleByArgument {}
-extension CleanOptions.Background: ExpressibleByArgument {}
-extension CleanOptions.Mode: ExpressibleByArgument {}
-
-/// `--viewer`: whether `quire process` writes the web viewer into OUT.
-enum ViewerChoice: String, ExpressibleByArgument, CaseIterable {
-    case web, none
 }

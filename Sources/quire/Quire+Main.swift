@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import QuireImaging
+import QuireKit
 
 extension Quire {
     /// Exit status for usage errors (bad or missing options), as in most Unix tools;

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import QuireKit
-import VipsBridge
 
 /// `quire render OUT`: a picture (or an animated sweep) of a layout state with the real pages.
 struct RenderCommand: ParsableCommand {
@@ -20,8 +19,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Show the resting state of page K (0-based); with --animation, the page it acts on.")
     var index: Int?
 
-    @Option(help: "Viewport WxH in points (default: layout.json's viewport; the strip uses its strip height).")
-    var viewport: String?
+    @Option(help: ArgumentHelp("Viewport WxH in points (default: layout.json's viewport; the strip uses its strip height).", valueName: "WxH"),
+            transform: ViewportSize.init(parsing:))
+    var viewport: ViewportSize?
 
     @Option(help: "Animation: \(RenderLayouts.animations.map(\.name).joined(separator: ", ")) (with --index and --progress).")
     var animation: String?
@@ -32,8 +32,9 @@ struct RenderCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "FROM:TO:STEPS: film a scroll from offset FROM to TO in STEPS frames (an animated GIF or WebP).")
     var sweep: String?
 
-    @Option(help: "png, jpeg or webp for a picture (default png); gif or webp for --sweep (default gif).")
-    var format: String?
+    @Option(help: "png, jpeg or webp for a picture (default png); gif or webp for --sweep (default gif).",
+            transform: { try ImageFormat(parsing: $0, allowed: ImageFormat.allCases, expected: "png, jpeg, webp or gif") })
+    var format: ImageFormat?
 
     @Option(help: "Milliseconds per frame of a sweep.")
     var delay: Int = 80
@@ -56,11 +57,7 @@ struct RenderCommand: ParsableCommand {
             options.offsetIsScalar = parts.count == 1
         }
         options.index = index
-        if let viewport {
-            let parts = viewport.lowercased().split(separator: "x").compactMap { Double($0) }
-            guard parts.count == 2 else { throw ValidationError("--viewport must be WxH in points, e.g. 390x844 (got '\(viewport)')") }
-            options.viewport = Size(width: parts[0], height: parts[1])
-        }
+        options.viewport = viewport?.size
         options.scale = drawing.scale
         options.animation = animation
         options.progress = progress
@@ -70,9 +67,7 @@ struct RenderCommand: ParsableCommand {
             }
             options.sweep = parsed
         }
-        if let format {
-            options.format = try DrawingOptions.format(format, allowed: VIPSImage.SaveFormat.allCases, expected: "png, jpeg, webp or gif")
-        }
+        options.format = format
         options.delayMilliseconds = delay
         if let color = try DrawingOptions.background(background) { options.background = color }
         options.output = output

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import QuireKit
-import VipsBridge
 
 /// `quire strip OUT`: thumbnail sprites + strip.json, focus pictures and a contact sheet.
 struct StripCommand: ParsableCommand {
@@ -14,8 +13,9 @@ struct StripCommand: ParsableCommand {
     @Option(help: "Thumbnail height in points (default: the strip height in layout.json).")
     var height: Double?
 
-    @Option(help: "Sprite format: jpeg, png or webp.")
-    var format: String = "jpeg"
+    @Option(help: "Sprite format: jpeg, png or webp. (default: jpeg)",
+            transform: { try ImageFormat(parsing: $0, allowed: [.jpeg, .png, .webp], expected: "jpeg, png or webp") })
+    var format: ImageFormat = .jpeg
 
     @Option(help: "JPEG/WebP quality 1-100.")
     var quality: Int = 85
@@ -39,7 +39,7 @@ struct StripCommand: ParsableCommand {
         var options = StripOptions()
         options.height = height
         options.scale = drawing.scale
-        options.format = try DrawingOptions.format(format, allowed: [.jpeg, .png, .webp], expected: "jpeg, png or webp")
+        options.format = format
         options.quality = quality
         options.maxWidth = maxWidth
         if let color = try DrawingOptions.background(background) { options.background = color }

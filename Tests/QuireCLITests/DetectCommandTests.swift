@@ -1,5 +1,6 @@
 import Foundation
 import QuireImaging
+import QuireKit
 import VipsBridge
 import Testing
 @testable import quire
@@ -74,7 +75,7 @@ import Testing
 
     @Test func maxPixelsIsTheSameOptionAsProcess() throws {
         #expect(try DetectCommand.parse(["a.jpg"]).maxPixels == ProcessCommand.parse(["a.jpg", "-o", "out"]).maxPixels)
-        #expect(try DetectCommand.parse(["a.jpg", "--max-pixels", "2M"]).maxPixels == "2M")
+        #expect(try DetectCommand.parse(["a.jpg", "--max-pixels", "2M"]).maxPixels == PixelCount(2_000_000))
         #expect(throws: (any Error).self) { try DetectCommand.parseAsRoot(["a.jpg", "--max-pixels", "lots"]) }
         let dir = NSTemporaryDirectory() + "quire-detect-max-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

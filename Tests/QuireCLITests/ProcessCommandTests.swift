@@ -46,16 +46,6 @@ import Testing
         #expect(throws: (any Error).self) { try ProcessCommand.parse(["x", "-o", "o", "--progress", "bar"]) }
         #expect(throws: (any Error).self) { try ProcessCommand.parse(["x", "-o", "o", "--page-timeout", "-1"]) }
     }
-
-    @Test func pixelCountsAcceptSuffixes() {
-        #expect(ProcessCommand.parsePixels("250M") == 250_000_000)
-        #expect(ProcessCommand.parsePixels("250MP") == 250_000_000)
-        #expect(ProcessCommand.parsePixels("1.5G") == 1_500_000_000)
-        #expect(ProcessCommand.parsePixels("800k") == 800_000)
-        #expect(ProcessCommand.parsePixels("12345") == 12345)
-        #expect(ProcessCommand.parsePixels("0") == nil)
-        #expect(ProcessCommand.parsePixels("lots") == nil)
-    }
 }
 
 /// The built `quire` binary end to end: exit status 0, 1 and 2.

@@ -21,9 +21,6 @@ struct JPEGDraft {
         orientation >= 5 ? (size.height, size.width) : size
     }
 
-    /// Part of the message `cvips_jpeg_load_scaled` gives a file that ends early.
-    static let truncationMark = "the file is truncated"
-
     /// The largest DCT shrink (8, 4, 2 or 1) whose decoded size, ceil(stored / shrink) in both
     /// directions, is still at least 1.5 x `target`, so Lanczos3 has pixels to filter (with
     /// less, small text comes out visibly softer than libvips's thumbnail; Pillow's draft mode
@@ -52,7 +49,7 @@ struct JPEGDraft {
         do {
             guard let image = try VIPSImage.jpegScaled(file: path, shrink: s) else { return nil }
             decoded = image
-        } catch let error as VIPSError where error.message.contains(Self.truncationMark) {
+        } catch let error as VIPSError where LoaderMessage.jpegEndsEarly.isSaid(by: error.message) {
             // Refused as the full-size decode refuses it (vips_thumbnail would not: in libvips
             // 8.14 it ignores fail_on and fills the missing rows with grey).
             throw error

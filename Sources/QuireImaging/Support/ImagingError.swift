@@ -98,17 +98,12 @@ public struct ImagingError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension ImagingError {
     /// Classifies a libvips failure while decoding `path`: truncation and corruption are
-    /// told apart from other decoder errors by libvips's (libjpeg's, libpng's ...) wording.
+    /// told apart from other decoder errors by libvips's (libjpeg's, libpng's ...) wording
+    /// (`LoaderMessage`).
     public static func decoding(_ error: any Error, path: String) -> ImagingError {
         if let error = error as? ImagingError { return error }
         let message = (error as? VIPSError)?.message ?? String(describing: error)
-        let lower = message.lowercased()
-        let truncationWords = ["premature end", "truncat", "unexpected end", "end of file", "eof",
-                               "not enough data", "read error", "short read", "out of data",
-                               "incomplete", "corrupt", "crc error", "invalid", "bad huffman",
-                               "unable to read", "failed to read", "out of order read",
-                               "error reading", "read failed", "libspng", "libpng", "decode"]
-        if truncationWords.contains(where: lower.contains) {
+        if LoaderMessage.truncated.isSaid(by: message) {
             return ImagingError(.truncated, path: path, reason: "truncated or corrupt image data (\(message))")
         }
         return ImagingError(.decodeFailed, path: path, reason: "cannot decode (\(message))")

@@ -8,14 +8,8 @@ import QuireImaging
 /// A full disk is not a fault of the page being written: every later page would fail the
 /// same way, so the batch stops starting pages and reports it once for OUT.
 enum DiskFull {
-    /// The wordings of ENOSPC and EDQUOT in libc (`strerror`), libjpeg/libvips and libpng.
-    static let phrases = ["no space left on device", "out of disk space", "disk quota exceeded", "disk full", "enospc", "edquot"]
-
-    /// Whether a message names a full disk.
-    static func matches(_ message: String) -> Bool {
-        let lower = message.lowercased()
-        return phrases.contains(where: lower.contains)
-    }
+    /// Whether a message names a full disk (`LoaderMessage.diskFull` holds the wordings).
+    static func matches(_ message: String) -> Bool { LoaderMessage.diskFull.isSaid(by: message) }
 
     /// Whether an error of a page or of Quire's own bookkeeping is a full disk.
     static func matches(_ error: any Error) -> Bool {

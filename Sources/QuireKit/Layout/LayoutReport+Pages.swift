@@ -58,11 +58,31 @@ extension LayoutReport {
                 dpi: r.dpi.map { DPI(x: $0.x, y: $0.y) },
                 previewSize: r.previewSize.map { PixelSizeValue(width: $0.width, height: $0.height) },
                 thumbnailSize: r.thumbnailSize.map { PixelSizeValue(width: $0.width, height: $0.height) },
-                split: r.split.map { Split(part: $0.part, count: $0.count, side: $0.side.rawValue,
-                                           rect: RectValue($0.rect), gutter: $0.gutter.rawValue) },
+                split: r.split.map { Split(part: $0.part, count: $0.count, side: Split.Side($0.side),
+                                           rect: RectValue($0.rect), gutter: Split.Gutter($0.gutter)) },
                 text: input.text,
                 pager: geometry.pager(index), strip: geometry.strip(index))
         }
         self.init(viewport: viewport, options: options, pages: records, errors: errors)
+    }
+}
+
+extension LayoutReport.Split.Side {
+    /// The record's side of a split page (the same two halves, named alike).
+    init(_ side: PageSplit.Side) {
+        switch side {
+        case .left: self = .left
+        case .right: self = .right
+        }
+    }
+}
+
+extension LayoutReport.Split.Gutter {
+    /// The record's name for what showed the gutter.
+    init(_ kind: SpreadFinder.Gutter.Kind) {
+        switch kind {
+        case .margins: self = .margins
+        case .fold: self = .fold
+        }
     }
 }

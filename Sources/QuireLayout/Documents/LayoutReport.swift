@@ -213,21 +213,26 @@ public struct LayoutReport: Codable, Sendable, Equatable {
     /// Which page of an open book a written page is: its source (one photo or scan of a spread)
     /// was split in two at the gutter.
     public struct Split: Codable, Sendable, Equatable {
+        /// Which half of a spread a page is; written as `left` or `right`.
+        public enum Side: String, Codable, Sendable, Hashable, CaseIterable { case left, right }
+        /// What showed a spread's gutter; written as `margins` or `fold`.
+        public enum Gutter: String, Codable, Sendable, Hashable, CaseIterable { case margins, fold }
+
         /// The page's place among the spread's pages in reading order (1 or 2; with
         /// `--split-order rtl` the right page is 1).
         public var part: Int
         /// How many pages the spread was split into (2).
         public var count: Int
         /// `left` or `right`: which half of the spread it is.
-        public var side: String
+        public var side: Side
         /// The half, in pixels of the corrected spread before it was split.
         public var rect: RectValue
         /// What showed the gutter: `margins` (no ink crosses the middle) or `fold` (the dark
         /// line where a photographed book's pages meet).
-        public var gutter: String
+        public var gutter: Gutter
 
         /// The record of page `part` of `count`, the `side` half `rect` of its spread.
-        public init(part: Int, count: Int, side: String, rect: RectValue, gutter: String) {
+        public init(part: Int, count: Int, side: Side, rect: RectValue, gutter: Gutter) {
             self.part = part
             self.count = count
             self.side = side

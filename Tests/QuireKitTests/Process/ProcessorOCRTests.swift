@@ -131,7 +131,7 @@ import VipsBridge
         var job = ProcessJob(inputs: [dir + "/spread.png"], outputDirectory: out, jobs: 2)
         job.ocr = OCROptions()
         let report = try Processor.run(job).report
-        #expect(report.pages.map { $0.split?.side } == ["left", "right"])
+        #expect(report.pages.map { $0.split?.side } == [.left, .right])
         #expect(Self.text(out + "/text/0001.txt").contains("The left page line 3"))
         #expect(Self.text(out + "/text/0002.txt").contains("The right page line 3"))
         #expect(!Self.text(out + "/text/0001.txt").contains("right") && !Self.text(out + "/text/0002.txt").contains("left"))

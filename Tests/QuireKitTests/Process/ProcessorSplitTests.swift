@@ -45,7 +45,7 @@ import VipsBridge
         #expect(pages.map { ($0.source as NSString).lastPathComponent } == ["a.jpg", "b-spread.png", "b-spread.png", "c.jpg"])
         #expect(pages.map(\.files.page) == ["pages/0001.jpg", "pages/0002.jpg", "pages/0003.jpg", "pages/0004.jpg"])
         #expect(pages.map { $0.split?.part } == [nil, 1, 2, nil])
-        #expect(pages.map { $0.split?.side } == [nil, "left", "right", nil])
+        #expect(pages.map { $0.split?.side } == [nil, .left, .right, nil])
         #expect(pages[1].split?.rect.x == 0 && pages[2].split?.rect.x == Double(pages[1].width))
         for page in pages {
             let image = try VIPSImage.load(file: out + "/" + page.files.page)
@@ -67,7 +67,7 @@ import VipsBridge
 
         // --split-order rtl: the right page first.
         let rtl = try Processor.run(Self.job(batch.inputs, out: out, split: SplitOptions(order: .rtl)))
-        #expect(rtl.report.pages.map { $0.split?.side } == [nil, "right", "left", nil])
+        #expect(rtl.report.pages.map { $0.split?.side } == [nil, .right, .left, nil])
     }
 
     @Test func shardsWithASpreadMergeToOneRunsOutput() throws {
