@@ -19,7 +19,7 @@
   /* Arrow keys move a corner by one screen pixel, with Shift by this many. */
   var SHIFT_STEP = 10;
   /* The capture is drawn at most this share of the screen's height (vh), so the tools stay in view. */
-  var CAPTURE_MAX_VH = 70;
+  var CAPTURE_MAX_VH = 62;
   var CORNERS = ['Top-left', 'Top-right', 'Bottom-right', 'Bottom-left'];
   var SVG = 'http://www.w3.org/2000/svg';
 
@@ -154,6 +154,8 @@
     this.btn.undo.addEventListener('click', function () { self.undo(); });
     this.btn.redo.addEventListener('click', function () { self.redo(); });
     main.appendChild(tools);
+    var save = el('div', 'rv-save');
+    main.appendChild(save);
 
     var panes = el('div', 'rv-panes');
     var cap = el('figure', 'rv-capture');
@@ -181,7 +183,6 @@
     panes.appendChild(cap); panes.appendChild(written);
     main.appendChild(panes);
 
-    var save = el('div', 'rv-save');
     this.saveBtn = button('rv-save-btn', this.token ? 'Save and reprocess' : 'Download corrections.json',
       this.token ? 'Save and reprocess' : 'Download corrections.json');
     this.saveBtn.addEventListener('click', function () { if (self.token) self.saveServed(); else self.download(); });
@@ -189,7 +190,6 @@
     this.status = el('p', 'rv-status'); this.status.setAttribute('role', 'status'); this.status.setAttribute('aria-live', 'polite');
     this.command = el('code', 'rv-command'); this.command.hidden = true;
     save.appendChild(this.saveBtn); save.appendChild(this.count); save.appendChild(this.status); save.appendChild(this.command);
-    main.appendChild(save);
     r.appendChild(main);
 
     r.addEventListener('keydown', function (ev) { self.key(ev); });
@@ -245,15 +245,16 @@
     this.listEl.textContent = '';
     this.items().forEach(function (x) {
       var li = el('li'), b = el('button', 'rv-item'); b.type = 'button'; b.dataset.key = x.key;
-      var ex = c.excluded(x.key), fixed = !!c.get(x.key);
-      var what = x.pages.length ? 'Page ' + x.pages.map(function (p) { return p.index + 1; }).join('–') : 'Left out';
+      var ex = c.excluded(x.key), fixed = !!c.get(x.key) && !ex;
+      var what = x.pages.length ? 'Page ' + x.pages.map(function (p) { return p.index + 1; }).join('–') : 'Left out: ' + x.key;
       var th = x.pages.length && x.pages[0].files ? x.pages[0].files.thumbnail : null;
       if (th) { var im = el('img'); im.alt = ''; im.src = th; im.draggable = false; b.appendChild(im); }
       var t = el('span', 'rv-item-text');
       /* the name read out starts with the text shown (axe: label-content-name-mismatch), then says more */
       t.appendChild(el('span', 'rv-item-title', what));
-      t.appendChild(el('span', 'rv-item-conf', x.pages.length ? ' sure ' + fmt(x.score, 2) : ''));
-      t.appendChild(el('span', 'sr-only', ', ' + x.key + (x.low ? ', low confidence' : '') + (ex ? ', excluded' : '') + (fixed && !ex ? ', fixed' : '')));
+      t.appendChild(el('span', 'rv-item-conf', x.pages.length ? ' sure ' + fmt(x.score, 2) : ex ? ' excluded' : ' included at the next save'));
+      t.appendChild(el('span', 'sr-only', (x.pages.length ? ', ' + x.key : '') + (x.low ? ', low confidence' : '') +
+        (ex && x.pages.length ? ', excluded' : '') + (fixed ? ', fixed' : '')));
       b.appendChild(t);
       if (x.low) b.classList.add('low');
       if (ex) b.classList.add('excluded');
@@ -369,8 +370,12 @@
       else { var c = cropQuad(p, cap.W, cap.H); if (c) poly(c, 'rv-detected'); }
     });
     poly(q, 'rv-edit');
-    /* the top edge, thicker: where the page's top is once turned */
-    var r = ((this.rotation(it) - (it.pages.length ? it.pages[0].rotation || 0 : 0)) % 360 + 360) % 360;
+    /* the top edge, thicker: where the written page's top is. A photo's quad is already in reading
+     * order (TL is the upright page's), so only a turn added by hand moves it; a scan's crop is in
+     * the source's order, so the whole turn does. */
+    var readingOrder = it.pages.some(function (p) { return quadOk(p.quad); });
+    var turned = this.rotation(it) - (readingOrder && it.pages.length ? it.pages[0].rotation || 0 : 0);
+    var r = (turned % 360 + 360) % 360;
     var top = r === 0 ? [q[0], q[1]] : r === 90 ? [q[3], q[0]] : r === 180 ? [q[2], q[3]] : [q[1], q[2]];
     line(top[0], top[1], 'rv-top');
     var split = this.isSplit(it), f = this.splitAt(it);

@@ -878,7 +878,7 @@ public enum ViewerAssets {
   /* Arrow keys move a corner by one screen pixel, with Shift by this many. */
   var SHIFT_STEP = 10;
   /* The capture is drawn at most this share of the screen's height (vh), so the tools stay in view. */
-  var CAPTURE_MAX_VH = 70;
+  var CAPTURE_MAX_VH = 62;
   var CORNERS = ['Top-left', 'Top-right', 'Bottom-right', 'Bottom-left'];
   var SVG = 'http://www.w3.org/2000/svg';
 
@@ -1013,6 +1013,8 @@ public enum ViewerAssets {
     this.btn.undo.addEventListener('click', function () { self.undo(); });
     this.btn.redo.addEventListener('click', function () { self.redo(); });
     main.appendChild(tools);
+    var save = el('div', 'rv-save');
+    main.appendChild(save);
 
     var panes = el('div', 'rv-panes');
     var cap = el('figure', 'rv-capture');
@@ -1040,7 +1042,6 @@ public enum ViewerAssets {
     panes.appendChild(cap); panes.appendChild(written);
     main.appendChild(panes);
 
-    var save = el('div', 'rv-save');
     this.saveBtn = button('rv-save-btn', this.token ? 'Save and reprocess' : 'Download corrections.json',
       this.token ? 'Save and reprocess' : 'Download corrections.json');
     this.saveBtn.addEventListener('click', function () { if (self.token) self.saveServed(); else self.download(); });
@@ -1048,7 +1049,6 @@ public enum ViewerAssets {
     this.status = el('p', 'rv-status'); this.status.setAttribute('role', 'status'); this.status.setAttribute('aria-live', 'polite');
     this.command = el('code', 'rv-command'); this.command.hidden = true;
     save.appendChild(this.saveBtn); save.appendChild(this.count); save.appendChild(this.status); save.appendChild(this.command);
-    main.appendChild(save);
     r.appendChild(main);
 
     r.addEventListener('keydown', function (ev) { self.key(ev); });
@@ -1104,15 +1104,16 @@ public enum ViewerAssets {
     this.listEl.textContent = '';
     this.items().forEach(function (x) {
       var li = el('li'), b = el('button', 'rv-item'); b.type = 'button'; b.dataset.key = x.key;
-      var ex = c.excluded(x.key), fixed = !!c.get(x.key);
-      var what = x.pages.length ? 'Page ' + x.pages.map(function (p) { return p.index + 1; }).join('–') : 'Left out';
+      var ex = c.excluded(x.key), fixed = !!c.get(x.key) && !ex;
+      var what = x.pages.length ? 'Page ' + x.pages.map(function (p) { return p.index + 1; }).join('–') : 'Left out: ' + x.key;
       var th = x.pages.length && x.pages[0].files ? x.pages[0].files.thumbnail : null;
       if (th) { var im = el('img'); im.alt = ''; im.src = th; im.draggable = false; b.appendChild(im); }
       var t = el('span', 'rv-item-text');
       /* the name read out starts with the text shown (axe: label-content-name-mismatch), then says more */
       t.appendChild(el('span', 'rv-item-title', what));
-      t.appendChild(el('span', 'rv-item-conf', x.pages.length ? ' sure ' + fmt(x.score, 2) : ''));
-      t.appendChild(el('span', 'sr-only', ', ' + x.key + (x.low ? ', low confidence' : '') + (ex ? ', excluded' : '') + (fixed && !ex ? ', fixed' : '')));
+      t.appendChild(el('span', 'rv-item-conf', x.pages.length ? ' sure ' + fmt(x.score, 2) : ex ? ' excluded' : ' included at the next save'));
+      t.appendChild(el('span', 'sr-only', (x.pages.length ? ', ' + x.key : '') + (x.low ? ', low confidence' : '') +
+        (ex && x.pages.length ? ', excluded' : '') + (fixed ? ', fixed' : '')));
       b.appendChild(t);
       if (x.low) b.classList.add('low');
       if (ex) b.classList.add('excluded');
@@ -1228,8 +1229,12 @@ public enum ViewerAssets {
       else { var c = cropQuad(p, cap.W, cap.H); if (c) poly(c, 'rv-detected'); }
     });
     poly(q, 'rv-edit');
-    /* the top edge, thicker: where the page's top is once turned */
-    var r = ((this.rotation(it) - (it.pages.length ? it.pages[0].rotation || 0 : 0)) % 360 + 360) % 360;
+    /* the top edge, thicker: where the written page's top is. A photo's quad is already in reading
+     * order (TL is the upright page's), so only a turn added by hand moves it; a scan's crop is in
+     * the source's order, so the whole turn does. */
+    var readingOrder = it.pages.some(function (p) { return quadOk(p.quad); });
+    var turned = this.rotation(it) - (readingOrder && it.pages.length ? it.pages[0].rotation || 0 : 0);
+    var r = (turned % 360 + 360) % 360;
     var top = r === 0 ? [q[0], q[1]] : r === 90 ? [q[3], q[0]] : r === 180 ? [q[2], q[3]] : [q[1], q[2]];
     line(top[0], top[1], 'rv-top');
     var split = this.isSplit(it), f = this.splitAt(it);
@@ -1687,10 +1692,10 @@ img { -webkit-user-drag: none; }
 .rv-written-page { flex: 1 1 0; min-width: 0; background: #000; }
 .rv-written-page img { display: block; width: 100%; height: auto; max-height: 70vh; object-fit: contain; transition: transform 0.2s; }
 .rv-is-excluded .rv-written-page img { opacity: 0.35; }
-.rv-save { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; border-top: 1px solid #333; padding-top: 8px; }
+.rv-save { display: flex; flex-wrap: wrap; gap: 4px 8px; align-items: center; }
 #review .rv-save-btn { background: #1d5fa8; border-color: #4da3ff; }
 .rv-count { color: #b8b8b8; }
-.rv-status { flex: 1 1 100%; margin: 0; min-height: 1.2em; }
+.rv-status { flex: 1 1 0; min-width: 200px; margin: 0; color: #ddd; }
 .rv-command { flex: 1 1 100%; display: block; padding: 6px; background: #000; border: 1px solid #444; overflow-wrap: anywhere; user-select: all; }
 /* A phone: the list is a strip on top, the written page below the capture. */
 @media (max-width: 600px) {
@@ -1702,6 +1707,7 @@ img { -webkit-user-drag: none; }
   #review button.rv-item { width: auto; min-height: 62px; padding: 2px 6px; border-left-width: 0; border-bottom: 4px solid transparent; }
   #review button.rv-item.low { border-bottom-color: #f0a020; }
   .rv-item img { width: 34px; height: 44px; }
+  .rv-item-text { white-space: nowrap; }
   .rv-panes { flex-direction: column; }
   .rv-capture, .rv-written { width: 100%; flex: none; }
   .rv-written-page img { max-height: 50vh; }
