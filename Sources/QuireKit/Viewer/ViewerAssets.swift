@@ -1649,7 +1649,7 @@ img { -webkit-user-drag: none; }
 .rv-list { overflow-y: auto; border-right: 1px solid #333; }
 .rv-list-head { position: sticky; top: 0; background: #1c1c1c; padding: 6px; z-index: 1; }
 .rv-items { list-style: none; margin: 0; padding: 0; }
-.rv-item { display: flex; gap: 8px; align-items: center; width: 100%; padding: 4px 6px; border: 0; border-left: 4px solid transparent;
+.rv-item { position: relative; display: flex; gap: 8px; align-items: center; width: 100%; padding: 4px 6px; border: 0; border-left: 4px solid transparent;
        background: none; color: inherit; font: inherit; text-align: left; cursor: pointer; }
 .rv-item img { width: 40px; height: 52px; object-fit: contain; background: #000; flex: none; }
 .rv-item-text { display: flex; flex-direction: column; min-width: 0; }
