@@ -879,6 +879,8 @@ public enum ViewerAssets {
   var SHIFT_STEP = 10;
   /* The capture is drawn at most this share of the screen's height (vh), so the tools stay in view. */
   var CAPTURE_MAX_VH = 62;
+  /* The list draws this many entries at most, from this many before the one shown. */
+  var LIST_WINDOW = 60, LIST_BEFORE = 20;
   var CORNERS = ['Top-left', 'Top-right', 'Bottom-right', 'Bottom-left'];
   var SVG = 'http://www.w3.org/2000/svg';
 
@@ -1055,14 +1057,20 @@ public enum ViewerAssets {
   };
 
   /* ---- data ---- */
+  /* The items in the order shown, worked out once per layout.json and order (not per render). */
   Review.prototype.items = function () {
-    var items = itemsOf(this.ctx.data());
+    var d = this.ctx.data(), c = this.cache;
+    if (c && c.data === d && c.order === this.order) return c.items;
+    var items = itemsOf(d);
     if (this.order === 'confidence') items.sort(function (a, b) { return a.score - b.score || a.order - b.order; });
+    var byKey = new Map();
+    items.forEach(function (it, i) { it.position = i; byKey.set(it.key, it); });
+    this.cache = { data: d, order: this.order, items: items, byKey: byKey };
     return items;
   };
   Review.prototype.item = function () {
-    var k = this.current, items = this.items();
-    return items.find(function (it) { return it.key === k; }) || items[0] || null;
+    var items = this.items();
+    return this.cache.byKey.get(this.current) || items[0] || null;
   };
   Review.prototype.entry = function () { return this.ctx.corrections.get(this.current) || {}; };
 
@@ -1083,8 +1091,7 @@ public enum ViewerAssets {
     if (focusList) { var b = this.listEl.querySelector('[aria-current="true"]'); if (b) b.focus(); }
   };
   Review.prototype.step = function (by) {
-    var items = this.items(), k = this.current;
-    var i = items.findIndex(function (it) { return it.key === k; });
+    var items = this.items(), cur = this.item(), i = cur ? cur.position : 0;
     var j = Math.max(0, Math.min(items.length - 1, i + by));
     if (items[j]) this.select(items[j].key);
   };
@@ -1102,12 +1109,19 @@ public enum ViewerAssets {
     this.orderBtn.setAttribute('aria-label', this.order === 'confidence'
       ? 'Order: least sure first (switch to batch order)' : 'Order: batch order (switch to least sure first)');
     this.listEl.textContent = '';
-    this.items().forEach(function (x) {
+    /* Only a window of the list is drawn (a 5,000-page batch would be 5,000 buttons); the
+     * arrows, Page Up/Down and ‹ › go through all of it. */
+    var all = this.items(), from = Math.max(0, Math.min(it.position - LIST_BEFORE, all.length - LIST_WINDOW)), to = Math.min(all.length, from + LIST_WINDOW);
+    var more = function (n, where) {
+      if (n > 0) self.listEl.appendChild(el('li', 'rv-more', n + (n === 1 ? ' more page ' : ' more pages ') + where + ': ‹ › or Page Up/Down'));
+    };
+    more(from, 'before');
+    all.slice(from, to).forEach(function (x) {
       var li = el('li'), b = el('button', 'rv-item'); b.type = 'button'; b.dataset.key = x.key;
       var ex = c.excluded(x.key), fixed = !!c.get(x.key) && !ex;
       var what = x.pages.length ? 'Page ' + x.pages.map(function (p) { return p.index + 1; }).join('–') : 'Left out: ' + x.key;
       var th = x.pages.length && x.pages[0].files ? x.pages[0].files.thumbnail : null;
-      if (th) { var im = el('img'); im.alt = ''; im.src = th; im.draggable = false; b.appendChild(im); }
+      if (th) { var im = el('img'); im.alt = ''; im.loading = 'lazy'; im.src = th; im.draggable = false; b.appendChild(im); }
       var t = el('span', 'rv-item-text');
       /* the name read out starts with the text shown (axe: label-content-name-mismatch), then says more */
       t.appendChild(el('span', 'rv-item-title', what));
@@ -1123,6 +1137,7 @@ public enum ViewerAssets {
       b.addEventListener('click', function () { self.select(x.key); });
       li.appendChild(b); self.listEl.appendChild(li);
     });
+    more(all.length - to, 'after');
     var cur = this.listEl.querySelector('[aria-current="true"]');
     if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest', inline: 'nearest' });
     this.renderPage(it);
@@ -1654,6 +1669,7 @@ img { -webkit-user-drag: none; }
 .rv-item img { width: 40px; height: 52px; object-fit: contain; background: #000; flex: none; }
 .rv-item-text { display: flex; flex-direction: column; min-width: 0; }
 .rv-item-conf { color: #b8b8b8; font-size: 12px; }
+.rv-more { padding: 6px; color: #b8b8b8; font-size: 12px; }
 .rv-item[aria-current] { background: #2a3a50; }
 /* Low confidence: an amber bar and a mark; excluded: struck through and dimmed; fixed: a blue dot. */
 .rv-item.low { border-left-color: #f0a020; }
@@ -1704,6 +1720,7 @@ img { -webkit-user-drag: none; }
   .rv-list-head { position: static; flex: none; display: flex; align-items: center; }
   #review .rv-order { max-width: 82px; white-space: normal; font-size: 12px; line-height: 1.1; }
   .rv-items { display: flex; }
+  .rv-more { flex: none; max-width: 120px; align-self: center; }
   #review button.rv-item { width: auto; min-height: 62px; padding: 2px 6px; border-left-width: 0; border-bottom: 4px solid transparent; }
   #review button.rv-item.low { border-bottom-color: #f0a020; }
   .rv-item img { width: 34px; height: 44px; }
