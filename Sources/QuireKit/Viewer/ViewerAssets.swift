@@ -1688,7 +1688,7 @@ img { -webkit-user-drag: none; }
 .rv-panes figure { margin: 0; min-width: 0; }
 .rv-capture { flex: 3 1 0; }
 .rv-written { flex: 2 1 0; }
-.rv-frame { position: relative; width: 100%; margin: 0 auto; background: #000; touch-action: none; user-select: none; -webkit-user-select: none; }
+.rv-frame { position: relative; width: 100%; margin: 0 auto; background: #000; touch-action: manipulation; user-select: none; -webkit-user-select: none; }
 .rv-capture-img { position: absolute; inset: 0; width: 100%; height: 100%; display: block; }
 .rv-overlay { position: absolute; inset: 0; width: 100%; height: 100%; overflow: visible; pointer-events: none; }
 .rv-overlay * { vector-effect: non-scaling-stroke; fill: none; }
