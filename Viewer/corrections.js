@@ -10,8 +10,8 @@
   var MAX_ENTRIES = 1000000;
   /* Undo steps kept: enough for a session of fixes, small enough for localStorage. */
   var MAX_HISTORY = 500;
-  /* Largest believable source coordinate (pixels): a corner past it is not kept. */
-  var MAX_COORD = 1 << 20;
+  /* The corrections file's range for a corner coordinate (pixels; Schemas/quire.corrections-1). */
+  var MAX_COORD = 10000000;
   /* The split fraction the corrections file accepts (contract: 0.2 <= x <= 0.8). */
   var SPLIT_MIN = 0.2, SPLIT_MAX = 0.8;
 
@@ -28,13 +28,25 @@
     if (!e || typeof e !== 'object') return null;
     var out = {};
     if (Array.isArray(e.corners) && e.corners.length === 4 && e.corners.every(function (c) {
-      return Array.isArray(c) && c.length === 2 && finite(c[0]) && finite(c[1]) && Math.abs(c[0]) <= MAX_COORD && Math.abs(c[1]) <= MAX_COORD;
-    })) out.corners = e.corners.map(function (c) { return [round2(c[0]), round2(c[1])]; });
+      return Array.isArray(c) && c.length === 2 && inRange(c[0]) && inRange(c[1]);
+    }) && convex(e.corners)) out.corners = e.corners.map(function (c) { return [round2(c[0]), round2(c[1])]; });
     if ([0, 90, 180, 270].indexOf(e.rotate) >= 0) out.rotate = e.rotate;
     if (typeof e.split === 'boolean') out.split = e.split;
     else if (finite(e.split) && e.split >= SPLIT_MIN && e.split <= SPLIT_MAX) out.split = Math.round(e.split * 1000) / 1000;
     if (e.exclude === true) out.exclude = true;
     return Object.keys(out).length ? out : null;
+  }
+  function inRange(v) { return finite(v) && v >= 0 && v <= MAX_COORD; }
+  /* TL, TR, BR, BL turning the same way at every corner: the only quads `quire process` straightens. */
+  function convex(q) {
+    var sign = 0;
+    for (var i = 0; i < 4; i++) {
+      var a = q[i], b = q[(i + 1) % 4], c = q[(i + 2) % 4];
+      var z = (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]);
+      if (z === 0 || (sign && Math.sign(z) !== sign)) return false;
+      sign = Math.sign(z);
+    }
+    return true;
   }
   function round2(v) { return Math.round(v * 100) / 100; }
   function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
@@ -129,6 +141,7 @@
   };
   Corrections.keyOf = keyOf;
   Corrections.clean = clean;
+  Corrections.convex = convex;
   Corrections.SPLIT_MIN = SPLIT_MIN;
   Corrections.SPLIT_MAX = SPLIT_MAX;
   Q.Corrections = Corrections;

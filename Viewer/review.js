@@ -22,6 +22,8 @@
   var CAPTURE_MAX_VH = 62;
   /* The list draws this many entries at most, from this many before the one shown. */
   var LIST_WINDOW = 60, LIST_BEFORE = 20;
+  /* Said when a move would cross the corners (quire process refuses such a quad). */
+  var NOT_CONVEX = 'Not moved: the corners must stay in order (top-left, top-right, bottom-right, bottom-left) around the page.';
   var CORNERS = ['Top-left', 'Top-right', 'Bottom-right', 'Bottom-left'];
   var SVG = 'http://www.w3.org/2000/svg';
 
@@ -444,6 +446,7 @@
   };
   Review.prototype.commitCorners = function () {
     var q = this.draft.corners; this.draft = null;
+    if (!Q.Corrections.convex(q)) { this.render(); this.say(NOT_CONVEX); return; }
     if (this.ctx.corrections.update(this.current, 'corners', q)) this.say('Corners moved. Save to reprocess the page.');
     else this.render();
   };
@@ -471,6 +474,7 @@
     var it = this.item(), cap = it.capture, by = (ev.shiftKey ? SHIFT_STEP : 1) * this.scale();
     var q = this.quad(it).map(function (c) { return c.slice(); });
     q[i] = [Math.max(0, Math.min(cap.W, q[i][0] + d[0] * by)), Math.max(0, Math.min(cap.H, q[i][1] + d[1] * by))];
+    if (!Q.Corrections.convex(q)) { this.say(NOT_CONVEX); return; }
     this.ctx.corrections.update(this.current, 'corners', q);
     this.handles[i].focus({ preventScroll: true });
   };

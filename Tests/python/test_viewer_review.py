@@ -181,6 +181,11 @@ def test_drag_a_corner_with_the_mouse_gives_source_pixels_and_downloads(review_o
         # the handle followed the pointer
         h2 = handle_centre(d, 0)
         assert abs(h2["x"] - h["x"] - dx) < 1.5 and abs(h2["y"] - h["y"] - dy) < 1.5
+        # a corner dragged across the page's other side is refused (quire process straightens convex quads only)
+        h1 = handle_centre(d, 1)
+        ActionChains(d).move_to_element(d.find_elements("css selector", "#review .rv-handle")[0]) \
+            .click_and_hold().move_by_offset(10, 0).move_by_offset(int(h1["x"] - h2["x"]) + 40, int(h1["y"] - h2["y"]) + 30).release().perform()
+        assert review(d)["entry"] == e and "Not moved" in review(d)["status"]
         # download: the file is the corrections file, one entry per line, keys sorted
         click(d, "#review .rv-save-btn")
         path = downloads / "corrections.json"
@@ -193,6 +198,10 @@ def test_drag_a_corner_with_the_mouse_gives_source_pixels_and_downloads(review_o
         assert data["in/unsure.jpg"]["corners"] == e["corners"]
         assert data["in/gone.jpg"] == {"exclude": True}          # seeded from layout.json's `excluded`
         assert list(data) == sorted(data) and len(text.strip().splitlines()) == len(data) + 2
+        schema_path = REPO / "Schemas" / "quire.corrections-1.schema.json"
+        if schema_path.exists():
+            import jsonschema
+            jsonschema.validate(data, json.loads(schema_path.read_text()))
         cmd = d.find_element("css selector", "#review .rv-command")
         assert cmd.is_displayed() and "--corrections" in cmd.text and str(review_out) in cmd.text
         assert "downloaded" in d.find_element("css selector", "#review .rv-status").text
