@@ -84,6 +84,10 @@ struct ProcessCommand: ParsableCommand {
                                valueName: "file.json"))
     var corners: String?
 
+    @Option(help: ArgumentHelp("The review's corrections: per page corners, rotate (0/90/180/270), split (true/false/0.2-0.8), exclude; a rerun into the same OUT redoes only the pages whose entry changed (docs/processing.md#corrections).",
+                               valueName: "file.json"))
+    var corrections: String?
+
     @Flag(help: "Also write masks/NNNN.png: an 8-bit mask of the page region in the source image (255 inside the quad).")
     var masks = false
 
@@ -151,6 +155,9 @@ struct ProcessCommand: ParsableCommand {
         if let corners {
             do { _ = try CornersFile(contentsOf: corners) } catch { throw ValidationError("--corners: \(error)") }
         }
+        if let corrections {
+            do { _ = try CorrectionsFile(contentsOf: corrections) } catch { throw ValidationError("--corrections: \(error)") }
+        }
         guard pageTimeout.isFinite, pageTimeout >= 0 else { throw ValidationError("--page-timeout must be 0 or more seconds, not \(pageTimeout).") }
         if let shard {
             do { _ = try ShardSelector(parsing: shard) } catch { throw ValidationError("--shard: \(error)") }
@@ -215,6 +222,9 @@ struct ProcessCommand: ParsableCommand {
             viewport: LayoutReport.Viewport(width: size.0, height: size.1, stripHeight: stripHeight),
             force: force, pageTimeout: pageTimeout > 0 ? pageTimeout : nil, allowUntrustedFormats: allowUntrustedFormats,
             corners: corners.flatMap { try? CornersFile(contentsOf: $0) }, masks: masks)
+        // An entry of --corrections wins over --corners for the page it names.
+        job.corrections = corrections.flatMap { try? CorrectionsFile(contentsOf: $0) }
+        job.correctionsPath = corrections
         job.clean = CleanOptions(edges: edges, background: background, mode: mode)
         job.thumbnailsOnly = thumbnailsOnly
         job.split = SplitOptions(mode: split, order: splitOrder)
