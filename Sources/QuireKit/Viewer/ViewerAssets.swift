@@ -1218,7 +1218,8 @@ public enum ViewerAssets {
       else if (p.correction === 'deskew') facts.push('Scan deskewed by ' + fmt(p.skewDegrees, 2) + '° and trimmed');
       else facts.push('Kept as it is' + (finite(p.quadConfidence) ? ' (page found with confidence ' + fmt(p.quadConfidence, 2) + ')' : ''));
       facts.push('Turned ' + (p.rotation || 0) + '°' + (finite(p.rotationConfidence) ? ', orientation confidence ' + fmt(p.rotationConfidence, 1) : ''));
-      if (it.pages.length > 1) facts.push('Split in two at the ' + (p.split && p.split.gutter === 'fold' ? 'fold' : 'margin') + ', ' + Math.round(detectedSplit(it) * 100) + '% across');
+      var gutter = p.split && p.split.gutter, at = Math.round(detectedSplit(it) * 100) + '% across';
+      if (it.pages.length > 1) facts.push(gutter === 'given' ? 'Split in two where your correction says, ' + at : 'Split in two at the ' + (gutter === 'fold' ? 'fold' : 'margin') + ', ' + at);
       if (it.low) facts.push('Low confidence: check this page');
     }
     var e = this.entry(), fixes = [];
