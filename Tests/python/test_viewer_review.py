@@ -489,14 +489,15 @@ def test_axe_finds_no_serious_violation_in_review(review_out, size):
 
 def test_stored_fixes_are_range_checked(review_out):
     """localStorage is outside input: a damaged or hand-edited store keeps only what the
-    corrections file allows (no 45 degree turn, no split past 0.8, no corner at 1e99)."""
+    corrections file allows (no 45 degree turn, no split past 0.8, no corner at 1e99, no crossed corners)."""
     d = _driver(1280, 800)
     try:
         open_review(d, review_out)
         where = d.execute_script("return location.pathname")
         bad = {"entries": {"in/sure.jpg": {"rotate": 45, "split": 0.95, "corners": [[1e99, 0], [1, 1], [2, 2], [3, 3]], "x": 1},
                            "in/unsure.jpg": {"rotate": 270, "split": 0.25, "exclude": "yes"},
-                           "in/plain.jpg": [[1, 2], [3, 4], [5, 6], [7, 8]]},
+                           "in/plain.jpg": [[1, 2], [30, 2], [30, 40], [1, 40]],
+                           "in/scan.jpg": {"corners": [[0, 0], [10, 10], [10, 0], [0, 10]]}},
                "done": [{"key": 5}, None, {"key": "in/unsure.jpg", "before": None, "after": {"rotate": 270}}], "undone": "x"}
         d.execute_script("localStorage.setItem(arguments[0], arguments[1])", "quire.corrections:" + where, json.dumps(bad))
         d.refresh()
@@ -507,7 +508,7 @@ def test_stored_fixes_are_range_checked(review_out):
         d.refresh()
         r = open_review(d, review_out, url=d.current_url)
         assert json.loads(r["text"]) == {"in/unsure.jpg": {"rotate": 270, "split": 0.25},
-                                         "in/plain.jpg": {"corners": [[1, 2], [3, 4], [5, 6], [7, 8]]}}
+                                         "in/plain.jpg": {"corners": [[1, 2], [30, 2], [30, 40], [1, 40]]}}
         click(d, "#review .rv-undo")                                # the one well-formed step
         assert "in/unsure.jpg" not in json.loads(review(d)["text"])
     finally:
