@@ -1,53 +1,40 @@
-/* Quire viewer: "Delete from view", remembered. The pages hidden from a batch's view are kept in
- * localStorage under a key naming the batch (its address and its pages), so a reload shows the
- * same view and another batch is not affected; Undo brings back the last hidden page in its place.
- * Files are never touched. Classic script: Quire.Hidden. */
+/* Quire viewer: "Delete from view", remembered. Deleting a page is an `exclude` correction
+ * (corrections.js), so there is one notion of removing a page: it survives a reload, Undo brings
+ * it back in its place, the review mode lists it, and the corrections file (downloaded or saved
+ * with --serve) leaves it out of the next `quire process`. All parts of a split source page go
+ * together, as `exclude` does in the file. Files are never touched. Classic script: Quire.Hidden. */
 (function (Q) {
   'use strict';
-  /* A short fingerprint of the batch's page files: a rerun with other pages gets a fresh view. */
-  function fingerprint(pages) {
-    var h = 2166136261;
-    pages.forEach(function (p) {
-      var s = String(p.files && p.files.page) + '\n';
-      for (var i = 0; i < s.length; i++) { h ^= s.charCodeAt(i); h = Math.imul(h, 16777619); }
-    });
-    return pages.length + '-' + (h >>> 0).toString(16);
-  }
   function idOf(p) { return String(p.files && p.files.page); }
-  function Hidden(storage, where, pages) {
-    this.storage = storage;
-    this.key = 'quire.hidden:' + where + ':' + fingerprint(pages);
-    this.ids = this.read(pages.length);
+  function Hidden(corrections, pages) {
+    this.corrections = corrections;
+    this.pages = pages;
   }
-  /* The stored list, checked: an array of at most `count` strings, else nothing hidden. */
-  Hidden.prototype.read = function (count) {
-    try {
-      var v = JSON.parse(this.storage.getItem(this.key) || '[]');
-      if (Array.isArray(v) && v.length <= count && v.every(function (s) { return typeof s === 'string'; })) return v;
-    } catch (e) { /* storage refused or damaged: show everything */ }
-    return [];
-  };
-  Hidden.prototype.write = function () {
-    try {
-      if (this.ids.length) this.storage.setItem(this.key, JSON.stringify(this.ids));
-      else this.storage.removeItem(this.key);
-    } catch (e) { /* storage full or refused: the view still works, it is only not remembered */ }
-  };
+  /* The file names of the pages left out of the view (tests and the viewer's state count them). */
+  Object.defineProperty(Hidden.prototype, 'ids', {
+    get: function () {
+      var c = this.corrections;
+      return this.pages.filter(function (p) { return c.excluded(Q.Corrections.keyOf(p)); }).map(idOf);
+    }
+  });
   /* The pages still shown, in order. */
   Hidden.prototype.filter = function (pages) {
-    var gone = new Set(this.ids);
-    return pages.filter(function (p) { return !gone.has(idOf(p)); });
+    var c = this.corrections;
+    return pages.filter(function (p) { return !c.excluded(Q.Corrections.keyOf(p)); });
   };
-  /* Hides `page`. The list is in the order pages were hidden, so it is also the undo stack,
-   * and Undo still works after a reload. */
-  Hidden.prototype.hide = function (page) { this.ids.push(idOf(page)); this.write(); };
-  Hidden.prototype.canUndo = function () { return this.ids.length > 0; };
-  /* Shows the last hidden page again (in its place in the batch): returns its id, or null. */
+  /* Hides `page`: an `exclude` added to its entry (corners or turns already there are kept). */
+  Hidden.prototype.hide = function (page) { this.corrections.update(Q.Corrections.keyOf(page), 'exclude', true); };
+  /* Undo in the reading views is offered when the last step excluded or included a page. */
+  Hidden.prototype.canUndo = function () {
+    var s = this.corrections.lastStep();
+    return !!s && !!(s.before && s.before.exclude) !== !!(s.after && s.after.exclude);
+  };
+  /* Undoes that step: returns the id of the first page it concerns, or null. */
   Hidden.prototype.undo = function () {
-    var id = this.ids.pop();
-    if (id === undefined) return null;
-    this.write();
-    return id;
+    if (!this.canUndo()) return null;
+    var s = this.corrections.undo();
+    var p = this.pages.find(function (q) { return Q.Corrections.keyOf(q) === s.key; });
+    return p ? idOf(p) : null;
   };
   Q.Hidden = Hidden;
 })(window.Quire = window.Quire || {});

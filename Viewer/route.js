@@ -1,6 +1,7 @@
 /* Quire viewer: the address and the tab's title. `#page=N` (N from 1, the page's number in the
  * batch) opens that page; the viewer keeps it in the address as you page, one history entry per
- * page you stop on, so Back and Forward page too. Pure: no DOM. Classic script: Quire.route. */
+ * page you stop on, so Back and Forward page too; `#review&page=N` opens the review mode there.
+ * Pure: no DOM. Classic script: Quire.route. */
 (function (Q) {
   'use strict';
   /* Page numbers past this are not numbers a batch can have (layout.json's count limit). */
@@ -13,6 +14,9 @@
     return n >= 1 && n <= MAX_PAGE ? n : null;
   }
   function format(n) { return '#page=' + n; }
+  /* The review mode's address: `#review`, `#review&page=N` (docs/review.md). */
+  function isReview(hash) { return /^#?review(?:&|$)/.test(hash || ''); }
+  function formatReview(n) { return '#review&page=' + n; }
   /* The batch's name: the output folder's (the directory holding index.html), else the host. */
   function batchName(loc) {
     var parts = (loc.pathname || '').split('/').filter(Boolean);
@@ -22,5 +26,5 @@
     return name || loc.host || 'Quire';
   }
   function title(name, n, count) { return count ? name + ' – page ' + n + ' of ' + count : name; }
-  Q.route = { parse: parse, format: format, batchName: batchName, title: title };
+  Q.route = { parse: parse, format: format, isReview: isReview, formatReview: formatReview, batchName: batchName, title: title };
 })(window.Quire = window.Quire || {});

@@ -3,7 +3,8 @@
  * keeps the state (offsets, active page, expanding rate, cell updates), turns input into
  * state changes, and puts the visible items in the DOM (only those: a 5,000-page batch has a
  * few dozen elements). Reading a page zoomed is reader.js, the address route.js, the
- * remembered "Delete from view" hidden.js, the choice of image file sources.js.
+ * remembered "Delete from view" hidden.js (an `exclude` of corrections.js), the choice of image
+ * file sources.js, the review mode (#review) review.js.
  * window.quireViewer is a small hook for tests and embedding apps. */
 (function (Q) {
   'use strict';
@@ -12,6 +13,7 @@
   var $ = function (id) { return document.getElementById(id); };
   var pagerEl = $('pager'), stripEl = $('strip'), altEl = $('alt');
   var allPages = [], pages = [], stripHeight = 66, pager, strip, alt = null, hidden = null, reader = null;
+  var corrections = null, review = null;
   var batchName = Q.route.batchName(location);
   var S = { layout: 'pager', po: 0, so: 0, active: 0, altOffset: 0, altOffsets: [0, 0] };
   var running = 0;              /* animations in flight (tests wait for 0) */
@@ -88,6 +90,7 @@
   }
 
   function render() {
+    if (S.layout === 'review') { updateBar(); return; }
     if (S.layout !== 'pager') { renderAlt(); updateBar(); return; }
     pager.items(S.po).forEach(function (it) {
       var el = cells.get(it.index), m = it.mask;
@@ -140,6 +143,11 @@
     clearTimeout(addressTimer);
     addressTimer = setTimeout(function () {
       if (running > 0 || deleting) { addressLater(); return; }
+      if (S.layout === 'review') {
+        var n = review.pageNumber(), want = n ? Q.route.formatReview(n) : '#review';
+        if (location.hash !== want) try { history.pushState(null, '', want); } catch (e) { /* file:// in some browsers */ }
+        return;
+      }
       var p = pages[S.active];
       if (!p || Q.route.parse(location.hash) === p.index + 1) return;
       try { history.pushState(null, '', Q.route.format(p.index + 1)); } catch (e) { /* file:// in some browsers */ }
@@ -152,6 +160,11 @@
   }
   function followAddress() {
     var n = Q.route.parse(location.hash);
+    if (Q.route.isReview(location.hash)) {
+      if (S.layout !== 'review') setLayout('review', n); else if (n !== null && n !== review.pageNumber()) review.show(n);
+      return;
+    }
+    if (S.layout === 'review') setLayout('pager');
     if (n === null || !pages.length) return;
     var k = positionOf(n);
     if (k === S.active) return;
@@ -222,7 +235,7 @@
       }, function () {
         var last = k === pages.length - 1;
         hidden.hide(pages[k]);
-        pages.splice(k, 1);
+        pages = hidden.filter(allPages);        /* both parts of a split source page go */
         preloaded.clear(); cells.clear(); thumbs.clear();
         strip.updates = {};
         if (last) S.active = pages.length - 1;
@@ -341,7 +354,7 @@
    * digits then Enter go to a page; Enter alone opens the reader; F is full screen. */
   document.addEventListener('keydown', function (ev) {
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    if (ev.target.tagName === 'SELECT') return;
+    if (ev.target.tagName === 'SELECT' || S.layout === 'review') return;   /* review.js has its own keys */
     var onControl = ev.target.tagName === 'BUTTON' || ev.target.tagName === 'A';
     var n = pages.length, k = ev.key;
     if (reader.isOpen()) {
@@ -390,7 +403,8 @@
   $('undo').addEventListener('click', undoDelete);
   $('menu').addEventListener('change', function (ev) {
     setLayout(ev.target.value);
-    (S.layout === 'pager' ? pagerEl : altEl).focus({ preventScroll: true });
+    if (S.layout === 'review') { var cur = document.querySelector('#review .rv-item[aria-current]'); if (cur) cur.focus({ preventScroll: true }); }
+    else (S.layout === 'pager' ? pagerEl : altEl).focus({ preventScroll: true });
   });
   window.addEventListener('resize', function () { configure(); if (reader) reader.resize(); });
 
@@ -429,8 +443,19 @@
     var standard = 2 * w + 1 > 320 ? 300 : 230;
     return Math.max(standard, Math.round(Math.min(SPREAD_MAX_SHARE * H, SPREAD_PAGE_RATIO * w)));
   }
-  function setLayout(name) {
+  /* The review mode (review.js) takes the stage; leaving it, the views show the pages its fixes left in. */
+  function setLayout(name, pageNumber) {
+    var was = S.layout;
     S.layout = name; $('menu').value = name;
+    if (name === 'review') {
+      pagerEl.hidden = stripEl.hidden = altEl.hidden = true;
+      altEl.textContent = ''; altPool = null; alt = null;
+      /* from the menu: the page being read; from the address: its page, or (`#review`) the least sure */
+      review.show(pageNumber !== undefined ? pageNumber : pages[S.active] ? pages[S.active].index + 1 : null);
+      updateBar();
+      return;
+    }
+    if (was === 'review') { review.hide(); refilter(); }
     var isPager = name === 'pager';
     pagerEl.hidden = stripEl.hidden = !isPager; altEl.hidden = isPager;
     altEl.textContent = ''; altPool = null; alt = null;
@@ -508,6 +533,16 @@
       altPool.sweep();
       S.active = alt.state(S.altOffset).f;
     }
+  }
+  /* The shown pages again from the corrections (excluded in the review mode), staying on the same page. */
+  function refilter() {
+    var cur = pages[S.active];
+    pages = hidden.filter(allPages);
+    preloaded.clear(); cells.clear(); thumbs.clear();
+    if (strip) strip.updates = {};
+    var k = cur ? pages.indexOf(cur) : -1;
+    S.active = k >= 0 ? k : cur ? Math.max(0, positionOf(cur.index + 1)) : 0;
+    build();
   }
   /* Featured rows keep this margin (points) around their page. */
   var FEATURED_INSET = 6;
@@ -619,10 +654,11 @@
         domElements: document.querySelectorAll('.cell, .thumb, .alt-item').length,
         spreadRow: S.layout === 'halves' && alt ? alt[0].P : null,
         page: pages[S.active] ? pages[S.active].index + 1 : null, hidden: hidden ? hidden.ids.length : 0,
-        reader: reader.state() };
+        reader: reader.state(), review: review ? review.state() : null };
     },
     moveTo: moveTo, deleteActive: deleteActive, setLayout: setLayout, undo: undoDelete, goTo: goTo,
-    openReader: openReader, reader: function () { return reader; }
+    openReader: openReader, reader: function () { return reader; },
+    review: function () { return review; }, reload: reload
   };
 
   /* The strip's height from layout.json, when it is a believable number of points. */
@@ -633,22 +669,34 @@
     var storage = null;
     try { storage = window.localStorage; } catch (e) { /* refused (file:// in some browsers) */ }
     var where = location.protocol === 'file:' ? location.pathname : location.host + location.pathname;
-    hidden = new Q.Hidden(storage || { getItem: function () { return null; }, setItem: function () {}, removeItem: function () {} }, where, allPages);
+    if (!corrections) corrections = new Q.Corrections(storage || { getItem: function () { return null; }, setItem: function () {}, removeItem: function () {} }, where, d);
+    hidden = new Q.Hidden(corrections, allPages);
     pages = hidden.filter(allPages);
+    if (!review) review = new Q.Review($('review'), { data: function () { return data; }, corrections: corrections,
+      reload: function (d2) { reload(d2); }, changed: function () { if (S.layout === 'review') updateBar(); } });
     var sh = d.viewport && d.viewport.stripHeight;
     stripHeight = typeof sh === 'number' && sh >= MIN_STRIP && sh <= MAX_STRIP ? sh : 66;
-    reader = new Q.Reader($('reader'), {
+    if (!reader) reader = new Q.Reader($('reader'), {
       page: function (i) { return pages[i]; }, count: function () { return pages.length; }, options: options,
       label: label, onClose: function () {}
     });
     var n = Q.route.parse(location.hash);
     if (n !== null && pages.length) S.active = positionOf(n);
     configure();
+    if (Q.route.isReview(location.hash)) setLayout('review', n);
     if (window.performance && performance.mark) performance.mark('quire-ready');   /* load time, for Scripts/viewer_figures.py */
     addressReady = true;
-    if (pages[S.active]) {
+    if (pages[S.active] && S.layout !== 'review') {
       try { history.replaceState(null, '', Q.route.format(pages[S.active].index + 1)); } catch (e) { /* file:// in some browsers */ }
     }
+  }
+  /* A new layout.json (after `quire view --serve` reprocessed the batch): every view drawn again from it. */
+  function reload(d) {
+    preloaded.clear(); cells.clear(); thumbs.clear();
+    if (strip) strip.updates = {};
+    var layout = S.layout, n = review && review.isOpen() ? review.pageNumber() : null;
+    start(d);
+    if (layout === 'review') setLayout('review', n); else if (layout !== 'pager') setLayout(layout);
   }
   if (data) start(data);
   else fetch('layout.json').then(function (r) { return r.json(); }).then(start)

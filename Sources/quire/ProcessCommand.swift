@@ -83,6 +83,10 @@ struct ProcessCommand: ParsableCommand {
                                valueName: "file.json"), transform: CornersFile.init(contentsOf:))
     var corners: CornersFile?
 
+    @Option(help: ArgumentHelp("The review's corrections: per page corners, rotate (0/90/180/270), split (true/false/0.2-0.8), exclude; a rerun into the same OUT redoes only the pages whose entry changed (docs/processing.md#corrections).",
+                               valueName: "file.json"))
+    var corrections: String?
+
     @Flag(help: "Also write masks/NNNN.png: an 8-bit mask of the page region in the source image (255 inside the quad).")
     var masks = false
 
@@ -141,6 +145,9 @@ struct ProcessCommand: ParsableCommand {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be 1-256, not \(jobs).") }
         guard stripHeight.isFinite, stripHeight > 0 else { throw ValidationError("--strip-height must be positive, not \(stripHeight).") }
         guard !output.isEmpty else { throw ValidationError("--output must not be empty.") }
+        if let corrections {
+            do { _ = try CorrectionsFile(contentsOf: corrections) } catch { throw ValidationError("--corrections: \(error)") }
+        }
         guard pageTimeout.isFinite, pageTimeout >= 0 else { throw ValidationError("--page-timeout must be 0 or more seconds, not \(pageTimeout).") }
         if !lang.isEmpty && !ocr { throw ValidationError("--lang reads text: give it with --ocr.") }
         // Languages are checked only where Tesseract's models are: without them the batch runs
@@ -201,6 +208,9 @@ struct ProcessCommand: ParsableCommand {
             viewport: LayoutReport.Viewport(width: viewport.width, height: viewport.height, stripHeight: stripHeight),
             force: force, pageTimeout: pageTimeout > 0 ? pageTimeout : nil, allowUntrustedFormats: allowUntrustedFormats,
             corners: corners, masks: masks)
+        // An entry of --corrections wins over --corners for the page it names.
+        job.corrections = corrections.flatMap { try? CorrectionsFile(contentsOf: $0) }
+        job.correctionsPath = corrections
         job.clean = CleanOptions(edges: edges, background: background, mode: mode)
         job.thumbnailsOnly = thumbnailsOnly
         job.split = SplitOptions(mode: split, order: splitOrder)

@@ -11,7 +11,9 @@ struct ViewCommand: ParsableCommand {
         discussion: """
         Writes OUT/index.html, OUT/quire-viewer/ and OUT/layout.js (layout.json as a script, so the
         page also works from file://). With --serve [PORT] it then serves OUT on 127.0.0.1 (on PORT, or
-        a free port when none is given) and prints the address; stop it with Ctrl-C.
+        a free port when none is given) and prints the address; stop it with Ctrl-C. The served
+        viewer can save the review's corrections (POST /api/corrections, with the token the served
+        index.html holds): OUT/corrections.json is written and the batch rerun with it.
         """
     )
 
@@ -38,7 +40,9 @@ struct ViewCommand: ParsableCommand {
         var server: StaticServer?
         if serve {
             do {
-                server = try StaticServer(folder: url, port: port ?? 0)
+                // The review's save: POST /api/corrections reruns the batch recorded in OUT.
+                let review = CorrectionsEndpoint(output: url.standardizedFileURL.resolvingSymlinksInPath().path)
+                server = try StaticServer(folder: url, port: port ?? 0, corrections: review)
             } catch {
                 FileHandle.standardError.write(Data("quire view: \(error)\n".utf8))
                 throw ExitCode(1)

@@ -54,40 +54,51 @@ public struct CornersFile: Sendable, Hashable, Codable {
         }
         var entries: [String: Quad] = [:]
         for (key, value) in object {
-            guard !key.isEmpty else { throw CornersFileError(file: file, key: key, message: "empty file name") }
-            if let hash = key.lastIndex(of: "#") {
-                let page = key[key.index(after: hash)...]
-                guard let n = Int(page), n >= 1 else {
-                    throw CornersFileError(file: file, key: key, message: "the page after '#' must be a number from 1")
-                }
-            }
-            guard let list = value as? [Any], list.count == 4 else {
-                throw CornersFileError(file: file, key: key, message: "expected exactly four corners [[x, y], ...]")
-            }
-            var points: [Point] = []
-            for (i, item) in list.enumerated() {
-                guard let pair = item as? [Any], pair.count == 2,
-                      let x = (pair[0] as? NSNumber)?.doubleValue, let y = (pair[1] as? NSNumber)?.doubleValue,
-                      type(of: pair[0]) != Bool.self, type(of: pair[1]) != Bool.self else {
-                    throw CornersFileError(file: file, key: key, message: "corner \(i + 1) is not an [x, y] pair of numbers")
-                }
-                guard x.isFinite, y.isFinite, x >= 0, y >= 0 else {
-                    throw CornersFileError(file: file, key: key, message: "corner \(i + 1) has a negative or non-finite coordinate")
-                }
-                guard x <= Self.maxCoordinate, y <= Self.maxCoordinate else {
-                    throw CornersFileError(file: file, key: key,
-                                           message: "corner \(i + 1) has a coordinate over \(Int(Self.maxCoordinate)) px")
-                }
-                points.append(Point(x: x, y: y))
-            }
-            let quad = Quad(corners: points)!
-            guard quad.isConvex, quad.signedArea > 0 else {
-                throw CornersFileError(file: file, key: key,
-                                       message: "corners must form a convex quad in order top-left, top-right, bottom-right, bottom-left")
-            }
-            entries[key] = quad
+            try Self.checkKey(key, file: file)
+            entries[key] = try Self.quad(value, file: file, key: key)
         }
         self.entries = entries
+    }
+
+    /// Refuses an empty key, or one whose `#` is followed by anything but a page number from 1.
+    static func checkKey(_ key: String, file: String) throws {
+        guard !key.isEmpty else { throw CornersFileError(file: file, key: key, message: "empty file name") }
+        if let hash = key.lastIndex(of: "#") {
+            let page = key[key.index(after: hash)...]
+            guard let n = Int(page), n >= 1 else {
+                throw CornersFileError(file: file, key: key, message: "the page after '#' must be a number from 1")
+            }
+        }
+    }
+
+    /// Four corners from a parsed JSON value, every coordinate range-checked, forming a convex
+    /// quad in TL, TR, BR, BL order; `key` labels errors.
+    static func quad(_ value: Any, file: String, key: String) throws -> Quad {
+        guard let list = value as? [Any], list.count == 4 else {
+            throw CornersFileError(file: file, key: key, message: "expected exactly four corners [[x, y], ...]")
+        }
+        var points: [Point] = []
+        for (i, item) in list.enumerated() {
+            guard let pair = item as? [Any], pair.count == 2,
+                  let x = (pair[0] as? NSNumber)?.doubleValue, let y = (pair[1] as? NSNumber)?.doubleValue,
+                  type(of: pair[0]) != Bool.self, type(of: pair[1]) != Bool.self else {
+                throw CornersFileError(file: file, key: key, message: "corner \(i + 1) is not an [x, y] pair of numbers")
+            }
+            guard x.isFinite, y.isFinite, x >= 0, y >= 0 else {
+                throw CornersFileError(file: file, key: key, message: "corner \(i + 1) has a negative or non-finite coordinate")
+            }
+            guard x <= Self.maxCoordinate, y <= Self.maxCoordinate else {
+                throw CornersFileError(file: file, key: key,
+                                       message: "corner \(i + 1) has a coordinate over \(Int(Self.maxCoordinate)) px")
+            }
+            points.append(Point(x: x, y: y))
+        }
+        let quad = Quad(corners: points)!
+        guard quad.isConvex, quad.signedArea > 0 else {
+            throw CornersFileError(file: file, key: key,
+                                   message: "corners must form a convex quad in order top-left, top-right, bottom-right, bottom-left")
+        }
+        return quad
     }
 
     /// The deepest nesting of `[` and `{` in `json`, outside strings. O(n), no recursion.
@@ -114,10 +125,16 @@ public struct CornersFile: Sendable, Hashable, Codable {
     /// plain key; a full path wins over a relative path, which wins over a bare file name.
     /// - Complexity: O(entries).
     public func quad(for source: PageSource) -> Quad? {
+        Self.bestKey(in: entries.keys, for: source).flatMap { entries[$0] }
+    }
+
+    /// The key among `keys` that names `source` best (see `quad(for:)`), or nil.
+    /// - Complexity: O(keys).
+    static func bestKey<Keys: Sequence<String>>(in keys: Keys, for source: PageSource) -> String? {
         let path = source.path
         let name = (path as NSString).lastPathComponent
-        var best: (rank: Int, quad: Quad)? = nil
-        for (key, quad) in entries {
+        var best: (rank: Int, key: String)? = nil
+        for key in keys {
             var file = key
             var page = 0
             if let hash = key.lastIndex(of: "#"), let n = Int(key[key.index(after: hash)...]) {
@@ -131,9 +148,11 @@ public struct CornersFile: Sendable, Hashable, Codable {
             else if file == name { rank = 1 }
             else { continue }
             if key.contains("#") { rank += 10 }
-            if best == nil || rank > best!.rank { best = (rank, quad) }
+            // Ties (never two equal keys) go to the smaller key, so the choice does not depend
+            // on the dictionary's order.
+            if best == nil || rank > best!.rank || (rank == best!.rank && key < best!.key) { best = (rank, key) }
         }
-        return best?.quad
+        return best?.key
     }
 }
 
@@ -160,7 +179,7 @@ extension CornersFile {
     }
 
     /// `text` as a JSON string literal.
-    private static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -9,9 +9,15 @@ public struct PageOutputPaths: Sendable, Hashable, Codable {
     /// The page's hOCR and plain text (`--ocr`); nil when its text is not read.
     public var hocr: String?
     public var txt: String?
+    /// The capture: the whole oriented source, small (`PagePipeline.captureLongSide`), for the
+    /// review; nil to write none. A split source's parts share the first part's.
+    public var capture: String?
 
-    /// The output paths of one page; `hocr` and `txt` only when its text is read.
-    public init(page: String, preview: String, thumbnail: String, hocr: String? = nil, txt: String? = nil) {
+    /// The output paths of one page; `hocr` and `txt` only when its text is read, `capture`
+    /// only when one is written.
+    public init(page: String, preview: String, thumbnail: String, hocr: String? = nil, txt: String? = nil,
+                capture: String? = nil) {
+        self.capture = capture
         self.page = page
         self.preview = preview
         self.thumbnail = thumbnail
@@ -29,7 +35,7 @@ public struct PageOutputPaths: Sendable, Hashable, Codable {
             return String(path[..<dot]) + "-\(part)" + String(path[dot...])
         }
         return PageOutputPaths(page: named(page), preview: named(preview), thumbnail: named(thumbnail),
-                               hocr: hocr.map(named), txt: txt.map(named))
+                               hocr: hocr.map(named), txt: txt.map(named), capture: nil)
     }
 }
 
@@ -58,6 +64,11 @@ public struct PageResult: Sendable, Hashable, Codable {
     /// What `--ocr` read on the page (its files are `files.hocr` and `files.txt`); nil when its
     /// text was not read.
     public var text: PageTextRecord?
+    /// Pixel size of the capture written for the review (`PageOutputPaths.capture`; both parts
+    /// of a split source share the first part's file); nil when none was written.
+    public var captureSize: PixelSize?
+    /// The corrections file's entry applied to this page; nil when none was.
+    public var corrected: CorrectionEntry?
 }
 
 /// The one-page flow of docs/architecture.md, in one place and one order:
@@ -102,11 +113,19 @@ public struct PagePipeline: Sendable {
     /// - Parameter userQuad: page corners the user supplied, in display pixels of the oriented source.
     /// - Returns: the written pages, in reading order.
     /// - Throws: `ImagingError` naming the file and the reason.
-    public func process(_ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad? = nil) throws -> [PageResult] {
-        try ImagingError.retryingLostReason { try processOnce(source, to: outputs, userQuad: userQuad) }
+    /// - Parameter entry: what the corrections file says of this page (its corners win over
+    ///   `userQuad`; its `rotate` replaces the orientation decision, its `split` the split's).
+    public func process(_ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad? = nil,
+                        entry: CorrectionEntry? = nil) throws -> [PageResult] {
+        try ImagingError.retryingLostReason { try processOnce(source, to: outputs, userQuad: entry?.corners ?? userQuad, entry: entry) }
     }
 
-    private func processOnce(_ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad?) throws -> [PageResult] {
+    /// The longest side of a review capture: enough to place corners to about a pixel on a
+    /// 1600 px wide view of a 12 MP photo's 4000 px, a third of the decode's bytes on screen.
+    public static let captureLongSide = 1600
+
+    private func processOnce(_ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad?,
+                             entry: CorrectionEntry?) throws -> [PageResult] {
         // 1. file -> one full-size decode (size checked from the header first), once the batch
         //    has room for the whole frame.
         var pass: FrameGate.Pass?
@@ -121,38 +140,50 @@ public struct PagePipeline: Sendable {
             try UserCorners.check(userQuad, imageWidth: sourceSize.width, imageHeight: sourceSize.height, path: source.path)
         }
         do {
+            // 1b. the review's capture of the whole source, as it comes (before correction).
+            let captureSize = try outputs.capture.map { path in
+                try StageProfile.measure("9 capture") { try writeCapture(of: source, format: format, to: path) }
+            }
             // 2. correction (perspective for photos, deskew and trim for scans, or nothing); the
-            //    frame is released when this returns, unless the page is a view of it.
-            var corrector = PageCorrector(options: correction)
+            //    frame is released when this returns, unless the page is a view of it. A turn the
+            //    corrections file gives replaces the orientation detector.
+            var options = correction
+            if entry?.rotate != nil { options.rotate = .none }
+            var corrector = PageCorrector(options: options)
             corrector.maxPixels = maxPixels
             let corrected = try StageProfile.measure("2 correct (all of 2x)") {
                 try corrector.correct(consume decoded, userQuad: userQuad, frameShrunk: { pass?.leave() })
             }
             var (page, record) = corrected
+            if let turn = entry?.rotate { (page, record) = try Self.turned(page, record: record, by: turn) }
             page = try page.inMemory()  // a lazy view would be re-run by every rendition
             var preview = try StageProfile.measure("4 preview resize") {
                 try shrink(page, inside: renditions.previewSize)
             }
             // A photo straightened on its side is turned upright (looked at on the preview);
             // corners the user gave say which way up the page is themselves.
-            if userQuad == nil {
+            if userQuad == nil, entry?.rotate == nil {
                 (page, preview, record) = try corrector.turnedUpright(page, preview: preview, record: record)
             }
             // 3. an open book becomes its two pages; the gutter is looked for on the preview when
             //    it is detailed enough (shrinking a lazily deskewed page again is costly), and a
             //    page written whole keeps that preview.
             let detailed = max(preview.width, preview.height) >= min(ScanDeskew.analysisLongSide, max(page.width, page.height))
-            let parts = try PageSplitter(options: split).split(page, record: record, preview: detailed ? preview : nil)
+            let parts = try PageSplitter(options: split, choice: entry?.split).split(page, record: record, preview: detailed ? preview : nil)
             return try parts.enumerated().map { index, part in
                 var result = try finish(part.image, record: part.record, source: source, format: format, orientation: orientation,
                                         preview: parts.count == 1 ? preview : nil, to: outputs.part(index + 1))
                 result.sourceSize = sourceSize
                 result.split = part.split
+                result.captureSize = captureSize  // the parts share the first part's capture
+                result.corrected = entry
                 return result
             }
         } catch {
             for paths in [outputs, outputs.part(2)] {
-                for path in [paths.page, paths.preview, paths.thumbnail] + [paths.hocr, paths.txt].compactMap({ $0 }) { unlink(path) }
+                for path in [paths.page, paths.preview, paths.thumbnail] + [paths.hocr, paths.txt, paths.capture].compactMap({ $0 }) {
+                    unlink(path)
+                }
             }
             if let error = error as? ImagingError { throw error }
             if let error = error as? OutputTooLarge {
@@ -228,6 +259,42 @@ public struct PagePipeline: Sendable {
         let small = try VIPSImage.thumbnail(file: source.path, width: size, height: size,
                                             loaderOptions: options.isEmpty ? nil : options.joined(separator: ","))
         return try small.displayReady(keepGray: page.isGray, background: 255)
+    }
+
+    /// `page` turned `turn` degrees clockwise (0, 90, 180, 270) as a corrections file asks, its
+    /// record saying so; a straightened photo's quad is renamed to the turned page's corners, so
+    /// a split half still maps back into the source.
+    static func turned(_ page: VIPSImage, record: CorrectionRecord, by turn: Int) throws -> (VIPSImage, CorrectionRecord) {
+        var record = record
+        record.rotation = turn
+        record.rotationConfidence = nil
+        let turns = turn / 90
+        guard turns % 4 != 0 else { return (page, record) }
+        if record.kind == .perspective, let quad = record.quad { record.quad = PageCorrector.quarterTurned(quad, turns: turns) }
+        return (try page.rotated(quarterTurns: turns), record)
+    }
+
+    /// Writes the review's capture of `source` to `path` (atomically, JPEG): the whole page as
+    /// it comes, EXIF orientation applied, long side at most `captureLongSide`. Read again with
+    /// libvips's shrink-on-load (JPEG DCT scaling, PDF rendered small), which costs a fraction
+    /// of shrinking the decoded frame (a planar JPEG frame would have to be made RGB first).
+    /// - Returns: the capture's pixel size.
+    func writeCapture(of source: PageSource, format: SourceFormat, to path: String) throws -> PixelSize {
+        let size = Self.captureLongSide
+        var options: [String] = []
+        if format.isMultiPage { options.append("page=\(source.page)") }
+        if format == .pdf { options.append("dpi=\(source.dpi)") }
+        let small = try VIPSImage.thumbnail(file: source.path, width: size, height: size,
+                                            loaderOptions: options.isEmpty ? nil : options.joined(separator: ","))
+            .displayReady(keepGray: false, background: 255)
+        do {
+            try AtomicFile.write(to: path) { temporary in
+                try small.save(to: temporary, options: .init(format: .jpeg, quality: 80))
+            }
+        } catch let error as AtomicFileError {
+            throw ImagingError(.writeFailed, path: path, reason: "cannot be written (\(error.reason))")
+        }
+        return PixelSize(width: small.width, height: small.height)
     }
 
     /// A rendition of `image` inside a `size` x `size` square (never enlarged), in memory:

@@ -51,6 +51,9 @@ public struct PageSplit: Sendable, Hashable, Codable {
 /// angle (unpaper's spreads: -0.8 and 2.6 degrees).
 struct PageSplitter: Sendable {
     var options: SplitOptions
+    /// The corrections file's `split` for this page, replacing the decision: kept whole, cut at
+    /// the gutter found (the middle when none is), or cut at a share of the width.
+    var choice: CorrectionEntry.Split? = nil
 
     /// One page to write.
     struct Part {
@@ -64,10 +67,24 @@ struct PageSplitter: Sendable {
     ///   the page itself when nil.
     func split(_ page: VIPSImage, record: CorrectionRecord, preview: VIPSImage? = nil) throws -> [Part] {
         let aspect = Double(page.width) / Double(max(1, page.height))
-        guard options.mode == .auto, SpreadFinder.aspectRange.contains(aspect),
-              let gutter = try StageProfile.measure("2f spread", { try Self.gutter(of: preview ?? page, aspectRatio: aspect) }) else {
-            return [Part(image: page, record: record, split: nil)]
+        let whole = [Part(image: page, record: record, split: nil)]
+        let gutter: SpreadFinder.Gutter
+        switch choice {
+        case .join?:
+            return whole
+        case .at(let share)?:
+            gutter = SpreadFinder.Gutter(kind: .given, position: share)
+        case .gutter?:
+            let found = try StageProfile.measure("2f spread", { try Self.gutter(of: preview ?? page, aspectRatio: aspect) })
+            gutter = found ?? SpreadFinder.Gutter(kind: .given, position: 0.5)
+        case nil:
+            guard options.mode == .auto, SpreadFinder.aspectRange.contains(aspect),
+                  let found = try StageProfile.measure("2f spread", { try Self.gutter(of: preview ?? page, aspectRatio: aspect) }) else {
+                return whole
+            }
+            gutter = found
         }
+        guard page.width >= 2 else { return whole }
         let cut = min(page.width - 1, max(1, Int((gutter.position * Double(page.width)).rounded())))
         let rects = [Rect(x: 0, y: 0, width: Double(cut), height: Double(page.height)),
                      Rect(x: Double(cut), y: 0, width: Double(page.width - cut), height: Double(page.height))]

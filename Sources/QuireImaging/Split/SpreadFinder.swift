@@ -43,8 +43,8 @@ public enum SpreadFinder {
 
     /// Where a spread's pages meet.
     public struct Gutter: Sendable, Hashable {
-        /// What showed the gutter.
-        public enum Kind: String, Sendable, Hashable, Codable { case margins, fold }
+        /// What showed the gutter; `given` for a cut a corrections file asked for (its `split`).
+        public enum Kind: String, Sendable, Hashable, Codable { case margins, fold, given }
         public var kind: Kind
         /// The cut, as a share of the page's width (0-1).
         public var position: Double

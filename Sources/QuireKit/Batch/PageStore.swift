@@ -21,6 +21,9 @@ struct PageStore: Sendable {
     /// `--ocr`: a page also has its hOCR and text files.
     var readsText = false
     static let hocrName = "text.hocr", txtName = "text.txt"
+    /// A page also has its source's capture for the review (`PagePipeline.writeCapture`).
+    var captures = false
+    static let captureName = "capture.jpg"
 
     var root: String { output + "/.quire" }
     var storeDirectory: String { root + "/store" }
@@ -49,7 +52,12 @@ struct PageStore: Sendable {
     }
 
     /// Every stored file of page `part`: its renditions, then its text files.
-    func allFileNames(part: Int) -> [String] { fileNames(part: part) + textFileNames(part: part) }
+    func allFileNames(part: Int) -> [String] {
+        fileNames(part: part) + textFileNames(part: part) + (captures && part == 1 ? [Self.captureName] : [])
+    }
+
+    /// The stored capture of page `id`.
+    func storedCapture(id: String) -> String { storeDirectory + "/" + id + "/" + Self.captureName }
 
     /// The stored text files (hOCR, plain text) of page `id` (its page `part`).
     func storedTextFiles(id: String, part: Int = 1) -> [String] {
@@ -77,7 +85,7 @@ struct PageStore: Sendable {
         let names = fileNames.map { folder + "/" + $0 }
         let text = textFileNames(part: 1).map { folder + "/" + $0 }
         return (folder, PageOutputPaths(page: names[0], preview: names[names.count > 1 ? 1 : 0], thumbnail: names[names.count - 1],
-                                        hocr: text.first, txt: text.last))
+                                        hocr: text.first, txt: text.last, capture: captures ? folder + "/" + Self.captureName : nil))
     }
 
     /// Commits a staged page (`parts` pages of one source): renames its folder to `store/<id>`.

@@ -61,7 +61,9 @@ public enum ShardMerge {
                                      : [Processor.pagesFolder, Processor.previewsFolder, Processor.thumbnailsFolder]
         let needsMasks = entries.contains { $0.page.files.mask != nil }
         let needsText = entries.contains { $0.page.text != nil }
-        for folder in folders + (needsMasks ? ["masks"] : []) + (needsText ? [Processor.textFolder] : []) {
+        let needsCaptures = entries.contains { $0.page.capture != nil }
+        for folder in folders + (needsMasks ? ["masks"] : []) + (needsText ? [Processor.textFolder] : [])
+            + (needsCaptures ? [Processor.capturesFolder] : []) {
             do {
                 try FileManager.default.createDirectory(atPath: out + "/" + folder, withIntermediateDirectories: true)
             } catch {
@@ -71,6 +73,8 @@ public enum ShardMerge {
         let digits = Processor.fileNumberDigits(pageCount: shards.reduce(0) { $0 + $1.run.pageCount })
         var pages: [LayoutReport.Page] = []
         pages.reserveCapacity(entries.count)
+        // A split source's parts share one capture, named after the first part's new number.
+        var captures: [String: String] = [:]
         for (rank, entry) in entries.enumerated() {
             let old = entry.page.files
             let ext = (old.thumbnail as NSString).pathExtension
@@ -93,14 +97,29 @@ public enum ShardMerge {
                 (text.hocr, text.txt) = (named.hocr, named.txt)
                 page.text = text
             }
+            if var capture = page.capture {
+                let shared = entry.folder + "\u{0}" + capture.file
+                let name = captures[shared] ?? Processor.capturesFolder + "/"
+                    + ((new.thumbnail as NSString).lastPathComponent as NSString).deletingPathExtension + ".jpg"
+                if captures[shared] == nil {
+                    try place(entry.folder + "/" + capture.file, at: out + "/" + name)
+                    captures[shared] = name
+                }
+                capture.file = name
+                page.capture = capture
+            }
             pages.append(page)
         }
         let kept = Set(pages.flatMap {
-            [$0.files.page, $0.files.preview, $0.files.thumbnail] + [$0.files.mask, $0.text?.hocr, $0.text?.txt].compactMap { $0 }
+            [$0.files.page, $0.files.preview, $0.files.thumbnail]
+                + [$0.files.mask, $0.text?.hocr, $0.text?.txt, $0.capture?.file].compactMap { $0 }
         })
         Processor.removeStaleOutputs(in: out, keeping: kept)
 
-        let report = LayoutReport.relaidOut(viewport: shards[0].report.viewport, options: shards[0].report.options, pages: pages, errors: errors.map(\.error))
+        var report = LayoutReport.relaidOut(viewport: shards[0].report.viewport, options: shards[0].report.options, pages: pages, errors: errors.map(\.error))
+        // Pages each shard's corrections excluded (shards hold whole files, so none is listed twice).
+        let excluded = shards.flatMap { $0.report.excluded ?? [] }.sorted { ($0.source, $0.sourcePage) < ($1.source, $1.sourcePage) }
+        report.excluded = excluded.isEmpty ? nil : excluded
         let layoutPath = out + "/" + Processor.layoutFileName
         do {
             try AtomicFile.write(try report.encoded(), to: layoutPath)

@@ -11,6 +11,10 @@ extension LayoutReport {
         public var files: Files
         /// The page's text files relative to OUT (`--ocr`), when its text was read.
         public var textFiles: (hocr: String, txt: String)?
+        /// The review capture of the page's source, relative to OUT (`captures/NNNN.jpg`).
+        public var captureFile: String?
+        /// The page's key in a corrections file.
+        public var correctionKey: String?
 
         /// A written page: its name in the report, what the pipeline produced, and its files
         /// relative to OUT (`textFiles` when its text was read).
@@ -23,6 +27,7 @@ extension LayoutReport {
 
         public static func == (a: PageInput, b: PageInput) -> Bool {
             a.source == b.source && a.result == b.result && a.files == b.files
+                && a.captureFile == b.captureFile && a.correctionKey == b.correctionKey
                 && a.textFiles?.hocr == b.textFiles?.hocr && a.textFiles?.txt == b.textFiles?.txt
         }
 
@@ -45,7 +50,7 @@ extension LayoutReport {
         let geometry = ReferenceGeometry(viewport: viewport, aspectRatios: ratios)
         let records = pages.enumerated().map { index, input -> Page in
             let r = input.result
-            return Page(
+            let record = Page(
                 index: index, source: input.source, sourcePage: r.source.page, orientation: r.orientation,
                 width: r.width, height: r.height, aspectRatio: ratios[index], files: input.files,
                 correction: CorrectionKind(rawValue: r.correction.kind.rawValue) ?? .none,
@@ -62,6 +67,14 @@ extension LayoutReport {
                                            rect: RectValue($0.rect), gutter: Split.Gutter($0.gutter)) },
                 text: input.text,
                 pager: geometry.pager(index), strip: geometry.strip(index))
+            var page = record
+            if let file = input.captureFile, let size = r.captureSize, let source = r.sourceSize {
+                page.capture = Capture(file: file, width: size.width, height: size.height,
+                                       sourceWidth: source.width, sourceHeight: source.height)
+            }
+            page.correctionKey = input.correctionKey
+            page.corrected = r.corrected.map(Corrected.init)
+            return page
         }
         self.init(viewport: viewport, options: options, pages: records, errors: errors)
     }
@@ -84,5 +97,19 @@ extension LayoutReport.Split.Gutter {
         case .margins: self = .margins
         case .fold: self = .fold
         }
+    }
+}
+
+extension LayoutReport.Corrected {
+    /// layout.json's form of a corrections-file entry.
+    init(_ entry: CorrectionEntry) {
+        let split: SplitValue? = switch entry.split {
+        case .join?: .flag(false)
+        case .gutter?: .flag(true)
+        case .at(let x)?: .at(x)
+        case nil: nil
+        }
+        self.init(corners: entry.corners.map { $0.corners.map { [$0.x, $0.y] } }, rotate: entry.rotate, split: split,
+                  exclude: entry.exclude ? true : nil)
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import QuireImaging
 
 /// Everything `quire process` does, as one plain value: the inputs, where the results go and
@@ -23,6 +24,14 @@ public struct ProcessJob: Sendable, Equatable, Codable {
     public var viewport: LayoutReport.Viewport
     /// User-corrected page corners (`--corners FILE.json`), used instead of detection.
     public var corners: CornersFile?
+    /// The review's corrections (`--corrections FILE`): corners, turns, splits and exclusions
+    /// per page; an entry wins over `corners` for the page it names.
+    public var corrections: CorrectionsFile? = nil
+    /// Where `corrections` was read from (layout.json names it when it lives in OUT).
+    public var correctionsPath: String? = nil
+    /// Write `captures/NNNN.jpg`, each page's source as it came, for the review (on by default;
+    /// never in a thumbnails-only run).
+    public var captures: Bool = true
     /// Also write `masks/NNNN.png`: the page region (255 inside the quad) in the source image.
     public var masks: Bool = false
     /// Redo every page, ignoring the resume manifest (`--force`).
@@ -69,6 +78,20 @@ extension ProcessJob {
     var effectiveOCR: OCROptions? {
         guard let ocr, !thumbnailsOnly, TesseractEngines.readsText else { return nil }
         return ocr
+    }
+
+    /// What the corrections (or corners) file says of `page`, nil when nothing.
+    func correction(for page: PageSource) -> CorrectionEntry? {
+        corrections?.entry(for: page) ?? corners?.quad(for: page).map { CorrectionEntry(corners: $0) }
+    }
+
+    /// layout.json's `corrections`: the file's name relative to OUT when it lives in OUT.
+    var recordedCorrections: String? {
+        guard let path = correctionsPath else { return nil }
+        let file = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath()
+        let out = URL(fileURLWithPath: outputDirectory).standardizedFileURL.resolvingSymlinksInPath()
+        guard file.deletingLastPathComponent().path == out.path else { return nil }
+        return file.lastPathComponent
     }
 
     /// The options layout.json records (`LayoutReport.BatchOptions`).

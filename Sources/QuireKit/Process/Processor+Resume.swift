@@ -62,7 +62,17 @@ extension Processor {
         let outURL = URL(fileURLWithPath: out)
         let ext = job.renditions.format.fileExtension
         let ocr = job.effectiveOCR
-        let store = PageStore(output: out, ext: ext, thumbnailsOnly: job.thumbnailsOnly, readsText: ocr != nil)
+        // The corrections file's entries; pages it excludes are not processed at all, only listed.
+        let allUnits = units
+        let allEntries = allUnits.map { job.correction(for: $0.page) }
+        let excluded = allUnits.indices.filter { allEntries[$0]?.exclude == true }.map { i in
+            LayoutReport.ExcludedPage(source: allUnits[i].source, sourcePage: allUnits[i].page.page,
+                                      correctionKey: CornersFile.key(source: allUnits[i].source, page: allUnits[i].page.page))
+        }
+        let units = allUnits.indices.filter { allEntries[$0]?.exclude != true }.map { allUnits[$0] }
+        let entries = allUnits.indices.filter { allEntries[$0]?.exclude != true }.map { allEntries[$0] }
+        let store = PageStore(output: out, ext: ext, thumbnailsOnly: job.thumbnailsOnly, readsText: ocr != nil,
+                              captures: job.captures && !job.thumbnailsOnly)
         let manifest: ResumeManifest
         do {
             if job.force { try? FileManager.default.removeItem(atPath: store.storeDirectory) }
@@ -89,11 +99,15 @@ extension Processor {
             seen[key] = n + 1
             return n == 0 ? key : key + "#\(n)"
         }
-        // A page the user gave corners for is shaped by them too: its hash includes its quad.
-        let userQuads = units.map { job.corners?.quad(for: $0.page) }
+        // A page the user corrected is shaped by the correction too: its hash includes the
+        // entry (a corners-only entry as corners files always hashed), so a changed, added or
+        // removed entry redoes the page and an unchanged one reuses it.
         let pageOptionsHashes = units.indices.map { i -> String in
-            guard let quad = userQuads[i] else { return optionsHash }
-            return ContentHash.of(optionsHash + "|corners:" + quad.corners.map { "\($0.x),\($0.y)" }.joined(separator: ";"))
+            guard let entry = entries[i] else { return optionsHash }
+            if let quad = entry.corners, entry == CorrectionEntry(corners: quad) {
+                return ContentHash.of(optionsHash + "|corners:" + quad.corners.map { "\($0.x),\($0.y)" }.joined(separator: ";"))
+            }
+            return ContentHash.of(optionsHash + "|correction:" + entry.jsonText)
         }
         let ids = units.indices.map { PageStore.id(key: keys[$0], inputHash: units[$0].hash, optionsHash: pageOptionsHashes[$0]) }
 
@@ -123,7 +137,7 @@ extension Processor {
             let outcome = PageTimeLimit.run(seconds: job.pageTimeout) { () -> Result<[PageResult], ImagingError> in
                 do { return .success(try (job.thumbnailsOnly
                     ? [pipeline.processThumbnailOnly(unit.page, to: staged.paths.thumbnail)]
-                    : pipeline.process(unit.page, to: staged.paths, userQuad: userQuads[i]))) } catch let error as ImagingError {
+                    : pipeline.process(unit.page, to: staged.paths, entry: entries[i]))) } catch let error as ImagingError {
                     return .failure(error)
                 } catch {
                     return .failure(ImagingError(.decodeFailed, path: unit.page.path, reason: "\(error)"))
@@ -231,16 +245,20 @@ extension Processor {
                 switch outcome {
                 case .success(let parts):
                     for result in parts {
-                        pages.append(LayoutReport.PageInput(source: units[i].source, result: result,
-                                                            files: files(pages.count, total: pageTotal, ext: ext, thumbnailsOnly: job.thumbnailsOnly)))
+                        var input = LayoutReport.PageInput(source: units[i].source, result: result,
+                                                       files: files(pages.count, total: pageTotal, ext: ext, thumbnailsOnly: job.thumbnailsOnly))
+                    input.correctionKey = CornersFile.key(source: units[i].source, page: units[i].page.page)
+                    pages.append(input)
                     }
                 case .failure(let error):
                     errors.append((units[i].order, units[i].page.page, pageError(error, unit: units[i])))
                 }
             }
             errors.sort { ($0.order, $0.page) < ($1.order, $1.page) }
-            var summary = ProcessSummary(report: LayoutReport(viewport: job.viewport, options: job.recordedOptions, pages: pages, errors: errors.map(\.error)),
-                                         layoutPath: out + "/" + layoutFileName)
+            var report = LayoutReport(viewport: job.viewport, options: job.recordedOptions, pages: pages, errors: errors.map(\.error))
+            report.excluded = excluded.isEmpty ? nil : excluded
+            report.corrections = job.recordedCorrections
+            var summary = ProcessSummary(report: report, layoutPath: out + "/" + layoutFileName)
             summary.reusedCount = reusedCount.take(below: .max) ?? 0
             summary.interrupted = true
             summary.seconds = seconds
@@ -256,6 +274,13 @@ extension Processor {
             switch outcome! {
             case .success(let parts):
                 var placed: [PageResult] = [], targets: [LayoutReport.Files] = []
+                // The source's capture, named after its first page; its parts share it.
+                var capture: String?
+                if store.captures, parts.first?.captureSize != nil {
+                    let name = capturesFolder + "/" + ((files(pages.count, total: pageTotal, ext: "jpg").page as NSString).lastPathComponent)
+                    try store.place(store.storedCapture(id: ids[i]), at: out + "/" + name)
+                    capture = name
+                }
                 for (index, part) in parts.enumerated() {
                     var result = part
                     var target = files(pages.count, total: pageTotal, ext: ext, thumbnailsOnly: job.thumbnailsOnly)
@@ -274,7 +299,10 @@ extension Processor {
                     result.files = PageOutputPaths(page: out + "/" + target.page, preview: out + "/" + target.preview,
                                                    thumbnail: out + "/" + target.thumbnail,
                                                    hocr: text.map { out + "/" + $0.hocr }, txt: text.map { out + "/" + $0.txt })
-                    pages.append(LayoutReport.PageInput(source: units[i].source, result: result, files: target, textFiles: text))
+                    var input = LayoutReport.PageInput(source: units[i].source, result: result, files: target, textFiles: text)
+                    input.captureFile = capture
+                    input.correctionKey = CornersFile.key(source: units[i].source, page: units[i].page.page)
+                    pages.append(input)
                     positions.append(ShardRun.Position(order: units[i].order, sourcePage: units[i].page.page, part: result.split?.part))
                     placed.append(result)
                     targets.append(target)
@@ -286,11 +314,14 @@ extension Processor {
             }
         }
         removeStaleOutputs(in: out, keeping: Set(pages.flatMap {
-            [$0.files.page, $0.files.preview, $0.files.thumbnail] + [$0.files.mask, $0.textFiles?.hocr, $0.textFiles?.txt].compactMap { $0 }
+            [$0.files.page, $0.files.preview, $0.files.thumbnail]
+                + [$0.files.mask, $0.textFiles?.hocr, $0.textFiles?.txt, $0.captureFile].compactMap { $0 }
         }))
 
         errors.sort { ($0.order, $0.page) < ($1.order, $1.page) }
-        let layout = LayoutReport(viewport: job.viewport, options: job.recordedOptions, pages: pages, errors: errors.map(\.error))
+        var layout = LayoutReport(viewport: job.viewport, options: job.recordedOptions, pages: pages, errors: errors.map(\.error))
+        layout.excluded = excluded.isEmpty ? nil : excluded
+        layout.corrections = job.recordedCorrections
         let layoutPath = out + "/" + layoutFileName
         if let shard = job.shard {
             // What `quire merge` needs to put this shard's pages back in the whole batch's order.
@@ -306,6 +337,10 @@ extension Processor {
         }
         do { try manifest.rewrite(kept) } catch {
             throw ProcessError(path: manifest.url.path, reason: "cannot be written (\(error))")
+        }
+        // What `quire view --serve` reruns with the review's corrections.
+        do { try RecordedBatch(job: job).write(to: out) } catch {
+            throw ProcessError(path: out + "/.quire/" + RecordedBatch.fileName, reason: "cannot be written (\(error))")
         }
         store.collectGarbage(keeping: Set(kept.map(\.store)))
         var summary = ProcessSummary(report: layout, layoutPath: layoutPath)

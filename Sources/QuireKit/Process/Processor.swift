@@ -14,6 +14,8 @@ public enum Processor {
     public static let pagesFolder = "pages", previewsFolder = "previews", thumbnailsFolder = "thumbs", masksFolder = "masks"
     /// `--ocr`: `text/NNNN.hocr` and `text/NNNN.txt`.
     public static let textFolder = "text"
+    /// `captures/NNNN.jpg`: each source as it came, small, for the review (`PagePipeline.captureLongSide`).
+    public static let capturesFolder = "captures"
     /// The extensions of the files in `textFolder`.
     static let textExtensions = ["hocr", "txt"]
     public static let layoutFileName = "layout.json"
@@ -36,7 +38,7 @@ public enum Processor {
         let lock = try OutputLock(output: out)
         defer { lock.release() }
         for folder in job.thumbnailsOnly ? [thumbnailsFolder] : [pagesFolder, previewsFolder, thumbnailsFolder] + (job.masks ? [masksFolder] : [])
-            + (job.effectiveOCR != nil ? [textFolder] : []) {
+            + (job.effectiveOCR != nil ? [textFolder] : []) + (job.captures && !job.thumbnailsOnly ? [capturesFolder] : []) {
             do {
                 try FileManager.default.createDirectory(atPath: out + "/" + folder, withIntermediateDirectories: true)
             } catch {
@@ -115,7 +117,7 @@ public enum Processor {
     /// Removes numbered outputs a previous run left (more pages, another format) and
     /// temporary files of an interrupted run, so OUT matches layout.json.
     static func removeStaleOutputs(in out: String, keeping kept: Set<String>) {
-        for folder in [pagesFolder, previewsFolder, thumbnailsFolder, masksFolder, textFolder] {
+        for folder in [pagesFolder, previewsFolder, thumbnailsFolder, masksFolder, textFolder, capturesFolder] {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: out + "/" + folder) else { continue }
             for name in names {
                 let relative = folder + "/" + name

@@ -20,6 +20,12 @@ public struct LayoutReport: Codable, Sendable, Equatable {
     public var options: BatchOptions?
     public var pages: [Page]
     public var errors: [PageError]
+    /// Pages a corrections file left out (`"exclude": true`), in batch order, so a viewer can
+    /// list them and take the exclusion back; nil when none was.
+    public var excluded: [ExcludedPage]?
+    /// The corrections file the batch applied, relative to OUT, when it lives in OUT
+    /// (`corrections.json`, the review's); nil otherwise.
+    public var corrections: String?
 
     /// A report of `pages` (already laid out) and `errors` for `viewport`; see `init(viewport:pages:errors:)` taking `PageInput`s to compute the geometry.
     public init(viewport: Viewport, options: BatchOptions? = nil, pages: [Page], errors: [PageError]) {
@@ -277,6 +283,81 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         private enum CodingKeys: String, CodingKey { case hocr, txt, language, meanConfidence, words }
     }
 
+    /// A source page left out by a corrections file's `exclude`.
+    public struct ExcludedPage: Codable, Sendable, Equatable {
+        public var source: String
+        /// Page inside a multi-page file, from 0.
+        public var sourcePage: Int
+        /// The page's key in the corrections file.
+        public var correctionKey: String
+
+        /// Page `sourcePage` of `source`, excluded under `correctionKey`.
+        public init(source: String, sourcePage: Int, correctionKey: String) {
+            self.source = source
+            self.sourcePage = sourcePage
+            self.correctionKey = correctionKey
+        }
+    }
+
+    /// The review's capture of a page's source: a small JPEG of the whole oriented source (before
+    /// correction). `quad` coordinates map onto it as `x * width / sourceWidth`.
+    public struct Capture: Codable, Sendable, Equatable {
+        /// `captures/NNNN.jpg`, relative to OUT (both pages of a split source share one).
+        public var file: String
+        /// The capture's pixel size.
+        public var width: Int
+        public var height: Int
+        /// The oriented source's size in display pixels: the frame of `quad`.
+        public var sourceWidth: Int
+        public var sourceHeight: Int
+
+        /// A capture `width` x `height` of a source `sourceWidth` x `sourceHeight`.
+        public init(file: String, width: Int, height: Int, sourceWidth: Int, sourceHeight: Int) {
+            self.file = file
+            self.width = width
+            self.height = height
+            self.sourceWidth = sourceWidth
+            self.sourceHeight = sourceHeight
+        }
+    }
+
+    /// The corrections-file entry applied to a page, as the file holds it.
+    public struct Corrected: Codable, Sendable, Equatable {
+        /// A `split` value: `false` (kept whole), `true` (cut at the gutter found) or a share
+        /// of the spread's width.
+        public enum SplitValue: Codable, Sendable, Equatable {
+            case flag(Bool)
+            case at(Double)
+
+            public init(from decoder: any Decoder) throws {
+                let c = try decoder.singleValueContainer()
+                if let flag = try? c.decode(Bool.self) { self = .flag(flag) } else { self = .at(try c.decode(Double.self)) }
+            }
+
+            public func encode(to encoder: any Encoder) throws {
+                var c = encoder.singleValueContainer()
+                switch self {
+                case .flag(let flag): try c.encode(flag)
+                case .at(let x): try c.encode(x)
+                }
+            }
+        }
+        /// Corners TL, TR, BR, BL as `[x, y]` in display pixels of the oriented source.
+        public var corners: [[Double]]?
+        /// Clockwise quarter turn: 0, 90, 180 or 270.
+        public var rotate: Int?
+        public var split: SplitValue?
+        public var exclude: Bool?
+
+        /// An entry with the given fields (nil = not in the entry).
+        public init(corners: [[Double]]? = nil, rotate: Int? = nil, split: SplitValue? = nil, exclude: Bool? = nil) {
+            self.corners = corners
+            self.rotate = rotate
+            self.split = split
+            self.exclude = exclude
+        }
+    }
+
     /// What the correction step did to a page.
     public enum CorrectionKind: String, Codable, Sendable, Equatable {
         /// Written as decoded (correction off, or nothing convincing found).
@@ -332,6 +413,13 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         public var split: Split?
         /// The text read on the page with `--ocr`; absent when its text was not read.
         public var text: PageText?
+        /// The review's capture of the page's source; absent when none was written.
+        public var capture: Capture?
+        /// The key naming this page in a corrections file (`source`, or `source#N` for page N of
+        /// a multi-page file); absent in files written before corrections.
+        public var correctionKey: String?
+        /// The corrections-file entry applied to the page; absent when none was.
+        public var corrected: Corrected?
         public var pager: PagerGeometry
         public var strip: StripGeometry
 
@@ -393,6 +481,9 @@ public struct LayoutReport: Codable, Sendable, Equatable {
             try c.encode(thumbnailSize, forKey: .thumbnailSize)
             try c.encode(split, forKey: .split)
             try c.encodeIfPresent(text, forKey: .text)
+            try c.encodeIfPresent(capture, forKey: .capture)
+            try c.encodeIfPresent(correctionKey, forKey: .correctionKey)
+            try c.encodeIfPresent(corrected, forKey: .corrected)
             try c.encode(pager, forKey: .pager)
             try c.encode(strip, forKey: .strip)
         }
@@ -458,6 +549,11 @@ extension LayoutReport {
             let mean = p.text?.meanConfidence.map(Self.round)
             p.text?.meanConfidence = mean
             p.dpi = p.dpi.map { DPI(x: Self.round($0.x), y: Self.round($0.y)) }
+            if var corrected = p.corrected {
+                corrected.corners = corrected.corners?.map { $0.map(Self.round) }
+                if case .at(let x)? = corrected.split { corrected.split = .at(Self.round(x)) }
+                p.corrected = corrected
+            }
             p.pager = PagerGeometry(frame: r(p.pager.frame), mask: r(p.pager.mask), snapOffset: Self.round(p.pager.snapOffset))
             p.strip = StripGeometry(frame: r(p.strip.frame), focusedFrame: r(p.strip.focusedFrame),
                                     snapOffset: Self.round(p.strip.snapOffset))

@@ -18,6 +18,10 @@ import Glibc
 /// - A `Host` that is not 127.0.0.1, localhost or [::1] is refused (421), which defeats DNS
 ///   rebinding; only `iiif/` replies carry `Access-Control-Allow-Origin: *`, as IIIF viewers on
 ///   other sites need; every reply carries `X-Content-Type-Options: nosniff`.
+/// - With a `CorrectionsEndpoint` (the review), `index.html` is served with the endpoint's token
+///   in a `<meta name="quire-token">` (the file on disk is unchanged), and `POST /api/corrections`
+///   is taken only with that token in `X-Quire-Token`, a `Content-Length` of at most
+///   `CorrectionsEndpoint.maxBodyBytes` and a JSON type, its body read within `headTimeout`.
 ///
 /// The server is hand-written on POSIX sockets rather than SwiftNIO: it serves one user's
 /// browser on loopback, its whole surface fits in these files, and it keeps `quire` free of a
@@ -46,15 +50,21 @@ public final class StaticServer: Sendable {
     private let root: String
     private let listener: Int32
     private let connections = ConnectionCount()
+    /// `POST /api/corrections` and the token in index.html; nil: GET and HEAD only.
+    public let corrections: CorrectionsEndpoint?
+    /// The largest index.html the token is put into (the viewer's is about 100 KB); a larger
+    /// one is served as it is.
+    static let maxIndexBytes = 8 << 20
 
     /// Bytes read from a file and sent per step.
     static let chunkBytes = 256 * 1024
 
     /// Binds 127.0.0.1:`port` (0 picks a free port). Nothing is served until `run` or `start`.
     /// - Throws: `StaticServerError` when the folder does not exist or the port cannot be bound.
-    public init(folder: URL, port: UInt16, limits: Limits = Limits()) throws {
+    public init(folder: URL, port: UInt16, limits: Limits = Limits(), corrections: CorrectionsEndpoint? = nil) throws {
         self.folder = folder.standardizedFileURL
         self.limits = limits
+        self.corrections = corrections
         guard let real = realpath(folder.path, nil) else {
             throw StaticServerError("\(folder.path): cannot serve (\(String(cString: strerror(errno))))")
         }
@@ -134,21 +144,30 @@ public final class StaticServer: Sendable {
 
     /// Reads one request head within `headTimeout`, then answers it.
     private func serve(_ client: Int32) {
-        let head: HTTPRequestHead
+        let head: HTTPRequestHead, rest: [UInt8]
         switch readHead(client) {
-        case .head(let parsed): head = parsed
+        case .head(let parsed, let after): (head, rest) = (parsed, after)
         case .refused(let error): return respond(client, status: error.status)
         case .timedOut: return respond(client, status: 408)
         case .closed: return
         }
         guard ServedTarget.isLocalHost(head.field("host"), port: port) else { return respond(client, status: 421) }
+        if head.method == "POST" { return post(client, head: head, rest: rest) }
         guard head.method == "GET" || head.method == "HEAD" else {
-            return respond(client, status: 405, extra: ["Allow: GET, HEAD"])
+            return respond(client, status: 405, extra: [corrections == nil ? "Allow: GET, HEAD" : "Allow: GET, HEAD, POST"])
         }
-        guard let segments = ServedTarget.relativePath(of: head.target), let file = openInside(segments) else {
+        guard let segments = ServedTarget.relativePath(of: head.target), segments.first != "api",
+              let file = openInside(segments) else {
             return respond(client, status: 404)
         }
         defer { close(file.descriptor) }
+        if let corrections, segments == ["index.html"], file.size <= Self.maxIndexBytes,
+           let page = Self.withToken(corrections.token, in: file.descriptor, size: file.size) {
+            guard sendHead(client, status: 200, type: "text/html; charset=utf-8", length: page.count,
+                           extra: ["Cache-Control: no-store"]) else { return }
+            if head.method == "GET" { _ = sendAll(client, page, count: page.count) }
+            return
+        }
         let type = Self.types[(segments.last! as NSString).pathExtension.lowercased()] ?? "application/octet-stream"
         var extra = ["Accept-Ranges: bytes", "Cache-Control: no-cache"]
         if ServedTarget.allowsAnyOrigin(segments) { extra.append("Access-Control-Allow-Origin: *") }
@@ -168,7 +187,76 @@ public final class StaticServer: Sendable {
         if head.method == "GET", file.size > 0 { stream(file.descriptor, range, to: client) }
     }
 
-    private enum HeadRead { case head(HTTPRequestHead), refused(HTTPRequestError), timedOut, closed }
+    /// `POST /api/corrections`: 405 without an endpoint, 404 for any other target, 403 without
+    /// the token, 415 unless JSON, 411 without a length (or chunked), 413 over the limit; then
+    /// the body is read within `headTimeout` and the endpoint answers.
+    private func post(_ client: Int32, head: HTTPRequestHead, rest: [UInt8]) {
+        guard let corrections else { return respond(client, status: 405, extra: ["Allow: GET, HEAD"]) }
+        guard head.target == CorrectionsEndpoint.target else { return respond(client, status: 404) }
+        guard corrections.accepts(head.field("x-quire-token")) else { return respond(client, status: 403) }
+        let type = head.field("content-type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        guard type == "application/json" else { return respond(client, status: 415) }
+        guard head.field("transfer-encoding") == nil, let lengthText = head.field("content-length") else {
+            return respond(client, status: 411)
+        }
+        // Digits only, at most 9 of them, before it becomes an Int.
+        guard !lengthText.isEmpty, lengthText.count <= 9, lengthText.utf8.allSatisfy({ (48...57).contains($0) }),
+              let length = Int(lengthText) else {
+            return respond(client, status: lengthText.utf8.allSatisfy({ (48...57).contains($0) }) && !lengthText.isEmpty ? 413 : 400)
+        }
+        guard length <= CorrectionsEndpoint.maxBodyBytes else { return respond(client, status: 413) }
+        guard let body = readBody(client, length: length, already: rest) else { return respond(client, status: 408) }
+        let (status, json) = corrections.handle(body: body)
+        let bytes = Array((json + "\n").utf8)
+        guard sendHead(client, status: status, type: "application/json", length: bytes.count, extra: ["Cache-Control: no-store"]) else {
+            return
+        }
+        _ = sendAll(client, bytes, count: bytes.count)
+    }
+
+    /// The `length` bytes of a request body (`already` holds those read with the head), within
+    /// `headTimeout`; nil when the client is slower or closes first.
+    private func readBody(_ client: Int32, length: Int, already: [UInt8]) -> [UInt8]? {
+        var body = Array(already.prefix(length))
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(limits.headTimeout * 1e9)
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while body.count < length {
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { return nil }
+            setTimeout(client, SO_RCVTIMEO, seconds: max(0.001, Double(deadline - now) / 1e9))
+            let n = recv(client, &buffer, min(buffer.count, length - body.count), 0)
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            body.append(contentsOf: buffer[0..<n])
+        }
+        return body
+    }
+
+    /// index.html with `<meta name="quire-token" content="TOKEN">` put in just after `<head>`
+    /// (or at the start when it has none); nil when the file cannot be read.
+    static func withToken(_ token: String, in descriptor: Int32, size: Int) -> [UInt8]? {
+        var page = [UInt8](repeating: 0, count: size)
+        var read = 0
+        while read < size {
+            let n = page.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + read, size - read, off_t(read)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            read += n
+        }
+        let meta = Array("<meta name=\"quire-token\" content=\"\(token)\">".utf8)
+        let marker = Array("<head>".utf8)
+        var at = 0
+        if page.count >= marker.count {
+            for i in 0...(page.count - marker.count) where page[i..<(i + marker.count)].elementsEqual(marker) {
+                at = i + marker.count
+                break
+            }
+        }
+        page.insert(contentsOf: meta, at: at)
+        return page
+    }
+
+    private enum HeadRead { case head(HTTPRequestHead, rest: [UInt8]), refused(HTTPRequestError), timedOut, closed }
 
     private func readHead(_ client: Int32) -> HeadRead {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(limits.headTimeout * 1e9)
@@ -188,7 +276,8 @@ public final class StaticServer: Sendable {
             bytes.append(contentsOf: buffer[0..<n])
             if let end = HTTPRequestHead.endOfHead(in: Array(bytes[scanFrom...])) {
                 do {
-                    return .head(try HTTPRequestHead.parse(Array(bytes[..<(scanFrom + end)]), limits: limits.head))
+                    return .head(try HTTPRequestHead.parse(Array(bytes[..<(scanFrom + end)]), limits: limits.head),
+                                 rest: Array(bytes[(scanFrom + end)...]))
                 } catch {
                     return .refused(error)
                 }
@@ -264,8 +353,9 @@ public final class StaticServer: Sendable {
                         "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp", "pdf": "application/pdf",
                         "txt": "text/plain; charset=utf-8", "xml": "application/xml", "svg": "image/svg+xml"]
 
-    static let reasons = [200: "OK", 206: "Partial Content", 400: "Bad Request", 404: "Not Found",
-                          405: "Method Not Allowed", 408: "Request Timeout", 414: "URI Too Long",
+    static let reasons = [200: "OK", 206: "Partial Content", 400: "Bad Request", 403: "Forbidden", 404: "Not Found",
+                          405: "Method Not Allowed", 408: "Request Timeout", 409: "Conflict", 411: "Length Required",
+                          413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type", 500: "Internal Server Error",
                           416: "Range Not Satisfiable", 421: "Misdirected Request",
                           431: "Request Header Fields Too Large", 503: "Service Unavailable",
                           505: "HTTP Version Not Supported"]
