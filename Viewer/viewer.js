@@ -3,7 +3,7 @@
  * keeps the state (offsets, active page, expanding rate, cell updates), turns input into
  * state changes, and puts the visible items in the DOM (only those: a 5,000-page batch has a
  * few dozen elements). Reading a page zoomed is reader.js, the address route.js, the
- * remembered "Delete from view" hidden.js, the choice of image file sources.js.
+ * remembered "Delete from view" hidden.js, the choice of image file sources.js, the text search search.js.
  * window.quireViewer is a small hook for tests and embedding apps. */
 (function (Q) {
   'use strict';
@@ -11,7 +11,7 @@
   var data = window.QUIRE_LAYOUT;
   var $ = function (id) { return document.getElementById(id); };
   var pagerEl = $('pager'), stripEl = $('strip'), altEl = $('alt');
-  var allPages = [], pages = [], stripHeight = 66, pager, strip, alt = null, hidden = null, reader = null;
+  var allPages = [], pages = [], stripHeight = 66, pager, strip, alt = null, hidden = null, reader = null, search = null;
   var batchName = Q.route.batchName(location);
   var S = { layout: 'pager', po: 0, so: 0, active: 0, altOffset: 0, altOffsets: [0, 0] };
   var running = 0;              /* animations in flight (tests wait for 0) */
@@ -88,7 +88,7 @@
   }
 
   function render() {
-    if (S.layout !== 'pager') { renderAlt(); updateBar(); return; }
+    if (S.layout !== 'pager') { renderAlt(); updateBar(); if (search) search.paint(); return; }
     pager.items(S.po).forEach(function (it) {
       var el = cells.get(it.index), m = it.mask;
       /* screen x = frame.x − o_x + ρ·44; the mask stays, the image moves by t_img inside it */
@@ -113,6 +113,7 @@
     }
     preload();
     updateBar();
+    if (search) search.paint();
   }
   /* Previews load only near the active page: the neighbours are fetched ahead. */
   var preloaded = new Set();
@@ -622,7 +623,7 @@
         reader: reader.state() };
     },
     moveTo: moveTo, deleteActive: deleteActive, setLayout: setLayout, undo: undoDelete, goTo: goTo,
-    openReader: openReader, reader: function () { return reader; }
+    openReader: openReader, reader: function () { return reader; }, search: function () { return search; }
   };
 
   /* The strip's height from layout.json, when it is a believable number of points. */
@@ -639,7 +640,13 @@
     stripHeight = typeof sh === 'number' && sh >= MIN_STRIP && sh <= MAX_STRIP ? sh : 66;
     reader = new Q.Reader($('reader'), {
       page: function (i) { return pages[i]; }, count: function () { return pages.length; }, options: options,
-      label: label, onClose: function () {}
+      label: label, onClose: function () {}, onDraw: function () { if (search) search.paint(); }
+    });
+    search = new Q.Search({
+      pages: function () { return pages; }, active: function () { return S.active; },
+      show: function (k) { if (reader.isOpen()) { S.active = k; reader.show(k); } goTo(k); },
+      readerIndex: function () { return reader.isOpen() ? reader.index : -1; },
+      hasText: allPages.some(function (p) { return p && p.text; })
     });
     var n = Q.route.parse(location.hash);
     if (n !== null && pages.length) S.active = positionOf(n);
