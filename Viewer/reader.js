@@ -12,7 +12,7 @@
   var DOUBLE_TAP_MS = 300, DOUBLE_TAP_PX = 24;
 
   function Reader(el, host) {
-    this.el = el; this.host = host;     /* host: {page(i), count(), options, label(i), onIndex(i), onClose()} */
+    this.el = el; this.host = host;     /* host: {page(i), count(), options, label(i), onIndex(i), onClose(), onDraw()} */
     this.view = el.querySelector('.reader-view');
     this.canvas = el.querySelector('.reader-canvas');
     this.previewImg = this.canvas.querySelector('.reader-preview');
@@ -77,6 +77,7 @@
     if (source === 'tiles') this.drawTiles(page, z, dpr); else if (this.source === 'tiles') this.clearTiles();
     this.source = source;
     this.el.querySelector('.reader-level').textContent = Math.round(z.s * 100) + '%';
+    if (this.host.onDraw) this.host.onDraw();   /* what sits on the page (search hits) follows */
   };
   Reader.prototype.drawTiles = function (page, z, dpr) {
     var f = Q.iiif.factorFor(this.info, z.s * dpr), seen = new Set(), self = this;

@@ -4,7 +4,7 @@
  * state changes, and puts the visible items in the DOM (only those: a 5,000-page batch has a
  * few dozen elements). Reading a page zoomed is reader.js, the address route.js, the
  * remembered "Delete from view" hidden.js (an `exclude` of corrections.js), the choice of image
- * file sources.js, the review mode (#review) review.js.
+ * file sources.js, the review mode (#review) review.js, the text search search.js.
  * window.quireViewer is a small hook for tests and embedding apps. */
 (function (Q) {
   'use strict';
@@ -12,7 +12,7 @@
   var data = window.QUIRE_LAYOUT;
   var $ = function (id) { return document.getElementById(id); };
   var pagerEl = $('pager'), stripEl = $('strip'), altEl = $('alt');
-  var allPages = [], pages = [], stripHeight = 66, pager, strip, alt = null, hidden = null, reader = null;
+  var allPages = [], pages = [], stripHeight = 66, pager, strip, alt = null, hidden = null, reader = null, search = null;
   var corrections = null, review = null;
   var batchName = Q.route.batchName(location);
   var S = { layout: 'pager', po: 0, so: 0, active: 0, altOffset: 0, altOffsets: [0, 0] };
@@ -91,7 +91,7 @@
 
   function render() {
     if (S.layout === 'review') { updateBar(); return; }
-    if (S.layout !== 'pager') { renderAlt(); updateBar(); return; }
+    if (S.layout !== 'pager') { renderAlt(); updateBar(); if (search) search.paint(); return; }
     pager.items(S.po).forEach(function (it) {
       var el = cells.get(it.index), m = it.mask;
       /* screen x = frame.x − o_x + ρ·44; the mask stays, the image moves by t_img inside it */
@@ -116,6 +116,7 @@
     }
     preload();
     updateBar();
+    if (search) search.paint();
   }
   /* Previews load only near the active page: the neighbours are fetched ahead. */
   var preloaded = new Set();
@@ -657,7 +658,7 @@
         reader: reader.state(), review: review ? review.state() : null };
     },
     moveTo: moveTo, deleteActive: deleteActive, setLayout: setLayout, undo: undoDelete, goTo: goTo,
-    openReader: openReader, reader: function () { return reader; },
+    openReader: openReader, reader: function () { return reader; }, search: function () { return search; },
     review: function () { return review; }, reload: reload
   };
 
@@ -678,7 +679,13 @@
     stripHeight = typeof sh === 'number' && sh >= MIN_STRIP && sh <= MAX_STRIP ? sh : 66;
     if (!reader) reader = new Q.Reader($('reader'), {
       page: function (i) { return pages[i]; }, count: function () { return pages.length; }, options: options,
-      label: label, onClose: function () {}
+      label: label, onClose: function () {}, onDraw: function () { if (search) search.paint(); }
+    });
+    if (!search) search = new Q.Search({
+      pages: function () { return pages; }, active: function () { return S.active; },
+      show: function (k) { if (reader.isOpen()) { S.active = k; reader.show(k); } goTo(k); },
+      readerIndex: function () { return reader.isOpen() ? reader.index : -1; },
+      hasText: allPages.some(function (p) { return p && p.text; })
     });
     var n = Q.route.parse(location.hash);
     if (n !== null && pages.length) S.active = positionOf(n);

@@ -261,7 +261,9 @@ struct ProcessCommand: ParsableCommand {
         var standardError = StandardError()
         if viewer == .web, !summary.interrupted,
            FileManager.default.fileExists(atPath: URL(fileURLWithPath: output).appendingPathComponent("layout.json").path) {
-            do { try ViewerWriter.write(into: URL(fileURLWithPath: output)) } catch {
+            do {
+                for warning in try ViewerWriter.write(into: URL(fileURLWithPath: output)) { print("quire: \(warning)", to: &standardError) }
+            } catch {
                 print("quire: viewer not written: \(error)", to: &standardError)
             }
         }

@@ -49,7 +49,7 @@ struct ViewCommand: ParsableCommand {
             }
         }
         do {
-            try ViewerWriter.write(into: url)
+            for warning in try ViewerWriter.write(into: url) { FileHandle.standardError.write(Data("quire view: \(warning)\n".utf8)) }
         } catch {
             FileHandle.standardError.write(Data("quire view: \(error)\n".utf8))
             throw ExitCode(1)

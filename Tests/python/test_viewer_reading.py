@@ -215,12 +215,13 @@ def test_focus_and_keys(viewer_out):
     d = _driver(1280, 800)
     try:
         open_viewer(d, viewer_out)
-        # Tab reaches the controls, the page, and one thumbnail (the active page's)
+        # Tab reaches the controls, the page, and one thumbnail (the active page's); the 13 tabs
+        # (the search field and its two buttons came first) end on a button, keyboard-focused
         order = []
-        for _ in range(10):
+        for _ in range(13):
             key(d, "\ue004")
             order.append(d.execute_script("var e = document.activeElement; return e.id || e.className + ':' + e.dataset.index"))
-        assert "pager" in order and "menu" in order and "delete" in order and "zoom" in order
+        assert "pager" in order and "menu" in order and "delete" in order and "zoom" in order and "search-q" in order
         thumbs = [o for o in order if o.startswith("thumb")]
         assert thumbs and set(thumbs) == {"thumb:0"}, order
         # the focus is visible

@@ -7,14 +7,17 @@ import QuireImaging
 /// `layout.js` is `OUT/layout.json` wrapped as `window.QUIRE_LAYOUT = …;`: browsers refuse
 /// `fetch()` of a sibling file on `file://`, but load a classic `<script src>`, so the same
 /// folder opens by double-click and from any static server. (The viewer falls back to
-/// fetching layout.json when layout.js is missing.) Every file is written atomically.
+/// fetching layout.json when layout.js is missing.) With text (`--ocr`), `text/search.js` too
+/// (`SearchIndexWriter`). Every file is written atomically.
 public enum ViewerWriter {
     /// The files written besides `layout.js`, relative to the folder.
     public static var paths: [String] { ViewerAssets.files.map(\.path) + ["layout.js"] }
 
     /// Writes the viewer into `folder`, which must hold a `layout.json`.
+    /// - Returns: one line per page left out of the search index (its hOCR missing or unreadable).
     /// - Throws: `OutputFolderError`-style errors naming the file when layout.json is missing or a write fails.
-    public static func write(into folder: URL) throws {
+    @discardableResult
+    public static func write(into folder: URL) throws -> [String] {
         let layoutURL = folder.appendingPathComponent("layout.json")
         guard let layout = try? Data(contentsOf: layoutURL) else {
             throw ViewerWriterError(path: layoutURL.path, reason: "no layout.json to show (run quire process first)")
@@ -30,6 +33,7 @@ public enum ViewerWriter {
         script.append(layout)
         script.append(Data(";\n".utf8))
         try write(script, to: folder.appendingPathComponent("layout.js"))
+        return try SearchIndexWriter.write(into: folder)
     }
 
     /// Writes one file atomically; any failure becomes one line naming the file and the reason.
