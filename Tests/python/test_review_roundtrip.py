@@ -17,7 +17,7 @@ from test_viewer_reading import wait_for
 from test_viewer_review import handle_centre, open_review, review
 
 REPO = Path(__file__).resolve().parents[2]
-PHOTO = REPO / "Samples" / "scans" / "cap_000.jpg"
+PHOTO = REPO / "Tests" / "Fixtures" / "generated" / "cap_000.jpg"
 
 
 def needs_corrections(quire_bin):

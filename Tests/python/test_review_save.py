@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-SCANS = REPO / "Samples" / "scans"
+SCANS = REPO / "Tests" / "Fixtures" / "generated"
 
 
 def _serve(quire_bin, out):
@@ -42,7 +42,7 @@ def _request(port, method, target, body=None, headers=None, timeout=300):
 def batch(quire_bin, tmp_path_factory):
     """Two scans processed from a folder of their own, by relative path (as a user would)."""
     if not SCANS.is_dir():
-        pytest.skip("Samples/scans is missing")
+        pytest.skip("Tests/Fixtures/generated is missing")
     root = tmp_path_factory.mktemp("review")
     (root / "in").mkdir()
     for name in ("scan_004.jpg", "scan_006.jpg"):
