@@ -10,26 +10,38 @@ import QuireImaging
     static let empty = ProcessSummary(report: LayoutReport(viewport: .init(), pages: [LayoutReport.PageInput](), errors: []),
                                       layoutPath: "layout.json")
 
-    @Test func aSecondSaveWhileOneRunsIsRefusedWith409() async throws {
+    /// The first save runs on a thread of its own (not a task: blocking the test's cooperative
+    /// threads could starve it on two cores).
+    @Test func aSecondSaveWhileOneRunsIsRefusedWith409() throws {
         let out = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
         let endpoint = CorrectionsEndpoint(output: out, token: "t") { _, _ in
             started.signal()
-            release.wait()
+            _ = release.wait(timeout: .now() + 60)  // a hang guard only
             return (Self.empty, [])
         }
-        let first = Task.detached { endpoint.handle(body: Array(#"{"a.jpg": {"rotate": 90}}"#.utf8)) }
-        started.wait()
+        let first = Reply()
+        Thread.detachNewThread {
+            first.value = endpoint.handle(body: Array(#"{"a.jpg": {"rotate": 90}}"#.utf8))
+            finished.signal()
+        }
+        try #require(started.wait(timeout: .now() + 60) == .success)
         let second = endpoint.handle(body: Array(#"{"a.jpg": {"rotate": 180}}"#.utf8))
         #expect(second.status == 409 && second.json.contains("\"error\""))
         release.signal()
-        let done = await first.value
-        #expect(done.status == 200)
-        #expect(done.json == #"{"errors":[],"excluded":0,"layout":"layout.json","redone":[]}"#)
+        try #require(finished.wait(timeout: .now() + 60) == .success)
+        #expect(first.value?.status == 200)
+        #expect(first.value?.json == #"{"errors":[],"excluded":0,"layout":"layout.json","redone":[]}"#)
         #expect(try String(contentsOfFile: out + "/corrections.json", encoding: .utf8) == "{\n  \"a.jpg\": {\"rotate\": 90}\n}\n")
-        // Free again once the first is done.
+        // Free again once the first is done (this rerun is let through at once).
+        release.signal()
         #expect(endpoint.handle(body: Array("{}".utf8)).status == 200)
+    }
+
+    /// A reply handed from the first save's thread (read after `finished` is signalled).
+    final class Reply: @unchecked Sendable {
+        var value: (status: Int, json: String)?
     }
 
     @Test func anInvalidFileIs400AndWritesNothing() throws {
