@@ -78,7 +78,8 @@ struct PageCorrector: Sendable {
     ///   - userQuad: corners the user gave, in display pixels of the upright source.
     ///   - frameShrunk: called once the whole frame is no longer needed in memory (after
     ///     detection, or once the rows outside the page are released); see `FrameGate`.
-    func correct(_ decoded: DecodedFrame, userQuad: Quad?,
+    ///   - copy: the frame's detection copy when the caller already made it (the review's capture).
+    func correct(_ decoded: DecodedFrame, userQuad: Quad?, copy given: DetectionCopy? = nil,
                  frameShrunk: () -> Void = {}) throws -> (image: VIPSImage, record: CorrectionRecord) {
         if options.mode == .none {
             frameShrunk()
@@ -88,7 +89,7 @@ struct PageCorrector: Sendable {
             let (page, quad) = try straighten(decoded, quad: userQuad, refinement: nil, frameShrunk: frameShrunk)
             return (page, CorrectionRecord(kind: .perspective, quad: quad, quadConfidence: 1))
         }
-        let copy = StageProfile.measure("2a detection copy") { decoded.detectionCopy() }
+        let copy = given ?? StageProfile.measure("2a detection copy") { decoded.detectionCopy() }
         let analysis = StageProfile.measure("2b analyse") { PageAnalyzer.analyze(copy) }
         switch analysis.kind {
         case .photo where analysis.detection.quad != nil:

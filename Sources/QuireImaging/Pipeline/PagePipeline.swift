@@ -9,7 +9,7 @@ public struct PageOutputPaths: Sendable, Hashable, Codable {
     /// The page's hOCR and plain text (`--ocr`); nil when its text is not read.
     public var hocr: String?
     public var txt: String?
-    /// The capture: the whole oriented source, small (`PagePipeline.captureLongSide`), for the
+    /// The capture: the whole oriented source, small (`PagePipeline.writeCapture`), for the
     /// review; nil to write none. A split source's parts share the first part's.
     public var capture: String?
 
@@ -67,6 +67,9 @@ public struct PageResult: Sendable, Hashable, Codable {
     /// Pixel size of the capture written for the review (`PageOutputPaths.capture`; both parts
     /// of a split source share the first part's file); nil when none was written.
     public var captureSize: PixelSize?
+    /// The source pixels (display frame, from the top-left) the capture covers: quad
+    /// coordinates map to capture pixels by `captureSize / captureCovers`.
+    public var captureCovers: PixelSize?
     /// The corrections file's entry applied to this page; nil when none was.
     public var corrected: CorrectionEntry?
 }
@@ -120,10 +123,6 @@ public struct PagePipeline: Sendable {
         try ImagingError.retryingLostReason { try processOnce(source, to: outputs, userQuad: entry?.corners ?? userQuad, entry: entry) }
     }
 
-    /// The longest side of a review capture: enough to place corners to about a pixel on a
-    /// 1600 px wide view of a 12 MP photo's 4000 px, a third of the decode's bytes on screen.
-    public static let captureLongSide = 1600
-
     private func processOnce(_ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad?,
                              entry: CorrectionEntry?) throws -> [PageResult] {
         // 1. file -> one full-size decode (size checked from the header first), once the batch
@@ -140,9 +139,11 @@ public struct PagePipeline: Sendable {
             try UserCorners.check(userQuad, imageWidth: sourceSize.width, imageHeight: sourceSize.height, path: source.path)
         }
         do {
-            // 1b. the review's capture of the whole source, as it comes (before correction).
-            let captureSize = try outputs.capture.map { path in
-                try StageProfile.measure("9 capture") { try writeCapture(of: source, format: format, to: path) }
+            // 1b. the review's capture of the whole source, as it comes (before correction): the
+            //     detection copy, made here once instead of inside the correction.
+            let copy = outputs.capture == nil ? nil : StageProfile.measure("2a detection copy") { decoded.detectionCopy() }
+            let capture = try copy.flatMap { copy in
+                try outputs.capture.map { path in try StageProfile.measure("9 capture") { try writeCapture(copy, to: path) } }
             }
             // 2. correction (perspective for photos, deskew and trim for scans, or nothing); the
             //    frame is released when this returns, unless the page is a view of it. A turn the
@@ -152,7 +153,7 @@ public struct PagePipeline: Sendable {
             var corrector = PageCorrector(options: options)
             corrector.maxPixels = maxPixels
             let corrected = try StageProfile.measure("2 correct (all of 2x)") {
-                try corrector.correct(consume decoded, userQuad: userQuad, frameShrunk: { pass?.leave() })
+                try corrector.correct(consume decoded, userQuad: userQuad, copy: copy, frameShrunk: { pass?.leave() })
             }
             var (page, record) = corrected
             if let turn = entry?.rotate { (page, record) = try Self.turned(page, record: record, by: turn) }
@@ -175,7 +176,8 @@ public struct PagePipeline: Sendable {
                                         preview: parts.count == 1 ? preview : nil, to: outputs.part(index + 1))
                 result.sourceSize = sourceSize
                 result.split = part.split
-                result.captureSize = captureSize  // the parts share the first part's capture
+                result.captureSize = capture?.size  // the parts share the first part's capture
+                result.captureCovers = capture?.covers
                 result.corrected = entry
                 return result
             }
@@ -274,27 +276,24 @@ public struct PagePipeline: Sendable {
         return (try page.rotated(quarterTurns: turns), record)
     }
 
-    /// Writes the review's capture of `source` to `path` (atomically, JPEG): the whole page as
-    /// it comes, EXIF orientation applied, long side at most `captureLongSide`. Read again with
-    /// libvips's shrink-on-load (JPEG DCT scaling, PDF rendered small), which costs a fraction
-    /// of shrinking the decoded frame (a planar JPEG frame would have to be made RGB first).
-    /// - Returns: the capture's pixel size.
-    func writeCapture(of source: PageSource, format: SourceFormat, to path: String) throws -> PixelSize {
-        let size = Self.captureLongSide
-        var options: [String] = []
-        if format.isMultiPage { options.append("page=\(source.page)") }
-        if format == .pdf { options.append("dpi=\(source.dpi)") }
-        let small = try VIPSImage.thumbnail(file: source.path, width: size, height: size,
-                                            loaderOptions: options.isEmpty ? nil : options.joined(separator: ","))
-            .displayReady(keepGray: false, background: 255)
+    /// Writes the review's capture to `path` (atomically, JPEG): the detection copy, the whole
+    /// source as it comes, EXIF orientation applied, averaged down by a whole factor to at most
+    /// `DetectionCopy.longSide` px (enough to place corners to a few source pixels; made from
+    /// the decoded frame already in memory, it costs only its encoding).
+    /// - Returns: the capture's pixel size, and the source pixels it covers (its size times the
+    ///   averaging factor: the few rows and columns a whole factor leaves over are not in it).
+    func writeCapture(_ copy: DetectionCopy, to path: String) throws -> (size: PixelSize, covers: PixelSize) {
+        let image = try VIPSImage.fromPixels(copy.pixels, width: copy.width, height: copy.height, bands: copy.bands)
         do {
             try AtomicFile.write(to: path) { temporary in
-                try small.save(to: temporary, options: .init(format: .jpeg, quality: 80))
+                try image.save(to: temporary, options: .init(format: .jpeg, quality: 80))
             }
         } catch let error as AtomicFileError {
             throw ImagingError(.writeFailed, path: path, reason: "cannot be written (\(error.reason))")
         }
-        return PixelSize(width: small.width, height: small.height)
+        let covers = PixelSize(width: Int((Double(copy.width) * copy.scaleX).rounded()),
+                               height: Int((Double(copy.height) * copy.scaleY).rounded()))
+        return (PixelSize(width: copy.width, height: copy.height), covers)
     }
 
     /// A rendition of `image` inside a `size` x `size` square (never enlarged), in memory:

@@ -68,7 +68,7 @@ extension LayoutReport {
                 text: input.text,
                 pager: geometry.pager(index), strip: geometry.strip(index))
             var page = record
-            if let file = input.captureFile, let size = r.captureSize, let source = r.sourceSize {
+            if let file = input.captureFile, let size = r.captureSize, let source = r.captureCovers ?? r.sourceSize {
                 page.capture = Capture(file: file, width: size.width, height: size.height,
                                        sourceWidth: source.width, sourceHeight: source.height)
             }
@@ -96,6 +96,7 @@ extension LayoutReport.Split.Gutter {
         switch kind {
         case .margins: self = .margins
         case .fold: self = .fold
+        case .given: self = .given
         }
     }
 }

@@ -14,7 +14,7 @@ public enum Processor {
     public static let pagesFolder = "pages", previewsFolder = "previews", thumbnailsFolder = "thumbs", masksFolder = "masks"
     /// `--ocr`: `text/NNNN.hocr` and `text/NNNN.txt`.
     public static let textFolder = "text"
-    /// `captures/NNNN.jpg`: each source as it came, small, for the review (`PagePipeline.captureLongSide`).
+    /// `captures/NNNN.jpg`: each source as it came, small, for the review (the detection copy, `PagePipeline.writeCapture`).
     public static let capturesFolder = "captures"
     /// The extensions of the files in `textFolder`.
     static let textExtensions = ["hocr", "txt"]

@@ -221,8 +221,8 @@ public struct LayoutReport: Codable, Sendable, Equatable {
     public struct Split: Codable, Sendable, Equatable {
         /// Which half of a spread a page is; written as `left` or `right`.
         public enum Side: String, Codable, Sendable, Hashable, CaseIterable { case left, right }
-        /// What showed a spread's gutter; written as `margins` or `fold`.
-        public enum Gutter: String, Codable, Sendable, Hashable, CaseIterable { case margins, fold }
+        /// What showed a spread's gutter; written as `margins`, `fold` or `given` (the corrections file said where).
+        public enum Gutter: String, Codable, Sendable, Hashable, CaseIterable { case margins, fold, given }
 
         /// The page's place among the spread's pages in reading order (1 or 2; with
         /// `--split-order rtl` the right page is 1).

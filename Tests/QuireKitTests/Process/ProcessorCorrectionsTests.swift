@@ -116,15 +116,16 @@ import VipsBridge
     @Test func capturesAndKeysAreInLayoutJSON() throws {
         let dir = try TestSupport.temporaryFolder(), out = try TestSupport.temporaryFolder()
         defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
-        try TestSupport.writeImage("\(dir)/big.jpg", width: 3200, height: 2000)
+        try TestSupport.writeImage("\(dir)/big.jpg", width: 3203, height: 2002)
         try TestSupport.writeImage("\(dir)/small.png", width: 400, height: 300, format: .png)
         let pages = try Processor.run(Self.job(dir, out: out, nil)).report.pages
-        #expect(pages[0].capture == LayoutReport.Capture(file: "captures/0001.jpg", width: 1600, height: 1000, sourceWidth: 3200, sourceHeight: 2000))
+        // Averaged by 4 to 800x500, which covers the source's first 3200x2000 pixels.
+        #expect(pages[0].capture == LayoutReport.Capture(file: "captures/0001.jpg", width: 800, height: 500, sourceWidth: 3200, sourceHeight: 2000))
         // Never enlarged.
         #expect(pages[1].capture == LayoutReport.Capture(file: "captures/0002.jpg", width: 400, height: 300, sourceWidth: 400, sourceHeight: 300))
         #expect(pages.map(\.correctionKey) == ["big.jpg", "small.png"])
         let capture = try VIPSImage.load(file: out + "/captures/0001.jpg")
-        #expect(capture.width == 1600 && capture.height == 1000)
+        #expect(capture.width == 800 && capture.height == 500)
         // A thumbnails-only run writes none, and removes the stale ones.
         var thumbs = Self.job(dir, out: out, nil)
         thumbs.thumbnailsOnly = true
