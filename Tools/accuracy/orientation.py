@@ -1,9 +1,15 @@
 """How well `quire process` turns pages upright: every real scan of the set, turned by 0, 90,
 180 and 270 degrees, must come back upright; so should the real photos of
 Tools/accuracy/real-photos, turned the same way (a photo is straightened first, then turned when
-its lines run up or down; upside-down photos are not looked at).
+its lines run up or down; upside-down photos are not looked at). A third table scores the other
+upright real scans (OTHERS: pages the orientation look was not tuned on, many with little or
+no text, which should be kept as they are).
 
     python3 Tools/accuracy/orientation.py [QUIRE] [DATA]
+
+Each batch runs with `--jobs 1` and QUIRE_PROFILE=1, and the CPU milliseconds of the
+orientation stage ("2e orientation": the text check, the line look and Tesseract when asked) are
+printed per page and per call (user + system CPU, so other work on the machine does not count).
 
 QUIRE: the quire binary (default .build/release/quire); DATA: ../shared/data/real (the scans;
 the photos are in the repo). Each page is turned with `vips rot` into a temporary folder and
@@ -13,6 +19,8 @@ enough, or not asked), with the confidences seen. Needs libvips-tools (`vips`) a
 with its osd data (tesseract-ocr, tesseract-ocr-osd).
 """
 import json
+import os
+import re
 import shutil
 import subprocess
 import sys
@@ -39,6 +47,27 @@ SET = [
     "opencv-samples-data/imageTextN.png",
 ]
 
+# Other upright real scans, not used to tune the line look (LineOrientation): "repo:" paths are
+# committed, the others are under DATA.
+OTHERS = [
+    "tesseract-test-images/deslant.tif",
+    "tesseract-test-images/hebtypo.jpg",
+    "tesseract-test-images/segmodeimg.tif",
+    "unpaper-tests/imgsrc003.png",
+    "unpaper-tests/imgsrc004.png",
+    "unpaper-tests/imgsrc005.png",
+    "unpaper-tests/imgsrcE002.png",
+    "unpaper-tests/imgsrcE003.png",
+    "ocrmypdf-test-resources/crom.png",
+    "ocrmypdf-test-resources/baiona_color.jpg",
+    "ocrmypdf-test-resources/c02-22.pdf[dpi=150]",
+    "opencv-samples-data/notes.png",
+    "opencv-samples-data/text_motion.jpg",
+    "debian-python3-skimage-data/bw_text.png",
+    "repo:Tools/accuracy/real-scans/galfar-deskew/F1550.jpg",
+    "repo:Tools/accuracy/real-scans/ocrmypdf/epson.pdf[dpi=200]",
+] + [f"repo:Tools/accuracy/real-scans/sbrunner-deskew/deskew-{n}.png" for n in range(1, 9)]
+
 
 def main():
     quire = sys.argv[1] if len(sys.argv) > 1 else str(REPO / ".build/release/quire")
@@ -57,6 +86,15 @@ def main():
     if photos:
         print("== real photos (upside down: not looked at)")
         score(quire, [(path, "") for path in photos], suffix=".jpg")
+    others = []
+    for item in OTHERS:
+        path, _, options = item.partition("[")
+        path = REPO / path[5:] if path.startswith("repo:") else data / path
+        if path.exists():
+            others.append((path, options))
+    if others:
+        print("== other real scans (not used for tuning)")
+        score(quire, others, suffix=".png")
 
 
 def score(quire, items, suffix):
@@ -80,9 +118,15 @@ def score(quire, items, suffix):
                 expected[name] = (360 - turn) % 360
             upright.unlink()
         out = work / "out"
-        subprocess.run([quire, "process", str(work), "-o", str(out), "--format", "png", "--viewer", "none", "-q"],
-                       capture_output=True)
+        done = subprocess.run([quire, "process", str(work), "-o", str(out), "--format", "png", "--viewer", "none",
+                               "--jobs", "1", "--page-timeout", "0", "-q"], capture_output=True, text=True,
+                              env={**os.environ, "QUIRE_PROFILE": "1"})
         pages = json.loads((out / "layout.json").read_text())["pages"]
+    calls, spent = 0, 0.0
+    for line in done.stderr.splitlines():
+        m = re.match(r"2e orientation\s+(\d+)\s+([\d.]+)\s", line)
+        if m:
+            calls, spent = int(m.group(1)), float(m.group(2))
     rows = {turn: {"upright": 0, "wrong": 0, "kept": 0, "conf": []} for turn in (0, 90, 180, 270)}
     failures = []
     for page in pages:
@@ -109,6 +153,8 @@ def score(quire, items, suffix):
         print(f"{turn:>10}{n:>7}{row['upright']:>9}{row['wrong']:>7}{row['kept']:>6}  {conf}")
     total = sum(r["upright"] for r in rows.values())
     print(f"upright {total} of {len(pages)} pages")
+    print(f"orientation CPU: {spent / max(1, len(pages)):.1f} ms a page, {spent / max(1, calls):.1f} ms a call "
+          f"({calls} calls, {spent / 1000:.1f} s)")
     for line in failures:
         print("  " + line)
 

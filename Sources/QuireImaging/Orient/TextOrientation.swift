@@ -7,7 +7,8 @@ public struct OrientationGuess: Sendable, Hashable, Codable {
     /// Degrees to turn the page clockwise: 0, 90, 180 or 270.
     public var rotate: Int
     /// The detector's confidence (Tesseract's orientation confidence: about 0-2 for a guess,
-    /// 5 and more for a page of text read clearly).
+    /// 5 and more for a page of text read clearly; the line look's, `LineOrientation.Finding`,
+    /// 2 and more when it answers).
     public var confidence: Double
     /// How sure the detector is of the script it read the page in (Tesseract's script
     /// confidence); nil when it did not say. Printed text scores 1 and more; handwriting, whose
@@ -29,13 +30,14 @@ public protocol OrientationDetector: Sendable {
     func guess(_ page: VIPSImage) throws -> OrientationGuess?
 }
 
-/// Tesseract's orientation and script detection (what `tesseract IMAGE stdout --psm 0 -l osd`
-/// reports), run in this process by an `osd` engine loaded once per page in flight
-/// (`TesseractEngines`) on a grey copy of the page at most `longestSide` px long, handed over in
+/// First a look at the page's text lines (`LineOrientation`, tens of milliseconds), and only
+/// when that is not sure Tesseract's orientation and script detection (what
+/// `tesseract IMAGE stdout --psm 0 -l osd` reports), run in this process by an `osd` engine
+/// loaded once per page in flight (`TesseractEngines`) on a grey copy of the page at most `longestSide` px long, handed over in
 /// memory: the standard way to find pages scanned sideways or upside down (OCRmyPDF's
-/// `--rotate-pages` does the same). The copy must keep the text large: unpaper's imgsrc001 (an
-/// A4 page at 300 dpi) shrunk to 1600 px reads as upside down with confidence 12; at 2400 px and
-/// more it reads upright (24). Debian's `libtesseract5` with its `osd` data provides it.
+/// `--rotate-pages` does the same). The copy must keep the text large (too small, an A4 page
+/// reads upside down with high confidence: docs/correction-scans.md, "Pages the right way up";
+/// `make accuracy-orientation`). Debian's `libtesseract5` with its `osd` data provides it.
 public struct TesseractOSD: OrientationDetector {
     /// The longest side of the copy Tesseract reads.
     public static let longestSide = 3200
@@ -56,11 +58,22 @@ public struct TesseractOSD: OrientationDetector {
         guard TextPresence.hasReadableText(gray: look.gray, width: look.width, height: look.height) else {
             return OrientationGuess(rotate: 0, confidence: 0)
         }
+        // Lines of printed text usually tell their own way up, in tens of milliseconds on the
+        // same copy; Tesseract (hundreds of milliseconds to seconds) is asked only when they do not.
+        let lines = StageProfile.measure("2e line look") {
+            LineOrientation.find(gray: look.gray, width: look.width, height: look.height)
+        }
+        if let lines, lines.isSure { return OrientationGuess(rotate: lines.rotate, confidence: lines.confidence) }
+        return try tesseractGuess(page)
+    }
+
+    /// Tesseract's guess alone, on a copy of `page` sized for it; nil without an engine.
+    func tesseractGuess(_ page: VIPSImage) throws -> OrientationGuess? {
         guard let engines = TesseractEngines.orientation else { return nil }
         var grey = try page.fitted(inside: Self.longestSide)
         // Small pages are enlarged (up to 3 times, to about 1600 px): Tesseract cannot tell the
-        // way up of text a few pixels high (scikit-image's 384 x 191 page.png turned a quarter:
-        // confidence 0.3-0.5 as it is, 5.3-5.8 at 3 times).
+        // way up of text a few pixels high (docs/correction-scans.md; `make accuracy-orientation`
+        // scores scikit-image's 384 x 191 page.png turned four ways).
         let long = max(grey.width, grey.height)
         if long < Self.smallSide {
             let factor = min(3, Double(Self.smallSide) / Double(long))

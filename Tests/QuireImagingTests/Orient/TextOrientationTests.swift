@@ -39,7 +39,7 @@ import VipsBridge
         }
         let page = try VIPSImage.solid(width: 2200, height: 1600, color: [255, 255, 255]).rgba().compositing(layers)
             .flattened(onto: [255, 255, 255]).extractBands(1).rotated(quarterTurns: 1).materialized()
-        let guess = try #require(try TesseractOSD.installed!.guess(page))
+        let guess = try #require(try TesseractOSD.installed!.tesseractGuess(page))
         // The copy the subprocess was given: the same image, written as a PNG.
         let png = dir + "/page.png"
         try page.save(to: png, options: .init(format: .png, compression: 1))

@@ -1,0 +1,278 @@
+/// Which way up a page of printed text is, read from the shapes of its text lines alone: the
+/// cheap first look before Tesseract's orientation detection, which is asked only when this look
+/// is not sure (`TesseractOSD`). Pure code on a grey pixel buffer (no libvips, no Foundation), so
+/// it can move into the page-analysis module.
+///
+/// The ink is thresholded halfway between paper and ink (as `TextPresence` does) and its
+/// connected pieces of glyph size are kept as boxes. Then:
+/// - **Lines across or down.** Each piece's nearest neighbour along the row (the pieces beside
+///   it that share its height band) and along the column are compared: letters of a line lie
+///   closer to each other than to the lines above and below, so on a page of lines running
+///   across most pieces vote "across". The vote's margin is the share of pieces agreeing.
+/// - **Up or down.** Pieces are chained into lines in the winning direction. Latin-like text
+///   sits on a baseline: every letter but the few with descenders (g j p q y) ends on it, while
+///   the tops split between the x-height and the ascenders and capitals (b d f h k l t, A-Z,
+///   0-9). So along a line the bottoms of the pieces agree more often than their tops; turned
+///   upside down, the tops agree more. The margin is the difference of the two shares.
+///
+/// A guess is sure only when both margins clear their thresholds and enough pieces voted
+/// (`LineOrientation.isSure`); the thresholds were tuned on half of the real scans and checked
+/// on the others (docs/correction-scans.md, "Pages the right way up").
+enum LineOrientation {
+    /// A piece is a glyph when its longer side is at least this many pixels (smaller ones are
+    /// specks, dots and commas, which carry no line shape).
+    static let minimumGlyphSize = 5
+    /// ... and at most the copy's short side divided by this (larger: headings, rules, pictures).
+    static let maximumGlyphFraction = 20
+    /// A piece filling more than this share of a box at least `solidSide` px on both sides is a
+    /// solid blot (a dash, a bar, a filled shape), not a letter.
+    static let maximumGlyphFill = 0.85
+    static let solidSide = 4
+    /// Two pieces are neighbours on one line when they share at least this share of the smaller
+    /// one's height band, and their gap is at most `maximumGap` times the median glyph size.
+    static let minimumBandOverlap = 0.5
+    static let maximumGap = 1.5
+    /// A line is read for up and down when it has at least this many pieces: shorter ones
+    /// (page numbers, stray marks) say little about a baseline.
+    static let minimumLinePieces = 5
+    /// Neighbours on each side a piece's top and bottom are compared with (near ones only: a
+    /// line's baseline drifts when the page is a little skewed).
+    static let window = 3
+    /// A piece's edge agrees with a neighbour's when it is within this share of the line's
+    /// median glyph height of it (and at least one pixel).
+    static let edgeTolerance = 0.12
+
+    /// Sure only with at least this many glyph pieces voting on the direction (fewer: a label,
+    /// a caption, a form's few words).
+    static let minimumVotes = 150
+    /// Sure only when at least this share of the votes say one direction (0.5 is a coin).
+    static let minimumDirectionShare = 0.8
+    /// Sure only when the bottoms agree this much more (or less) often than the tops, over the
+    /// pairs of pieces compared.
+    static let minimumEdgeMargin = 0.15
+    /// ... counted on at least this many pieces in lines.
+    static let minimumLinePiecesRead = 100
+    /// The confidence of a finding at its thresholds: `OrientationPolicy.minimumConfidence`, so
+    /// that a sure finding turns a page (kept here so this file needs nothing else;
+    /// `LineOrientationTests.aSureFindingTurnsAPage` checks they agree).
+    static let sureConfidence = 2.0
+
+    /// What the look found on a page.
+    struct Finding: Equatable {
+        /// The clockwise quarter turn that makes the text upright: 0, 90, 180 or 270.
+        var rotate: Int
+        /// Pieces that voted on the direction, and the share of them that agreed.
+        var votes: Int
+        var directionShare: Double
+        /// Pieces read in lines, and (bottoms agreeing - tops agreeing) / pairs compared,
+        /// positive when the text reads upright in the frame its lines run across.
+        var linePieces: Int
+        var edgeMargin: Double
+
+        /// The finding's confidence, on the scale `OrientationPolicy` reads: each margin over
+        /// its threshold (the direction's counted from a coin's 0.5), the smaller of the two,
+        /// times `sureConfidence`; so a sure finding scores at least that and turns a page, and
+        /// a clearer one scores more.
+        var confidence: Double {
+            let direction = (directionShare - 0.5) / (LineOrientation.minimumDirectionShare - 0.5)
+            let edges = abs(edgeMargin) / LineOrientation.minimumEdgeMargin
+            let value = LineOrientation.sureConfidence * min(direction, edges)
+            return (value * 100).rounded() / 100
+        }
+
+        /// Whether the finding clears every threshold.
+        var isSure: Bool {
+            votes >= LineOrientation.minimumVotes && directionShare >= LineOrientation.minimumDirectionShare
+                && linePieces >= LineOrientation.minimumLinePiecesRead && abs(edgeMargin) >= LineOrientation.minimumEdgeMargin
+        }
+    }
+
+    /// A piece's box, in pixels (inclusive).
+    struct Box: Equatable {
+        var x0: Int, y0: Int, x1: Int, y1: Int
+        var width: Int { x1 - x0 + 1 }
+        var height: Int { y1 - y0 + 1 }
+    }
+
+    /// The look at `gray` (`width` x `height`, 8-bit, paper light); nil when it shows no ink
+    /// (too little contrast) or no glyph pieces.
+    static func find(gray: [UInt8], width: Int, height: Int) -> Finding? {
+        guard width > 0, height > 0, gray.count == width * height else { return nil }
+        var histogram = [Int](repeating: 0, count: 256)
+        for v in gray { histogram[Int(v)] += 1 }
+        let ink = TextPresence.percentile(histogram, 0.01, of: gray.count)
+        let paper = TextPresence.percentile(histogram, 0.90, of: gray.count)
+        guard paper - ink >= TextPresence.minimumContrast else { return nil }
+        let boxes = glyphs(gray: gray, width: width, height: height, below: UInt8((paper + ink) / 2))
+        guard !boxes.isEmpty else { return nil }
+        return find(boxes: boxes, width: width, height: height)
+    }
+
+    /// The look at glyph boxes on a `width` x `height` page.
+    static func find(boxes: [Box], width: Int, height: Int) -> Finding {
+        let size = median(boxes.map { max($0.width, $0.height) })
+        let (across, down) = directionVotes(boxes, size: size)
+        let votes = across + down
+        let sideways = down > across
+        let share = votes == 0 ? 0 : Double(max(across, down)) / Double(votes)
+        // Read up and down with the lines running across: a page whose lines run down is
+        // looked at turned a quarter clockwise.
+        let frame = sideways ? boxes.map { turnedClockwise($0, height: height) } : boxes
+        let (pieces, margin) = edgeAgreement(frame, size: size)
+        let upright = margin >= 0
+        let rotate = sideways ? (upright ? 90 : 270) : (upright ? 0 : 180)
+        return Finding(rotate: rotate, votes: votes, directionShare: share, linePieces: pieces, edgeMargin: margin)
+    }
+
+    /// `box` on its page (`height` rows) turned a quarter clockwise: (x, y) goes to (height - 1 - y, x).
+    static func turnedClockwise(_ box: Box, height: Int) -> Box {
+        Box(x0: height - 1 - box.y1, y0: box.x0, x1: height - 1 - box.y0, y1: box.x1)
+    }
+
+    /// The boxes of the connected pieces (4-neighbour) of pixels darker than `threshold` that
+    /// have a glyph's size and are not solid blots.
+    static func glyphs(gray: [UInt8], width: Int, height: Int, below threshold: UInt8) -> [Box] {
+        let maxSize = max(minimumGlyphSize, min(width, height) / maximumGlyphFraction)
+        // Ink pixels, marked 0 once their piece is taken (unchecked buffers: this loop visits
+        // every pixel of the copy and is most of the look's time).
+        var ink = [Bool](repeating: false, count: gray.count)
+        for i in gray.indices where gray[i] < threshold { ink[i] = true }
+        var stack: [Int] = []
+        var boxes: [Box] = []
+        ink.withUnsafeMutableBufferPointer { ink in
+            for start in 0..<ink.count where ink[start] {
+                ink[start] = false
+                stack.append(start)
+                var (minX, maxX, minY, maxY, area) = (width, 0, height, 0, 0)
+                while let i = stack.popLast() {
+                    let y = i / width, x = i - y * width
+                    area += 1
+                    minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                    if x > 0, ink[i - 1] { ink[i - 1] = false; stack.append(i - 1) }
+                    if x + 1 < width, ink[i + 1] { ink[i + 1] = false; stack.append(i + 1) }
+                    if y > 0, ink[i - width] { ink[i - width] = false; stack.append(i - width) }
+                    if y + 1 < height, ink[i + width] { ink[i + width] = false; stack.append(i + width) }
+                }
+                let box = Box(x0: minX, y0: minY, x1: maxX, y1: maxY)
+                let (w, h) = (box.width, box.height)
+                guard max(w, h) >= minimumGlyphSize, max(w, h) <= maxSize else { continue }
+                if min(w, h) >= solidSide, Double(area) > maximumGlyphFill * Double(w * h) { continue }
+                boxes.append(box)
+            }
+        }
+        return boxes
+    }
+
+    /// The median of `values` (0 when empty).
+    static func median(_ values: [Int]) -> Int {
+        guard !values.isEmpty else { return 0 }
+        return values.sorted()[values.count / 2]
+    }
+
+    /// Whether `a` and `b` share at least `minimumBandOverlap` of the smaller one's extent
+    /// between `lo` and `hi` (rows for neighbours across, columns for neighbours down).
+    @inline(__always)
+    static func bandsOverlap(_ aLo: Int, _ aHi: Int, _ bLo: Int, _ bHi: Int) -> Bool {
+        let overlap = min(aHi, bHi) - max(aLo, bLo) + 1
+        return Double(overlap) >= minimumBandOverlap * Double(min(aHi - aLo, bHi - bLo) + 1)
+    }
+
+    /// Pieces sorted into square cells of about twice the glyph size, for neighbour searches.
+    struct Grid {
+        let cell: Int, columns: Int, rows: Int
+        var members: [[Int]]
+
+        init(_ boxes: [Box], cell: Int) {
+            self.cell = max(1, cell)
+            let maxX = boxes.map(\.x1).max() ?? 0, maxY = boxes.map(\.y1).max() ?? 0
+            columns = maxX / self.cell + 1
+            rows = maxY / self.cell + 1
+            members = Array(repeating: [], count: columns * rows)
+            for (i, b) in boxes.enumerated() {
+                members[((b.y0 + b.y1) / 2 / self.cell) * columns + (b.x0 + b.x1) / 2 / self.cell].append(i)
+            }
+        }
+
+        /// Calls `body` with every piece whose centre lies within `reach` cells of `box`'s.
+        func near(_ box: Box, reach: Int, _ body: (Int) -> Void) {
+            let cx = (box.x0 + box.x1) / 2 / cell, cy = (box.y0 + box.y1) / 2 / cell
+            for gy in max(0, cy - reach)...min(rows - 1, cy + reach) {
+                for gx in max(0, cx - reach)...min(columns - 1, cx + reach) {
+                    for j in members[gy * columns + gx] { body(j) }
+                }
+            }
+        }
+    }
+
+    /// Votes of the pieces whose nearest neighbour (gap at most `maximumGap` sizes) lies across
+    /// (sharing its rows) and of those whose nearest lies down (sharing its columns).
+    static func directionVotes(_ boxes: [Box], size: Int) -> (across: Int, down: Int) {
+        let limit = Int(maximumGap * Double(size))
+        let grid = Grid(boxes, cell: 2 * size)
+        let reach = limit / grid.cell + 2
+        var across = 0, down = 0
+        for (i, a) in boxes.enumerated() {
+            var bestAcross = Int.max, bestDown = Int.max
+            grid.near(a, reach: reach) { j in
+                guard j != i else { return }
+                let b = boxes[j]
+                if bandsOverlap(a.y0, a.y1, b.y0, b.y1) {
+                    let gap = max(b.x0 - a.x1, a.x0 - b.x1)
+                    bestAcross = min(bestAcross, max(0, gap))
+                }
+                if bandsOverlap(a.x0, a.x1, b.x0, b.x1) {
+                    let gap = max(b.y0 - a.y1, a.y0 - b.y1)
+                    bestDown = min(bestDown, max(0, gap))
+                }
+            }
+            guard min(bestAcross, bestDown) <= limit, bestAcross != bestDown else { continue }
+            if bestAcross < bestDown { across += 1 } else { down += 1 }
+        }
+        return (across, down)
+    }
+
+    /// Chains `boxes` into lines running across (each piece joined to its nearest neighbour on
+    /// the right that shares its rows, within `maximumGap` sizes) and, over the lines of at
+    /// least `minimumLinePieces`, compares how often a piece's bottom agrees with a neighbour's
+    /// (within the line, `window` each side) with how often its top does. Pairs, not a median:
+    /// a median of an even count leans to one side, and did so more for upright pages.
+    /// - Returns: the pieces read and (bottoms agreeing - tops agreeing) / pairs compared.
+    static func edgeAgreement(_ boxes: [Box], size: Int) -> (pieces: Int, margin: Double) {
+        let limit = Int(maximumGap * Double(size))
+        let grid = Grid(boxes, cell: 2 * size)
+        let reach = limit / grid.cell + 2
+        var parent = Array(boxes.indices)
+        func root(_ i: Int) -> Int {
+            var i = i
+            while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
+            return i
+        }
+        for (i, a) in boxes.enumerated() {
+            var best = -1, bestGap = Int.max
+            grid.near(a, reach: reach) { j in
+                let b = boxes[j]
+                guard j != i, b.x0 > a.x0, bandsOverlap(a.y0, a.y1, b.y0, b.y1) else { return }
+                let gap = max(0, b.x0 - a.x1)
+                if gap <= limit, gap < bestGap { best = j; bestGap = gap }
+            }
+            if best >= 0 { parent[root(best)] = root(i) }
+        }
+        var lines: [Int: [Int]] = [:]
+        for i in boxes.indices { lines[root(i), default: []].append(i) }
+        var pieces = 0, pairs = 0, bottoms = 0, tops = 0
+        for members in lines.values where members.count >= minimumLinePieces {
+            let line = members.sorted { boxes[$0].x0 < boxes[$1].x0 }
+            let tolerance = max(1, Int((edgeTolerance * Double(median(line.map { boxes[$0].height }))).rounded()))
+            pieces += line.count
+            for (k, i) in line.enumerated() {
+                for m in max(0, k - window)...min(line.count - 1, k + window) where m != k {
+                    let j = line[m]
+                    pairs += 1
+                    if abs(boxes[i].y1 - boxes[j].y1) <= tolerance { bottoms += 1 }
+                    if abs(boxes[i].y0 - boxes[j].y0) <= tolerance { tops += 1 }
+                }
+            }
+        }
+        return (pieces, pairs == 0 ? 0 : Double(bottoms - tops) / Double(pairs))
+    }
+}
