@@ -45,16 +45,13 @@ demo: release
 	  echo; echo "Results are in $(OUT)/: pages/, previews/, thumbs/ and layout.json"; \
 	  exit $$([ $$status -le 1 ] && echo 0 || echo $$status)
 
-## test: the whole suite (pure geometry/layout tests, libvips bridge, pipeline, CLI), then the
-## end-to-end Python tests on the `quire` that `make install` ships (release, Swift runtime
-## linked in: the build test_install.py needs anyway, and far quicker than the debug one for the
-## many `quire process` runs), on pytest-xdist workers when it is installed, one file each.
+## test: the whole suite (pure geometry/layout tests, libvips bridge, pipeline, CLI, then the
+## end-to-end Python tests, on pytest-xdist workers when it is installed, one file each).
 test: deps test-venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
-	$(SWIFT) build -c release --static-swift-stdlib --product quire --scratch-path $(STATIC_BUILD)
-	QUIRE_BIN=$$($(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) --show-bin-path)/quire \
-	  .venv/bin/python -m pytest -q $(PYTEST_WORKERS) Tests/python
+	$(SWIFT) build --product quire
+	QUIRE_BIN=$$($(SWIFT) build --show-bin-path)/quire .venv/bin/python -m pytest -q $(PYTEST_WORKERS) Tests/python
 
 # pytest-xdist's workers for `make test`: one per core, each taking whole files (a file's
 # module fixtures are then made once); empty when xdist is missing (the tests run one by one).
