@@ -86,7 +86,7 @@ import QuireTestSupport
         0x42, 0x60, 0x82,
     ]
 
-    @Test func allPagesWrittenExitsZero() throws {
+    @Test func allPagesWrittenExitsZero() async throws {
         let dir = try folder(), out = try folder()
         defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
         try Data(Self.png).write(to: URL(fileURLWithPath: "\(dir)/one.png"))
@@ -101,7 +101,7 @@ import QuireTestSupport
         #expect(FileManager.default.fileExists(atPath: "\(out)/thumbs/0001.jpg"))
     }
 
-    @Test func aFailedInputExitsOneWithOneLinePerFailure() throws {
+    @Test func aFailedInputExitsOneWithOneLinePerFailure() async throws {
         let dir = try folder(), out = try folder()
         defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
         try Data(Self.png).write(to: URL(fileURLWithPath: "\(dir)/one.png"))
@@ -122,7 +122,7 @@ import QuireTestSupport
         #expect(!result.stderr.isEmpty)
     }
 
-    @Test func helpExitsZero() throws {
+    @Test func helpExitsZero() async throws {
         let result = try await run(["process", "--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("--max-pixels"))

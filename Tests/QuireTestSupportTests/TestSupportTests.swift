@@ -58,7 +58,7 @@ import VipsBridge
                 }
             }
             group.addTask {
-                FileManager.default.createFile(atPath: flag, contents: Data())
+                _ = FileManager.default.createFile(atPath: flag, contents: Data())
                 return nil
             }
             return try await group.reduce(into: [Subprocess.Result]()) { if let r = $1 { $0.append(r) } }
