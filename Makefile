@@ -13,7 +13,7 @@ APT_PACKAGES := libvips-dev libvips-tools pkg-config python3-venv chromium chrom
   libtesseract-dev libleptonica-dev unpaper clang-format
 OUT ?= out
 
-.PHONY: lint format deps test-venv build release demo test docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist fuzz soak
+.PHONY: lint format deps test-venv build release demo test test-fast docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist fuzz soak
 
 ## deps: install the Debian packages in APT_PACKAGES that are missing (apt-get; sudo when not root).
 deps:
@@ -46,12 +46,25 @@ demo: release
 	  echo; echo "Results are in $(OUT)/: pages/, previews/, thumbs/, text/, pages.pdf, layout.json and the viewer index.html"; \
 	  exit $$([ $$status -le 1 ] && echo 0 || echo $$status)
 
-## test: the whole suite (pure geometry/layout tests, libvips bridge, pipeline, CLI).
+## test: the whole suite (pure geometry/layout tests, libvips bridge, pipeline, CLI, then the
+## end-to-end Python tests, on pytest-xdist workers when it is installed, one file each).
 test: deps test-venv
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(SWIFT) build --product quire
-	QUIRE_BIN=$$($(SWIFT) build --show-bin-path)/quire .venv/bin/python -m pytest -q Tests/python
+	QUIRE_BIN=$$($(SWIFT) build --show-bin-path)/quire .venv/bin/python -m pytest -q $(PYTEST_WORKERS) Tests/python
+
+# pytest-xdist's workers for `make test`: one per core, each taking whole files (a file's
+# module fixtures are then made once); empty when xdist is missing (the tests run one by one).
+PYTEST_WORKERS = $$(.venv/bin/python -c 'import xdist' 2>/dev/null && printf '%s' '-n auto --dist loadfile')
+
+## test-fast: the pure modules' tests alone (QuireGeometry, QuireLayout and the shared test
+## support; no libvips, no Foundation in the modules under test), from their own build in
+## .build-fast: a minute or two from scratch, seconds after a change.
+FAST_BUILD := .build-fast
+test-fast:
+	QUIRE_PURE_ONLY=1 $(SWIFT) build --build-tests --scratch-path $(FAST_BUILD)
+	QUIRE_PURE_ONLY=1 $(SWIFT) test --skip-build --scratch-path $(FAST_BUILD)
 
 ## docs: the DocC API documentation of QuireGeometry, QuireLayout and QuireKit (swift-docc-plugin),
 ## one archive each under $(DOCS_OUT)/ (open with `docc preview`, or serve the static files).
@@ -189,6 +202,7 @@ dist:
 	@echo "quire-$(VERSION)-linux-$$(uname -m).tar.gz"
 
 clean:
+<<<<<<< HEAD
 	rm -rf .build $(STATIC_BUILD) $(OUT)
 
 ## lint: the code's format, as .swift-format and .clang-format say (swift-format ships with Swift;
@@ -202,3 +216,6 @@ lint: deps
 format: deps
 	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_FORMAT_PATHS)
 	clang-format -i $(C_FORMAT_FILES)
+=======
+	rm -rf .build $(STATIC_BUILD) $(FAST_BUILD) $(OUT)
+>>>>>>> tests

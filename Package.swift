@@ -1,25 +1,46 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// `make test-fast` sets QUIRE_PURE_ONLY=1 (with its own scratch path): the package is then the
+/// pure modules, the Foundation-only test support and their tests, so it builds without libvips,
+/// Tesseract or argument-parser in a minute or two.
+let pureOnly = Context.environment["QUIRE_PURE_ONLY"] == "1"
+
+/// The pure modules and their tests (also the whole package under QUIRE_PURE_ONLY=1).
+let pureTargets: [Target] = [
+    .target(name: "QuireGeometry"),
+    .target(name: "QuireLayout", dependencies: ["QuireGeometry"]),
+    // Test helpers shared by every test target (Tests/QuireTestSupport: repository root,
+    // fixtures, temporary folders, seeded generators and mutators, an awaited subprocess
+    // runner). Foundation only, so the pure modules' tests never link libvips; no product.
+    .target(name: "QuireTestSupport", path: "Tests/QuireTestSupport"),
+    .testTarget(name: "QuireGeometryTests", dependencies: ["QuireGeometry", "QuireTestSupport"]),
+    .testTarget(name: "QuireLayoutTests", dependencies: ["QuireLayout", "QuireGeometry", "QuireTestSupport"],
+                exclude: ["Goldens"]),
+]
+
 /// Quire's module graph (see docs/architecture.md): C stays behind VipsBridge (libvips) and
 /// TesseractBridge (Tesseract); QuireGeometry and QuireLayout are pure Swift and never link libvips.
 let package = Package(
     name: "Quire",
     platforms: [.macOS(.v13)],
-    products: [
+    products: pureOnly ? [
+        .library(name: "QuireGeometry", targets: ["QuireGeometry"]),
+        .library(name: "QuireLayout", targets: ["QuireLayout"]),
+    ] : [
         .library(name: "QuireGeometry", targets: ["QuireGeometry"]),
         .library(name: "QuireLayout", targets: ["QuireLayout"]),
         .library(name: "QuireImaging", targets: ["QuireImaging"]),
         .library(name: "QuireKit", targets: ["QuireKit"]),
         .executable(name: "quire", targets: ["quire"]),
     ],
-    dependencies: [
+    dependencies: pureOnly ? [] : [
         // 1.8: `@Option(defaultAsFlag:)` for `quire process --pdf [FILE]`.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
         // `make docs`: the DocC catalogs of QuireLayout, QuireGeometry and QuireKit.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
-    targets: [
+    targets: pureTargets + (pureOnly ? [] : [
         .systemLibrary(
             name: "CVips",
             path: "Sources/CVips",
@@ -37,8 +58,6 @@ let package = Package(
             providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
         ),
         .target(name: "TesseractBridge", dependencies: ["CTesseract"]),
-        .target(name: "QuireGeometry"),
-        .target(name: "QuireLayout", dependencies: ["QuireGeometry"]),
         .target(name: "QuireImaging", dependencies: ["VipsBridge", "TesseractBridge", "QuireGeometry"]),
         .target(name: "QuireKit", dependencies: ["QuireImaging", "QuireLayout", "QuireGeometry"]),
         .executableTarget(
@@ -64,14 +83,18 @@ let package = Package(
             ],
             path: "Tools/floor"
         ),
-        .testTarget(name: "QuireGeometryTests", dependencies: ["QuireGeometry"]),
-        .testTarget(name: "QuireLayoutTests", dependencies: ["QuireLayout", "QuireGeometry"], exclude: ["Goldens"]),
-        .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge"]),
-        .testTarget(name: "TesseractBridgeTests", dependencies: ["TesseractBridge", "VipsBridge"]),
-        .testTarget(name: "QuireImagingTests", dependencies: ["QuireImaging", "VipsBridge", "TesseractBridge"]),
-        .testTarget(name: "QuireKitTests", dependencies: ["QuireKit", "QuireImaging", "VipsBridge"]),
-        .testTarget(name: "QuireCLITests", dependencies: ["quire", "QuireKit"]),
-        .testTarget(name: "QuireFloorTests", dependencies: ["quire-floor", "VipsBridge"]),
-    ],
+        // The helpers that need images (synthesised pictures, pixel differences) over VipsBridge.
+        .target(name: "QuireImageTestSupport", dependencies: ["QuireTestSupport", "VipsBridge"],
+                path: "Tests/QuireImageTestSupport"),
+        .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge", "QuireImageTestSupport"]),
+        .testTarget(name: "TesseractBridgeTests", dependencies: ["TesseractBridge", "VipsBridge", "QuireImageTestSupport"]),
+        .testTarget(name: "QuireImagingTests", dependencies: ["QuireImaging", "VipsBridge", "TesseractBridge",
+                                                               "QuireImageTestSupport"]),
+        .testTarget(name: "QuireKitTests", dependencies: ["QuireKit", "QuireImaging", "VipsBridge", "QuireImageTestSupport"]),
+        .testTarget(name: "QuireCLITests", dependencies: ["quire", "QuireKit", "QuireTestSupport"]),
+        .testTarget(name: "QuireFloorTests", dependencies: ["quire-floor", "VipsBridge", "QuireImageTestSupport"]),
+        // The shared helpers' own tests (generator, mutator, subprocess runner, pixel differences).
+        .testTarget(name: "QuireTestSupportTests", dependencies: ["QuireTestSupport", "QuireImageTestSupport", "VipsBridge"]),
+    ]),
     swiftLanguageModes: [.v6]
 )

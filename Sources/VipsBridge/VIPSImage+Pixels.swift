@@ -43,18 +43,4 @@ extension VIPSImage {
         try Self.check("avg", cvips_average(pointer, &value))
         return value
     }
-
-    /// The largest absolute per-pixel, per-band difference to another image of the same size.
-    public func maxAbsoluteDifference(to other: VIPSImage) throws -> Double {
-        var value = 0.0
-        try Self.check("difference", cvips_max_abs_difference(pointer, other.pointer, &value))
-        return value
-    }
-
-    /// The mean absolute per-pixel, per-band difference to another image of the same size.
-    public func meanAbsoluteDifference(to other: VIPSImage) throws -> Double {
-        var value = 0.0
-        try Self.check("difference", cvips_mean_abs_difference(pointer, other.pointer, &value))
-        return value
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import quire
+import QuireTestSupport
 
 /// `quire process` option parsing and validation, without spawning a process.
 @Suite struct ProcessCommandTests {
@@ -50,32 +51,14 @@ import Testing
 
 /// The built `quire` binary end to end: exit status 0, 1 and 2.
 @Suite struct CLIEndToEndTests {
-    static var binary: String? {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("quire").path,
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("quire").path,
-        ] + ["debug", "release"].map {
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-                .appendingPathComponent(".build/\($0)/quire").path
-        }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static var binary: String? { TestSupport.builtProduct("quire") }
 
     struct Run { var status: Int32; var stdout: String; var stderr: String }
 
-    func run(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.binary, "quire binary not found next to the tests"))
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+    /// Runs the binary, awaited so its run does not hold a test worker thread.
+    func run(_ arguments: [String]) async throws -> Run {
+        let done = try await Subprocess.run(try #require(Self.binary, "quire binary not found next to the tests"), arguments)
+        return Run(status: done.status, stdout: done.out, stderr: done.err)
     }
 
     func folder() throws -> String {
@@ -93,11 +76,11 @@ import Testing
         0x42, 0x60, 0x82,
     ]
 
-    @Test func allPagesWrittenExitsZero() throws {
+    @Test func allPagesWrittenExitsZero() async throws {
         let dir = try folder(), out = try folder()
         defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
         try Data(Self.png).write(to: URL(fileURLWithPath: "\(dir)/one.png"))
-        let result = try run(["process", dir, "-o", out])
+        let result = try await run(["process", dir, "-o", out])
         #expect(result.status == 0, "\(result.stderr)")
         // Only the summary line, on stderr (stdout is kept for --progress json).
         #expect(result.stderr.hasPrefix("quire: 1 page written to \(out),") && result.stderr.split(separator: "\n").count == 1)
@@ -108,12 +91,12 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: "\(out)/thumbs/0001.jpg"))
     }
 
-    @Test func aFailedInputExitsOneWithOneLinePerFailure() throws {
+    @Test func aFailedInputExitsOneWithOneLinePerFailure() async throws {
         let dir = try folder(), out = try folder()
         defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
         try Data(Self.png).write(to: URL(fileURLWithPath: "\(dir)/one.png"))
         try Data("text".utf8).write(to: URL(fileURLWithPath: "\(dir)/x.jpg"))
-        let result = try run(["process", "\(dir)/one.png", "\(dir)/x.jpg", "\(dir)/gone.png", "-o", out, "--format", "png"])
+        let result = try await run(["process", "\(dir)/one.png", "\(dir)/x.jpg", "\(dir)/gone.png", "-o", out, "--format", "png"])
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.dropLast() == ["quire: \(dir)/x.jpg: not an image (unknown format)", "quire: \(dir)/gone.png: no such file"])
@@ -123,14 +106,14 @@ import Testing
 
     @Test(arguments: [["process"], ["process", "x.jpg"], ["process", "x.jpg", "-o", "o", "--quality", "101"],
                       ["process", "x.jpg", "-o", "o", "--format", "bmp"], ["process", "x.jpg", "-o", "o", "--bogus"], ["nonsense"]])
-    func usageErrorsExitTwo(arguments: [String]) throws {
-        let result = try run(arguments)
+    func usageErrorsExitTwo(arguments: [String]) async throws {
+        let result = try await run(arguments)
         #expect(result.status == 2, "\(arguments): \(result.status) \(result.stderr)")
         #expect(!result.stderr.isEmpty)
     }
 
-    @Test func helpExitsZero() throws {
-        let result = try run(["process", "--help"])
+    @Test func helpExitsZero() async throws {
+        let result = try await run(["process", "--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("--max-pixels"))
     }

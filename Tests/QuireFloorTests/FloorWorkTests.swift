@@ -2,6 +2,8 @@ import Foundation
 import Testing
 import VipsBridge
 @testable import quire_floor
+import QuireImageTestSupport
+import QuireTestSupport
 
 /// The floor must write the same pixels whichever way it derives them: its streaming strategy
 /// crops in stored orientation and turns the crop upright, which has to equal turning the whole
@@ -63,9 +65,7 @@ import VipsBridge
     /// End to end on the EXIF orientation examples: the streaming and the decode-then-crop
     /// strategies write the same page, preview and thumbnail pixels (skipped without the data).
     @Test func strategiesAgreeOnEXIFOrientedFiles() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let examples = root.deletingLastPathComponent().appendingPathComponent("shared/data/real/exif-orientation-examples")
+        let examples = TestSupport.realData.appendingPathComponent("exif-orientation-examples")
         guard FileManager.default.fileExists(atPath: examples.path) else { return }
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("floor-test-\(getpid())")
         defer { try? FileManager.default.removeItem(at: tmp) }

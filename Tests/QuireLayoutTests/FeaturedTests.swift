@@ -1,5 +1,6 @@
 import Testing
 import QuireLayout
+import QuireTestSupport
 
 @Suite struct FeaturedTests {
     let featured = Layouts.Featured(viewport: Size(width: 375, height: 667), count: 10)
@@ -73,7 +74,7 @@ import QuireLayout
     }
 
     @Test func itemsMatchBruteForce() {
-        var rng = SeededRandom(seed: 5)
+        var rng = SplitMix64(seed: 5)
         for _ in 0..<300 {
             let n = Int.random(in: 1...30, using: &rng)
             let f = Layouts.Featured(viewport: Size(width: 375, height: 667), count: n)

@@ -80,19 +80,6 @@ enum Golden {
     }
 }
 
-/// A small seeded generator (SplitMix64) so random invariant tests are reproducible.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Checks the invariants every attribute must hold.
 func expectSane(_ a: LayoutAttributes, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
     let values = [a.center.x, a.center.y, a.size.width, a.size.height, a.transform.tx, a.transform.ty, a.transform.scale, a.alpha]

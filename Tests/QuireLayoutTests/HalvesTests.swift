@@ -1,5 +1,6 @@
 import Testing
 import QuireLayout
+import QuireTestSupport
 
 @Suite struct HalvesTests {
     // The storyboard's column on a 375 pt screen: 187 × 812, so P = 300 and inset 256.
@@ -93,7 +94,7 @@ import QuireLayout
     }
 
     @Test func itemsMatchBruteForce() {
-        var rng = SeededRandom(seed: 11)
+        var rng = SplitMix64(seed: 11)
         for _ in 0..<2000 {
             let n = Int.random(in: 1...30, using: &rng)
             var parameters = Layouts.Halves.Parameters()

@@ -1,5 +1,6 @@
 import Testing
 import QuireLayout
+import QuireTestSupport
 
 @Suite struct StripTests {
     let strip = Layouts.Strip(viewport: Size(width: 390, height: 66), aspectRatios: [0.75, 0.75, 2, 0.5, 1.5, 0.3])
@@ -91,7 +92,7 @@ import QuireLayout
     }
 
     @Test func itemsMatchBruteForceWithUpdatesAndFarRects() {
-        var rng = SeededRandom(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for _ in 0..<200 {
             let n = Int.random(in: 1...40, using: &rng)
             var s = Layouts.Strip(viewport: Size(width: Double.random(in: 100...800, using: &rng), height: 66),

@@ -1,5 +1,6 @@
 import Testing
 @testable import VipsBridge
+import QuireImageTestSupport
 
 @Suite struct VIPSFrameTests {
     @Test func rendersAnImageAndSharesItsPixelsWithLibvips() throws {

@@ -1,6 +1,11 @@
 """Shared fixtures for the end-to-end tests that need tools outside Swift: a real browser, PDF
 checkers, JSON Schema and IIIF validators. `make test` runs them after `swift test` with
-QUIRE_BIN pointing at the built `quire`."""
+QUIRE_BIN pointing at the built `quire`.
+
+One copy of each set-up lives here (the test files had their own): running quire (`run`),
+headless Chromium (`chromium`), and the processed folders several files read (`processed_out`,
+`viewer_out`), made once per session rather than once per file."""
+import json
 import os
 import shutil
 import subprocess
@@ -10,6 +15,40 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "Tests" / "Fixtures" / "generated"
+
+# A hang guard for one command, not a measurement: the slowest `quire process` here (OCR of
+# the samples in a debug build on a loaded machine) stays well under it.
+HANG_GUARD_SECONDS = 1800
+
+
+def run(*args, timeout=HANG_GUARD_SECONDS, env=None, **kw):
+    """Runs a command (quire or a checker) to its end with its output captured as text.
+    Arguments may be given one by one or as one list; each is turned into a string; `env`
+    adds to the environment."""
+    if len(args) == 1 and isinstance(args[0], (list, tuple)):
+        args = tuple(args[0])
+    return subprocess.run([str(a) for a in args], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **env} if env else None, **kw)
+
+
+def chromium(width=800, height=900):
+    """A new headless Chromium under Selenium, `width` x `height` CSS pixels at scale 1, or a
+    clear skip naming what is missing. The caller quits it."""
+    webdriver = pytest.importorskip("selenium.webdriver")
+    from selenium.webdriver.chrome.service import Service
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    if not browser or not driver_path:
+        pytest.skip("chromium/chromedriver not installed (Debian packages chromium, chromium-driver; `make deps`)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = browser
+    for a in ["--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={width},{height}",
+              "--hide-scrollbars", "--force-device-scale-factor=1", "--disable-dev-shm-usage"]:
+        options.add_argument(a)
+    try:
+        return webdriver.Chrome(service=Service(driver_path), options=options)
+    except Exception as error:  # the browser exists but cannot start here
+        pytest.skip(f"headless chromium cannot start: {error}")
 
 
 @pytest.fixture(scope="session")
@@ -43,3 +82,47 @@ def which_or_skip(tool: str, package: str) -> str:
     if not path:
         pytest.skip(f"{tool} not installed (Debian package {package}; `make deps` installs it)")
     return path
+
+
+@pytest.fixture(scope="session")
+def viewer_out(quire_bin, tmp_path_factory) -> Path:
+    """21 pages: the samples' top-level JPEGs copied three times, processed with the viewer
+    (test_viewer and test_viewer_reading read it; each made its own before)."""
+    inputs = tmp_path_factory.mktemp("viewer-in")
+    n = 0
+    for copy in range(3):
+        for src in sorted(SAMPLES.glob("*.jpg")):
+            n += 1
+            shutil.copy(src, inputs / f"{n:03d}_{src.name}")
+    out = tmp_path_factory.mktemp("viewer-out")
+    done = run(quire_bin, "process", inputs, "-o", out, "-q")
+    assert done.returncode == 0, done.stderr
+    for name in ["index.html", "layout.js", "quire-viewer/viewer.js", "quire-viewer/layouts/strip.js"]:
+        assert (out / name).exists(), name
+    return out
+
+
+class Engine:
+    """`quire layout --lines`, kept open (the cached service an app would use)."""
+
+    def __init__(self, quire_bin):
+        self.p = subprocess.Popen([quire_bin, "layout", "--lines"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def ask(self, request):
+        self.p.stdin.write(json.dumps(request) + "\n")
+        self.p.stdin.flush()
+        answer = json.loads(self.p.stdout.readline())
+        assert "error" not in answer, answer
+        return answer
+
+    def close(self):
+        self.p.stdin.close()
+        self.p.wait()
+
+
+@pytest.fixture(scope="session")
+def engine(quire_bin):
+    """One `quire layout --lines` for the session's geometry questions."""
+    e = Engine(quire_bin)
+    yield e
+    e.close()

@@ -17,6 +17,9 @@ install() { # module package
 }
 install pytest "pytest>=7"
 "$VENV/bin/python" -c "import pytest" || { echo "pytest is required for Tests/python" >&2; exit 1; }
+# pytest-xdist: `make test` runs the files on two workers, so one file's waits (a browser, a
+# served folder, quire at work) overlap another's; without it the tests run one by one.
+install xdist "pytest-xdist>=3.5"
 install selenium "selenium>=4.10"
 install jsonschema "jsonschema>=4.17"
 install PIL "pillow>=10"

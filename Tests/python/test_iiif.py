@@ -7,7 +7,6 @@ import functools
 import http.server
 import json
 import shutil
-import subprocess
 import sys
 import threading
 import time
@@ -18,13 +17,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from conftest import SAMPLES, which_or_skip
+from conftest import SAMPLES, chromium, run, which_or_skip
 
 HERE = Path(__file__).resolve().parent
-
-
-def run(args, **kw):
-    return subprocess.run([str(a) for a in args], capture_output=True, text=True, **kw)
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -150,24 +145,6 @@ def test_image_service_passes_the_iiif_validator(served):
         assert f"Done ({len(tests)} tests, 0 failures)" in done.stdout + done.stderr, done.stdout + done.stderr
 
 
-def _driver(width, height):
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if not browser or not driver_path:
-        pytest.skip("chromium/chromedriver not installed (Debian packages chromium, chromium-driver; `make deps`)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = browser
-    for a in ["--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={width},{height}",
-              "--hide-scrollbars", "--force-device-scale-factor=1", "--disable-dev-shm-usage"]:
-        options.add_argument(a)
-    try:
-        return webdriver.Chrome(service=Service(driver_path), options=options)
-    except Exception as error:
-        pytest.skip(f"headless chromium cannot start: {error}")
-
-
 def test_a_deep_zoom_level_shows_the_page_in_chromium(served, tmp_path):
     out, root = served
     pages = pages_of(out)
@@ -175,7 +152,7 @@ def test_a_deep_zoom_level_shows_the_page_in_chromium(served, tmp_path):
     n = max(range(len(pages)), key=lambda i: pages[i]["width"] * pages[i]["height"])
     page = pages[n]
     level = (-(-page["width"] // 2), -(-page["height"] // 2))
-    driver = _driver(level[0] + 40, level[1] + 200)
+    driver = chromium(level[0] + 40, level[1] + 200)
     try:
         driver.get(f"{root}/iiif_level.html?manifest=/iiif/manifest.json&canvas={n}&scale=2")
         result = None

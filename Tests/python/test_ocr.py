@@ -4,14 +4,12 @@ written page; without Tesseract's models the batch runs and says once that OCR i
 import difflib
 import html
 import json
-import os
 import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import which_or_skip
+from conftest import run, which_or_skip
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "Tests" / "Fixtures" / "generated"
@@ -22,11 +20,6 @@ REAL_PAGES = ["galfar-deskew/F1550.jpg", "ocrmypdf/epson.pdf", "sbrunner-deskew/
               "sbrunner-deskew/deskew-7.png"]
 WORD = re.compile(r"class='ocrx_word'[^>]*>(.*?)</span>", re.S)
 jsonschema = pytest.importorskip("jsonschema")
-
-
-def run(*args, env=None):
-    return subprocess.run([str(a) for a in args], capture_output=True, text=True, timeout=1800,
-                          env={**os.environ, **(env or {})})
 
 
 def hocr_words(text):

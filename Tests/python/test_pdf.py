@@ -4,20 +4,15 @@ pdfimages extracts each page's JPEG byte for byte; pdftoppm renders look like th
 two runs give identical bytes; one bookmark per source file."""
 import json
 import re
-import subprocess
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PIL import Image
 
-from conftest import SAMPLES, which_or_skip
+from conftest import SAMPLES, run, which_or_skip
 
 A4_SHORT_PT = 210 / 25.4 * 72
-
-
-def run(args, **kw):
-    return subprocess.run([str(a) for a in args], capture_output=True, text=True, **kw)
 
 
 def layout_pages(out: Path):

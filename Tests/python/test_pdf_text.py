@@ -8,19 +8,14 @@ import io
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from conftest import REPO, which_or_skip
+from conftest import REPO, run, which_or_skip
 
 SCAN = REPO / "Tools" / "accuracy" / "real-scans" / "ocrmypdf" / "epson.pdf"
 SCRIPTS = REPO / "Tests" / "Fixtures" / "hocr" / "scripts.hocr"
-
-
-def run(args, **kw):
-    return subprocess.run([str(a) for a in args], capture_output=True, text=True, **kw)
 
 
 def hocr_words(path: Path):

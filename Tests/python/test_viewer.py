@@ -5,7 +5,6 @@ and swipe, tap, keyboard, resize and delete must leave the right page active.
 The OUT used here is the bundled samples processed three times over (21 pages, copies in a
 temporary folder); a 5,000-page layout.json is made from it by repeating its pages."""
 import json
-import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -14,76 +13,16 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from conftest import SAMPLES
+from conftest import SAMPLES, chromium
 
 TOL = 0.5
 
 
-def _driver(width=800, height=900):
-    webdriver = pytest.importorskip("selenium.webdriver")
-    from selenium.webdriver.chrome.service import Service
-    browser = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if not browser or not driver_path:
-        pytest.skip("chromium/chromedriver not installed (Debian packages chromium, chromium-driver; `make deps`)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = browser
-    for a in ["--headless=new", "--no-sandbox", "--disable-gpu", f"--window-size={width},{height}",
-              "--hide-scrollbars", "--force-device-scale-factor=1", "--disable-dev-shm-usage"]:
-        options.add_argument(a)
-    try:
-        return webdriver.Chrome(service=Service(driver_path), options=options)
-    except Exception as error:  # the browser exists but cannot start here
-        pytest.skip(f"headless chromium cannot start: {error}")
-
-
-@pytest.fixture(scope="module")
-def viewer_out(quire_bin, tmp_path_factory):
-    """21 pages: the samples' top-level JPEGs copied three times, processed with the viewer."""
-    inputs = tmp_path_factory.mktemp("viewer-in")
-    n = 0
-    for copy in range(3):
-        for src in sorted(SAMPLES.glob("*.jpg")):
-            n += 1
-            shutil.copy(src, inputs / f"{n:03d}_{src.name}")
-    out = tmp_path_factory.mktemp("viewer-out")
-    run = subprocess.run([quire_bin, "process", str(inputs), "-o", str(out), "-q"], capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    for name in ["index.html", "layout.js", "quire-viewer/viewer.js", "quire-viewer/layouts/strip.js"]:
-        assert (out / name).exists(), name
-    return out
-
-
 @pytest.fixture(scope="module")
 def browser():
-    d = _driver()
+    d = chromium()
     yield d
     d.quit()
-
-
-class Engine:
-    """`quire layout --lines`, kept open (the cached service an app would use)."""
-
-    def __init__(self, quire_bin):
-        self.p = subprocess.Popen([quire_bin, "layout", "--lines"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-
-    def ask(self, request):
-        self.p.stdin.write(json.dumps(request) + "\n")
-        self.p.stdin.flush()
-        answer = json.loads(self.p.stdout.readline())
-        assert "error" not in answer, answer
-        return answer
-
-    def close(self):
-        self.p.stdin.close()
-        self.p.wait()
-
-
-@pytest.fixture(scope="module")
-def engine(quire_bin):
-    e = Engine(quire_bin)
-    yield e
-    e.close()
 
 
 def open_viewer(d, out, url=None):
@@ -331,7 +270,7 @@ def assert_rest(d, engine, out, active, removed=None):
 
 
 def test_interactions_swipe_tap_keyboard_resize_delete(viewer_out, engine):
-    d = _driver()
+    d = chromium()
     try:
         state = open_viewer(d, viewer_out)
         w = state["pagerSize"]["width"]
@@ -377,7 +316,7 @@ def test_five_thousand_pages_open_at_once(viewer_out, tmp_path):
     for name in ["index.html", "quire-viewer", "pages", "previews", "thumbs"]:
         (big / name).symlink_to(viewer_out / name)
     (big / "layout.js").write_text("window.QUIRE_LAYOUT = " + json.dumps(layout) + ";\n")
-    d = _driver()
+    d = chromium()
     try:
         state = open_viewer(d, big)
         assert state["count"] == 5000
@@ -405,7 +344,7 @@ def test_served_and_view_command(viewer_out, quire_bin, tmp_path):
             assert line, "server exited"
         url = line.split(" at ")[1].split(" ")[0]
         assert url.startswith("http://127.0.0.1:")
-        d = _driver()
+        d = chromium()
         try:
             state = open_viewer(d, viewer_out, url=url)
             assert state["count"] == 21
@@ -470,7 +409,7 @@ def test_strip_screenshot_matches_quire_render(browser, viewer_out, quire_bin, t
 
 def test_wheel_and_arrows(viewer_out, engine):
     """A wheel/trackpad scroll drives the strip (the pager follows page by page) and snaps when it stops."""
-    d = _driver()
+    d = chromium()
     try:
         open_viewer(d, viewer_out)
         pitch = 66 * 0.5 + 4
@@ -534,7 +473,7 @@ def touch(d, kind, points):
 def test_pinch_opens_the_full_page_and_a_flick_moves_one_page(viewer_out, engine):
     """Two fingers spreading on the pager open the reader; a quick short swipe
     (released while moving) goes on to the next page with its momentum and snaps there."""
-    d = _driver()
+    d = chromium()
     try:
         open_viewer(d, viewer_out)
         r = d.execute_script("var b = document.getElementById('pager').getBoundingClientRect();"

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from test_viewer import _driver, engine, open_viewer, viewer_out, wait_idle  # noqa: F401 (fixtures)
+from conftest import chromium
+from test_viewer import open_viewer, wait_idle
 
 PHONE = {"width": 390, "height": 844}
 
@@ -68,7 +69,7 @@ def pages_of(out):
 # ---- the address ----
 
 def test_deep_link_history_and_title(viewer_out):
-    d = _driver()
+    d = chromium()
     try:
         s = open_viewer(d, viewer_out, url=(viewer_out / "index.html").as_uri() + "#page=10")
         assert s["active"] == 9 and s["page"] == 10, s
@@ -98,7 +99,7 @@ def test_deep_link_history_and_title(viewer_out):
 
 def test_reader_zoom_levels_and_sources(viewer_out):
     from selenium.webdriver.common.action_chains import ActionChains
-    d = _driver(1280, 800)
+    d = chromium(1280, 800)
     try:
         open_viewer(d, viewer_out)
         page = pages_of(viewer_out)[0]
@@ -179,7 +180,7 @@ def test_reader_uses_iiif_tiles_when_served(viewer_out, quire_bin, tmp_path):
     run = subprocess.run([quire_bin, "iiif", str(out), "--base-url", "http://127.0.0.1/iiif"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     server = subprocess.Popen([quire_bin, "view", str(out), "--serve"], stdout=subprocess.PIPE, text=True)
-    d = _driver(1280, 800)
+    d = chromium(1280, 800)
     try:
         line = ""
         while "serving" not in line:
@@ -212,7 +213,7 @@ def test_reader_uses_iiif_tiles_when_served(viewer_out, quire_bin, tmp_path):
 
 def test_focus_and_keys(viewer_out):
     from selenium.webdriver.support.ui import Select
-    d = _driver(1280, 800)
+    d = chromium(1280, 800)
     try:
         open_viewer(d, viewer_out)
         # Tab reaches the controls, the page, and one thumbnail (the active page's); the 13 tabs
@@ -257,7 +258,7 @@ def test_focus_and_keys(viewer_out):
 
 def test_double_tap_opens_the_reader_and_the_spread_pages_by_two(viewer_out):
     from test_viewer import touch
-    d = _driver()
+    d = chromium()
     try:
         phone(d)
         open_viewer(d, viewer_out)
@@ -282,7 +283,7 @@ def test_double_tap_opens_the_reader_and_the_spread_pages_by_two(viewer_out):
 
 def test_pinch_zooms_the_reader_about_the_fingers(viewer_out):
     from test_viewer import touch
-    d = _driver()
+    d = chromium()
     try:
         phone(d)
         open_viewer(d, viewer_out)
@@ -306,7 +307,7 @@ def test_pinch_zooms_the_reader_about_the_fingers(viewer_out):
 
 
 def test_full_screen_button(viewer_out):
-    d = _driver()
+    d = chromium()
     try:
         open_viewer(d, viewer_out)
         d.find_element("id", "fullscreen").click()
@@ -320,7 +321,7 @@ def test_full_screen_button(viewer_out):
 
 def test_reduced_motion_jumps(viewer_out):
     """prefers-reduced-motion: a move to a page has no animation frames; without it, it animates 0.3 s."""
-    d = _driver()
+    d = chromium()
     try:
         open_viewer(d, viewer_out)
         d.execute_script("window.quireViewer.moveTo(9)")
@@ -341,7 +342,7 @@ def test_reduced_motion_jumps(viewer_out):
 @pytest.mark.parametrize("count", [21, 5000])
 def test_phone_header_fits(viewer_out, tmp_path, count):
     out = viewer_out if count == 21 else big_out(viewer_out, tmp_path, count)
-    d = _driver()
+    d = chromium()
     try:
         phone(d)
         open_viewer(d, out, url=(out / "index.html").as_uri() + f"#page={count}")
@@ -376,7 +377,7 @@ def test_phone_header_fits(viewer_out, tmp_path, count):
 @pytest.mark.parametrize("layout,offset", [("halves", 0), ("halves", 333), ("carousel", None), ("featured", 0), ("featured", 250)])
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_other_views_show_whole_pages(viewer_out, engine, layout, offset, size):
-    d = _driver(1280, 800)
+    d = chromium(1280, 800)
     try:
         if size == "phone":
             phone(d)
@@ -426,7 +427,7 @@ def test_thumbnail_is_the_placeholder_while_the_preview_loads(viewer_out, tmp_pa
     out.mkdir()
     for name in ["index.html", "quire-viewer", "pages", "thumbs", "layout.js", "layout.json"]:
         (out / name).symlink_to(viewer_out / name)
-    d = _driver()
+    d = chromium()
     try:
         s = open_viewer(d, out)
         time.sleep(0.5)
@@ -447,7 +448,7 @@ def test_thumbnail_is_the_placeholder_while_the_preview_loads(viewer_out, tmp_pa
 # ---- Delete from view, remembered, with undo ----
 
 def test_delete_from_view_is_remembered_and_undone(viewer_out):
-    d = _driver()
+    d = chromium()
     try:
         open_viewer(d, viewer_out)
         d.execute_script("window.quireViewer.goTo(4)")
@@ -476,7 +477,7 @@ def test_hidden_pages_are_kept_per_batch(viewer_out, tmp_path):
     other.mkdir()
     for name in ["index.html", "quire-viewer", "pages", "previews", "thumbs", "layout.js"]:
         (other / name).symlink_to(viewer_out / name)
-    d = _driver()
+    d = chromium()
     try:
         open_viewer(d, viewer_out)
         d.execute_script("window.quireViewer.deleteActive()")
@@ -514,7 +515,7 @@ def run_axe(d, source):
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_axe_finds_no_violations(viewer_out, mode, size):
     source = axe_source()
-    d = _driver(1280, 800)
+    d = chromium(1280, 800)
     try:
         d.set_script_timeout(60)
         if size == "phone":

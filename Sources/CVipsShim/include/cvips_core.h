@@ -79,8 +79,6 @@ int cvips_copy_memory(VipsImage *in, VipsImage **out);
 int cvips_cast_uchar(VipsImage *in, VipsImage **out);
 int cvips_extract_band(VipsImage *in, int band, int n, VipsImage **out);
 int cvips_average(VipsImage *in, double *out);
-int cvips_max_abs_difference(VipsImage *a, VipsImage *b, double *out);
-int cvips_mean_abs_difference(VipsImage *a, VipsImage *b, double *out);
 
 /* ---- thumbnails ------------------------------------------------------------------- */
 

@@ -238,36 +238,6 @@ int cvips_extract_band(VipsImage *in, int band, int n, VipsImage **out) {
 
 int cvips_average(VipsImage *in, double *out) { return vips_avg(in, out, NULL); }
 
-static int abs_difference(VipsImage *a, VipsImage *b, VipsImage **out) {
-    VipsImage *fa = NULL, *fb = NULL, *d = NULL;
-    int rc = -1;
-    if (vips_cast(a, &fa, VIPS_FORMAT_FLOAT, NULL)) goto done;
-    if (vips_cast(b, &fb, VIPS_FORMAT_FLOAT, NULL)) goto done;
-    if (vips_subtract(fa, fb, &d, NULL)) goto done;
-    rc = vips_abs(d, out, NULL);
-done:
-    if (fa) g_object_unref(fa);
-    if (fb) g_object_unref(fb);
-    if (d) g_object_unref(d);
-    return rc;
-}
-
-int cvips_max_abs_difference(VipsImage *a, VipsImage *b, double *out) {
-    VipsImage *d = NULL;
-    if (abs_difference(a, b, &d)) return -1;
-    int rc = vips_max(d, out, NULL);
-    g_object_unref(d);
-    return rc;
-}
-
-int cvips_mean_abs_difference(VipsImage *a, VipsImage *b, double *out) {
-    VipsImage *d = NULL;
-    if (abs_difference(a, b, &d)) return -1;
-    int rc = vips_avg(d, out, NULL);
-    g_object_unref(d);
-    return rc;
-}
-
 /* ---- thumbnails ------------------------------------------------------------------- */
 
 int cvips_thumbnail(const char *filename, int width, int height, const char *option_string,

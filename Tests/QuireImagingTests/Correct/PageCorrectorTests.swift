@@ -5,11 +5,7 @@ import VipsBridge
 
 /// The repository's ../shared/data/synthetic, when it is there.
 enum SharedData {
-    static let synthetic: String = {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return root.deletingLastPathComponent().appendingPathComponent("shared/data/synthetic").path
-    }()
+    static let synthetic: String = TestSupport.sharedData.appendingPathComponent("synthetic").path
     static var available: Bool { FileManager.default.fileExists(atPath: synthetic + "/captures/truth.json") }
 
     static func truth(_ set: String) throws -> [String: [String: Any]] {

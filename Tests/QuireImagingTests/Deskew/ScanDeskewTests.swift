@@ -2,26 +2,12 @@ import Foundation
 import Testing
 @testable import QuireImaging
 import VipsBridge
+import QuireTestSupport
 
 /// Synthesised scans: pages drawn in the test, turned by known angles with libvips and laid on
 /// a grey scanner lid, then estimated, deskewed and trimmed.
 @Suite struct ScanDeskewTests {
     // MARK: Synthesis
-
-    /// A small deterministic generator (SplitMix64), so pages are the same on every run.
-    struct Generator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ range: ClosedRange<Int>) -> Int {
-            range.lowerBound + Int(next() % UInt64(range.count))
-        }
-    }
 
     /// A grey canvas (`lid`) holding a paper-white page at `page`; `draw` marks the page.
     struct Canvas {
@@ -46,7 +32,7 @@ import VipsBridge
     /// Rows of dark rectangles ("words") inside `area`, in paragraphs.
     static func drawText(_ canvas: inout Canvas, area: (x: Int, y: Int, w: Int, h: Int), seed: UInt64,
                          lineHeight: Int = 14, lineGap: Int = 12) {
-        var rng = Generator(state: seed)
+        var rng = SplitMix64(seed: seed)
         var y = area.y
         var line = 0
         while y + lineHeight <= area.y + area.h {
@@ -125,7 +111,7 @@ import VipsBridge
     @Test func blankPageIsZeroWithLowConfidence() throws {
         var blank = Canvas(width: 1100, height: 1400, lid: 90, page: (50, 50, 1000, 1300))
         // A few specks of dust, as on a real blank scan.
-        var rng = Generator(state: 42)
+        var rng = SplitMix64(seed: 42)
         for _ in 0..<25 { blank.fill(x: rng.int(100...1000), y: rng.int(100...1300), w: 2, h: 2, value: 80) }
         let flat = ScanDeskew.estimateSkew(gray: [UInt8](repeating: 250, count: 800 * 1000), width: 800, height: 1000)
         #expect(flat == SkewEstimate(degrees: 0, confidence: 0))
@@ -140,7 +126,7 @@ import VipsBridge
     @Test func pageWithAPicture() throws {
         // A large "photo" (blotchy random blocks) with a two-line caption and no other text.
         var c = Canvas(width: 1120, height: 1420, lid: 70, page: (60, 60, 1000, 1300))
-        var rng = Generator(state: 9)
+        var rng = SplitMix64(seed: 9)
         for by in stride(from: 200, to: 900, by: 20) {
             for bx in stride(from: 160, to: 960, by: 20) {
                 c.fill(x: bx, y: by, w: 20, h: 20, value: UInt8(rng.int(40...200)))
@@ -158,7 +144,7 @@ import VipsBridge
     @Test(arguments: ["sparse", "noisy", "shadow", "columns"], [-8.3, 2.15])
     func harderPages(kind: String, degrees: Double) throws {
         var c = Canvas(width: 1120, height: 1420, lid: 235, page: (60, 60, 1000, 1300), paper: 252)
-        var rng = Generator(state: 77)
+        var rng = SplitMix64(seed: 77)
         switch kind {
         case "sparse":
             Self.drawText(&c, area: (160, 500, 800, 120), seed: 4, lineHeight: 16, lineGap: 24)
@@ -392,9 +378,7 @@ import VipsBridge
 
     // MARK: Shared data
 
-    static let dataRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("../shared/data").standardized
+    static let dataRoot: URL = TestSupport.sharedData
     static let scansTruth = dataRoot.appendingPathComponent("synthetic/scans/truth.json")
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: scansTruth.path),

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import QuireImaging
+import QuireTestSupport
 
 /// Property-based fuzzing of the corners-file parser: seeded random mutations of the valid
 /// files in Tests/Fixtures/fuzz/corners (random bytes, huge, NaN and negative numbers, deep
@@ -11,25 +12,13 @@ import Testing
 /// `QUIRE_FUZZ_ITERATIONS` sets the number of mutations (default 2000, a few seconds); a
 /// failure prints the seed and the input, so it can be replayed and added to the corpus.
 @Suite struct CornersFileFuzzTests {
-    static let corpusFolder = TestSupport.repoRoot.appendingPathComponent("Tests/Fixtures/fuzz/corners").path
+    static let corpusFolder = FuzzCorpus.folder("corners").path
 
     /// Mutations per run unless `QUIRE_FUZZ_ITERATIONS` says otherwise.
     static let defaultIterations = 2000
 
     /// The largest input a mutation may make (huge keys and deep nesting stay under it).
     static let maxInputBytes = 1 << 20
-
-    /// A small deterministic generator (SplitMix64), so a seed replays the same inputs.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static func corpus() throws -> [[UInt8]] {
         let names = try FileManager.default.contentsOfDirectory(atPath: corpusFolder).filter { $0.hasSuffix(".json") }.sorted()
@@ -44,7 +33,7 @@ import Testing
     ]
 
     /// One random mutation of `seed` (or a splice with `other`).
-    static func mutate(_ seed: [UInt8], other: [UInt8], rng: inout SplitMix) -> [UInt8] {
+    static func mutate(_ seed: [UInt8], other: [UInt8], rng: inout SplitMix64) -> [UInt8] {
         var bytes = seed
         let rounds = Int.random(in: 1...4, using: &rng)
         for _ in 0..<rounds {
@@ -113,8 +102,8 @@ import Testing
     @Test func mutatedCornersFilesParseOrThrowCornersFileError() throws {
         let seeds = try Self.corpus()
         try #require(!seeds.isEmpty, "no seeds in \(Self.corpusFolder)")
-        let iterations = ProcessInfo.processInfo.environment["QUIRE_FUZZ_ITERATIONS"].flatMap(Int.init) ?? Self.defaultIterations
-        var rng = SplitMix(state: 0x51_4955_5245)  // "QUIRE"
+        let iterations = Fuzz.iterations(default: Self.defaultIterations)
+        var rng = SplitMix64(seed: 0x51_4955_5245)  // "QUIRE"
         var parsed = 0, refused = 0
         for i in 0..<iterations {
             let seed = seeds[i % seeds.count]

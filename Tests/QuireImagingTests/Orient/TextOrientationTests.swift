@@ -3,6 +3,7 @@ import Testing
 import TesseractBridge
 import VipsBridge
 @testable import QuireImaging
+import QuireTestSupport
 
 /// Pages scanned sideways or upside down come out upright; a guess that is not confident
 /// enough leaves the page as it is, and photos are never asked about.
@@ -28,7 +29,7 @@ import VipsBridge
     /// The in-process detector says what `tesseract IMAGE stdout --psm 0 -l osd` says of the
     /// same grey copy (the subprocess it replaces): the same turn and confidences, so
     /// `OrientationPolicy` decides as before.
-    @Test func inProcessDetectionAgreesWithTheTesseractCommand() throws {
+    @Test func inProcessDetectionAgreesWithTheTesseractCommand() async throws {
         guard TesseractOSD.installed != nil, let cli = TestSupport.executable("tesseract") else { return }
         let dir = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -43,15 +44,7 @@ import VipsBridge
         // The copy the subprocess was given: the same image, written as a PNG.
         let png = dir + "/page.png"
         try page.save(to: png, options: .init(format: .png, compression: 1))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: cli)
-        process.arguments = [png, "stdout", "--psm", "0", "-l", "osd"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let report = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let report = try await Subprocess.run(cli, [png, "stdout", "--psm", "0", "-l", "osd"], stderr: .discard).out
         func value(_ name: String) -> Double? {
             report.split(separator: "\n").first { $0.hasPrefix(name + ":") }
                 .flatMap { Double($0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces)) }

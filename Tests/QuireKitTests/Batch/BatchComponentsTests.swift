@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import QuireKit
 @testable import QuireImaging
+import QuireTestSupport
 
 @Suite struct ContentHashTests {
     /// Reference values of XXH64 with seed 0 (from the xxHash specification's test vectors).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import QuireKit
 import VipsBridge
+import QuireTestSupport
 
 /// Hostile input through the built `quire` binary: the corrupt and malicious files of other
 /// projects' suites (../shared/data/real), mutated samples (a fuzz test), and hostile names.
@@ -18,27 +19,14 @@ import VipsBridge
     }
 
     /// Runs `quire process` on `inputs`, killing it (and failing) after `limit` seconds.
-    static func process(_ inputs: [String], out: String, extra: [String] = [], limit: Double) throws -> Outcome {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(ProcessorResumeTests.binary, "quire binary not built"))
-        process.arguments = ["process"] + inputs + ["-o", out, "--jobs", "2", "--progress", "none"] + extra
-        let err = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = err
-        let collected = ProcessorResumeTests.Collected()
-        err.fileHandleForReading.readabilityHandler = { collected.appendErr($0.availableData) }
-        try process.run()
-        let deadline = Date().addingTimeInterval(limit)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        let hung = process.isRunning
-        if hung { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        err.fileHandleForReading.readabilityHandler = nil
-        collected.appendErr(err.fileHandleForReading.readDataToEndOfFile())
-        #expect(!hung, "quire did not finish within \(limit) s")
+    /// Awaited, so the child's run does not hold a test worker thread.
+    static func process(_ inputs: [String], out: String, extra: [String] = [], limit: Double) async throws -> Outcome {
+        let done = try await Subprocess.run(try #require(ProcessorResumeTests.binary, "quire binary not built"),
+                                            ["process"] + inputs + ["-o", out, "--jobs", "2", "--progress", "none"] + extra,
+                                            stdout: .discard, limit: limit)
+        #expect(!done.timedOut, "quire did not finish within \(limit) s")
         let report = try? LayoutReport.read(from: URL(fileURLWithPath: out + "/layout.json"))
-        return Outcome(status: process.terminationStatus, terminatedBySignal: process.terminationReason == .uncaughtSignal,
-                       stderr: collected.err, report: report)
+        return Outcome(status: done.status, terminatedBySignal: done.signalled, stderr: done.err, report: report)
     }
 
     /// Every input has an outcome (a page or an error) and nothing else is reported; every
@@ -67,7 +55,7 @@ import VipsBridge
     }
 
     @Test(.enabled(if: hasRealTree, "../shared/data/real is absent"))
-    func everyRealWorldFileEndsInAPageOrAOneLineError() throws {
+    func everyRealWorldFileEndsInAPageOrAOneLineError() async throws {
         let skipped: Set<String> = ["md", "tsv", "txt", "rst"]
         var inputs: [String] = []
         let enumerator = FileManager.default.enumerator(atPath: Self.realTree)
@@ -84,9 +72,9 @@ import VipsBridge
         let out = try TestSupport.temporaryFolder("hostile-real")
         defer { try? FileManager.default.removeItem(atPath: out) }
         // Small renditions and PDFs at 50 dpi keep the time modest; decoding is what is tested.
-        let outcome = try Self.process(inputs, out: out,
-                                       extra: ["--correct", "none", "--preview-size", "200", "--thumb-size", "48", "--dpi", "50",
-                                               "--page-timeout", "20"], limit: 900)
+        let outcome = try await Self.process(inputs, out: out,
+                                             extra: ["--correct", "none", "--preview-size", "200", "--thumb-size", "48", "--dpi", "50",
+                                                     "--page-timeout", "20"], limit: 900)
         Self.checkAccounted(outcome, inputs: inputs)
         #expect((outcome.report?.pages.count ?? 0) > 200)
         #expect(Self.childPeakMegabytes < 800, "peak RSS \(Self.childPeakMegabytes) MB")
@@ -97,7 +85,7 @@ import VipsBridge
         }
     }
 
-    @Test func mutatedSamplesNeverCrashOrHang() throws {
+    @Test func mutatedSamplesNeverCrashOrHang() async throws {
         let dir = try TestSupport.temporaryFolder("fuzz-in"), samples = try TestSupport.temporaryFolder("fuzz-samples")
         defer { for p in [dir, samples] { try? FileManager.default.removeItem(atPath: p) } }
         let formats: [(VIPSImage.SaveFormat, String)] = [(.jpeg, "jpg"), (.png, "png"), (.tiff, "tif"), (.webp, "webp")]
@@ -123,7 +111,7 @@ import VipsBridge
             let slice = Array(inputs[batch..<min(inputs.count, batch + 160)])
             let out = try TestSupport.temporaryFolder("fuzz-out")
             defer { try? FileManager.default.removeItem(atPath: out) }
-            let outcome = try Self.process(slice, out: out, extra: ["--preview-size", "64", "--thumb-size", "32", "--page-timeout", "20"],
+            let outcome = try await Self.process(slice, out: out, extra: ["--preview-size", "64", "--thumb-size", "32", "--page-timeout", "20"],
                                            limit: 300)
             Self.checkAccounted(outcome, inputs: slice)
             pages += outcome.report?.pages.count ?? 0
@@ -134,7 +122,7 @@ import VipsBridge
         #expect(Self.childPeakMegabytes < 1500)
     }
 
-    @Test func hostileNamesNeverWriteOutsideOutAndLoopsEnd() throws {
+    @Test func hostileNamesNeverWriteOutsideOutAndLoopsEnd() async throws {
         let root = try TestSupport.temporaryFolder("hostile-names")
         defer { try? FileManager.default.removeItem(atPath: root) }
         let input = root + "/in", out = root + "/out"
@@ -152,7 +140,7 @@ import VipsBridge
         try FileManager.default.createSymbolicLink(atPath: input + "/y", withDestinationPath: "x")
         let before = try FileManager.default.subpathsOfDirectory(atPath: root)
 
-        let outcome = try Self.process([input], out: out, limit: 120)
+        let outcome = try await Self.process([input], out: out, limit: 120)
         #expect(outcome.status == 1)
         #expect(!outcome.terminatedBySignal)
         let report = try #require(outcome.report)
@@ -172,18 +160,18 @@ import VipsBridge
     }
 
     @Test(.enabled(if: hasRealTree, "../shared/data/real is absent"))
-    func aPageThatNeverEndsIsGivenUpOnAndTheBatchFinishes() throws {
+    func aPageThatNeverEndsIsGivenUpOnAndTheBatchFinishes() async throws {
         let dir = try TestSupport.temporaryFolder("hostile-timeout"), out = try TestSupport.temporaryFolder("hostile-timeout-out")
         defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
         let spinner = Self.realTree + "/libvips-test-suite/truncated.svgz"
         try TestSupport.writeImage("\(dir)/fine.jpg", width: 80, height: 60)
         // Declined by default, from its bytes, at once.
-        let declined = try Self.process([spinner, "\(dir)/fine.jpg"], out: out, limit: 60)
+        let declined = try await Self.process([spinner, "\(dir)/fine.jpg"], out: out, limit: 60)
         Self.checkAccounted(declined, inputs: [spinner, "\(dir)/fine.jpg"])
         #expect(declined.report?.errors.first?.message.contains("--allow-untrusted-formats") == true)
         // Allowed, libvips spins on it forever: the time limit gives up on it and the batch ends.
         let start = Date()
-        let limited = try Self.process([spinner, "\(dir)/fine.jpg"], out: out,
+        let limited = try await Self.process([spinner, "\(dir)/fine.jpg"], out: out,
                                        extra: ["--allow-untrusted-formats", "--page-timeout", "1"], limit: 60)
         Self.checkAccounted(limited, inputs: [spinner, "\(dir)/fine.jpg"])
         #expect(limited.status == 1)

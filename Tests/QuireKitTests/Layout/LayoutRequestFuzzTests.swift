@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import QuireKit
+import QuireTestSupport
 
 /// Property: whatever bytes arrive, `LayoutService.respond(toJSON:)` answers one JSON object
 /// (no `inf`, no `nan`, an error object naming a field, or a reply of at most
@@ -12,15 +13,11 @@ import QuireKit
 /// added). `QUIRE_FUZZ_ITERATIONS` sets the count (default 1,000, a few seconds; `make fuzz`
 /// runs 200,000) and `QUIRE_FUZZ_SEED` the seed, so a failure replays exactly.
 @Suite struct LayoutRequestFuzzTests {
-    static let corpusFolder = TestSupport.repoRoot.appendingPathComponent("Tests/Fixtures/fuzz/layout")
+    static let corpusFolder = FuzzCorpus.folder("layout")
 
-    static var iterations: Int {
-        ProcessInfo.processInfo.environment["QUIRE_FUZZ_ITERATIONS"].flatMap { Int($0) }.map { max(0, $0) } ?? 1_000
-    }
+    static var iterations: Int { Fuzz.iterations(default: 1_000) }
 
-    static var seed: UInt64 {
-        ProcessInfo.processInfo.environment["QUIRE_FUZZ_SEED"].flatMap { UInt64($0) } ?? 34
-    }
+    static var seed: UInt64 { Fuzz.seed(default: 34) }
 
     /// Texts that stress a JSON reader or the numbers behind it.
     static let tokens = [
@@ -75,7 +72,7 @@ import QuireKit
         }
     }
 
-    static func mutate(_ text: String, corpus: [String], rng: inout SeededRandom) -> String {
+    static func mutate(_ text: String, corpus: [String], rng: inout SplitMix64) -> String {
         var bytes = Array(text.utf8)
         switch Int.random(in: 0..<14, using: &rng) {
         case 0 where !bytes.isEmpty:   // flip a byte
@@ -149,7 +146,7 @@ import QuireKit
             let (reply, isError) = LayoutService.respond(toJSON: Data(seed.utf8))
             #expect(Self.problem(with: reply, isError: isError) == nil, "\(seed)")
         }
-        var rng = SeededRandom(seed: Self.seed)
+        var rng = SplitMix64(seed: Self.seed)
         var failures = 0
         var errors = 0
         for iteration in 0..<Self.iterations {
@@ -168,18 +165,5 @@ import QuireKit
         if Self.iterations >= 500 {
             #expect(errors > Self.iterations / 10 && errors < Self.iterations * 19 / 20, "\(errors) errors of \(Self.iterations)")
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so a failing iteration replays from its seed.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

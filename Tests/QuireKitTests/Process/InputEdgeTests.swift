@@ -87,13 +87,13 @@ import VipsBridge
 
     /// Through the binary, since a name that is not UTF-8 cannot be passed as a Swift string:
     /// given directly it is processed too (it used to be "no such file").
-    @Test func aNameThatIsNotUTF8GivenDirectlyIsProcessed() throws {
+    @Test func aNameThatIsNotUTF8GivenDirectlyIsProcessed() async throws {
         let binary = try #require(ProcessorResumeTests.binary, "quire binary not built")
         let dir = try TestSupport.temporaryFolder(), out = try TestSupport.temporaryFolder()
         defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
         try TestSupport.writeImage("\(dir)/model.jpg", width: 70, height: 90)
         try Self.rawNamedCopy(of: "\(dir)/model.jpg", in: dir, name: Array("c".utf8) + [0xE9] + Array(".jpg".utf8))
-        let run = try ProcessorResumeTests.quire(["-c", #"exec "$0" process "$(printf '%s/c\351.jpg' "$1")" -o "$2" --progress none"#,
+        let run = try await ProcessorResumeTests.quire(["-c", #"exec "$0" process "$(printf '%s/c\351.jpg' "$1")" -o "$2" --progress none"#,
                                                   binary, dir, out], executable: "/bin/sh")
         #expect(run.status == 0, "\(run.stderr)")
         let report = try LayoutReport.read(from: URL(fileURLWithPath: out + "/layout.json"))
@@ -102,7 +102,7 @@ import VipsBridge
 
     /// A sub-folder that cannot be read is an error of its own. Root reads every folder, so
     /// the binary runs as `nobody` then (through setpriv).
-    @Test func anUnreadableSubfolderIsReported() throws {
+    @Test func anUnreadableSubfolderIsReported() async throws {
         let binary = try #require(ProcessorResumeTests.binary, "quire binary not built")
         let asRoot = getuid() == 0
         let setpriv = "/usr/bin/setpriv"
@@ -121,8 +121,9 @@ import VipsBridge
         chmod(root + "/in/locked", 0o000)
         let arguments = ["process", root + "/in", "-o", root + "/out", "--progress", "none"]
         let run = asRoot
-            ? try ProcessorResumeTests.quire(["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments, executable: setpriv)
-            : try ProcessorResumeTests.quire(arguments)
+            ? try await ProcessorResumeTests.quire(["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments,
+                                                   executable: setpriv)
+            : try await ProcessorResumeTests.quire(arguments)
         #expect(run.status == 1, "\(run.stderr)")
         let report = try LayoutReport.read(from: URL(fileURLWithPath: root + "/out/layout.json"))
         #expect(report.pages.map(\.source) == ["a.jpg"])
@@ -133,8 +134,8 @@ import VipsBridge
         // Named directly, it is reported the same way (not "no images found").
         let direct = ["process", root + "/in/locked", "-o", root + "/out2", "--progress", "none"]
         let again = asRoot
-            ? try ProcessorResumeTests.quire(["--reuid=65534", "--regid=65534", "--clear-groups", binary] + direct, executable: setpriv)
-            : try ProcessorResumeTests.quire(direct)
+            ? try await ProcessorResumeTests.quire(["--reuid=65534", "--regid=65534", "--clear-groups", binary] + direct, executable: setpriv)
+            : try await ProcessorResumeTests.quire(direct)
         #expect(again.status == 1, "\(again.stderr)")
         let second = try LayoutReport.read(from: URL(fileURLWithPath: root + "/out2/layout.json"))
         #expect(second.errors.map(\.source) == [root + "/in/locked"])

@@ -2,19 +2,14 @@ import Foundation
 import Testing
 import QuireKit
 import VipsBridge
+import QuireTestSupport
 
 /// Resume after a crash, with real kills of the built `quire` binary: SIGKILL at varied moments
 /// (pages in flight, the commit), SIGINT, `--force`; after the rerun, OUT (all but `.quire/`)
 /// must be byte-identical to an uninterrupted run and hold no temporary file.
 @Suite(.serialized) struct ProcessorResumeTests {
     /// The built `quire` executable (next to the test bundle, or in .build of this checkout).
-    static var binary: String? {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("quire").path,
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("quire").path,
-        ] + ["debug", "release"].map { TestSupport.repoRoot.appendingPathComponent(".build/\($0)/quire").path }
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static var binary: String? { TestSupport.builtProduct("quire") }
 
     /// 20 small pictures in natural order, with a broken one in the middle so the pages after
     /// it are renumbered (the case where reused and new names could collide).
@@ -29,46 +24,23 @@ import VipsBridge
 
     struct Run { var status: Int32; var stdout: String; var stderr: String }
 
-    /// Runs quire; when `kill` is given, sends that signal after `delay` seconds (or as soon as
+    /// Runs quire; when `signal` is given, sends it after `delay` seconds (or as soon as
     /// `afterLines` JSON progress lines appeared on stdout). `executable` runs another program
-    /// instead (a shell or `setpriv` that starts quire itself).
+    /// instead (a shell or `setpriv` that starts quire itself). Awaited, so the child's run
+    /// does not hold a test worker thread.
     static func quire(_ arguments: [String], signal: Int32? = nil, delay: Double = 0, afterLines: Int? = nil,
-                      executable: String? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executable ?? #require(binary, "quire binary not built"))
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let collected = Collected()
-        out.fileHandleForReading.readabilityHandler = { collected.appendOut($0.availableData) }
-        err.fileHandleForReading.readabilityHandler = { collected.appendErr($0.availableData) }
-        try process.run()
+                      executable: String? = nil) async throws -> Run {
+        let child = try Subprocess(try executable ?? #require(binary, "quire binary not built"), arguments)
         if let signal {
             if let afterLines {
-                let deadline = Date().addingTimeInterval(60)
-                while collected.outLines < afterLines && process.isRunning && Date() < deadline { usleep(2_000) }
+                _ = await child.wait(upTo: 60) { $0.stdoutLines >= afterLines || !$0.isRunning }
             } else {
-                usleep(useconds_t(delay * 1e6))
+                try await Task.sleep(nanoseconds: UInt64(delay * 1e9))
             }
-            if process.isRunning { kill(process.processIdentifier, signal) }
+            child.signal(signal)
         }
-        process.waitUntilExit()
-        out.fileHandleForReading.readabilityHandler = nil
-        err.fileHandleForReading.readabilityHandler = nil
-        collected.appendOut(out.fileHandleForReading.readDataToEndOfFile())
-        collected.appendErr(err.fileHandleForReading.readDataToEndOfFile())
-        return Run(status: process.terminationStatus, stdout: collected.out, stderr: collected.err)
-    }
-
-    final class Collected: @unchecked Sendable {
-        private let lock = NSLock()
-        private var o = Data(), e = Data()
-        func appendOut(_ d: Data) { lock.lock(); o.append(d); lock.unlock() }
-        func appendErr(_ d: Data) { lock.lock(); e.append(d); lock.unlock() }
-        var out: String { lock.lock(); defer { lock.unlock() }; return String(decoding: o, as: UTF8.self) }
-        var err: String { lock.lock(); defer { lock.unlock() }; return String(decoding: e, as: UTF8.self) }
-        var outLines: Int { lock.lock(); defer { lock.unlock() }; return o.filter { $0 == 0x0A }.count }
+        let done = await child.finish()
+        return Run(status: done.status, stdout: done.out, stderr: done.err)
     }
 
     /// Every file of OUT except `.quire/`, relative path -> bytes. layout.json names OUT, so the
@@ -104,13 +76,13 @@ import VipsBridge
         ["process", input, "-o", out, "--jobs", "2", "--preview-size", "200", "--thumb-size", "64", "--progress", "none"] + extra
     }
 
-    @Test func sigkillAtAnyMomentThenRerunEqualsACleanRun() throws {
+    @Test func sigkillAtAnyMomentThenRerunEqualsACleanRun() async throws {
         let input = try Self.inputs()
         let clean = try TestSupport.temporaryFolder("resume-clean"), killed = try TestSupport.temporaryFolder("resume-killed")
         defer { for p in [input, clean, killed] { try? FileManager.default.removeItem(atPath: p) } }
 
         let start = Date()
-        let reference = try Self.quire(Self.arguments(input, clean))
+        let reference = try await Self.quire(Self.arguments(input, clean))
         let duration = Date().timeIntervalSince(start)
         #expect(reference.status == 1, "one input is broken: \(reference.stderr)")
         let expected = Self.snapshot(clean)
@@ -120,56 +92,56 @@ import VipsBridge
         // late ones land in or near the commit (numbering, layout.json, manifest).
         var killedCount = 0
         for fraction in [0.15, 0.35, 0.55, 0.75, 0.9, 0.97, 1.0] {
-            let run = try Self.quire(Self.arguments(input, killed), signal: SIGKILL, delay: duration * fraction)
+            let run = try await Self.quire(Self.arguments(input, killed), signal: SIGKILL, delay: duration * fraction)
             if run.status != 1 { killedCount += 1 }
         }
-        let final = try Self.quire(Self.arguments(input, killed))
+        let final = try await Self.quire(Self.arguments(input, killed))
         #expect(final.status == 1)
         #expect(killedCount > 0, "no run was actually killed")
         #expect(Self.snapshot(killed) == expected)
         #expect(Self.leftovers(killed).isEmpty, "\(Self.leftovers(killed))")
 
         // The rerun of a finished batch reuses everything and changes nothing.
-        let again = try Self.quire(Self.arguments(input, killed))
+        let again = try await Self.quire(Self.arguments(input, killed))
         #expect(again.stderr.contains("19 pages written") && again.stderr.contains("(19 reused)"), "\(again.stderr)")
         #expect(Self.snapshot(killed) == expected)
 
         // --force redoes everything; killed part way it still converges to the same OUT.
-        let forced = try Self.quire(Self.arguments(input, killed, ["--force"]))
+        let forced = try await Self.quire(Self.arguments(input, killed, ["--force"]))
         #expect(forced.stderr.contains("19 pages written") && !forced.stderr.contains("reused"), "\(forced.stderr)")
-        _ = try Self.quire(Self.arguments(input, killed, ["--force"]), signal: SIGKILL, delay: duration * 0.5)
-        _ = try Self.quire(Self.arguments(input, killed))
+        _ = try await Self.quire(Self.arguments(input, killed, ["--force"]), signal: SIGKILL, delay: duration * 0.5)
+        _ = try await Self.quire(Self.arguments(input, killed))
         #expect(Self.snapshot(killed) == expected)
         #expect(Self.leftovers(killed).isEmpty)
     }
 
-    @Test func aChangedInputOrOptionRedoesOnlyWhatItAffects() throws {
+    @Test func aChangedInputOrOptionRedoesOnlyWhatItAffects() async throws {
         let input = try Self.inputs()
         let out = try TestSupport.temporaryFolder("resume-change")
         defer { for p in [input, out] { try? FileManager.default.removeItem(atPath: p) } }
-        _ = try Self.quire(Self.arguments(input, out))
+        _ = try await Self.quire(Self.arguments(input, out))
         // Repair the broken input: it is processed, every other page is reused and renumbered.
         try TestSupport.writeImage("\(input)/p7.jpg", width: 300, height: 320, level: 70)
-        let repaired = try Self.quire(Self.arguments(input, out))
+        let repaired = try await Self.quire(Self.arguments(input, out))
         #expect(repaired.status == 0, "\(repaired.stderr)")
         #expect(repaired.stderr.contains("20 pages written") && repaired.stderr.contains("(19 reused)"), "\(repaired.stderr)")
         let clean = try TestSupport.temporaryFolder("resume-change-clean")
         defer { try? FileManager.default.removeItem(atPath: clean) }
-        _ = try Self.quire(Self.arguments(input, clean))
+        _ = try await Self.quire(Self.arguments(input, clean))
         #expect(Self.snapshot(out) == Self.snapshot(clean))
         // An option that shapes pixels redoes every page; the viewport does not.
-        let viewport = try Self.quire(Self.arguments(input, out, ["--viewport", "500x900"]))
+        let viewport = try await Self.quire(Self.arguments(input, out, ["--viewport", "500x900"]))
         #expect(viewport.stderr.contains("(20 reused)"), "\(viewport.stderr)")
-        let quality = try Self.quire(Self.arguments(input, out, ["--quality", "60"]))
+        let quality = try await Self.quire(Self.arguments(input, out, ["--quality", "60"]))
         #expect(quality.status == 0 && !quality.stderr.contains("reused"), "\(quality.stderr)")
     }
 
-    @Test func sigintStopsAfterThePagesInFlightAndExits130() throws {
+    @Test func sigintStopsAfterThePagesInFlightAndExits130() async throws {
         let input = try Self.inputs()
         let out = try TestSupport.temporaryFolder("resume-sigint"), clean = try TestSupport.temporaryFolder("resume-sigint-clean")
         defer { for p in [input, out, clean] { try? FileManager.default.removeItem(atPath: p) } }
         let arguments = ["process", input, "-o", out, "--jobs", "1", "--preview-size", "200", "--thumb-size", "64", "--progress", "json"]
-        let stopped = try Self.quire(arguments, signal: SIGINT, afterLines: 3)
+        let stopped = try await Self.quire(arguments, signal: SIGINT, afterLines: 3)
         #expect(stopped.status == 130, "\(stopped.stderr)")
         #expect(stopped.stderr.contains("interrupted"), "\(stopped.stderr)")
         let lines = stopped.stdout.split(separator: "\n")
@@ -181,10 +153,10 @@ import VipsBridge
         // No layout.json yet (there was no complete run before), but the done pages are kept.
         #expect(!FileManager.default.fileExists(atPath: out + "/layout.json"))
         let okLines = lines.filter { $0.contains("\"status\":\"ok\"") }.count
-        let resumed = try Self.quire(arguments)
+        let resumed = try await Self.quire(arguments)
         #expect(resumed.status == 1)
         #expect(resumed.stderr.contains("(\(okLines) reused)"), "\(resumed.stderr)")
-        _ = try Self.quire(Self.arguments(input, clean).map { $0 == "2" ? "1" : $0 })
+        _ = try await Self.quire(Self.arguments(input, clean).map { $0 == "2" ? "1" : $0 })
         #expect(Self.snapshot(out) == Self.snapshot(clean))
         #expect(Self.leftovers(out).isEmpty)
     }
@@ -192,17 +164,17 @@ import VipsBridge
     /// The states a kill during the commit can leave, made on purpose (a timed kill only lands
     /// there sometimes): some final files missing or still the previous run's, a partial link, a
     /// temporary layout.json, a staging folder, a torn manifest line. The rerun repairs them all.
-    @Test func aRunKilledDuringItsCommitIsRepairedByTheRerun() throws {
+    @Test func aRunKilledDuringItsCommitIsRepairedByTheRerun() async throws {
         let input = try Self.inputs()
         let clean = try TestSupport.temporaryFolder("commit-clean"), out = try TestSupport.temporaryFolder("commit-out")
         defer { for p in [input, clean, out] { try? FileManager.default.removeItem(atPath: p) } }
-        _ = try Self.quire(Self.arguments(input, clean))
+        _ = try await Self.quire(Self.arguments(input, clean))
         let expected = Self.snapshot(clean)
         // A previous complete run with other pixels (quality 40), then a run at the default
         // quality killed part way through placing its final files.
-        _ = try Self.quire(Self.arguments(input, out, ["--quality", "40"]))
+        _ = try await Self.quire(Self.arguments(input, out, ["--quality", "40"]))
         let stale = try Data(contentsOf: URL(fileURLWithPath: out + "/thumbs/0005.jpg"))
-        _ = try Self.quire(Self.arguments(input, out), signal: SIGKILL, delay: 0.01)
+        _ = try await Self.quire(Self.arguments(input, out), signal: SIGKILL, delay: 0.01)
         let fm = FileManager.default
         try fm.removeItem(atPath: out + "/pages/0003.jpg")
         try stale.write(to: URL(fileURLWithPath: out + "/thumbs/0005.jpg"))
@@ -215,7 +187,7 @@ import VipsBridge
         try manifest.write(contentsOf: Data("{\"key\":\"p3.jpg#0\",\"inputHa".utf8))
         try manifest.close()
 
-        let rerun = try Self.quire(Self.arguments(input, out))
+        let rerun = try await Self.quire(Self.arguments(input, out))
         #expect(rerun.status == 1, "\(rerun.stderr)")
         #expect(Self.snapshot(out) == expected)
         #expect(Self.leftovers(out).isEmpty, "\(Self.leftovers(out))")

@@ -2,6 +2,7 @@ import Foundation
 import QuireGeometry
 import Testing
 @testable import QuireKit
+import QuireTestSupport
 
 /// Reading Tesseract's hOCR into words and lines; hostile files never trap.
 @Suite struct HOCRReaderTests {
