@@ -81,6 +81,6 @@ import Testing
     }
 
     @Test func theSetIsThere() {
-        #expect(Self.photos().count >= 53)
+        #expect(Self.photos().count >= 54)
     }
 }
