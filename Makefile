@@ -120,6 +120,7 @@ accuracy-real-photos:
 ## (Tools/accuracy/generate.py; numpy, Pillow and opencv-python-headless in .venv/ from PyPI),
 ## on the real photos kept in Tools/accuracy/real-photos, and on the ones that may not be
 ## redistributed in REAL_PHOTOS=dir when present (truth in Tools/accuracy/real/truth.json).
+## The real photos are also scored per source: held-out sources first, then tuned-on (in-sample).
 ACCURACY_OUT ?= bench-out/accuracy
 ACCURACY_SEED ?= 7
 SHARED_SYNTH := ../shared/data/synthetic

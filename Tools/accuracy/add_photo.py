@@ -11,8 +11,14 @@ Truth corners given for the original (display pixels, --corners "x,y x,y x,y x,y
 from top-left) are scaled with the photo and written into truth.json with the display size
 and orientation.
 
+Each photo names the public repository it comes from (--source owner/name) and whether the
+detector's rules were tuned on that source (--split tuned-on) or not (held-out, the default
+for a new source): `make accuracy` scores held-out sources first. --truth says how the corners
+were taken (read off a grid, zoomed crops, ...), for whoever checks them next.
+
 Usage: add_photo.py SOURCE NAME [--corners "..."] [--pages "... | ..."] [--kind TEXT]
-       [--set Tools/accuracy/real-photos] [--long-side 2000]
+       [--source owner/name] [--split held-out|tuned-on] [--truth TEXT]
+       [--set Tools/accuracy/real-photos] [--long-side 2000] [--quality Q]
 """
 import argparse
 import json
@@ -38,6 +44,10 @@ def main():
     ap.add_argument("--kind", default="")
     ap.add_argument("--set", default=os.path.join(os.path.dirname(__file__), "real-photos"))
     ap.add_argument("--long-side", type=int, default=2000)
+    ap.add_argument("--quality", type=int, help="JPEG quality of a resized (default 88) or converted (92) photo")
+    ap.add_argument("--source", help="the public repository the photo comes from, owner/name")
+    ap.add_argument("--split", choices=["held-out", "tuned-on"], default="held-out")
+    ap.add_argument("--truth", help="how the corners were taken")
     a = ap.parse_args()
 
     os.makedirs(a.set, exist_ok=True)
@@ -48,11 +58,11 @@ def main():
     scale = min(1.0, a.long_side / max(im.size))
     if scale < 1.0:
         small = im.convert("RGB").resize((round(im.width * scale), round(im.height * scale)), Image.LANCZOS)
-        small.save(target, "JPEG", quality=88, exif=im.info.get("exif", b""))
+        small.save(target, "JPEG", quality=a.quality or 88, exif=im.info.get("exif", b""))
     elif a.source.lower().endswith((".jpg", ".jpeg")):
         shutil.copyfile(a.source, target)
     else:
-        im.convert("RGB").save(target, "JPEG", quality=92, exif=im.info.get("exif", b""))
+        im.convert("RGB").save(target, "JPEG", quality=a.quality or 92, exif=im.info.get("exif", b""))
     kept = Image.open(target)
     shown = ImageOps.exif_transpose(kept).size
     sx, sy = shown[0] / display[0], shown[1] / display[1]
@@ -65,6 +75,11 @@ def main():
     if a.pages:
         entry["pages"] = [{"corners": [[round(x * sx, 1), round(y * sy, 1)] for x, y in parse_quad(q)]}
                           for q in a.pages.split("|")]
+    if a.truth:
+        entry["truth"] = a.truth
+    if a.source:
+        entry["source"] = a.source
+        entry["split"] = a.split
     truth[a.name] = entry
     with open(truth_path, "w") as f:   # one photo per line, to read and diff
         f.write("{\n" + ",\n".join(f" {json.dumps(k)}: {json.dumps(v)}" for k, v in sorted(truth.items())) + "\n}\n")

@@ -11,6 +11,9 @@ import Testing
         var path: String, name: String, corners: [[Double]]
         /// A failure the truth file records as known (`"known"`): expected to fail until fixed.
         var known: String?
+        /// The public repository it comes from, and whether the rules were tuned on it
+        /// (`tuned-on`) or not (`held-out`): `make accuracy` scores the held-out sources apart.
+        var source: String?, split: String?
         var description: String { name }
     }
 
@@ -23,7 +26,8 @@ import Testing
         return truth.keys.sorted().compactMap { name in
             guard let corners = truth[name]?["corners"] as? [[Double]], corners.count == 4 else { return nil }
             return Photo(path: folder.appendingPathComponent(name).path, name: name, corners: corners,
-                         known: truth[name]?["known"] as? String)
+                         known: truth[name]?["known"] as? String, source: truth[name]?["source"] as? String,
+                         split: truth[name]?["split"] as? String)
         }
     }
 
@@ -64,7 +68,19 @@ import Testing
         #expect(result.confidence < 0.85, "two edges inferred: \(result.confidence)")
     }
 
+    /// Leave-one-source-out scoring needs every photo's source: a photo without one would be
+    /// scored in no group, and a source marked neither way could not be told held-out.
+    @Test func everyPhotoNamesItsSourceAndWhetherTheRulesWereTunedOnIt() {
+        for photo in Self.photos() {
+            #expect(photo.source?.split(separator: "/").count == 2, "\(photo.name): source \(photo.source ?? "missing")")
+            #expect(["held-out", "tuned-on"].contains(photo.split ?? ""), "\(photo.name): split \(photo.split ?? "missing")")
+        }
+        // A source is one or the other for all its photos.
+        let splits = Dictionary(grouping: Self.photos(), by: { $0.source ?? "" }).mapValues { Set($0.map(\.split)) }
+        for (source, split) in splits { #expect(split.count == 1, "\(source): photos marked \(split)") }
+    }
+
     @Test func theSetIsThere() {
-        #expect(Self.photos().count >= 44)
+        #expect(Self.photos().count >= 54)
     }
 }

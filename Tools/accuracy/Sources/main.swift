@@ -143,9 +143,18 @@ for dataset in datasets {
     var quire = Scores()
     var peerScores = [String: Scores]()
     var asPhoto = 0
-    for name in names {
+    var bySource = SourceReport()
+    // Grouped by source, so that each source is scored right after the fit that left it out.
+    let sourceOf = names.map { name in truth[name].flatMap(PhotoSource.init(entry:)) }
+    let ordered = zip(names, sourceOf).sorted { ($0.1?.name ?? "", $0.0) < ($1.1?.name ?? "", $1.0) }
+    var fittedFor: String? = nil
+    for (name, source) in ordered {
         let path = (dataset as NSString).appendingPathComponent(name)
         guard let entry = truth[name], let t = quad(from: entry["corners"]) else { continue }
+        if let source, source.name != fittedFor {
+            fittedFor = source.name
+            _ = refit(excluding: source.name, truth: truth)
+        }
         let size = entry["display_size"] as? [Int] ?? [0, 0]
         do {
             var r = try Detector.detect(file: path, fullResolution: fullResolution)
@@ -165,6 +174,9 @@ for dataset in datasets {
             }
             quire.add(truth: t, quad: r.quad, width: r.width, height: r.height, ms: r.detectionMilliseconds,
                       confidence: r.confidence)
+            if let source {
+                bySource.add(source, truth: t, quad: r.quad, width: r.width, height: r.height, confidence: r.confidence)
+            }
             if let q = r.quad, let paper = entry["paper_aspect"] as? Double {
                 quire.addAspect(estimated: PageCorrection.estimatedAspectRatio(of: q, imageWidth: r.width, imageHeight: r.height),
                                 truth: paper)
@@ -197,7 +209,9 @@ for dataset in datasets {
             print("  page \(name): \(info)  (decode+correct+encode \(elapsed))")
         }
     }
-    print(quire.line("quire") + "  taken as photo: \(asPhoto)")
+    // Held-out sources first, then in-sample, then the whole set (both pooled).
+    for line in bySource.lines() { print(line) }
+    print(quire.line("quire") + "  taken as photo: \(asPhoto)" + (bySource.scores.isEmpty ? "" : "  (all sources)"))
     scoreSpreads(dataset: dataset, truth: truth)
     for (peer, s) in peerScores.sorted(by: { $0.key < $1.key }) { print(s.line(peer)) }
 }
