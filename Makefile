@@ -203,8 +203,7 @@ dist:
 	@echo "quire-$(VERSION)-linux-$$(uname -m).tar.gz"
 
 clean:
-<<<<<<< HEAD
-	rm -rf .build $(STATIC_BUILD) $(OUT)
+	rm -rf .build $(STATIC_BUILD) $(FAST_BUILD) $(OUT)
 
 ## lint: the code's format, as .swift-format and .clang-format say (swift-format ships with Swift;
 ## clang-format from Debian). `.ci/run` runs it before the tests; `make format` rewrites the files.
@@ -217,6 +216,3 @@ lint: deps
 format: deps
 	$(SWIFT) format --in-place --recursive --parallel $(SWIFT_FORMAT_PATHS)
 	clang-format -i $(C_FORMAT_FILES)
-=======
-	rm -rf .build $(STATIC_BUILD) $(FAST_BUILD) $(OUT)
->>>>>>> tests
