@@ -17,24 +17,7 @@ public enum ShardMerge {
     @discardableResult
     public static func merge(_ shardFolders: [String], into out: String) throws -> ProcessSummary {
         guard !shardFolders.isEmpty else { throw ProcessError(path: out, reason: "no shard outputs to merge") }
-        let outPath = URL(fileURLWithPath: out).standardizedFileURL.path
-        var shards: [(folder: String, run: ShardRun, report: LayoutReport)] = []
-        for folder in shardFolders {
-            if URL(fileURLWithPath: folder).standardizedFileURL.path == outPath {
-                throw ProcessError(path: folder, reason: "is the merge's own output folder; merge into a new folder")
-            }
-            let run = try ShardRun.read(from: folder)
-            let report: LayoutReport
-            do {
-                report = try LayoutReport.read(from: URL(fileURLWithPath: folder + "/" + Processor.layoutFileName))
-            } catch {
-                throw ProcessError(path: folder, reason: "\(error)")
-            }
-            guard run.pages.count == report.pages.count, run.errors.count == report.errors.count else {
-                throw ProcessError(path: folder, reason: "layout.json and \(ShardRun.fileName) disagree (was the folder edited?)")
-            }
-            shards.append((folder, run, report))
-        }
+        let shards = try shardFolders.map { try readShard($0, mergingInto: out) }
         try checkCompatible(shards.map { ($0.folder, $0.run, $0.report) })
         // The same lock `quire process` holds: a merge into an OUT that a run is writing is
         // refused before anything is written there.
@@ -76,39 +59,8 @@ public enum ShardMerge {
         // A split source's parts share one capture, named after the first part's new number.
         var captures: [String: String] = [:]
         for (rank, entry) in entries.enumerated() {
-            let old = entry.page.files
-            let ext = (old.thumbnail as NSString).pathExtension
-            var new = Processor.files(number: rank, digits: digits, extension: ext, thumbnailsOnly: thumbnailsOnly)
-            if let mask = old.mask {
-                new.mask = "masks/" + ((new.thumbnail as NSString).lastPathComponent as NSString).deletingPathExtension + ".png"
-                try place(entry.folder + "/" + mask, at: out + "/" + new.mask!)
-            }
-            var placed = Set<String>()
-            for (from, to) in [(old.page, new.page), (old.preview, new.preview), (old.thumbnail, new.thumbnail)]
-            where placed.insert(to).inserted {
-                try place(entry.folder + "/" + from, at: out + "/" + to)
-            }
-            var page = entry.page
-            page.files = new
-            if var text = page.text {
-                let named = Processor.textFiles(of: new)
-                try place(entry.folder + "/" + text.hocr, at: out + "/" + named.hocr)
-                try place(entry.folder + "/" + text.txt, at: out + "/" + named.txt)
-                (text.hocr, text.txt) = (named.hocr, named.txt)
-                page.text = text
-            }
-            if var capture = page.capture {
-                let shared = entry.folder + "\u{0}" + capture.file
-                let name = captures[shared] ?? Processor.capturesFolder + "/"
-                    + ((new.thumbnail as NSString).lastPathComponent as NSString).deletingPathExtension + ".jpg"
-                if captures[shared] == nil {
-                    try place(entry.folder + "/" + capture.file, at: out + "/" + name)
-                    captures[shared] = name
-                }
-                capture.file = name
-                page.capture = capture
-            }
-            pages.append(page)
+            pages.append(try placePage(entry.page, from: entry.folder, number: rank, digits: digits,
+                                       thumbnailsOnly: thumbnailsOnly, into: out, captures: &captures))
         }
         let kept = Set(pages.flatMap {
             [$0.files.page, $0.files.preview, $0.files.thumbnail]
@@ -127,6 +79,64 @@ public enum ShardMerge {
             throw ProcessError(path: layoutPath, reason: "cannot be written (\(error))")
         }
         return ProcessSummary(report: report, layoutPath: layoutPath)
+    }
+
+    /// One shard's record and layout.json, checked against each other.
+    static func readShard(_ folder: String, mergingInto out: String) throws -> (folder: String, run: ShardRun, report: LayoutReport) {
+        if URL(fileURLWithPath: folder).standardizedFileURL.path == URL(fileURLWithPath: out).standardizedFileURL.path {
+            throw ProcessError(path: folder, reason: "is the merge's own output folder; merge into a new folder")
+        }
+        let run = try ShardRun.read(from: folder)
+        let report: LayoutReport
+        do {
+            report = try LayoutReport.read(from: URL(fileURLWithPath: folder + "/" + Processor.layoutFileName))
+        } catch {
+            throw ProcessError(path: folder, reason: "\(error)")
+        }
+        guard run.pages.count == report.pages.count, run.errors.count == report.errors.count else {
+            throw ProcessError(path: folder, reason: "layout.json and \(ShardRun.fileName) disagree (was the folder edited?)")
+        }
+        return (folder, run, report)
+    }
+
+    /// Places one shard page's files into OUT under its number in the merged batch and returns
+    /// its record with the new names. A split source's parts share one capture (`captures`: the
+    /// shard's capture -> its new name), named after the first part's new number.
+    static func placePage(_ source: LayoutReport.Page, from folder: String, number rank: Int, digits: Int,
+                          thumbnailsOnly: Bool, into out: String, captures: inout [String: String]) throws -> LayoutReport.Page {
+        let old = source.files
+        let ext = (old.thumbnail as NSString).pathExtension
+        var new = Processor.files(number: rank, digits: digits, extension: ext, thumbnailsOnly: thumbnailsOnly)
+        if let mask = old.mask {
+            new.mask = "masks/" + ((new.thumbnail as NSString).lastPathComponent as NSString).deletingPathExtension + ".png"
+            try place(folder + "/" + mask, at: out + "/" + new.mask!)
+        }
+        var placed = Set<String>()
+        for (from, to) in [(old.page, new.page), (old.preview, new.preview), (old.thumbnail, new.thumbnail)]
+        where placed.insert(to).inserted {
+            try place(folder + "/" + from, at: out + "/" + to)
+        }
+        var page = source
+        page.files = new
+        if var text = page.text {
+            let named = Processor.textFiles(of: new)
+            try place(folder + "/" + text.hocr, at: out + "/" + named.hocr)
+            try place(folder + "/" + text.txt, at: out + "/" + named.txt)
+            (text.hocr, text.txt) = (named.hocr, named.txt)
+            page.text = text
+        }
+        if var capture = page.capture {
+            let shared = folder + "\u{0}" + capture.file
+            let name = captures[shared] ?? Processor.capturesFolder + "/"
+                + ((new.thumbnail as NSString).lastPathComponent as NSString).deletingPathExtension + ".jpg"
+            if captures[shared] == nil {
+                try place(folder + "/" + capture.file, at: out + "/" + name)
+                captures[shared] = name
+            }
+            capture.file = name
+            page.capture = capture
+        }
+        return page
     }
 
     /// Refuses shards that are not the N shards of one batch.
