@@ -88,11 +88,14 @@ import QuireTestSupport
         let expected = Self.snapshot(clean)
         #expect(expected.keys.filter { $0.hasPrefix("pages/") }.count == 19)
 
-        // Kills spread over the whole run, each rerun resuming the previous one's OUT; the
-        // late ones land in or near the commit (numbering, layout.json, manifest).
+        // Kills spread over the whole run, each rerun resuming the previous one's OUT: after the
+        // first, fourth, ... page finished (counted by progress lines, so the moments hold however
+        // busy the machine is); the late ones land in or near the commit (numbering,
+        // layout.json, manifest). A run killed by the signal ends with status 9.
         var killedCount = 0
-        for fraction in [0.15, 0.35, 0.55, 0.75, 0.9, 0.97, 1.0] {
-            let run = try await Self.quire(Self.arguments(input, killed), signal: SIGKILL, delay: duration * fraction)
+        let progress = Self.arguments(input, killed).map { $0 == "none" ? "json" : $0 }
+        for pagesDone in [1, 4, 8, 12, 16, 19, 20] {
+            let run = try await Self.quire(progress, signal: SIGKILL, afterLines: pagesDone)
             if run.status != 1 { killedCount += 1 }
         }
         let final = try await Self.quire(Self.arguments(input, killed))
