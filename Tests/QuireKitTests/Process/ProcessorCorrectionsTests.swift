@@ -65,8 +65,8 @@ import VipsBridge
             "c-spread.png": CorrectionEntry(split: .join), "a.png": CorrectionEntry(split: .gutter), "b.png": CorrectionEntry(split: .at(0.4)),
         ])).report.pages
         #expect(pages.map { ($0.source as NSString).lastPathComponent } == ["a.png", "a.png", "b.png", "b.png", "c-spread.png"])
-        #expect(pages[0].width == 200 && pages[1].width == 200 && pages[0].split?.gutter == "given")
-        #expect(pages[2].width == 168 && pages[3].width == 252 && pages[2].split?.side == "left")
+        #expect(pages[0].width == 200 && pages[1].width == 200 && pages[0].split?.gutter == .given)
+        #expect(pages[2].width == 168 && pages[3].width == 252 && pages[2].split?.side == .left)
         #expect(pages[4].width == 1400 && pages[4].split == nil && pages[4].corrected?.split == .flag(false))
         // Both parts of a split source share one capture, named after the first part.
         #expect(pages[0].capture?.file == "captures/0001.jpg" && pages[1].capture?.file == "captures/0001.jpg")
