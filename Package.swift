@@ -15,8 +15,9 @@ let pureTargets: [Target] = [
     // runner). Foundation only, so the pure modules' tests never link libvips; no product.
     .target(name: "QuireTestSupport", path: "Tests/QuireTestSupport"),
     .testTarget(name: "QuireGeometryTests", dependencies: ["QuireGeometry", "QuireTestSupport"]),
-    .testTarget(name: "QuireLayoutTests", dependencies: ["QuireLayout", "QuireGeometry", "QuireTestSupport"],
-                exclude: ["Goldens"]),
+    .testTarget(
+        name: "QuireLayoutTests", dependencies: ["QuireLayout", "QuireGeometry", "QuireTestSupport"],
+        exclude: ["Goldens"])
 ]
 
 /// Quire's module graph (see docs/architecture.md): C stays behind VipsBridge (libvips) and
@@ -24,77 +25,101 @@ let pureTargets: [Target] = [
 let package = Package(
     name: "Quire",
     platforms: [.macOS(.v13)],
-    products: pureOnly ? [
-        .library(name: "QuireGeometry", targets: ["QuireGeometry"]),
-        .library(name: "QuireLayout", targets: ["QuireLayout"]),
-    ] : [
-        .library(name: "QuireGeometry", targets: ["QuireGeometry"]),
-        .library(name: "QuireLayout", targets: ["QuireLayout"]),
-        .library(name: "QuireImaging", targets: ["QuireImaging"]),
-        .library(name: "QuireKit", targets: ["QuireKit"]),
-        .executable(name: "quire", targets: ["quire"]),
-    ],
-    dependencies: pureOnly ? [] : [
-        // 1.8: `@Option(defaultAsFlag:)` for `quire process --pdf [FILE]`.
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
-        // `make docs`: the DocC catalogs of QuireLayout, QuireGeometry and QuireKit.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-    ],
-    targets: pureTargets + (pureOnly ? [] : [
-        .systemLibrary(
-            name: "CVips",
-            path: "Sources/CVips",
-            pkgConfig: "vips",
-            providers: [.apt(["libvips-dev"])]
-        ),
-        .target(name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
-                linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("z")]),
-        .target(name: "VipsBridge", dependencies: ["CVips", "CVipsShim"]),
-        // Tesseract's C API for OCR and orientation detection; only TesseractBridge sees it.
-        .systemLibrary(
-            name: "CTesseract",
-            path: "Sources/CTesseract",
-            pkgConfig: "tesseract",
-            providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
-        ),
-        .target(name: "TesseractBridge", dependencies: ["CTesseract"]),
-        .target(name: "QuireImaging", dependencies: ["VipsBridge", "TesseractBridge", "QuireGeometry"]),
-        .target(name: "QuireKit", dependencies: ["QuireImaging", "QuireLayout", "QuireGeometry"]),
-        .executableTarget(
-            name: "quire",
-            dependencies: [
-                "QuireKit",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
-        ),
-        // The tools below live in Tools/ and are built by the make targets that run them; none is
-        // a product. `make bench-layout`: the layout engine at 10^3 ... 10^6 items.
-        .executableTarget(name: "quire-bench-layout", dependencies: ["QuireLayout"], path: "Tools/bench-layout"),
-        // `make accuracy-deskew`: mean/worst skew error and ms/page over ../shared/data.
-        .executableTarget(name: "quire-deskew-score", dependencies: ["QuireImaging", "VipsBridge"], path: "Tools/deskew-score"),
-        // The border-detection accuracy harness (`make accuracy`): scores Quire and the OpenCV peer.
-        .executableTarget(name: "QuireAccuracy", dependencies: ["QuireImaging"], path: "Tools/accuracy/Sources"),
-        // The benchmark floor (decode + encode only, no correction); see Tools/bench/README.md.
-        .executableTarget(
-            name: "quire-floor",
-            dependencies: [
-                "VipsBridge",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            path: "Tools/floor"
-        ),
-        // The helpers that need images (synthesised pictures, pixel differences) over VipsBridge.
-        .target(name: "QuireImageTestSupport", dependencies: ["QuireTestSupport", "VipsBridge"],
-                path: "Tests/QuireImageTestSupport"),
-        .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge", "QuireImageTestSupport"]),
-        .testTarget(name: "TesseractBridgeTests", dependencies: ["TesseractBridge", "VipsBridge", "QuireImageTestSupport"]),
-        .testTarget(name: "QuireImagingTests", dependencies: ["QuireImaging", "VipsBridge", "TesseractBridge",
-                                                               "QuireImageTestSupport"]),
-        .testTarget(name: "QuireKitTests", dependencies: ["QuireKit", "QuireImaging", "VipsBridge", "QuireImageTestSupport"]),
-        .testTarget(name: "QuireCLITests", dependencies: ["quire", "QuireKit", "QuireTestSupport"]),
-        .testTarget(name: "QuireFloorTests", dependencies: ["quire-floor", "VipsBridge", "QuireImageTestSupport"]),
-        // The shared helpers' own tests (generator, mutator, subprocess runner, pixel differences).
-        .testTarget(name: "QuireTestSupportTests", dependencies: ["QuireTestSupport", "QuireImageTestSupport", "VipsBridge"]),
-    ]),
+    products: pureOnly
+        ? [
+            .library(name: "QuireGeometry", targets: ["QuireGeometry"]),
+            .library(name: "QuireLayout", targets: ["QuireLayout"])
+        ]
+        : [
+            .library(name: "QuireGeometry", targets: ["QuireGeometry"]),
+            .library(name: "QuireLayout", targets: ["QuireLayout"]),
+            .library(name: "QuireImaging", targets: ["QuireImaging"]),
+            .library(name: "QuireKit", targets: ["QuireKit"]),
+            .executable(name: "quire", targets: ["quire"])
+        ],
+    dependencies: pureOnly
+        ? []
+        : [
+            // 1.8: `@Option(defaultAsFlag:)` for `quire process --pdf [FILE]`.
+            .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.0"),
+            // `make docs`: the DocC catalogs of QuireLayout, QuireGeometry and QuireKit.
+            .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")
+        ],
+    targets: pureTargets
+        + (pureOnly
+            ? []
+            : [
+                .systemLibrary(
+                    name: "CVips",
+                    path: "Sources/CVips",
+                    pkgConfig: "vips",
+                    providers: [.apt(["libvips-dev"])]
+                ),
+                .target(
+                    name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
+                    linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("z")]),
+                .target(name: "VipsBridge", dependencies: ["CVips", "CVipsShim"]),
+                // Tesseract's C API for OCR and orientation detection; only TesseractBridge sees it.
+                .systemLibrary(
+                    name: "CTesseract",
+                    path: "Sources/CTesseract",
+                    pkgConfig: "tesseract",
+                    providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
+                ),
+                .target(name: "TesseractBridge", dependencies: ["CTesseract"]),
+                .target(name: "QuireImaging", dependencies: ["VipsBridge", "TesseractBridge", "QuireGeometry"]),
+                .target(name: "QuireKit", dependencies: ["QuireImaging", "QuireLayout", "QuireGeometry"]),
+                .executableTarget(
+                    name: "quire",
+                    dependencies: [
+                        "QuireKit",
+                        .product(name: "ArgumentParser", package: "swift-argument-parser")
+                    ]
+                ),
+                // The tools below live in Tools/ and are built by the make targets that run them; none is
+                // a product. `make bench-layout`: the layout engine at 10^3 ... 10^6 items.
+                .executableTarget(
+                    name: "quire-bench-layout", dependencies: ["QuireLayout"], path: "Tools/bench-layout"),
+                // `make accuracy-deskew`: mean/worst skew error and ms/page over ../shared/data.
+                .executableTarget(
+                    name: "quire-deskew-score", dependencies: ["QuireImaging", "VipsBridge"], path: "Tools/deskew-score"
+                ),
+                // The border-detection accuracy harness (`make accuracy`): scores Quire and the OpenCV peer.
+                .executableTarget(
+                    name: "QuireAccuracy", dependencies: ["QuireImaging"], path: "Tools/accuracy/Sources"),
+                // The benchmark floor (decode + encode only, no correction); see Tools/bench/README.md.
+                .executableTarget(
+                    name: "quire-floor",
+                    dependencies: [
+                        "VipsBridge",
+                        .product(name: "ArgumentParser", package: "swift-argument-parser")
+                    ],
+                    path: "Tools/floor"
+                ),
+                // The helpers that need images (synthesised pictures, pixel differences) over VipsBridge.
+                .target(
+                    name: "QuireImageTestSupport", dependencies: ["QuireTestSupport", "VipsBridge"],
+                    path: "Tests/QuireImageTestSupport"),
+                .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge", "QuireImageTestSupport"]),
+                .testTarget(
+                    name: "TesseractBridgeTests",
+                    dependencies: ["TesseractBridge", "VipsBridge", "QuireImageTestSupport"]),
+                .testTarget(
+                    name: "QuireImagingTests",
+                    dependencies: [
+                        "QuireImaging", "VipsBridge", "TesseractBridge",
+                        "QuireImageTestSupport"
+                    ]),
+                .testTarget(
+                    name: "QuireKitTests",
+                    dependencies: ["QuireKit", "QuireImaging", "VipsBridge", "QuireImageTestSupport"]),
+                .testTarget(name: "QuireCLITests", dependencies: ["quire", "QuireKit", "QuireTestSupport"]),
+                .testTarget(
+                    name: "QuireFloorTests", dependencies: ["quire-floor", "VipsBridge", "QuireImageTestSupport"]),
+                // The shared helpers' own tests (generator, mutator, subprocess runner, pixel differences).
+                .testTarget(
+                    name: "QuireTestSupportTests",
+                    dependencies: ["QuireTestSupport", "QuireImageTestSupport", "VipsBridge"])
+            ]),
     swiftLanguageModes: [.v6]
 )

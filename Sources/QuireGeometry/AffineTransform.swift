@@ -29,7 +29,9 @@ public struct AffineTransform: Hashable, Sendable, Codable {
     /// A turn by `degrees` (clockwise on a y-down image) about the centre of a `width` x `height`
     /// image, onto the canvas grown to hold all of the turned image, as libvips' `rotate` lays
     /// it out: how a deskewed scan's pixels relate to the scan's. Returns the canvas size too.
-    public static func turn(degrees: Double, width: Double, height: Double) -> (transform: AffineTransform, canvas: Size) {
+    public static func turn(degrees: Double, width: Double, height: Double) -> (
+        transform: AffineTransform, canvas: Size
+    ) {
         let radians = degrees * Double.pi / 180
         let cs = abs(_cos(radians)), sn = abs(_sin(radians))
         let canvas = Size(width: width * cs + height * sn, height: width * sn + height * cs)
@@ -53,8 +55,9 @@ public struct AffineTransform: Hashable, Sendable, Codable {
     public func inverted() -> AffineTransform? {
         let det = a * d - b * c
         guard det != 0, det.isFinite else { return nil }
-        return AffineTransform(a: d / det, b: -b / det, c: -c / det, d: a / det,
-                               tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
+        return AffineTransform(
+            a: d / det, b: -b / det, c: -c / det, d: a / det,
+            tx: (c * ty - d * tx) / det, ty: (b * tx - a * ty) / det)
     }
 
     /// The image of `p` under this transform.

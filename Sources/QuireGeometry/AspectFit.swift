@@ -35,11 +35,14 @@ public enum AspectFit {
     /// The pixel size that fits `content` inside a `maxWidth` x `maxHeight` box without
     /// enlarging it, each side rounded to the nearest pixel and at least 1.
     /// - Returns: nil for degenerate content or box.
-    public static func pixelSize(for content: PixelSize, fittingIn maxWidth: Int, _ maxHeight: Int,
-                                 allowEnlarging: Bool = false) -> PixelSize? {
+    public static func pixelSize(
+        for content: PixelSize, fittingIn maxWidth: Int, _ maxHeight: Int,
+        allowEnlarging: Bool = false
+    ) -> PixelSize? {
         guard content.width > 0, content.height > 0, maxWidth > 0, maxHeight > 0 else { return nil }
-        var scale = Swift.min(Double(maxWidth) / Double(content.width),
-                              Double(maxHeight) / Double(content.height))
+        var scale = Swift.min(
+            Double(maxWidth) / Double(content.width),
+            Double(maxHeight) / Double(content.height))
         if !allowEnlarging { scale = Swift.min(scale, 1) }
         let w = Swift.max(1, Swift.min(maxWidth, Int((Double(content.width) * scale).rounded())))
         let h = Swift.max(1, Swift.min(maxHeight, Int((Double(content.height) * scale).rounded())))

@@ -19,7 +19,8 @@ public struct Homography: Hashable, Sendable, Codable {
     /// - Returns: nil when the points are degenerate (three collinear, repeated, not finite).
     public init?(from source: [Point], to destination: [Point]) {
         guard source.count == 4, destination.count == 4,
-              source.allSatisfy(\.isFinite), destination.allSatisfy(\.isFinite) else { return nil }
+            source.allSatisfy(\.isFinite), destination.allSatisfy(\.isFinite)
+        else { return nil }
         var a = [[Double]](repeating: [Double](repeating: 0, count: 9), count: 8)
         for i in 0..<4 {
             let (x, y) = (source[i].x, source[i].y)
@@ -52,9 +53,11 @@ public struct Homography: Hashable, Sendable, Codable {
         let A = e * i - f * h, B = -(d * i - f * g), C = d * h - e * g
         let det = a * A + b * B + c * C
         guard det != 0, det.isFinite else { return nil }
-        var inv = [A, -(b * i - c * h), b * f - c * e,
-                   B, a * i - c * g, -(a * f - c * d),
-                   C, -(a * h - b * g), a * e - b * d].map { $0 / det }
+        var inv = [
+            A, -(b * i - c * h), b * f - c * e,
+            B, a * i - c * g, -(a * f - c * d),
+            C, -(a * h - b * g), a * e - b * d
+        ].map { $0 / det }
         if inv[8] != 0 { inv = inv.map { $0 / inv[8] } }
         return Homography(matrix: inv)
     }

@@ -1,11 +1,11 @@
 // QuireGeometry and QuireLayout use no Foundation and no libvips. The few libm functions the
 // geometry needs (sin, cos, atan2) come from the platform's C library, reached here in one place.
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @inline(__always) func _sin(_ x: Double) -> Double { sin(x) }

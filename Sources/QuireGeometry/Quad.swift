@@ -16,8 +16,9 @@ public struct Quad: Hashable, Sendable, Codable {
 
     /// The quad covering a whole `width` x `height` frame.
     public init(rect: Rect) {
-        self.init(topLeft: Point(x: rect.minX, y: rect.minY), topRight: Point(x: rect.maxX, y: rect.minY),
-                  bottomRight: Point(x: rect.maxX, y: rect.maxY), bottomLeft: Point(x: rect.minX, y: rect.maxY))
+        self.init(
+            topLeft: Point(x: rect.minX, y: rect.minY), topRight: Point(x: rect.maxX, y: rect.minY),
+            bottomRight: Point(x: rect.maxX, y: rect.maxY), bottomLeft: Point(x: rect.minX, y: rect.maxY))
     }
 
     /// Corners in order TL, TR, BR, BL.
@@ -81,8 +82,10 @@ public struct Quad: Hashable, Sendable, Codable {
 
     /// Lengths of the top, right, bottom and left edges.
     public var edgeLengths: (top: Double, right: Double, bottom: Double, left: Double) {
-        (topLeft.distance(to: topRight), topRight.distance(to: bottomRight),
-         bottomRight.distance(to: bottomLeft), bottomLeft.distance(to: topLeft))
+        (
+            topLeft.distance(to: topRight), topRight.distance(to: bottomRight),
+            bottomRight.distance(to: bottomLeft), bottomLeft.distance(to: topLeft)
+        )
     }
 
     /// The axis-aligned bounding box.
@@ -105,7 +108,8 @@ public struct Quad: Hashable, Sendable, Codable {
 
     /// Every corner mapped through a function (scaling between image sizes, transforms).
     public func map(_ transform: (Point) -> Point) -> Quad {
-        Quad(topLeft: transform(topLeft), topRight: transform(topRight),
-             bottomRight: transform(bottomRight), bottomLeft: transform(bottomLeft))
+        Quad(
+            topLeft: transform(topLeft), topRight: transform(topRight),
+            bottomRight: transform(bottomRight), bottomLeft: transform(bottomLeft))
     }
 }

@@ -20,8 +20,9 @@ public struct Rect: Hashable, Sendable, Codable {
 
     /// A rect of `size` centred on `center`.
     public init(center: Point, size: Size) {
-        self.init(x: center.x - size.width / 2, y: center.y - size.height / 2,
-                  width: size.width, height: size.height)
+        self.init(
+            x: center.x - size.width / 2, y: center.y - size.height / 2,
+            width: size.width, height: size.height)
     }
 
     public static let zero = Rect(x: 0, y: 0, width: 0, height: 0)

@@ -28,8 +28,10 @@ public struct LayoutAttributes: Hashable, Sendable, Codable {
     public var zIndex: Int
 
     /// The attributes of item `index`: where its centre is, its size, and how it is drawn.
-    public init(index: Int, center: Point, size: Size, transform: ItemTransform = .identity,
-                alpha: Double = 1, zIndex: Int = 0) {
+    public init(
+        index: Int, center: Point, size: Size, transform: ItemTransform = .identity,
+        alpha: Double = 1, zIndex: Int = 0
+    ) {
         self.index = index
         self.center = center
         self.size = size
@@ -49,7 +51,8 @@ public struct LayoutAttributes: Hashable, Sendable, Codable {
     /// The transformed bounding box (the visual frame of docs/layout-formulas.md#conventions): the centre moved by
     /// the translation, the size multiplied by the scale.
     public var frame: Rect {
-        Rect(center: Point(x: center.x + transform.tx, y: center.y + transform.ty),
-             size: Size(width: size.width * transform.scale, height: size.height * transform.scale))
+        Rect(
+            center: Point(x: center.x + transform.tx, y: center.y + transform.ty),
+            size: Size(width: size.width * transform.scale, height: size.height * transform.scale))
     }
 }

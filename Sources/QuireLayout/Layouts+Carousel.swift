@@ -24,8 +24,10 @@ extension Layouts {
             public var cornerRadius: Double = 8
 
             /// The carousel's parameters; the defaults are Youla's banners.
-            public init(sideOffset: Double = 16, spacing: Double = 8, insetLeft: Double = 16, insetRight: Double = 16,
-                        cornerRadius: Double = 8) {
+            public init(
+                sideOffset: Double = 16, spacing: Double = 8, insetLeft: Double = 16, insetRight: Double = 16,
+                cornerRadius: Double = 8
+            ) {
                 self.sideOffset = sideOffset
                 self.spacing = spacing
                 self.insetLeft = insetLeft
@@ -90,7 +92,8 @@ extension Layouts {
         public var problem: Problem? {
             let p = parameters
             guard viewport.isFinite, p.sideOffset.isFinite, p.spacing.isFinite, p.insetLeft.isFinite,
-                  p.insetRight.isFinite, p.cornerRadius.isFinite else { return .notFinite }
+                p.insetRight.isFinite, p.cornerRadius.isFinite
+            else { return .notFinite }
             guard bannerWidth > 0, viewport.height >= 0 else { return .noBannerWidth }
             if forwardThreshold < backwardThreshold + step { return .oscillates }
             return nil
@@ -173,8 +176,9 @@ extension Layouts {
             let result: [Item] = Slot.allCases.enumerated().compactMap { z, slot in
                 let frame = frame(of: slot)
                 guard frame.intersects(query) else { return nil }
-                return Item(attributes: LayoutAttributes(index: dataIndex(of: slot), frame: frame, zIndex: z),
-                            slot: slot, cornerRadius: parameters.cornerRadius)
+                return Item(
+                    attributes: LayoutAttributes(index: dataIndex(of: slot), frame: frame, zIndex: z),
+                    slot: slot, cornerRadius: parameters.cornerRadius)
             }
             return result.count <= limit ? result : nil
         }

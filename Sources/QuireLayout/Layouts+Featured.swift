@@ -22,8 +22,10 @@ extension Layouts {
             public var minimumTitleScale: Double = 0.5
 
             /// The list's parameters; the defaults are the Ultravisual tutorial's (100 pt rows, 280 pt featured).
-            public init(standardHeight: Double = 100, featuredHeight: Double = 280, dragOffset: Double = 180,
-                        coverAlphaMax: Double = 0.75, coverAlphaMin: Double = 0.3, minimumTitleScale: Double = 0.5) {
+            public init(
+                standardHeight: Double = 100, featuredHeight: Double = 280, dragOffset: Double = 180,
+                coverAlphaMax: Double = 0.75, coverAlphaMin: Double = 0.3, minimumTitleScale: Double = 0.5
+            ) {
                 self.standardHeight = standardHeight
                 self.featuredHeight = featuredHeight
                 self.dragOffset = dragOffset
@@ -104,8 +106,9 @@ extension Layouts {
             let s = parameters.standardHeight, big = parameters.featuredHeight
             let featuredY = finite(offset.y) - s * pi
             let nextHeight = s + max((big - s) * pi, 0)
-            return Frame(f: f, progress: pi, featuredY: featuredY, nextHeight: nextHeight,
-                         tailY: featuredY + big + s)
+            return Frame(
+                f: f, progress: pi, featuredY: featuredY, nextHeight: nextHeight,
+                tailY: featuredY + big + s)
         }
 
         private func item(index i: Int, state st: Frame) -> Item {
@@ -124,9 +127,10 @@ extension Layouts {
             let span = big - s
             let delta = span != 0 ? clamp(finite(1 - (big - h) / span), 0, 1) : (role == .featured ? 1 : 0)
             let frame = Rect(x: 0, y: finite(y), width: viewport.width, height: finite(h))
-            return Item(attributes: LayoutAttributes(index: i, frame: frame, zIndex: i), role: role, delta: delta,
-                        coverAlpha: clamp(p.coverAlphaMax - (p.coverAlphaMax - p.coverAlphaMin) * delta, 0, 1),
-                        titleScale: max(delta, p.minimumTitleScale), detailAlpha: delta)
+            return Item(
+                attributes: LayoutAttributes(index: i, frame: frame, zIndex: i), role: role, delta: delta,
+                coverAlpha: clamp(p.coverAlphaMax - (p.coverAlphaMax - p.coverAlphaMin) * delta, 0, 1),
+                titleScale: max(delta, p.minimumTitleScale), detailAlpha: delta)
         }
 
         /// Item `index` at `offset`, whether visible or not.
@@ -193,7 +197,8 @@ extension Layouts {
         /// The item snapping would feature: `clamp(round(o_y/G), 0, N−1)`.
         public func nearestIndex(at offset: Point) -> Int? {
             guard count > 0 else { return nil }
-            return clampedIndex((finite(offset.y) / parameters.dragOffset).rounded(.toNearestOrAwayFromZero), 0, count - 1)
+            return clampedIndex(
+                (finite(offset.y) / parameters.dragOffset).rounded(.toNearestOrAwayFromZero), 0, count - 1)
         }
     }
 }

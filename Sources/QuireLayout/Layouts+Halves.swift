@@ -40,10 +40,12 @@ extension Layouts {
             public var headerZIndex: Int = 2
 
             /// The selector's parameters; the defaults are Dodo Pizza's.
-            public init(pizzaSize: Double? = nil, criticalOffsetFromCenter: Double = 200, scaleFactor: Double = 0.6,
-                        spaceBetweenHalves: Double = 4, headerHeight: Double = 60, headerVerticalOffset: Double = 30,
-                        headerTranslationFactor: Double = 20, layoutMargin: Double = 16,
-                        cellZIndex: Int = 0, headerZIndex: Int = 2) {
+            public init(
+                pizzaSize: Double? = nil, criticalOffsetFromCenter: Double = 200, scaleFactor: Double = 0.6,
+                spaceBetweenHalves: Double = 4, headerHeight: Double = 60, headerVerticalOffset: Double = 30,
+                headerTranslationFactor: Double = 20, layoutMargin: Double = 16,
+                cellZIndex: Int = 0, headerZIndex: Int = 2
+            ) {
                 self.pizzaSize = pizzaSize
                 self.criticalOffsetFromCenter = criticalOffsetFromCenter
                 self.scaleFactor = scaleFactor
@@ -85,7 +87,8 @@ extension Layouts {
         public var parameters: Parameters
 
         /// A half selector of `count` items in `viewport`, its items on the `orientation` side.
-        public init(viewport: Size, count: Int, orientation: Orientation = .left, parameters: Parameters = Parameters()) {
+        public init(viewport: Size, count: Int, orientation: Orientation = .left, parameters: Parameters = Parameters())
+        {
             self.viewport = viewport
             self.itemCount = max(0, count)
             self.orientation = orientation
@@ -201,15 +204,19 @@ extension Layouts {
             let upper = centerY + (up >= 0 ? up / 0.75 : up)
             let lower = centerY + (down <= 0 ? down / 0.75 : down)
             // ...or (the original's rule) its default frame meets the rect.
-            let first = clampedIndex(min((lower / p - 0.5).rounded(.up), (query.minY / p).rounded(.up) - 1), 0, count - 1)
-            let last = clampedIndex(max((upper / p - 0.5).rounded(.down), (query.maxY / p).rounded(.down)), 0, count - 1)
+            let first = clampedIndex(
+                min((lower / p - 0.5).rounded(.up), (query.minY / p).rounded(.up) - 1), 0, count - 1)
+            let last = clampedIndex(
+                max((upper / p - 0.5).rounded(.down), (query.maxY / p).rounded(.down)), 0, count - 1)
             guard first <= last else { return [] }
             var cells: [Item] = []
             var headers: [Item] = []
             let header = headerFrame(at: offset)
             for index in first...last {
                 let item = cell(index: index, screenCenterY: centerY)
-                guard defaultFrame(ofIndex: index).intersects(query) || item.attributes.frame.intersects(query) else { continue }
+                guard defaultFrame(ofIndex: index).intersects(query) || item.attributes.frame.intersects(query) else {
+                    continue
+                }
                 guard cells.count + headers.count < limit else { return nil }
                 cells.append(item)
                 let alpha = 1 - abs(item.normalizedDistance)
@@ -219,8 +226,10 @@ extension Layouts {
                         transform: ItemTransform(ty: parameters.headerTranslationFactor * item.normalizedDistance + 0),
                         alpha: clamp(alpha, 0, 1), zIndex: parameters.headerZIndex)
                     guard cells.count + headers.count < limit else { return nil }
-                    headers.append(Item(attributes: attributes, role: .header,
-                                        normalizedDistance: item.normalizedDistance, scale: 1))
+                    headers.append(
+                        Item(
+                            attributes: attributes, role: .header,
+                            normalizedDistance: item.normalizedDistance, scale: 1))
                 }
             }
             return cells + headers
@@ -248,8 +257,9 @@ extension Layouts {
             let k = clampedIndex(pizzaIndex(at: proposed.finiteOr(current)).rounded(.towardZero), 0, count - 1)
             let resting = offset(forIndex: k)!
             let same = k == currentIndex
-            return Snap(immediateOffset: same ? Point(x: current.x, y: current.y).finiteOr(resting) : resting,
-                        restingOffset: resting, index: k, sameCell: same)
+            return Snap(
+                immediateOffset: same ? Point(x: current.x, y: current.y).finiteOr(resting) : resting,
+                restingOffset: resting, index: k, sameCell: same)
         }
 
         /// Where the column finally rests for a proposal: `offsetFor(clamp(Int(pizzaIndex(p)), 0, N−1))`.

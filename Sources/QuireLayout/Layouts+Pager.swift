@@ -111,8 +111,9 @@ extension Layouts {
             let mask = mask(ofIndex: index)
             let visible = mask.intersection(mask.offsetBy(dx: imageTranslation, dy: 0))
                 .flatMap { $0.width > 0 && $0.height > 0 ? $0 : nil }
-            return Item(attributes: attributes, parallax: parallax, mask: mask,
-                        imageTranslation: imageTranslation + 0, visibleImageRect: visible)
+            return Item(
+                attributes: attributes, parallax: parallax, mask: mask,
+                imageTranslation: imageTranslation + 0, visibleImageRect: visible)
         }
 
         /// Paging: the nearest page to the proposal (velocity is already in the proposal).

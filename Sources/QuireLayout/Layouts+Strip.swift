@@ -20,9 +20,11 @@ extension Layouts {
             public var deletionClosesSpacing: Bool = true
 
             /// The strip's parameters; the defaults are the Photos app's.
-            public init(defaultAspectRatio: Double = 0.5, spacing: Double = 4, focusedSpacing: Double = 20,
-                        maxAspectRatio: Double = 5, minAspectRatio: Double = 0.2, clampsAspectRatios: Bool = false,
-                        deletionClosesSpacing: Bool = true) {
+            public init(
+                defaultAspectRatio: Double = 0.5, spacing: Double = 4, focusedSpacing: Double = 20,
+                maxAspectRatio: Double = 5, minAspectRatio: Double = 0.2, clampsAspectRatios: Bool = false,
+                deletionClosesSpacing: Bool = true
+            ) {
                 self.deletionClosesSpacing = deletionClosesSpacing
                 self.defaultAspectRatio = defaultAspectRatio
                 self.spacing = spacing
@@ -51,8 +53,10 @@ extension Layouts {
             public var deleting: Double = 0
             public var deletingDirection: Direction = .left
             /// A cell's animation state: how far it is expanding, collapsing and being deleted (each 0...1), and to which side.
-            public init(expanding: Double = 0, collapsing: Double = 0, deleting: Double = 0,
-                        deletingDirection: Direction = .left) {
+            public init(
+                expanding: Double = 0, collapsing: Double = 0, deleting: Double = 0,
+                deletingDirection: Direction = .left
+            ) {
                 self.expanding = expanding
                 self.collapsing = collapsing
                 self.deleting = deleting
@@ -75,8 +79,10 @@ extension Layouts {
         public var updates: [Int: [CellUpdate]]
 
         /// A strip of one cell per aspect ratio (nil takes `parameters.defaultAspectRatio`), `viewport.height` high, with per-cell `updates` applied in order.
-        public init(viewport: Size, aspectRatios: [Double?], parameters: Parameters = Parameters(),
-                    expandingRate: Double = 1, updates: [Int: [CellUpdate]] = [:]) {
+        public init(
+            viewport: Size, aspectRatios: [Double?], parameters: Parameters = Parameters(),
+            expandingRate: Double = 1, updates: [Int: [CellUpdate]] = [:]
+        ) {
             self.viewport = viewport
             self.aspectRatios = aspectRatios
             self.parameters = parameters
@@ -150,7 +156,9 @@ extension Layouts {
         }
 
         /// How a cell in `state` moves its neighbours: `(leftShift, rightShift)` and its extra width.
-        private func shifts(ofIndex index: Int, state: CellState) -> (left: Double, right: Double, additionalWidth: Double) {
+        private func shifts(ofIndex index: Int, state: CellState) -> (
+            left: Double, right: Double, additionalWidth: Double
+        ) {
             let h = viewport.height, w = itemWidth, e = state.expanding, delta = state.deleting
             let additional = (h * aspectRatio(ofIndex: index) - w) * e
             let sym = (additional + parameters.focusedSpacing * e) / 2 * (1 - delta)
@@ -234,9 +242,10 @@ extension Layouts {
         }
 
         private func restingItem(ofIndex index: Int, translation: Double, width: Double) -> Item {
-            let attributes = LayoutAttributes(index: index, center: defaultCenter(ofIndex: index),
-                                              size: Size(width: max(0, width), height: viewport.height),
-                                              transform: ItemTransform(tx: finite(translation) + 0))
+            let attributes = LayoutAttributes(
+                index: index, center: defaultCenter(ofIndex: index),
+                size: Size(width: max(0, width), height: viewport.height),
+                transform: ItemTransform(tx: finite(translation) + 0))
             return Item(attributes: attributes, state: CellState())
         }
 
@@ -246,8 +255,10 @@ extension Layouts {
             return item(ofIndex: index, at: offset, active: activeCells(at: offset))
         }
 
-        private func item(ofIndex index: Int, at offset: Point,
-                          active: [(index: Int, left: Double, right: Double)]) -> Item {
+        private func item(
+            ofIndex index: Int, at offset: Point,
+            active: [(index: Int, left: Double, right: Double)]
+        ) -> Item {
             let state = state(ofIndex: index, at: offset)
             let own = shifts(ofIndex: index, state: state)
             // t_i = Σ_{j>i} −leftShift_j + Σ_{j<i} rightShift_j, summed in index order.

@@ -68,7 +68,9 @@ public enum StripAnimation: Hashable, Sendable {
 
     /// The two delete phases for item `index`: the gap closes to the left when it is the last
     /// item, else to the right. Nil when `index` is out of range.
-    public static func deletion(in strip: Layouts.Strip, index: Int) -> (collapse: StripAnimation, delete: StripAnimation)? {
+    public static func deletion(in strip: Layouts.Strip, index: Int) -> (
+        collapse: StripAnimation, delete: StripAnimation
+    )? {
         guard index >= 0, index < strip.count else { return nil }
         let direction: Layouts.Strip.Direction = index == strip.count - 1 ? .left : .right
         return (.collapse(index: index), .delete(index: index, direction: direction))
@@ -98,8 +100,10 @@ public enum StripAnimation: Hashable, Sendable {
     /// frames as the last tick. The `delete` phase at progress 1 shows the frames the strip
     /// has after `removingItem(at:offset:)`.
     /// - Complexity: O(1).
-    public func frame(in strip: Layouts.Strip, progress: Double, offset: Point,
-                      expandingRate: Double = 1) -> Layouts.Strip.AnimationFrame {
+    public func frame(
+        in strip: Layouts.Strip, progress: Double, offset: Point,
+        expandingRate: Double = 1
+    ) -> Layouts.Strip.AnimationFrame {
         let eased = easing(progress)
         switch self {
         case .scroll(let from, let to):

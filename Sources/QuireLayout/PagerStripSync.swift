@@ -37,7 +37,9 @@ public struct PagerStripSync: Hashable, Sendable {
     public func stripOffset(forPagerOffset offset: Point) -> Point? {
         guard count > 0, offset.isFinite, pager.viewport.width > 0 else { return nil }
         let n = Double(strip.count)
-        let x = n * (strip.itemSize.width + strip.parameters.spacing) * ((offset.x / pager.viewport.width) / n) - strip.farInset
+        let x =
+            n * (strip.itemSize.width + strip.parameters.spacing) * ((offset.x / pager.viewport.width) / n)
+            - strip.farInset
         return x.isFinite ? Point(x: x, y: 0) : nil
     }
 
@@ -59,7 +61,8 @@ public struct PagerStripSync: Hashable, Sendable {
     /// The offsets both layouts are forced to while configuring: the active page in each.
     public var configuredOffsets: (pager: Point, strip: Point)? {
         guard let index = activeIndex, let p = pager.offset(forIndex: index),
-              let s = strip.offset(forIndex: index) else { return nil }
+            let s = strip.offset(forIndex: index)
+        else { return nil }
         return (p, s)
     }
 
@@ -72,7 +75,9 @@ public struct PagerStripSync: Hashable, Sendable {
 
     /// A viewport change (rotation): switches to configuring, resizes both layouts, returns
     /// the offsets that keep the active page, and goes back to ready.
-    public mutating func changeViewports(pager pagerViewport: Size, strip stripViewport: Size) -> (pager: Point, strip: Point)? {
+    public mutating func changeViewports(pager pagerViewport: Size, strip stripViewport: Size) -> (
+        pager: Point, strip: Point
+    )? {
         state = .configuring
         pager.viewport = pagerViewport
         strip.viewport = stripViewport
@@ -86,7 +91,9 @@ public struct PagerStripSync: Hashable, Sendable {
     /// index in range (the sample leaves it at the old count − 1 when the last page goes).
     /// - Returns: the offsets that show the new active page, nil when no page remains.
     public mutating func didDelete(index: Int) -> (pager: Point, strip: Point)? {
-        guard index >= 0, index < pager.aspectRatios.count, index < strip.aspectRatios.count else { return configuredOffsets }
+        guard index >= 0, index < pager.aspectRatios.count, index < strip.aspectRatios.count else {
+            return configuredOffsets
+        }
         pager.aspectRatios.remove(at: index)
         strip.aspectRatios.remove(at: index)
         strip.updates = [:]

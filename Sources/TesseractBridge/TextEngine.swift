@@ -81,14 +81,16 @@ public final class TextEngine: @unchecked Sendable {
         guard TessBaseAPIDetectOrientationScript(api, &degrees, &confidence, &script, &scriptConfidence) != 0 else {
             return nil
         }
-        return ScriptOrientation(counterClockwise: Int(degrees), confidence: Double(confidence),
-                                 scriptConfidence: Double(scriptConfidence))
+        return ScriptOrientation(
+            counterClockwise: Int(degrees), confidence: Double(confidence),
+            scriptConfidence: Double(scriptConfidence))
     }
 
     private func set(_ image: TextImage) {
         image.pixels.withUnsafeBufferPointer { bytes in
-            TessBaseAPISetImage(api, bytes.baseAddress, Int32(image.width), Int32(image.height),
-                                Int32(image.bands), Int32(image.width * image.bands))
+            TessBaseAPISetImage(
+                api, bytes.baseAddress, Int32(image.width), Int32(image.height),
+                Int32(image.bands), Int32(image.width * image.bands))
         }
         if let dpi = image.dpi { TessBaseAPISetSourceResolution(api, Int32(dpi)) }
     }
@@ -121,13 +123,15 @@ public struct TextImage: Sendable {
     /// or are out of Tesseract's range. A `dpi` outside `credibleDPI` is dropped.
     public init?(pixels: [UInt8], width: Int, height: Int, bands: Int, dpi: Double? = nil) {
         guard (1...Self.maximumSide).contains(width), (1...Self.maximumSide).contains(height),
-              bands == 1 || bands == 3, pixels.count == width * height * bands else { return nil }
+            bands == 1 || bands == 3, pixels.count == width * height * bands
+        else { return nil }
         self.pixels = pixels
         self.width = width
         self.height = height
         self.bands = bands
         if let dpi, dpi.isFinite, dpi.rounded() >= Double(Self.credibleDPI.lowerBound),
-           dpi.rounded() <= Double(Self.credibleDPI.upperBound) {
+            dpi.rounded() <= Double(Self.credibleDPI.upperBound)
+        {
             self.dpi = Int(dpi.rounded())
         }
     }
@@ -158,7 +162,8 @@ public struct TextReading: Sendable, Hashable {
         hocr.components(separatedBy: "class='ocrx_word'").dropFirst().map { element in
             let title = element.prefix { $0 != ">" }
             guard let range = title.range(of: "x_wconf ") else { return 0 }
-            return Int(title[range.upperBound...].prefix { $0.isASCII && $0.isNumber }).map { min(100, max(0, $0)) } ?? 0
+            return Int(title[range.upperBound...].prefix { $0.isASCII && $0.isNumber }).map { min(100, max(0, $0)) }
+                ?? 0
         }
     }
 

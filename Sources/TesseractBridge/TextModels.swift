@@ -12,7 +12,7 @@ public struct TextModels: Sendable, Hashable {
     /// `tesseract-ocr-*` packages and a source build put them.
     public static let standardFolders = [
         "/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata",
-        "/usr/share/tessdata", "/usr/local/share/tessdata",
+        "/usr/share/tessdata", "/usr/local/share/tessdata"
     ]
 
     /// The models the `tesseract` command would use: `TESSDATA_PREFIX` when it is set (the
@@ -21,7 +21,8 @@ public struct TextModels: Sendable, Hashable {
     /// are none.
     public static func locate(environment: [String: String] = ProcessInfo.processInfo.environment) -> TextModels? {
         var folders = standardFolders
-        if let prefix = environment["TESSDATA_PREFIX"], !prefix.isEmpty, FileManager.default.fileExists(atPath: prefix) {
+        if let prefix = environment["TESSDATA_PREFIX"], !prefix.isEmpty, FileManager.default.fileExists(atPath: prefix)
+        {
             folders = [prefix, prefix + "/tessdata"]
         }
         for folder in folders {

@@ -7,7 +7,9 @@ public enum Deflate {
     public static func compress(_ bytes: [UInt8], level: Int = 6) throws -> [UInt8] {
         var length = 0
         let out = bytes.withUnsafeBufferPointer { cvips_deflate($0.baseAddress, $0.count, Int32(level), &length) }
-        guard let out else { throw VIPSError(operation: "deflate", message: "out of memory compressing \(bytes.count) bytes") }
+        guard let out else {
+            throw VIPSError(operation: "deflate", message: "out of memory compressing \(bytes.count) bytes")
+        }
         defer { cvips_free(out) }
         return Array(UnsafeBufferPointer(start: out, count: length))
     }

@@ -11,11 +11,14 @@ public enum PlaneBoxAverage {
     /// Writes `outWidth` x `outHeight` RGB pixels to `out`, each the mean of a `factor` x
     /// `factor` luma block and the chroma under it, converted to RGB. Returns false (nothing
     /// written) when the sums' memory cannot be had.
-    public static func rgb(luma: UnsafePointer<UInt8>, lumaStride: Int, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>,
-                           chromaStride: Int, chromaWidth: Int, chromaHeight: Int, horizontalShift: Int, verticalShift: Int,
-                           factor: Int, outWidth: Int, outHeight: Int, into out: UnsafeMutablePointer<UInt8>) -> Bool {
-        cvips_box_rgb_planes(luma, lumaStride, cb, cr, chromaStride, Int32(chromaWidth), Int32(chromaHeight),
-                             Int32(horizontalShift), Int32(verticalShift), Int32(factor),
-                             Int32(outWidth), Int32(outHeight), out) == 0
+    public static func rgb(
+        luma: UnsafePointer<UInt8>, lumaStride: Int, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>,
+        chromaStride: Int, chromaWidth: Int, chromaHeight: Int, horizontalShift: Int, verticalShift: Int,
+        factor: Int, outWidth: Int, outHeight: Int, into out: UnsafeMutablePointer<UInt8>
+    ) -> Bool {
+        cvips_box_rgb_planes(
+            luma, lumaStride, cb, cr, chromaStride, Int32(chromaWidth), Int32(chromaHeight),
+            Int32(horizontalShift), Int32(verticalShift), Int32(factor),
+            Int32(outWidth), Int32(outHeight), out) == 0
     }
 }

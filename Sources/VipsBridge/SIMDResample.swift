@@ -15,8 +15,10 @@ public enum SIMDResample {
 
     /// `line[i]` = the `taps` rows starting at `rows`, `stride` bytes apart, weighted by
     /// `weights`, for i in 0 ..< length. Returns false (nothing done) without AVX2.
-    public static func vertical(rows: UnsafePointer<UInt8>, stride: Int, weights: UnsafePointer<Float>, taps: Int,
-                                length: Int, into line: UnsafeMutablePointer<Float>) -> Bool {
+    public static func vertical(
+        rows: UnsafePointer<UInt8>, stride: Int, weights: UnsafePointer<Float>, taps: Int,
+        length: Int, into line: UnsafeMutablePointer<Float>
+    ) -> Bool {
         cvips_resample_vertical(rows, stride, weights, Int32(taps), Int32(length), line) == 1
     }
 
@@ -24,8 +26,10 @@ public enum SIMDResample {
     /// `first[x]`, weighted from `pairWeights` (see `cvips_resample_horizontal3` for the layout:
     /// 8 floats per pair of pixels and tap, 32-byte aligned). `line` must hold zeros for
     /// 3 x taps + 4 floats past its last pixel. Returns false (nothing done) without AVX2.
-    public static func horizontal3(line: UnsafePointer<Float>, first: UnsafePointer<Int>, pairWeights: UnsafePointer<Float>,
-                                   taps: Int, outWidth: Int, into out: UnsafeMutablePointer<UInt8>) -> Bool {
+    public static func horizontal3(
+        line: UnsafePointer<Float>, first: UnsafePointer<Int>, pairWeights: UnsafePointer<Float>,
+        taps: Int, outWidth: Int, into out: UnsafeMutablePointer<UInt8>
+    ) -> Bool {
         cvips_resample_horizontal3(line, first, pairWeights, Int32(taps), Int32(outWidth), out) == 1
     }
 }

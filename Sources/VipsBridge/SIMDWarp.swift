@@ -12,11 +12,15 @@ public enum SIMDWarp {
 
     /// Makes the first multiple of 8 of `count` pixels of a run (see `cvips_warp_planar_pairs`
     /// for the contract: every 4-byte tap inside the planes) and returns how many it made.
-    public static func planarPairs(luma: UnsafePointer<UInt8>, lumaStride: Int, cb: UnsafePointer<UInt8>,
-                                   cr: UnsafePointer<UInt8>, chromaStride: Int, horizontalShift: Int, verticalShift: Int,
-                                   u: Int, v: Int, du: Int, dv: Int, count: Int, out: UnsafeMutablePointer<UInt8>) -> Int {
-        Int(cvips_warp_planar_pairs(luma, lumaStride, cb, cr, chromaStride, Int32(horizontalShift), Int32(verticalShift),
-                                    Int32(truncatingIfNeeded: u), Int32(truncatingIfNeeded: v),
-                                    Int32(truncatingIfNeeded: du), Int32(truncatingIfNeeded: dv), Int32(count), out))
+    public static func planarPairs(
+        luma: UnsafePointer<UInt8>, lumaStride: Int, cb: UnsafePointer<UInt8>,
+        cr: UnsafePointer<UInt8>, chromaStride: Int, horizontalShift: Int, verticalShift: Int,
+        u: Int, v: Int, du: Int, dv: Int, count: Int, out: UnsafeMutablePointer<UInt8>
+    ) -> Int {
+        Int(
+            cvips_warp_planar_pairs(
+                luma, lumaStride, cb, cr, chromaStride, Int32(horizontalShift), Int32(verticalShift),
+                Int32(truncatingIfNeeded: u), Int32(truncatingIfNeeded: v),
+                Int32(truncatingIfNeeded: du), Int32(truncatingIfNeeded: dv), Int32(count), out))
     }
 }

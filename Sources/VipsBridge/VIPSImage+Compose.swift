@@ -53,8 +53,9 @@ extension VIPSImage {
         return try withExtendedLifetime(images) {
             try pointers.withUnsafeMutableBufferPointer { p in
                 try make("join") {
-                    cvips_join_row(p.baseAddress, Int32(images.count), Int32(spacing), background,
-                                   Int32(background.count), $0)
+                    cvips_join_row(
+                        p.baseAddress, Int32(images.count), Int32(spacing), background,
+                        Int32(background.count), $0)
                 }
             }
         }
@@ -62,16 +63,19 @@ extension VIPSImage {
 
     /// A grid `across` images wide (libvips arrayjoin): every cell is as large as the largest
     /// image, which is aligned inside it; gaps are filled with `background`.
-    public static func grid(_ images: [VIPSImage], across: Int, spacing: Int, background: [Double],
-                            horizontal: Alignment = .centre, vertical: Alignment = .centre) throws -> VIPSImage {
+    public static func grid(
+        _ images: [VIPSImage], across: Int, spacing: Int, background: [Double],
+        horizontal: Alignment = .centre, vertical: Alignment = .centre
+    ) throws -> VIPSImage {
         guard !images.isEmpty else { throw VIPSError(operation: "arrayjoin", message: "no images to join") }
         var pointers: [UnsafeMutablePointer<VipsImage>?] = images.map { $0.pointer }
         return try withExtendedLifetime(images) {
             try pointers.withUnsafeMutableBufferPointer { p in
                 try make("arrayjoin") {
-                    cvips_arrayjoin(p.baseAddress, Int32(images.count), Int32(Swift.max(1, across)),
-                                    Int32(spacing), background, Int32(background.count),
-                                    Int32(horizontal.rawValue), Int32(vertical.rawValue), $0)
+                    cvips_arrayjoin(
+                        p.baseAddress, Int32(images.count), Int32(Swift.max(1, across)),
+                        Int32(spacing), background, Int32(background.count),
+                        Int32(horizontal.rawValue), Int32(vertical.rawValue), $0)
                 }
             }
         }
@@ -80,8 +84,9 @@ extension VIPSImage {
     /// This image at `(x, y)` inside a `width` x `height` image filled with `background`.
     public func embedded(x: Int, y: Int, width: Int, height: Int, background: [Double]) throws -> VIPSImage {
         try Self.make("embed") {
-            cvips_embed(pointer, Int32(x), Int32(y), Int32(width), Int32(height), background,
-                        Int32(background.count), $0)
+            cvips_embed(
+                pointer, Int32(x), Int32(y), Int32(width), Int32(height), background,
+                Int32(background.count), $0)
         }
     }
 
@@ -93,8 +98,10 @@ extension VIPSImage {
 
     /// `text` rendered with Pango as an RGBA image (transparent where there is no ink).
     /// - Parameter font: a Pango font description such as `"sans bold 12"`.
-    public static func text(_ text: String, font: String = "sans 12", dpi: Int = 72,
-                            color: [Double] = [0, 0, 0]) throws -> VIPSImage {
+    public static func text(
+        _ text: String, font: String = "sans 12", dpi: Int = 72,
+        color: [Double] = [0, 0, 0]
+    ) throws -> VIPSImage {
         let ink = Array((color + [0, 0, 0]).prefix(3))
         return try make("text") { cvips_text_rgba(text, font, Int32(dpi), ink, $0) }
     }
@@ -102,31 +109,37 @@ extension VIPSImage {
     /// A copy (rendered to memory) with a rectangle drawn: filled, or a 1-pixel outline.
     public func drawingRect(x: Int, y: Int, width: Int, height: Int, color: [Double], fill: Bool) throws -> VIPSImage {
         try Self.make("draw_rect") {
-            cvips_with_rect(pointer, color, Int32(color.count), Int32(x), Int32(y), Int32(width),
-                            Int32(height), fill ? 1 : 0, $0)
+            cvips_with_rect(
+                pointer, color, Int32(color.count), Int32(x), Int32(y), Int32(width),
+                Int32(height), fill ? 1 : 0, $0)
         }
     }
 
     /// Writes equally sized frames as one animated GIF or WebP (libvips's cgif and libwebp
     /// savers): frames are stacked and tagged with page height, per-frame delay and loop count.
     /// - Throws: `VIPSError` for other formats, unequal frames or encoder failures.
-    public static func saveAnimation(_ frames: [VIPSImage], to path: String, format: SaveFormat,
-                                     delayMilliseconds: Int, loop: Int = 0, quality: Int = 80) throws {
+    public static func saveAnimation(
+        _ frames: [VIPSImage], to path: String, format: SaveFormat,
+        delayMilliseconds: Int, loop: Int = 0, quality: Int = 80
+    ) throws {
         guard let first = frames.first else {
             throw VIPSError(operation: "save_animated", message: "no frames")
         }
         guard format == .gif || format == .webp else {
             throw VIPSError(operation: "save_animated", message: "\(format.rawValue) cannot hold an animation")
         }
-        guard frames.allSatisfy({ $0.width == first.width && $0.height == first.height && $0.bands == first.bands }) else {
+        guard frames.allSatisfy({ $0.width == first.width && $0.height == first.height && $0.bands == first.bands })
+        else {
             throw VIPSError(operation: "save_animated", message: "frames differ in size or bands")
         }
         var pointers: [UnsafeMutablePointer<VipsImage>?] = frames.map { $0.pointer }
         try withExtendedLifetime(frames) {
             try pointers.withUnsafeMutableBufferPointer { p in
-                try check("save_animated", cvips_save_animated(
-                    p.baseAddress, Int32(frames.count), Int32(Swift.max(10, delayMilliseconds)), Int32(loop),
-                    Int32(format.cValue.rawValue), Int32(Swift.max(1, Swift.min(100, quality))), path))
+                try check(
+                    "save_animated",
+                    cvips_save_animated(
+                        p.baseAddress, Int32(frames.count), Int32(Swift.max(10, delayMilliseconds)), Int32(loop),
+                        Int32(format.cValue.rawValue), Int32(Swift.max(1, Swift.min(100, quality))), path))
             }
         }
     }

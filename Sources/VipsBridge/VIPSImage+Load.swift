@@ -31,8 +31,10 @@ extension VIPSImage {
         public var shrink: Int
 
         /// Load options; each nil or default leaves the loader's own default.
-        public init(page: Int? = nil, pageCount: Int? = nil, dpi: Double? = nil,
-                    sequential: Bool = false, failOn: FailOn = .none, shrink: Int = 1) {
+        public init(
+            page: Int? = nil, pageCount: Int? = nil, dpi: Double? = nil,
+            sequential: Bool = false, failOn: FailOn = .none, shrink: Int = 1
+        ) {
             self.page = page
             self.pageCount = pageCount
             self.dpi = dpi
@@ -86,8 +88,10 @@ extension VIPSImage {
     /// with EXIF orientation applied. JPEGs are DCT-scaled and PDFs rendered small, which is
     /// many times cheaper than decoding at full size and resizing.
     /// - Parameter loaderOptions: passed to the loader, e.g. `"page=2,dpi=200"`.
-    public static func thumbnail(file path: String, width: Int, height: Int,
-                                 loaderOptions: String? = nil) throws -> VIPSImage {
+    public static func thumbnail(
+        file path: String, width: Int, height: Int,
+        loaderOptions: String? = nil
+    ) throws -> VIPSImage {
         try make("thumbnail") {
             cvips_thumbnail(path, Int32(width), Int32(height), loaderOptions, $0)
         }
@@ -118,7 +122,9 @@ extension VIPSImage {
     /// pages in the file, as `load(file:options:)` with `page` does. `options.page` and
     /// `options.pageCount` are ignored.
     /// - Throws: `VIPSError` (operation `"load"`) when there is no directory at `ifdOffset`.
-    public static func loadTIFFPage(file path: String, ifdOffset: UInt64, options: LoadOptions = LoadOptions()) throws -> VIPSImage {
+    public static func loadTIFFPage(file path: String, ifdOffset: UInt64, options: LoadOptions = LoadOptions()) throws
+        -> VIPSImage
+    {
         try options.withCOptions { c in
             try make("load") { cvips_load_tiff_page(path, guint64(ifdOffset), c, $0) }
         }

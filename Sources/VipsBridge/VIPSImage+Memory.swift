@@ -25,15 +25,19 @@ extension VIPSImage {
     /// libvips's own buffer (interleaved, `width * height * bands` bytes): no copy, where
     /// `fromPixels` copies an array. The buffer lives as long as the image.
     /// - Throws: `VIPSError` for a bad size or no memory, or what `fill` throws.
-    public static func filled(width: Int, height: Int, bands: Int,
-                              _ fill: (UnsafeMutableBufferPointer<UInt8>) throws -> Void) throws -> VIPSImage {
+    public static func filled(
+        width: Int, height: Int, bands: Int,
+        _ fill: (UnsafeMutableBufferPointer<UInt8>) throws -> Void
+    ) throws -> VIPSImage {
         var data: UnsafeMutableRawPointer? = nil
         let image = try make("new_owned_memory") {
             cvips_new_owned_uchar(Int32(width), Int32(height), Int32(bands), &data, $0)
         }
         guard let data else { throw VIPSError(operation: "new_owned_memory", message: "no buffer") }
-        try fill(UnsafeMutableBufferPointer(start: data.assumingMemoryBound(to: UInt8.self), count: width * height * bands))
-        let interpretation: Int32 = bands >= 3
+        try fill(
+            UnsafeMutableBufferPointer(start: data.assumingMemoryBound(to: UInt8.self), count: width * height * bands))
+        let interpretation: Int32 =
+            bands >= 3
             ? Int32(VIPS_INTERPRETATION_sRGB.rawValue) : Int32(VIPS_INTERPRETATION_B_W.rawValue)
         return try make("copy") { cvips_set_interpretation(image.pointer, interpretation, $0) }
     }

@@ -21,8 +21,10 @@ extension VIPSImage {
     /// The canvas grows to the bounding box of the rotated image (libvips's `vips_rotate`); the
     /// uncovered corners are filled with `background` (one value, or one per band; empty =
     /// black). Lazy like every operation: only the regions later read are computed.
-    public func rotated(degrees: Double, background: [Double] = [],
-                        interpolation: Interpolation = .bilinear) throws -> VIPSImage {
+    public func rotated(
+        degrees: Double, background: [Double] = [],
+        interpolation: Interpolation = .bilinear
+    ) throws -> VIPSImage {
         try Self.make("rotate") { out in
             background.withUnsafeBufferPointer { bg in
                 cvips_rotate(pointer, degrees, bg.baseAddress, Int32(bg.count), interpolation.cValue, out)

@@ -50,8 +50,10 @@ extension VIPSImage {
         public var oneBit: Bool
 
         /// Save options; the defaults are JPEG at quality 85 without metadata.
-        public init(format: SaveFormat = .jpeg, quality: Int = 85, stripMetadata: Bool = true,
-                    compression: Int? = nil, optimizeCoding: Bool = false, dpi: Resolution? = nil, oneBit: Bool = false) {
+        public init(
+            format: SaveFormat = .jpeg, quality: Int = 85, stripMetadata: Bool = true,
+            compression: Int? = nil, optimizeCoding: Bool = false, dpi: Resolution? = nil, oneBit: Bool = false
+        ) {
             self.format = format
             self.quality = quality
             self.stripMetadata = stripMetadata
@@ -62,10 +64,11 @@ extension VIPSImage {
         }
 
         var cValue: cvips_save_options {
-            cvips_save_options(format: format.cValue, quality: Int32(max(1, min(100, quality))),
-                               strip: stripMetadata ? 1 : 0, compression: Int32(compression ?? -1),
-                               optimize: optimizeCoding ? 1 : 0, xdpi: dpi?.x ?? 0, ydpi: dpi?.y ?? 0,
-                               bitdepth: oneBit && format == .png ? 1 : 0)
+            cvips_save_options(
+                format: format.cValue, quality: Int32(max(1, min(100, quality))),
+                strip: stripMetadata ? 1 : 0, compression: Int32(compression ?? -1),
+                optimize: optimizeCoding ? 1 : 0, xdpi: dpi?.x ?? 0, ydpi: dpi?.y ?? 0,
+                bitdepth: oneBit && format == .png ? 1 : 0)
         }
     }
 

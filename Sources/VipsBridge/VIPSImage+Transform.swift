@@ -62,8 +62,10 @@ extension VIPSImage {
     public static func fittedSize(width: Int, height: Int, inside box: Int) -> (width: Int, height: Int) {
         if width <= box && height <= box { return (width, height) }
         let scale = min(Double(box) / Double(width), Double(box) / Double(height))
-        return (min(box, max(1, Int((Double(width) * scale).rounded()))),
-                min(box, max(1, Int((Double(height) * scale).rounded()))))
+        return (
+            min(box, max(1, Int((Double(width) * scale).rounded()))),
+            min(box, max(1, Int((Double(height) * scale).rounded())))
+        )
     }
 
     /// Fits inside `width` x `height` (never enlarging) from already-decoded pixels.

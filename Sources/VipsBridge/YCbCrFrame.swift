@@ -59,8 +59,10 @@ public final class YCbCrFrame: @unchecked Sendable {
     /// - Returns: nil when the file is not a 4:2:0 or 4:2:2 YCbCr JPEG of that size without an
     ///   ICC profile (decode it to RGB instead); `admit` is not called then.
     /// - Throws: `VIPSError` when the file cannot be decoded (truncation included).
-    public static func decodingJPEG(file path: String, width: Int, height: Int,
-                                    admit: (Int) -> Void = { _ in }) throws -> YCbCrFrame? {
+    public static func decodingJPEG(
+        file path: String, width: Int, height: Int,
+        admit: (Int) -> Void = { _ in }
+    ) throws -> YCbCrFrame? {
         var decoder: OpaquePointer?
         var layout = cvips_jpeg_planes()
         let status = cvips_jpeg_planar_open(path, Int32(width), Int32(height), &decoder, &layout)
@@ -104,8 +106,9 @@ public final class YCbCrFrame: @unchecked Sendable {
         let band = 64
         for row0 in stride(from: 0, to: height, by: band) {
             let row1 = min(height, row0 + band)
-            cvips_jpeg_planes_to_rgb(&layout, luma, cb, cr, Int32(row0), Int32(row1),
-                                     frame.pixels.baseAddress! + row0 * width * 3)
+            cvips_jpeg_planes_to_rgb(
+                &layout, luma, cb, cr, Int32(row0), Int32(row1),
+                frame.pixels.baseAddress! + row0 * width * 3)
             // The next band reads from the chroma row above its first row on.
             if releasing { releaseRows(0..<max(0, row1 - 2 * verticalFactor)) }
         }

@@ -23,22 +23,32 @@ struct DetectCommand: ParsableCommand {
             a usage error.
             """)
 
-    @Argument(help: "Image files or folders (a folder contributes its image files in natural order, as `quire process` finds them).")
+    @Argument(
+        help:
+            "Image files or folders (a folder contributes its image files in natural order, as `quire process` finds them)."
+    )
     var inputs: [String]
 
     @Flag(help: "Also print the milliseconds spent in detection per input.")
     var timing = false
 
-    @Option(help: "Pages scanned sideways or upside down, photos taken sideways: auto (say the turn `quire process` applies, with Tesseract) or none.")
+    @Option(
+        help:
+            "Pages scanned sideways or upside down, photos taken sideways: auto (say the turn `quire process` applies, with Tesseract) or none."
+    )
     var rotate: CorrectionOptions.Rotate = .auto
 
-    @Option(name: .customLong("corners-out"),
-            help: ArgumentHelp("Also write the page corners found (photos only) as a corners file that `quire process --corners` reads.",
-                               valueName: "file"))
+    @Option(
+        name: .customLong("corners-out"),
+        help: ArgumentHelp(
+            "Also write the page corners found (photos only) as a corners file that `quire process --corners` reads.",
+            valueName: "file"))
     var cornersOut: String?
 
-    @Option(help: ArgumentHelp("Refuse pages with more pixels than this (checked from the header, before decoding), as `quire process` does; suffixes K, M, G. (default: \(PixelCount(ProcessJob.defaultMaxPixels)))",
-                               valueName: "pixels"), transform: PixelCount.init(parsing:))
+    @Option(
+        help: ArgumentHelp(
+            "Refuse pages with more pixels than this (checked from the header, before decoding), as `quire process` does; suffixes K, M, G. (default: \(PixelCount(ProcessJob.defaultMaxPixels)))",
+            valueName: "pixels"), transform: PixelCount.init(parsing:))
     var maxPixels = PixelCount(ProcessJob.defaultMaxPixels)
 
     func run() throws {
@@ -52,8 +62,9 @@ struct DetectCommand: ParsableCommand {
             let file = input.path.hasPrefix(InputDiscovery.aliasPrefix) ? input.source : input.path
             var result: DetectionResult
             do {
-                result = try Detector.detect(file: input.path, fullResolution: true, maxPixels: limit,
-                                             orientation: rotate == .auto ? TesseractOSD.installed : nil)
+                result = try Detector.detect(
+                    file: input.path, fullResolution: true, maxPixels: limit,
+                    orientation: rotate == .auto ? TesseractOSD.installed : nil)
                 result.source = file
             } catch {
                 let failure = ImagingError.decoding(error, path: file)
@@ -70,12 +81,14 @@ struct DetectCommand: ParsableCommand {
             do {
                 try AtomicFile.write(Data(corners.jsonText().utf8), to: cornersOut)
             } catch {
-                FileHandle.standardError.write(Data("quire detect: \(cornersOut): cannot write the corners file (\(error))\n".utf8))
+                FileHandle.standardError.write(
+                    Data("quire detect: \(cornersOut): cannot write the corners file (\(error))\n".utf8))
                 throw ExitCode(1)
             }
         }
-        let data = try JSONSerialization.data(withJSONObject: ["results": results],
-                                              options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        let data = try JSONSerialization.data(
+            withJSONObject: ["results": results],
+            options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
         print(String(decoding: data, as: UTF8.self))
         // The same contract as `quire process`: the JSON is complete, and the status says that
         // an input could not be read, so a script does not take a partial answer for a whole one.
@@ -97,7 +110,7 @@ struct DetectCommand: ParsableCommand {
             "height": r.height,
             "confidence": round2(r.confidence),
             "quad": r.quad.map { q in q.corners.map { [round2($0.x), round2($0.y)] } } as Any? ?? NSNull(),
-            "skewDegrees": r.skewDegrees.map { (($0 * 1000).rounded() / 1000) } as Any? ?? NSNull(),
+            "skewDegrees": r.skewDegrees.map { (($0 * 1000).rounded() / 1000) } as Any? ?? NSNull()
         ]
         if r.page > 0 { object["page"] = r.page }
         if let kind = r.kind { object["kind"] = kind.rawValue }

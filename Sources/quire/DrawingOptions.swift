@@ -16,7 +16,8 @@ struct DrawingOptions: ParsableArguments {
     static func background(_ text: String?) throws -> RenderColor? {
         guard let text else { return nil }
         guard let color = RenderColor(parsing: text) else {
-            throw ValidationError("--background '\(text)' is not a colour (#rrggbb, #rrggbbaa, white, black, transparent)")
+            throw ValidationError(
+                "--background '\(text)' is not a colour (#rrggbb, #rrggbbaa, white, black, transparent)")
         }
         return color
     }

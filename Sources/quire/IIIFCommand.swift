@@ -44,7 +44,9 @@ struct IIIFCommand: ParsableCommand {
         guard options.normalizedBaseURL != nil else {
             throw ValidationError("--base-url must be an absolute http:// or https:// address, not '\(baseURL)'.")
         }
-        guard (64...4096).contains(tileSize) else { throw ValidationError("--tile-size must be 64-4096, not \(tileSize).") }
+        guard (64...4096).contains(tileSize) else {
+            throw ValidationError("--tile-size must be 64-4096, not \(tileSize).")
+        }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100, not \(quality).") }
     }
 
@@ -64,10 +66,12 @@ struct IIIFCommand: ParsableCommand {
         }
         for failure in result.failures { print("\(command): \(failure)", to: &standardError) }
         if !quiet {
-            var line = "quire: IIIF manifest of \(result.pageCount) page\(result.pageCount == 1 ? "" : "s") written to \(result.manifest)"
+            var line =
+                "quire: IIIF manifest of \(result.pageCount) page\(result.pageCount == 1 ? "" : "s") written to \(result.manifest)"
             line += " (\(result.written) tiled, \(result.reused) reused"
             if result.written > 0 {
-                line += "; \(result.tiles) tiles, \(result.tilesRenamed) renamed and \(result.tilesRendered) cut to complete dzsave's set"
+                line +=
+                    "; \(result.tiles) tiles, \(result.tilesRenamed) renamed and \(result.tilesRendered) cut to complete dzsave's set"
             }
             print(line + ")", to: &standardError)
         }
@@ -87,8 +91,9 @@ struct IIIFOptions: ParsableArguments {
     var viewingDirection: IIIFManifest.ViewingDirection = .leftToRight
 
     func options(baseURL: String, tileSize: Int = 512, quality: Int = 85, force: Bool = false) -> IIIFExportOptions {
-        IIIFExportOptions(baseURL: baseURL, label: label, behavior: behavior, viewingDirection: viewingDirection,
-                          tileSize: tileSize, quality: quality, force: force)
+        IIIFExportOptions(
+            baseURL: baseURL, label: label, behavior: behavior, viewingDirection: viewingDirection,
+            tileSize: tileSize, quality: quality, force: force)
     }
 }
 

@@ -8,12 +8,13 @@ import QuireKit
 struct LayoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "layout",
-        abstract: "Compute viewer layout geometry (\(LayoutCatalogue.names.map(\.rawValue).joined(separator: ", "))) for a JSON request.",
+        abstract:
+            "Compute viewer layout geometry (\(LayoutCatalogue.names.map(\.rawValue).joined(separator: ", "))) for a JSON request.",
         discussion: """
-        Reads one JSON request from stdin (or --request FILE) and prints one JSON response.
-        With --lines, reads one request per line and answers each on its own line, flushing
-        after each, so a client can drive it interactively; a bad line gets an error line.
-        """
+            Reads one JSON request from stdin (or --request FILE) and prints one JSON response.
+            With --lines, reads one request per line and answers each on its own line, flushing
+            after each, so a client can drive it interactively; a bad line gets an error line.
+            """
     )
 
     @Option(name: .long, help: "Read the request from FILE instead of stdin.")
@@ -44,8 +45,10 @@ struct LayoutCommand: ParsableCommand {
         FileHandle.standardOutput.write(Data((response.text + "\n").utf8))
         if isError {
             if case .object(let o) = response, case .object(let e)? = o["error"],
-               case .string(let field)? = e["field"], case .string(let message)? = e["message"] {
-                FileHandle.standardError.write(Data("quire layout: \(LayoutRequestError(field: field, message: message))\n".utf8))
+                case .string(let field)? = e["field"], case .string(let message)? = e["message"]
+            {
+                FileHandle.standardError.write(
+                    Data("quire layout: \(LayoutRequestError(field: field, message: message))\n".utf8))
             }
             throw ExitCode(2)
         }

@@ -40,7 +40,9 @@ struct MergeCommand: ParsableCommand {
         }
         if !quiet {
             let failed = summary.failureCount == 0 ? "" : "; \(summary.failureCount) failed"
-            print("quire: \(summary.pageCount) page\(summary.pageCount == 1 ? "" : "s") from \(shards.count) shard\(shards.count == 1 ? "" : "s") merged into \(output)\(failed)")
+            print(
+                "quire: \(summary.pageCount) page\(summary.pageCount == 1 ? "" : "s") from \(shards.count) shard\(shards.count == 1 ? "" : "s") merged into \(output)\(failed)"
+            )
         }
         if !summary.succeeded { throw ExitCode(1) }
     }

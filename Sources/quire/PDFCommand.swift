@@ -28,7 +28,10 @@ struct PDFCommand: ParsableCommand {
     @Option(help: "Every page at this resolution (dots per inch), whatever the pages say.")
     var dpi: Double?
 
-    @Option(help: "Paper of pages without a resolution (corrected photos): a3, a4, a5, letter or legal (default: A4 width at the page's aspect).")
+    @Option(
+        help:
+            "Paper of pages without a resolution (corrected photos): a3, a4, a5, letter or legal (default: A4 width at the page's aspect)."
+    )
     var paper: PaperSize?
 
     @Flag(help: "Rewrite the PDF even when nothing changed.")
@@ -38,7 +41,11 @@ struct PDFCommand: ParsableCommand {
     var quiet = false
 
     func validate() throws {
-        if let dpi { guard dpi.isFinite, (10...10_000).contains(dpi) else { throw ValidationError("--dpi must be 10-10000, not \(dpi).") } }
+        if let dpi {
+            guard dpi.isFinite, (10...10_000).contains(dpi) else {
+                throw ValidationError("--dpi must be 10-10000, not \(dpi).")
+            }
+        }
         try pdf.validate()
     }
 
@@ -65,10 +72,11 @@ struct PDFCommand: ParsableCommand {
                 print("quire: \(result.path) is up to date (\(result.pageCount) pages)", to: &standardError)
             } else {
                 let bytes = ExportStamp.fileIdentity(result.path)?.size ?? 0
-                print("quire: \(result.pageCount) page\(result.pageCount == 1 ? "" : "s") written to \(result.path) "
-                      + "(\(result.passedThrough) JPEG as they are, \(result.lossless) lossless"
-                      + (result.textPages > 0 ? ", \(result.textPages) with text" : "") + "), "
-                      + String(format: "%.1f MB", Double(bytes) / 1e6), to: &standardError)
+                print(
+                    "quire: \(result.pageCount) page\(result.pageCount == 1 ? "" : "s") written to \(result.path) "
+                        + "(\(result.passedThrough) JPEG as they are, \(result.lossless) lossless"
+                        + (result.textPages > 0 ? ", \(result.textPages) with text" : "") + "), "
+                        + String(format: "%.1f MB", Double(bytes) / 1e6), to: &standardError)
             }
         }
         if !result.failures.isEmpty { throw ExitCode(1) }
@@ -83,22 +91,32 @@ struct PDFOptions: ParsableArguments {
     @Option(help: "Document author.")
     var author: String?
 
-    @Option(help: ArgumentHelp("Write a creation date: 'now' or an ISO 8601 date-time such as 2026-11-24T21:00:00Z (default: none, for reproducible files).",
-                               valueName: "date"))
+    @Option(
+        help: ArgumentHelp(
+            "Write a creation date: 'now' or an ISO 8601 date-time such as 2026-11-24T21:00:00Z (default: none, for reproducible files).",
+            valueName: "date"))
     var creationDate: String?
 
-    @Flag(name: .customLong("pdfa"), help: "Write PDF/A-2b, for archives: XMP metadata, an sRGB output intent with its ICC profile, every font embedded.")
+    @Flag(
+        name: .customLong("pdfa"),
+        help:
+            "Write PDF/A-2b, for archives: XMP metadata, an sRGB output intent with its ICC profile, every font embedded."
+    )
     var pdfA = false
 
     func validate() throws {
         if let creationDate, Self.isoDate(creationDate) == nil {
-            throw ValidationError("--creation-date must be 'now' or an ISO 8601 date-time such as 2026-11-24T21:00:00Z, not '\(creationDate)'.")
+            throw ValidationError(
+                "--creation-date must be 'now' or an ISO 8601 date-time such as 2026-11-24T21:00:00Z, not '\(creationDate)'."
+            )
         }
     }
 
     func options(output: String?, force: Bool) throws -> PDFExportOptions {
-        PDFExportOptions(output: output, title: title, author: author, creationDate: creationDate.flatMap(Self.isoDate), force: force,
-                         pdfA: pdfA)
+        PDFExportOptions(
+            output: output, title: title, author: author, creationDate: creationDate.flatMap(Self.isoDate),
+            force: force,
+            pdfA: pdfA)
     }
 
     /// "now" -> the current UTC time; an ISO 8601 date-time -> itself, normalised to UTC.

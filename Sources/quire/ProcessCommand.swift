@@ -42,14 +42,19 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Resolution PDF pages are rendered at.")
     var dpi: Double = 200
 
-    @Option(help: ArgumentHelp("Refuse pages with more pixels than this (checked from the header, before decoding); suffixes K, M, G. (default: \(PixelCount(ProcessJob.defaultMaxPixels)))",
-                               valueName: "pixels"), transform: PixelCount.init(parsing:))
+    @Option(
+        help: ArgumentHelp(
+            "Refuse pages with more pixels than this (checked from the header, before decoding); suffixes K, M, G. (default: \(PixelCount(ProcessJob.defaultMaxPixels)))",
+            valueName: "pixels"), transform: PixelCount.init(parsing:))
     var maxPixels = PixelCount(ProcessJob.defaultMaxPixels)
 
     @Option(help: "Pages processed at once (default: the number of cores).")
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("The reference viewport layout.json's geometry is computed for, in points. (default: 390x844)", valueName: "WxH"), transform: ViewportSize.init(parsing:))
+    @Option(
+        help: ArgumentHelp(
+            "The reference viewport layout.json's geometry is computed for, in points. (default: 390x844)",
+            valueName: "WxH"), transform: ViewportSize.init(parsing:))
     var viewport = ViewportSize(width: 390, height: 844)
 
     @Option(help: "Height of the thumbnail strip in the viewport, in points.")
@@ -61,74 +66,110 @@ struct ProcessCommand: ParsableCommand {
     @Option(help: "Paper size hint for correction: auto, a4, letter or legal.")
     var paper: CorrectionOptions.Paper = .auto
 
-    @Option(help: "Pages scanned sideways or upside down, photos taken sideways: auto (turn them upright, with Tesseract's orientation detection when it is installed) or none.")
+    @Option(
+        help:
+            "Pages scanned sideways or upside down, photos taken sideways: auto (turn them upright, with Tesseract's orientation detection when it is installed) or none."
+    )
     var rotate: CorrectionOptions.Rotate = .auto
 
-    @Option(help: "Open books (a photo or scan of two facing pages): auto (write each page as its own page, in reading order) or none (keep the spread as one page).")
+    @Option(
+        help:
+            "Open books (a photo or scan of two facing pages): auto (write each page as its own page, in reading order) or none (keep the spread as one page)."
+    )
     var split: SplitOptions.Mode = .auto
 
-    @Option(help: "Reading order of a split book's pages: ltr (left page first) or rtl (right page first, for right-to-left books).")
+    @Option(
+        help:
+            "Reading order of a split book's pages: ltr (left page first) or rtl (right page first, for right-to-left books)."
+    )
     var splitOrder: SplitOptions.Order = .ltr
 
-    @Option(help: "Scanner edges (dark bars and shadows along a scan's border): auto (fill them with the paper colour) or keep.")
+    @Option(
+        help:
+            "Scanner edges (dark bars and shadows along a scan's border): auto (fill them with the paper colour) or keep."
+    )
     var edges: CleanOptions.Edges = .auto
 
-    @Option(help: "Paper tone: keep, or white (normalise the paper to white, evening out light; pictures keep their tones).")
+    @Option(
+        help: "Paper tone: keep, or white (normalise the paper to white, evening out light; pictures keep their tones)."
+    )
     var background: CleanOptions.Background = .keep
 
     @Option(help: "Colours written: colour, grey, or bw (black and white: a 1-bit PNG, or a small grey JPEG/WebP).")
     var mode: CleanOptions.Mode = .colour
 
-    @Option(help: ArgumentHelp("User-corrected page corners: a JSON object mapping file names (or name#page, 1-based) to [[x,y] x 4] in display pixels, TL, TR, BR, BL; used instead of detection.",
-                               valueName: "file.json"), transform: CornersFile.init(contentsOf:))
+    @Option(
+        help: ArgumentHelp(
+            "User-corrected page corners: a JSON object mapping file names (or name#page, 1-based) to [[x,y] x 4] in display pixels, TL, TR, BR, BL; used instead of detection.",
+            valueName: "file.json"), transform: CornersFile.init(contentsOf:))
     var corners: CornersFile?
 
-    @Option(help: ArgumentHelp("The review's corrections: per page corners, rotate (0/90/180/270), split (true/false/0.2-0.8), exclude; a rerun into the same OUT redoes only the pages whose entry changed (docs/processing.md#corrections).",
-                               valueName: "file.json"))
+    @Option(
+        help: ArgumentHelp(
+            "The review's corrections: per page corners, rotate (0/90/180/270), split (true/false/0.2-0.8), exclude; a rerun into the same OUT redoes only the pages whose entry changed (docs/processing.md#corrections).",
+            valueName: "file.json"))
     var corrections: String?
 
-    @Flag(help: "Also write masks/NNNN.png: an 8-bit mask of the page region in the source image (255 inside the quad).")
+    @Flag(
+        help: "Also write masks/NNNN.png: an 8-bit mask of the page region in the source image (255 inside the quad).")
     var masks = false
 
-    @Flag(help: "Read each page's text with Tesseract: OUT/text/NNNN.hocr (words, lines and boxes in the page's pixels) and OUT/text/NNNN.txt.")
+    @Flag(
+        help:
+            "Read each page's text with Tesseract: OUT/text/NNNN.hocr (words, lines and boxes in the page's pixels) and OUT/text/NNNN.txt."
+    )
     var ocr = false
 
-    @Option(help: ArgumentHelp("With --ocr: the languages of the text, Tesseract's names joined by + (eng+deu); repeatable. Default: eng.",
-                               valueName: "languages"))
+    @Option(
+        help: ArgumentHelp(
+            "With --ocr: the languages of the text, Tesseract's names joined by + (eng+deu); repeatable. Default: eng.",
+            valueName: "languages"))
     var lang: [String] = []
 
     @Flag(help: "Redo every page, ignoring what a previous run in OUT already finished.")
     var force = false
 
-    @Option(help: "Progress: auto (a bar on a terminal, nothing otherwise), json (one line per page on stdout) or none.")
+    @Option(
+        help: "Progress: auto (a bar on a terminal, nothing otherwise), json (one line per page on stdout) or none.")
     var progress: ProgressReporter.Style = .auto
 
-    @Option(help: ArgumentHelp("Give up on a page (or a file's header) after this many seconds; 0 = no limit.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "Give up on a page (or a file's header) after this many seconds; 0 = no limit.", valueName: "seconds"))
     var pageTimeout: Double = ProcessJob.defaultPageTimeout
 
     @Flag(help: "Also decode SVG and formats only ImageMagick knows (refused by default: a scanner never makes them).")
     var allowUntrustedFormats = false
 
-    @Flag(help: ArgumentHelp("Write only thumbnails (OUT/thumbs) and layout.json, from shrink-on-load, without correction; files.page and files.preview name the thumbnail."))
+    @Flag(
+        help: ArgumentHelp(
+            "Write only thumbnails (OUT/thumbs) and layout.json, from shrink-on-load, without correction; files.page and files.preview name the thumbnail."
+        ))
     var thumbnailsOnly = false
 
-    @Option(help: ArgumentHelp("Process only share K of N of the inputs (by a stable hash of each input's name) into this OUT; combine the N outputs with `quire merge`.",
-                               valueName: "K/N"), transform: ShardSelector.init(parsing:))
+    @Option(
+        help: ArgumentHelp(
+            "Process only share K of N of the inputs (by a stable hash of each input's name) into this OUT; combine the N outputs with `quire merge`.",
+            valueName: "K/N"), transform: ShardSelector.init(parsing:))
     var shard: ShardSelector?
 
     @Option(help: "Web viewer: web (write OUT/index.html, quire-viewer/ and layout.js) or none.")
     var viewer: ViewerChoice = .web
 
-    @Option(name: .customLong("pdf"), defaultAsFlag: "", parsing: .next,
-            help: ArgumentHelp("After the batch, also write one PDF of the pages (as `quire pdf OUT`): OUT/pages.pdf, or FILE with --pdf=FILE.",
-                               valueName: "file"))
+    @Option(
+        name: .customLong("pdf"), defaultAsFlag: "", parsing: .next,
+        help: ArgumentHelp(
+            "After the batch, also write one PDF of the pages (as `quire pdf OUT`): OUT/pages.pdf, or FILE with --pdf=FILE.",
+            valueName: "file"))
     var pdf: String? = nil
 
     @OptionGroup(title: "PDF (with --pdf; --paper also sizes pages without a resolution)") var pdfOptions: PDFOptions
 
-    @Option(name: .customLong("iiif"),
-            help: ArgumentHelp("After the batch, also write IIIF tiles and a manifest under OUT/iiif (as `quire iiif OUT --base-url URL`), for OUT/iiif served at this http(s) address.",
-                               valueName: "base-url"))
+    @Option(
+        name: .customLong("iiif"),
+        help: ArgumentHelp(
+            "After the batch, also write IIIF tiles and a manifest under OUT/iiif (as `quire iiif OUT --base-url URL`), for OUT/iiif served at this http(s) address.",
+            valueName: "base-url"))
     var iiif: String?
 
     @OptionGroup(title: "IIIF (with --iiif)") var iiifOptions: IIIFOptions
@@ -138,22 +179,35 @@ struct ProcessCommand: ParsableCommand {
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("Give at least one input file or folder.") }
-        guard (1...65_500).contains(previewSize) else { throw ValidationError("--preview-size must be 1-65500 pixels, not \(previewSize).") }
-        guard (1...65_500).contains(thumbSize) else { throw ValidationError("--thumb-size must be 1-65500 pixels, not \(thumbSize).") }
+        guard (1...65_500).contains(previewSize) else {
+            throw ValidationError("--preview-size must be 1-65500 pixels, not \(previewSize).")
+        }
+        guard (1...65_500).contains(thumbSize) else {
+            throw ValidationError("--thumb-size must be 1-65500 pixels, not \(thumbSize).")
+        }
         guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100, not \(quality).") }
-        guard dpi.isFinite, (10...2400).contains(dpi) else { throw ValidationError("--dpi must be 10-2400, not \(dpi).") }
+        guard dpi.isFinite, (10...2400).contains(dpi) else {
+            throw ValidationError("--dpi must be 10-2400, not \(dpi).")
+        }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be 1-256, not \(jobs).") }
-        guard stripHeight.isFinite, stripHeight > 0 else { throw ValidationError("--strip-height must be positive, not \(stripHeight).") }
+        guard stripHeight.isFinite, stripHeight > 0 else {
+            throw ValidationError("--strip-height must be positive, not \(stripHeight).")
+        }
         guard !output.isEmpty else { throw ValidationError("--output must not be empty.") }
         if let corrections {
-            do { _ = try CorrectionsFile(contentsOf: corrections) } catch { throw ValidationError("--corrections: \(error)") }
+            do { _ = try CorrectionsFile(contentsOf: corrections) } catch {
+                throw ValidationError("--corrections: \(error)")
+            }
         }
-        guard pageTimeout.isFinite, pageTimeout >= 0 else { throw ValidationError("--page-timeout must be 0 or more seconds, not \(pageTimeout).") }
+        guard pageTimeout.isFinite, pageTimeout >= 0 else {
+            throw ValidationError("--page-timeout must be 0 or more seconds, not \(pageTimeout).")
+        }
         if !lang.isEmpty && !ocr { throw ValidationError("--lang reads text: give it with --ocr.") }
         // Languages are checked only where Tesseract's models are: without them the batch runs
         // without OCR and says so once.
         if ocr, !TesseractEngines.readableLanguages.isEmpty,
-           let problem = OCROptions.problem(with: languages, installed: TesseractEngines.readableLanguages) {
+            let problem = OCROptions.problem(with: languages, installed: TesseractEngines.readableLanguages)
+        {
             throw ValidationError("--lang: \(problem).")
         }
         if let iiif, iiifOptions.options(baseURL: iiif).normalizedBaseURL == nil {
@@ -184,7 +238,9 @@ struct ProcessCommand: ParsableCommand {
     var inputFolderTitle: String? {
         guard inputs.count == 1 else { return nil }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isDirectory), isDirectory.boolValue else { return nil }
+        guard FileManager.default.fileExists(atPath: inputs[0], isDirectory: &isDirectory), isDirectory.boolValue else {
+            return nil
+        }
         let name = URL(fileURLWithPath: inputs[0]).standardizedFileURL.resolvingSymlinksInPath().lastPathComponent
         return name.isEmpty || name == "/" ? nil : name
     }
@@ -201,12 +257,14 @@ struct ProcessCommand: ParsableCommand {
     var job: ProcessJob {
         var job = ProcessJob(
             inputs: inputs, outputDirectory: output,
-            renditions: RenditionOptions(format: format, quality: quality, previewSize: previewSize, thumbnailSize: thumbSize,
-                                         optimizeCoding: optimizeCoding),
+            renditions: RenditionOptions(
+                format: format, quality: quality, previewSize: previewSize, thumbnailSize: thumbSize,
+                optimizeCoding: optimizeCoding),
             correction: CorrectionOptions(mode: correct, paper: paper, rotate: rotate),
             dpi: dpi, maxPixels: maxPixels.value, jobs: jobs,
             viewport: LayoutReport.Viewport(width: viewport.width, height: viewport.height, stripHeight: stripHeight),
-            force: force, pageTimeout: pageTimeout > 0 ? pageTimeout : nil, allowUntrustedFormats: allowUntrustedFormats,
+            force: force, pageTimeout: pageTimeout > 0 ? pageTimeout : nil,
+            allowUntrustedFormats: allowUntrustedFormats,
             corners: corners, masks: masks)
         // An entry of --corrections wins over --corners for the page it names.
         job.corrections = corrections.flatMap { try? CorrectionsFile(contentsOf: $0) }
@@ -260,9 +318,13 @@ struct ProcessCommand: ParsableCommand {
         bar.reporter?.finish()
         var standardError = StandardError()
         if viewer == .web, !summary.interrupted,
-           FileManager.default.fileExists(atPath: URL(fileURLWithPath: output).appendingPathComponent("layout.json").path) {
+            FileManager.default.fileExists(
+                atPath: URL(fileURLWithPath: output).appendingPathComponent("layout.json").path)
+        {
             do {
-                for warning in try ViewerWriter.write(into: URL(fileURLWithPath: output)) { print("quire: \(warning)", to: &standardError) }
+                for warning in try ViewerWriter.write(into: URL(fileURLWithPath: output)) {
+                    print("quire: \(warning)", to: &standardError)
+                }
             } catch {
                 print("quire: viewer not written: \(error)", to: &standardError)
             }
@@ -274,13 +336,18 @@ struct ProcessCommand: ParsableCommand {
         // Exports read the finished OUT, as `quire pdf` / `quire iiif` would; a failed export
         // makes the exit status 1 but does not stop the other one.
         var exportFailed = false
-        let hasLayout = FileManager.default.fileExists(atPath: URL(fileURLWithPath: output).appendingPathComponent("layout.json").path)
+        let hasLayout = FileManager.default.fileExists(
+            atPath: URL(fileURLWithPath: output).appendingPathComponent("layout.json").path)
         if hasLayout, summary.pageCount > 0 {
             if let options = pdfExport {
-                do { try PDFCommand.export(folder: output, options: options, quiet: quiet, command: "quire: pdf") } catch { exportFailed = true }
+                do {
+                    try PDFCommand.export(folder: output, options: options, quiet: quiet, command: "quire: pdf")
+                } catch { exportFailed = true }
             }
             if let options = iiifExport {
-                do { try IIIFCommand.export(folder: output, options: options, quiet: quiet, command: "quire: iiif") } catch { exportFailed = true }
+                do {
+                    try IIIFCommand.export(folder: output, options: options, quiet: quiet, command: "quire: iiif")
+                } catch { exportFailed = true }
             }
         }
         if !summary.succeeded || exportFailed { throw ExitCode(1) }
@@ -294,12 +361,17 @@ struct ProcessCommand: ParsableCommand {
         let orientationOff = wantsOrientation && !TesseractEngines.detectsOrientation
         let ocrOff = ocr && !TesseractEngines.readsText
         guard orientationOff || ocrOff else { return nil }
-        let off = [ocrOff ? "OCR" : nil, orientationOff ? "page orientation" : nil].compactMap { $0 }.joined(separator: " and ")
+        let off =
+            [ocrOff ? "OCR" : nil, orientationOff ? "page orientation" : nil].compactMap { $0 }.joined(
+                separator: " and ")
             + (orientationOff && ocrOff ? " are off" : " is off")
         if ProcessInfo.processInfo.environment[TesseractEngines.disableVariable] == "1" {
             return "Tesseract is disabled (\(TesseractEngines.disableVariable)=1): \(off)"
         }
-        let why = TesseractEngines.modelFolder.map { "Tesseract's models in \($0) lack \(orientationOff ? "osd" : "a language to read")" }
+        let why =
+            TesseractEngines.modelFolder.map {
+                "Tesseract's models in \($0) lack \(orientationOff ? "osd" : "a language to read")"
+            }
             ?? "Tesseract's models are not installed"
         return "\(why): \(off) (install Debian's tesseract-ocr-eng and tesseract-ocr-osd, or set TESSDATA_PREFIX)"
     }
@@ -307,7 +379,9 @@ struct ProcessCommand: ParsableCommand {
     /// `18 pages written to OUT (5 reused), 2 failed, 3.2 s, 5.6 pages/s`.
     static func summaryLine(_ summary: ProcessSummary, output: String) -> String {
         let n = summary.pageCount
-        var line = summary.interrupted ? "interrupted: \(n) page\(n == 1 ? "" : "s") done, kept for the rerun in \(output)/.quire"
+        var line =
+            summary.interrupted
+            ? "interrupted: \(n) page\(n == 1 ? "" : "s") done, kept for the rerun in \(output)/.quire"
             : "\(n) page\(n == 1 ? "" : "s") written to \(output)"
         if summary.reusedCount > 0 { line += " (\(summary.reusedCount) reused)" }
         if summary.failureCount > 0 { line += ", \(summary.failureCount) failed (reasons above)" }
@@ -323,7 +397,8 @@ struct ProcessCommand: ParsableCommand {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 if stop.request() {
-                    FileHandle.standardError.write(Data("\nquire: stopping after the pages in flight (again to quit now)\n".utf8))
+                    FileHandle.standardError.write(
+                        Data("\nquire: stopping after the pages in flight (again to quit now)\n".utf8))
                 } else {
                     _exit(130)
                 }
@@ -362,7 +437,8 @@ final class ProgressBox: @unchecked Sendable {
     var reporter: ProgressReporter? { lock.lock(); defer { lock.unlock() }; return value }
 
     private static func report(_ error: LayoutReport.PageError, to reporter: ProgressReporter) {
-        reporter.pageFinished(source: error.source, sourcePage: error.sourcePage ?? 0, status: .failed,
-                              code: error.code, message: error.message)
+        reporter.pageFinished(
+            source: error.source, sourcePage: error.sourcePage ?? 0, status: .failed,
+            code: error.code, message: error.message)
     }
 }

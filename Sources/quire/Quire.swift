@@ -7,6 +7,9 @@ struct Quire: AsyncParsableCommand {
         commandName: "quire",
         abstract: "Turn captured document pages into clean pages, previews, thumbnails, strips and viewer geometry.",
         version: "0.2.0",
-        subcommands: [ProcessCommand.self, DetectCommand.self, LayoutCommand.self, StripCommand.self, RenderCommand.self, MergeCommand.self, ViewCommand.self, PDFCommand.self, IIIFCommand.self]
+        subcommands: [
+            ProcessCommand.self, DetectCommand.self, LayoutCommand.self, StripCommand.self, RenderCommand.self,
+            MergeCommand.self, ViewCommand.self, PDFCommand.self, IIIFCommand.self
+        ]
     )
 }

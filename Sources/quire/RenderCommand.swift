@@ -13,43 +13,60 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Layout: \(RenderLayouts.layouts.map(\.name).joined(separator: ", ")).")
     var layout: String = "pager"
 
-    @Option(parsing: .unconditional, help: "Content offset X[,Y] in points (one number runs along the layout's scroll axis; negative values work).")
+    @Option(
+        parsing: .unconditional,
+        help: "Content offset X[,Y] in points (one number runs along the layout's scroll axis; negative values work).")
     var offset: String?
 
     @Option(help: "Show the resting state of page K (0-based); with --animation, the page it acts on.")
     var index: Int?
 
-    @Option(help: ArgumentHelp("Viewport WxH in points (default: layout.json's viewport; the strip uses its strip height).", valueName: "WxH"),
-            transform: ViewportSize.init(parsing:))
+    @Option(
+        help: ArgumentHelp(
+            "Viewport WxH in points (default: layout.json's viewport; the strip uses its strip height).",
+            valueName: "WxH"),
+        transform: ViewportSize.init(parsing:))
     var viewport: ViewportSize?
 
-    @Option(help: "Animation: \(RenderLayouts.animations.map(\.name).joined(separator: ", ")) (with --index and --progress).")
+    @Option(
+        help:
+            "Animation: \(RenderLayouts.animations.map(\.name).joined(separator: ", ")) (with --index and --progress).")
     var animation: String?
 
     @Option(help: "Animation progress 0...1.")
     var progress: Double?
 
-    @Option(parsing: .unconditional, help: "FROM:TO:STEPS: film a scroll from offset FROM to TO in STEPS frames (an animated GIF or WebP).")
+    @Option(
+        parsing: .unconditional,
+        help: "FROM:TO:STEPS: film a scroll from offset FROM to TO in STEPS frames (an animated GIF or WebP).")
     var sweep: String?
 
-    @Option(help: "png, jpeg or webp for a picture (default png); gif or webp for --sweep (default gif).",
-            transform: { try ImageFormat(parsing: $0, allowed: ImageFormat.allCases, expected: "png, jpeg, webp or gif") })
+    @Option(
+        help: "png, jpeg or webp for a picture (default png); gif or webp for --sweep (default gif).",
+        transform: { try ImageFormat(parsing: $0, allowed: ImageFormat.allCases, expected: "png, jpeg, webp or gif") })
     var format: ImageFormat?
 
     @Option(help: "Milliseconds per frame of a sweep.")
     var delay: Int = 80
 
-    @Option(help: "Canvas colour: #rrggbb, #rrggbbaa, white, black or transparent (default transparent; white under JPEG/GIF).")
+    @Option(
+        help:
+            "Canvas colour: #rrggbb, #rrggbbaa, white, black or transparent (default transparent; white under JPEG/GIF)."
+    )
     var background: String?
 
-    @Option(name: [.short, .customLong("output")], help: "Output file (default OUT/renders/<layout>[-sweep|-<animation>].<ext>).")
+    @Option(
+        name: [.short, .customLong("output")],
+        help: "Output file (default OUT/renders/<layout>[-sweep|-<animation>].<ext>).")
     var output: String?
 
     func makeOptions() throws -> RenderOptions {
         var options = RenderOptions()
         options.layout = layout
         if let offset {
-            let parts = offset.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            let parts = offset.split(separator: ",", omittingEmptySubsequences: false).map {
+                Double($0.trimmingCharacters(in: .whitespaces))
+            }
             guard (1...2).contains(parts.count), parts.allSatisfy({ $0 != nil && $0!.isFinite }) else {
                 throw ValidationError("--offset must be X or X,Y in points (got '\(offset)')")
             }

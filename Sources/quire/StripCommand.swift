@@ -6,15 +6,18 @@ import QuireKit
 struct StripCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "strip",
-        abstract: "Write thumbnail strip sprites (with strip.json), focus-strip pictures and a contact sheet under OUT/strips.")
+        abstract:
+            "Write thumbnail strip sprites (with strip.json), focus-strip pictures and a contact sheet under OUT/strips."
+    )
 
     @OptionGroup var drawing: DrawingOptions
 
     @Option(help: "Thumbnail height in points (default: the strip height in layout.json).")
     var height: Double?
 
-    @Option(help: "Sprite format: jpeg, png or webp. (default: jpeg)",
-            transform: { try ImageFormat(parsing: $0, allowed: [.jpeg, .png, .webp], expected: "jpeg, png or webp") })
+    @Option(
+        help: "Sprite format: jpeg, png or webp. (default: jpeg)",
+        transform: { try ImageFormat(parsing: $0, allowed: [.jpeg, .png, .webp], expected: "jpeg, png or webp") })
     var format: ImageFormat = .jpeg
 
     @Option(help: "JPEG/WebP quality 1-100.")
@@ -23,13 +26,18 @@ struct StripCommand: ParsableCommand {
     @Option(name: .customLong("max-width"), help: "Widest sprite in pixels; more pages wrap into strip-1, strip-2 ...")
     var maxWidth: Int = 16_000
 
-    @Option(help: "Gap/background colour: #rrggbb, #rrggbbaa, white, black or transparent (default white for JPEG, else transparent).")
+    @Option(
+        help:
+            "Gap/background colour: #rrggbb, #rrggbbaa, white, black or transparent (default white for JPEG, else transparent)."
+    )
     var background: String?
 
     @Option(help: "Also write strips/strip-focus-K.png: the strip resting on page K (0-based; repeatable).")
     var focus: [Int] = []
 
-    @Flag(name: .customLong("contact-sheet"), help: "Also write strips/contact-sheet.<ext>: a numbered grid of all pages.")
+    @Flag(
+        name: .customLong("contact-sheet"), help: "Also write strips/contact-sheet.<ext>: a numbered grid of all pages."
+    )
     var contactSheet = false
 
     @Option(help: "Contact sheet columns (default: about the square root of the page count).")
@@ -56,7 +64,9 @@ struct StripCommand: ParsableCommand {
         try drawing.withFolder { folder in
             let result = try StripBuilder.build(folder, options: options)
             let m = result.manifest
-            print("\(m.pages.count) pages in \(m.sprites.count) sprite\(m.sprites.count == 1 ? "" : "s") at \(m.pixelHeight) px high")
+            print(
+                "\(m.pages.count) pages in \(m.sprites.count) sprite\(m.sprites.count == 1 ? "" : "s") at \(m.pixelHeight) px high"
+            )
             for path in result.written { print("  \(path)") }
         }
     }

@@ -9,12 +9,12 @@ struct ViewCommand: ParsableCommand {
         commandName: "view",
         abstract: "Write the web viewer (OUT/index.html) for a processed folder; optionally serve it on 127.0.0.1.",
         discussion: """
-        Writes OUT/index.html, OUT/quire-viewer/ and OUT/layout.js (layout.json as a script, so the
-        page also works from file://). With --serve [PORT] it then serves OUT on 127.0.0.1 (on PORT, or
-        a free port when none is given) and prints the address; stop it with Ctrl-C. The served
-        viewer can save the review's corrections (POST /api/corrections, with the token the served
-        index.html holds): OUT/corrections.json is written and the batch rerun with it.
-        """
+            Writes OUT/index.html, OUT/quire-viewer/ and OUT/layout.js (layout.json as a script, so the
+            page also works from file://). With --serve [PORT] it then serves OUT on 127.0.0.1 (on PORT, or
+            a free port when none is given) and prints the address; stop it with Ctrl-C. The served
+            viewer can save the review's corrections (POST /api/corrections, with the token the served
+            index.html holds): OUT/corrections.json is written and the batch rerun with it.
+            """
     )
 
     @Argument(help: "A folder written by quire process (holds layout.json).")
@@ -49,7 +49,9 @@ struct ViewCommand: ParsableCommand {
             }
         }
         do {
-            for warning in try ViewerWriter.write(into: url) { FileHandle.standardError.write(Data("quire view: \(warning)\n".utf8)) }
+            for warning in try ViewerWriter.write(into: url) {
+                FileHandle.standardError.write(Data("quire view: \(warning)\n".utf8))
+            }
         } catch {
             FileHandle.standardError.write(Data("quire view: \(error)\n".utf8))
             throw ExitCode(1)

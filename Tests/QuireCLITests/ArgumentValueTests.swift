@@ -18,24 +18,32 @@ import Testing
         }
     }
 
-    @Test(arguments: [("390x844", 390.0, 844.0), ("428X926", 428, 926), ("0.5x1e3", 0.5, 1000), ("1000000x1", 1_000_000, 1)])
+    @Test(arguments: [
+        ("390x844", 390.0, 844.0), ("428X926", 428, 926), ("0.5x1e3", 0.5, 1000), ("1000000x1", 1_000_000, 1)
+    ])
     func viewportsParse(text: String, width: Double, height: Double) throws {
         let viewport = try ViewportSize(parsing: text)
         #expect(viewport.width == width && viewport.height == height)
     }
 
-    @Test(arguments: ["390", "390x", "x844", "axb", "1x2x3", "0x5", "5x0", "-390x844", "infx844", "nanx844", "1000001x1", ""])
+    @Test(arguments: [
+        "390", "390x", "x844", "axb", "1x2x3", "0x5", "5x0", "-390x844", "infx844", "nanx844", "1000001x1", ""
+    ])
     func badViewportsAreRefused(text: String) {
         #expect(throws: ValueParseError.self) { try ViewportSize(parsing: text) }
     }
 
     @Test func viewportReadsAsItIsWritten() throws {
         #expect(ViewportSize(width: 390, height: 844).description == "390x844")
-        #expect(try ViewportSize(parsing: ViewportSize(width: 390.5, height: 66).description) == ViewportSize(width: 390.5, height: 66))
+        #expect(
+            try ViewportSize(parsing: ViewportSize(width: 390.5, height: 66).description)
+                == ViewportSize(width: 390.5, height: 66))
     }
 
-    @Test(arguments: [("250M", 250_000_000), ("250MP", 250_000_000), ("1.5G", 1_500_000_000), ("800k", 800_000),
-                      ("12345", 12345), (" 40M ", 40_000_000), ("0.4", 1), ("999999999999999", 999_999_999_999_999)])
+    @Test(arguments: [
+        ("250M", 250_000_000), ("250MP", 250_000_000), ("1.5G", 1_500_000_000), ("800k", 800_000),
+        ("12345", 12345), (" 40M ", 40_000_000), ("0.4", 1), ("999999999999999", 999_999_999_999_999)
+    ])
     func pixelCountsAcceptSuffixes(text: String, value: Int) throws {
         #expect(try PixelCount(parsing: text).value == value)
     }
@@ -52,7 +60,9 @@ import Testing
         #expect(PixelCount(12345).description == "12345")
     }
 
-    @Test(arguments: [("png", ImageFormat.png), ("JPG", .jpeg), ("jpeg", .jpeg), ("webp", .webp), ("gif", .gif), ("tif", .tiff)])
+    @Test(arguments: [
+        ("png", ImageFormat.png), ("JPG", .jpeg), ("jpeg", .jpeg), ("webp", .webp), ("gif", .gif), ("tif", .tiff)
+    ])
     func imageFormatsParse(text: String, format: ImageFormat) throws {
         #expect(try ImageFormat(parsing: text, allowed: ImageFormat.allCases, expected: "any") == format)
     }
@@ -61,14 +71,20 @@ import Testing
         #expect(throws: ValueParseError("must be jpeg, png or webp")) {
             try ImageFormat(parsing: "gif", allowed: [.jpeg, .png, .webp], expected: "jpeg, png or webp")
         }
-        #expect(throws: ValueParseError.self) { try ImageFormat(parsing: "bmp", allowed: ImageFormat.allCases, expected: "any") }
+        #expect(throws: ValueParseError.self) {
+            try ImageFormat(parsing: "bmp", allowed: ImageFormat.allCases, expected: "any")
+        }
     }
 
     @Test func processValuesAreTyped() throws {
-        let command = try ProcessCommand.parse(["x", "-o", "o", "--viewport", "428x926", "--max-pixels", "2M", "--shard", "2/3"])
+        let command = try ProcessCommand.parse([
+            "x", "-o", "o", "--viewport", "428x926", "--max-pixels", "2M", "--shard", "2/3"
+        ])
         #expect(command.viewport == ViewportSize(width: 428, height: 926))
         #expect(command.maxPixels == PixelCount(2_000_000))
-        #expect(command.shard == ShardSelector(index: 2, count: 3) && command.job.shard == ShardSelector(index: 2, count: 3))
+        #expect(
+            command.shard == ShardSelector(index: 2, count: 3) && command.job.shard == ShardSelector(index: 2, count: 3)
+        )
     }
 
     @Test func cornersFilesAreReadOnceWhileParsing() throws {
@@ -80,8 +96,12 @@ import Testing
         let command = try ProcessCommand.parse(["x", "-o", "o", "--corners", path])
         // Removing the file after parsing changes nothing: the job holds what was read.
         try FileManager.default.removeItem(atPath: path)
-        #expect(command.job.corners?.entries["a.jpg"] == Quad(corners: [Point(x: 10, y: 10), Point(x: 90, y: 12),
-                                                                        Point(x: 88, y: 95), Point(x: 8, y: 90)]))
+        #expect(
+            command.job.corners?.entries["a.jpg"]
+                == Quad(corners: [
+                    Point(x: 10, y: 10), Point(x: 90, y: 12),
+                    Point(x: 88, y: 95), Point(x: 8, y: 90)
+                ]))
         let missing = try #require(Self.usageError(ProcessCommand.self, ["x", "-o", "o", "--corners", path]))
         #expect(missing.contains("--corners") && missing.contains(path) && missing.contains("cannot read the file"))
         try Data("[1, 2]".utf8).write(to: URL(fileURLWithPath: path))
@@ -94,7 +114,7 @@ import Testing
         (["--viewport", "390"], "--viewport", "WIDTHxHEIGHT"),
         (["--max-pixels", "lots"], "--max-pixels", "positive number of pixels"),
         (["--shard", "3/2"], "--shard", "K must be between 1 and 2"),
-        (["--shard", "2"], "--shard", "expected K/N"),
+        (["--shard", "2"], "--shard", "expected K/N")
     ])
     func processUsageErrorsSayWhy(extra: [String], option: String, reason: String) throws {
         let message = try #require(Self.usageError(ProcessCommand.self, ["x", "-o", "o"] + extra))
@@ -107,7 +127,9 @@ import Testing
             let message = try #require(Self.usageError(RenderCommand.self, ["out", "--viewport=\(text)"]))
             #expect(message.contains("--viewport") && message.contains("positive"), "\(message)")
         }
-        #expect(try RenderCommand.parse(["out", "--viewport", "390x66"]).makeOptions().viewport == Size(width: 390, height: 66))
+        #expect(
+            try RenderCommand.parse(["out", "--viewport", "390x66"]).makeOptions().viewport
+                == Size(width: 390, height: 66))
     }
 
     @Test func formatsAreCheckedPerCommand() throws {
@@ -130,7 +152,8 @@ import Testing
 @Suite struct ArgumentDefaultsInHelpTests {
     @Test func defaultsAreShown() throws {
         let process = ProcessCommand.helpMessage(columns: 1000)
-        #expect(process.contains("suffixes K, M, G. (default: 250M)") && process.contains("in points. (default: 390x844)"))
+        #expect(
+            process.contains("suffixes K, M, G. (default: 250M)") && process.contains("in points. (default: 390x844)"))
         #expect(DetectCommand.helpMessage(columns: 1000).contains("(default: 250M)"))
         #expect(StripCommand.helpMessage(columns: 1000).contains("jpeg, png or webp. (default: jpeg)"))
         #expect(try ProcessCommand.parse(["x", "-o", "o"]).viewport == ViewportSize(width: 390, height: 844))

@@ -13,10 +13,12 @@ import Testing
     }
 
     @Test func jsonHasExplicitNullsAndRoundedCorners() throws {
-        let photo = DetectionResult(source: "p.jpg", width: 400, height: 300,
-                                    quad: Quad(topLeft: Point(x: 1.234, y: 2), topRight: Point(x: 300, y: 2),
-                                               bottomRight: Point(x: 300, y: 200), bottomLeft: Point(x: 1, y: 200)),
-                                    confidence: 0.987654)
+        let photo = DetectionResult(
+            source: "p.jpg", width: 400, height: 300,
+            quad: Quad(
+                topLeft: Point(x: 1.234, y: 2), topRight: Point(x: 300, y: 2),
+                bottomRight: Point(x: 300, y: 200), bottomLeft: Point(x: 1, y: 200)),
+            confidence: 0.987654)
         let object = DetectCommand.json(photo, timing: false)
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         let text = String(decoding: data, as: UTF8.self)
@@ -24,13 +26,15 @@ import Testing
         #expect(text.contains(#""skewDegrees":null"#))
         #expect(text.contains(#""confidence":0.99"#))
         let failed = DetectCommand.json(DetectionResult(source: "bad.jpg", error: "load: not an image"), timing: false)
-        let failedText = String(decoding: try JSONSerialization.data(withJSONObject: failed, options: [.sortedKeys]), as: UTF8.self)
+        let failedText = String(
+            decoding: try JSONSerialization.data(withJSONObject: failed, options: [.sortedKeys]), as: UTF8.self)
         #expect(failedText.contains(#""quad":null"#) && failedText.contains(#""error":"load: not an image""#))
     }
 
     @Test func kindIsPrintedForEveryDecision() throws {
         for kind in [DetectionResult.Kind.photo, .scan, DetectionResult.Kind.none] {
-            let r = DetectionResult(source: "s.png", width: 10, height: 10, skewDegrees: kind == .scan ? 1.25 : nil, kind: kind)
+            let r = DetectionResult(
+                source: "s.png", width: 10, height: 10, skewDegrees: kind == .scan ? 1.25 : nil, kind: kind)
             let object = DetectCommand.json(r, timing: false)
             #expect(object["kind"] as? String == kind.rawValue)
         }
@@ -81,7 +85,8 @@ import Testing
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let pixels = [UInt8](repeating: 128, count: 300 * 200 * 3)
-        try VIPSImage.fromPixels(pixels, width: 300, height: 200, bands: 3).save(to: dir + "/p.png", options: .init(format: .png))
+        try VIPSImage.fromPixels(pixels, width: 300, height: 200, bands: 3).save(
+            to: dir + "/p.png", options: .init(format: .png))
         do {
             _ = try Detector.detect(file: dir + "/p.png", maxPixels: 50_000)
             Issue.record("a 60,000-pixel page passed a 50,000-pixel limit")

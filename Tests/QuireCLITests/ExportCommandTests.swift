@@ -13,13 +13,18 @@ import Testing
     }
 
     @Test func pdfOptionsMapToTheExport() throws {
-        let command = try PDFCommand.parse(["out", "-o", "book.pdf", "--title", "Book", "--author", "A. Person",
-                                            "--dpi", "300", "--paper", "letter", "--creation-date", "2026-01-02"])
+        let command = try PDFCommand.parse([
+            "out", "-o", "book.pdf", "--title", "Book", "--author", "A. Person",
+            "--dpi", "300", "--paper", "letter", "--creation-date", "2026-01-02"
+        ])
         var options = try command.pdf.options(output: command.output, force: command.force)
         options.dpi = command.dpi
         options.paper = command.paper
-        #expect(options == PDFExportOptions(output: "book.pdf", title: "Book", author: "A. Person", dpi: 300, paper: .letter,
-                                            creationDate: "2026-01-02T00:00:00Z"))
+        #expect(
+            options
+                == PDFExportOptions(
+                    output: "book.pdf", title: "Book", author: "A. Person", dpi: 300, paper: .letter,
+                    creationDate: "2026-01-02T00:00:00Z"))
         let plain = try PDFCommand.parse(["out"])
         #expect(try plain.pdf.options(output: plain.output, force: false) == PDFExportOptions())
     }
@@ -39,14 +44,23 @@ import Testing
     }
 
     @Test func iiifOptionsMapToTheExport() throws {
-        let command = try IIIFCommand.parse(["out", "--base-url", "https://x.org/iiif/", "--label", "Book", "--behavior", "paged",
-                                             "--viewing-direction", "right-to-left", "--tile-size", "256", "--quality", "70"])
-        #expect(command.options == IIIFExportOptions(baseURL: "https://x.org/iiif/", label: "Book", behavior: .paged,
-                                                     viewingDirection: .rightToLeft, tileSize: 256, quality: 70))
+        let command = try IIIFCommand.parse([
+            "out", "--base-url", "https://x.org/iiif/", "--label", "Book", "--behavior", "paged",
+            "--viewing-direction", "right-to-left", "--tile-size", "256", "--quality", "70"
+        ])
+        #expect(
+            command.options
+                == IIIFExportOptions(
+                    baseURL: "https://x.org/iiif/", label: "Book", behavior: .paged,
+                    viewingDirection: .rightToLeft, tileSize: 256, quality: 70))
         #expect(throws: (any Error).self) { try IIIFCommand.parse(["out"]) }
         #expect(throws: (any Error).self) { try IIIFCommand.parse(["out", "--base-url", "x.org/iiif"]) }
-        #expect(throws: (any Error).self) { try IIIFCommand.parse(["out", "--base-url", "https://x.org", "--behavior", "book"]) }
-        #expect(throws: (any Error).self) { try IIIFCommand.parse(["out", "--base-url", "https://x.org", "--tile-size", "10"]) }
+        #expect(throws: (any Error).self) {
+            try IIIFCommand.parse(["out", "--base-url", "https://x.org", "--behavior", "book"])
+        }
+        #expect(throws: (any Error).self) {
+            try IIIFCommand.parse(["out", "--base-url", "https://x.org", "--tile-size", "10"])
+        }
     }
 
     @Test func processTakesPDFWithOrWithoutAFile() throws {
@@ -54,9 +68,11 @@ import Testing
         let bare = try #require(try ProcessCommand.parse(["in", "-o", "out", "--pdf"]).pdfExport)
         #expect(bare.output == nil)
         #expect(try ProcessCommand.parse(["in", "-o", "out", "--pdf", "-q"]).pdfExport?.output == nil)
-        #expect(try ProcessCommand.parse(["in", "-o", "out", "--pdf=b.pdf", "--title", "T"]).pdfExport?.output == "b.pdf")
+        #expect(
+            try ProcessCommand.parse(["in", "-o", "out", "--pdf=b.pdf", "--title", "T"]).pdfExport?.output == "b.pdf")
         #expect(try ProcessCommand.parse(["in", "-o", "out", "--pdf", "b.pdf", "-q"]).pdfExport?.output == "b.pdf")
-        let titled = try #require(try ProcessCommand.parse(["in", "-o", "out", "--pdf", "--title", "T", "--paper", "letter"]).pdfExport)
+        let titled = try #require(
+            try ProcessCommand.parse(["in", "-o", "out", "--pdf", "--title", "T", "--paper", "letter"]).pdfExport)
         #expect(titled.title == "T" && titled.paper == .letter && titled.dpi == nil)
         // --paper auto sizes pages by the A4 width rule; --dpi is PDF inputs' render resolution, not passed on.
         let auto = try #require(try ProcessCommand.parse(["in", "-o", "out", "--dpi", "300", "--pdf"]).pdfExport)
@@ -64,8 +80,11 @@ import Testing
     }
 
     @Test func processTakesIIIF() throws {
-        let options = try #require(try ProcessCommand.parse(["in", "-o", "out", "--iiif", "https://x.org/iiif", "--title", "T",
-                                                              "--behavior", "paged"]).iiifExport)
+        let options = try #require(
+            try ProcessCommand.parse([
+                "in", "-o", "out", "--iiif", "https://x.org/iiif", "--title", "T",
+                "--behavior", "paged"
+            ]).iiifExport)
         #expect(options.baseURL == "https://x.org/iiif" && options.label == "T" && options.behavior == .paged)
         #expect(throws: (any Error).self) { try ProcessCommand.parse(["in", "-o", "out", "--iiif", "iiif/"]) }
     }

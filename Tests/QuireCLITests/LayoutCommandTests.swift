@@ -12,11 +12,11 @@ import Testing
     @Test func linesModeAnswersEachLineAndContinuesAfterErrors() throws {
         let pipe = Pipe()
         let input = """
-        {"layout":"featured","viewport":{"width":375,"height":667},"count":3,"id":"a"}
+            {"layout":"featured","viewport":{"width":375,"height":667},"count":3,"id":"a"}
 
-        {"layout":"featured","viewport":{"width":375}}
-        {"layout":"pager","viewport":{"width":390,"height":844},"count":2,"id":"c"}
-        """
+            {"layout":"featured","viewport":{"width":375}}
+            {"layout":"pager","viewport":{"width":390,"height":844},"count":2,"id":"c"}
+            """
         pipe.fileHandleForWriting.write(Data(input.utf8))
         try pipe.fileHandleForWriting.close()
         var lines: [String] = []

@@ -28,8 +28,10 @@ import QuireTestSupport
         let stored = try Self.pattern(width: 40, height: 24)
         let upright = try stored.rotated(quarterTurns: clockwiseTurns)
         let region = (x: 3, y: 5, width: 11, height: 9)
-        let s = try #require(FloorWork.storedRect(region, orientation: orientation,
-                                                  storedWidth: stored.width, storedHeight: stored.height))
+        let s = try #require(
+            FloorWork.storedRect(
+                region, orientation: orientation,
+                storedWidth: stored.width, storedHeight: stored.height))
         let viaStored = try stored.cropped(x: s.x, y: s.y, width: s.width, height: s.height)
             .rotated(quarterTurns: clockwiseTurns)
         let viaUpright = try upright.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
@@ -44,9 +46,10 @@ import QuireTestSupport
     }
 
     @Test func pageRegionIsCentredAndClampedToTheFrame() {
-        let work = FloorWork(output: "/nonexistent", previewSize: 1600, thumbSize: 256, save: .init(),
-                             strategy: .stream,
-                             pageSizes: ["a.jpg": [100, 50, 10, 10], "b.jpg": [500, 500], "c.jpg": [40, 20]])
+        let work = FloorWork(
+            output: "/nonexistent", previewSize: 1600, thumbSize: 256, save: .init(),
+            strategy: .stream,
+            pageSizes: ["a.jpg": [100, 50, 10, 10], "b.jpg": [500, 500], "c.jpg": [40, 20]])
         let a = work.pageRegion(for: "/x/a.jpg", width: 300, height: 200)
         #expect(a?.x == 0 && a?.y == 0 && a?.width == 100 && a?.height == 50)
         let b = work.pageRegion(for: "b.jpg", width: 300, height: 200)
@@ -78,8 +81,9 @@ import QuireTestSupport
                 for sub in ["pages", "previews", "thumbs"] {
                     try FileManager.default.createDirectory(atPath: "\(out)/\(sub)", withIntermediateDirectories: true)
                 }
-                let work = FloorWork(output: out, previewSize: 160, thumbSize: 64,
-                                     save: .init(format: .png), strategy: strategy, pageSizes: sizes)
+                let work = FloorWork(
+                    output: out, previewSize: 160, thumbSize: 64,
+                    save: .init(format: .png), strategy: strategy, pageSizes: sizes)
                 try work.process(file, number: 1)
                 written[strategy] = try ["pages", "previews", "thumbs"].map {
                     try VIPSImage.load(file: "\(out)/\($0)/0001.jpg")

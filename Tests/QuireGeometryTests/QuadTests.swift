@@ -20,10 +20,13 @@ import Testing
     }
 
     @Test func homographyMapsRectCornersOntoQuad() throws {
-        let quad = Quad(topLeft: Point(x: 12, y: 30), topRight: Point(x: 410, y: 8),
-                        bottomRight: Point(x: 440, y: 600), bottomLeft: Point(x: 5, y: 560))
+        let quad = Quad(
+            topLeft: Point(x: 12, y: 30), topRight: Point(x: 410, y: 8),
+            bottomRight: Point(x: 440, y: 600), bottomLeft: Point(x: 5, y: 560))
         let h = try #require(Homography(rectWidth: 300, height: 400, to: quad))
-        let mapped = [Point(x: 0, y: 0), Point(x: 300, y: 0), Point(x: 300, y: 400), Point(x: 0, y: 400)].compactMap { h.apply($0) }
+        let mapped = [Point(x: 0, y: 0), Point(x: 300, y: 0), Point(x: 300, y: 400), Point(x: 0, y: 400)].compactMap {
+            h.apply($0)
+        }
         for (m, c) in zip(mapped, quad.corners) { #expect(m.distance(to: c) < 1e-9) }
         let inv = try #require(h.inverted())
         let back = try #require(inv.apply(quad.bottomRight))
@@ -37,7 +40,9 @@ import Testing
 
     @Test func convexity() {
         #expect(Quad(rect: Rect(x: 0, y: 0, width: 1, height: 1)).isConvex)
-        let bowtie = Quad(topLeft: Point(x: 0, y: 0), topRight: Point(x: 1, y: 1), bottomRight: Point(x: 1, y: 0), bottomLeft: Point(x: 0, y: 1))
+        let bowtie = Quad(
+            topLeft: Point(x: 0, y: 0), topRight: Point(x: 1, y: 1), bottomRight: Point(x: 1, y: 0),
+            bottomLeft: Point(x: 0, y: 1))
         #expect(!bowtie.isConvex)
     }
 
@@ -54,8 +59,9 @@ import Testing
             }
         }
         #expect(clockwise.sides?[0].point(at: 1, out: 0) == Point(x: 110, y: 20))
-        let degenerate = Quad(topLeft: Point(x: 0, y: 0), topRight: Point(x: 0.5, y: 0),
-                              bottomRight: Point(x: 10, y: 10), bottomLeft: Point(x: 0, y: 10))
+        let degenerate = Quad(
+            topLeft: Point(x: 0, y: 0), topRight: Point(x: 0.5, y: 0),
+            bottomRight: Point(x: 10, y: 10), bottomLeft: Point(x: 0, y: 10))
         #expect(degenerate.sides == nil)
     }
 }

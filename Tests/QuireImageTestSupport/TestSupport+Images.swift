@@ -5,7 +5,8 @@ import VipsBridge
 /// Images synthesised in the test (DESIGN: test inputs are made where they are used).
 extension TestSupport {
     /// An 8-bit image whose pixel (x, y) band b is `value(x, y, b)`.
-    public static func image(width: Int, height: Int, bands: Int, _ value: (Int, Int, Int) -> UInt8) throws -> VIPSImage {
+    public static func image(width: Int, height: Int, bands: Int, _ value: (Int, Int, Int) -> UInt8) throws -> VIPSImage
+    {
         var bytes = [UInt8](repeating: 0, count: width * height * bands)
         for y in 0..<height {
             for x in 0..<width {
@@ -31,8 +32,10 @@ extension TestSupport {
     }
 
     /// Writes a `width` x `height` test picture (a gradient with a level that tells files apart).
-    public static func writeImage(_ path: String, width: Int, height: Int, level: UInt8 = 128,
-                                  format: VIPSImage.SaveFormat = .jpeg) throws {
+    public static func writeImage(
+        _ path: String, width: Int, height: Int, level: UInt8 = 128,
+        format: VIPSImage.SaveFormat = .jpeg
+    ) throws {
         var bytes = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             for x in 0..<width {

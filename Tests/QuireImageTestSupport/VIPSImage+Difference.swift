@@ -30,10 +30,13 @@ extension VIPSImage {
     /// Both images' pixels, after checking that they line up byte for byte.
     private func comparablePixels(_ other: VIPSImage) throws -> ([UInt8], [UInt8]) {
         guard (width, height, bands) == (other.width, other.height, other.bands) else {
-            throw DifferenceError(description: "cannot compare \(width)x\(height)x\(bands) with \(other.width)x\(other.height)x\(other.bands)")
+            throw DifferenceError(
+                description:
+                    "cannot compare \(width)x\(height)x\(bands) with \(other.width)x\(other.height)x\(other.bands)")
         }
         guard format == .uchar, other.format == .uchar else {
-            throw DifferenceError(description: "pixel differences compare 8-bit images, not \(format) and \(other.format)")
+            throw DifferenceError(
+                description: "pixel differences compare 8-bit images, not \(format) and \(other.format)")
         }
         return (try pixelBytes(), try other.pixelBytes())
     }

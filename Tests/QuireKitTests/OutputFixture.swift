@@ -18,18 +18,23 @@ struct OutputFixture {
 
     /// Distinct, well separated colours for page `i`.
     static func spec(_ i: Int, aspectRatio: Double) -> PageSpec {
-        let palette: [[Double]] = [[220, 40, 40], [40, 180, 60], [40, 80, 220], [230, 200, 30],
-                                   [160, 60, 200], [30, 200, 200], [240, 120, 20], [120, 120, 120]]
+        let palette: [[Double]] = [
+            [220, 40, 40], [40, 180, 60], [40, 80, 220], [230, 200, 30],
+            [160, 60, 200], [30, 200, 200], [240, 120, 20], [120, 120, 120]
+        ]
         let left = palette[i % palette.count]
         return PageSpec(left: left, right: left.map { 255 - $0 }, aspectRatio: aspectRatio)
     }
 
     /// Writes the folder. `thumbBox` is the thumbnail box (longest side), `pageLong` the page's.
-    static func make(aspectRatios: [Double], pageLong: Int = 480, previewLong: Int = 240, thumbBox: Int = 96,
-                     viewport: LayoutReport.Viewport = .init(width: 390, height: 844, stripHeight: 66)) throws -> OutputFixture {
+    static func make(
+        aspectRatios: [Double], pageLong: Int = 480, previewLong: Int = 240, thumbBox: Int = 96,
+        viewport: LayoutReport.Viewport = .init(width: 390, height: 844, stripHeight: 66)
+    ) throws -> OutputFixture {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("quire-kit-\(UUID().uuidString)")
         for sub in ["pages", "previews", "thumbs"] {
-            try FileManager.default.createDirectory(at: url.appendingPathComponent(sub), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.appendingPathComponent(sub), withIntermediateDirectories: true)
         }
         var specs: [PageSpec] = []
         var pages: [LayoutReport.Page] = []
@@ -39,20 +44,24 @@ struct OutputFixture {
             let name = String(format: "%04d.jpg", i + 1)
             let (w, h) = size(aspect, long: pageLong)
             let page = try image(spec, width: w, height: h)
-            try page.save(to: url.appendingPathComponent("pages/\(name)").path, options: .init(format: .jpeg, quality: 95))
+            try page.save(
+                to: url.appendingPathComponent("pages/\(name)").path, options: .init(format: .jpeg, quality: 95))
             let (pw, ph) = size(aspect, long: previewLong)
-            try page.resized(toWidth: pw, height: ph).save(to: url.appendingPathComponent("previews/\(name)").path,
-                                                           options: .init(format: .jpeg, quality: 95))
+            try page.resized(toWidth: pw, height: ph).save(
+                to: url.appendingPathComponent("previews/\(name)").path,
+                options: .init(format: .jpeg, quality: 95))
             let (tw, th) = size(aspect, long: thumbBox)
-            try page.resized(toWidth: tw, height: th).save(to: url.appendingPathComponent("thumbs/\(name)").path,
-                                                           options: .init(format: .jpeg, quality: 95))
+            try page.resized(toWidth: tw, height: th).save(
+                to: url.appendingPathComponent("thumbs/\(name)").path,
+                options: .init(format: .jpeg, quality: 95))
             let zero = LayoutReport.RectValue(.zero)
-            pages.append(LayoutReport.Page(
-                index: i, source: "in/\(i).jpg", sourcePage: 0, orientation: 1, width: w, height: h,
-                aspectRatio: Double(w) / Double(h),
-                files: .init(page: "pages/\(name)", preview: "previews/\(name)", thumbnail: "thumbs/\(name)"),
-                pager: .init(frame: zero, mask: zero, snapOffset: 0),
-                strip: .init(frame: zero, focusedFrame: zero, snapOffset: 0)))
+            pages.append(
+                LayoutReport.Page(
+                    index: i, source: "in/\(i).jpg", sourcePage: 0, orientation: 1, width: w, height: h,
+                    aspectRatio: Double(w) / Double(h),
+                    files: .init(page: "pages/\(name)", preview: "previews/\(name)", thumbnail: "thumbs/\(name)"),
+                    pager: .init(frame: zero, mask: zero, snapOffset: 0),
+                    strip: .init(frame: zero, focusedFrame: zero, snapOffset: 0)))
         }
         let report = LayoutReport(viewport: viewport, pages: pages, errors: [])
         try report.encoded().write(to: url.appendingPathComponent("layout.json"))
@@ -60,8 +69,9 @@ struct OutputFixture {
     }
 
     static func size(_ aspect: Double, long: Int) -> (Int, Int) {
-        aspect >= 1 ? (long, max(1, Int((Double(long) / aspect).rounded())))
-                    : (max(1, Int((Double(long) * aspect).rounded())), long)
+        aspect >= 1
+            ? (long, max(1, Int((Double(long) / aspect).rounded())))
+            : (max(1, Int((Double(long) * aspect).rounded())), long)
     }
 
     static func image(_ spec: PageSpec, width: Int, height: Int) throws -> VIPSImage {

@@ -13,7 +13,7 @@ import QuireLayout
         #expect(Easing.easeInOut(0.75) == 0.875)
         #expect(Easing.easeIn(0.5) == 0.25)
         #expect(animationProgress(elapsed: 0.075, duration: 0.15) == 0.5)
-        #expect(animationProgress(elapsed: 0, duration: 0) == 1) // zero duration: one tick at p = 1
+        #expect(animationProgress(elapsed: 0, duration: 0) == 1)  // zero duration: one tick at p = 1
     }
 
     @Test func scrollAnimationsMoveTheExpandingRate() {
@@ -34,8 +34,9 @@ import QuireLayout
     func expectClose(_ a: [Rect], _ b: [Rect], sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(a.count == b.count, sourceLocation: sourceLocation)
         for (x, y) in zip(a, b) {
-            #expect(abs(x.minX - y.minX) < 1e-9 && abs(x.width - y.width) < 1e-9 && abs(x.height - y.height) < 1e-9,
-                    "\(x) != \(y)", sourceLocation: sourceLocation)
+            #expect(
+                abs(x.minX - y.minX) < 1e-9 && abs(x.width - y.width) < 1e-9 && abs(x.height - y.height) < 1e-9,
+                "\(x) != \(y)", sourceLocation: sourceLocation)
         }
     }
 
@@ -58,7 +59,8 @@ import QuireLayout
         #expect(half.offset.x == (start.x + end.x) / 2)
         #expect(half.updates == [3: [.expand(0.5)], 1: [.expand(0.5)]])
         // Same index: the fromIndex entry is written second and wins.
-        let same = StripAnimation.move(from: 2, to: 2, startOffset: start).frame(in: strip, progress: 0.25, offset: start)
+        let same = StripAnimation.move(from: 2, to: 2, startOffset: start).frame(
+            in: strip, progress: 0.25, offset: start)
         #expect(same.updates == [2: [.expand(0.125), .expand(0.875)]])
     }
 
@@ -73,7 +75,8 @@ import QuireLayout
         let c1 = strip.applying(phases.collapse.frame(in: strip, progress: 1, offset: at))
         let collapsed = try #require(c1.item(ofIndex: k, at: at))
         #expect(collapsed.attributes.size == Size(width: 0, height: 0) && collapsed.attributes.alpha == 0)
-        #expect(c1.item(ofIndex: k + 1, at: at)?.attributes.frame == strip.item(ofIndex: k + 1, at: at)?.attributes.frame)
+        #expect(
+            c1.item(ofIndex: k + 1, at: at)?.attributes.frame == strip.item(ofIndex: k + 1, at: at)?.attributes.frame)
         // Delete at 0 equals collapse at 1.
         let d0 = strip.applying(phases.delete.frame(in: strip, progress: 0, offset: at))
         expectClose(frames(d0, at: at), frames(c1, at: at))

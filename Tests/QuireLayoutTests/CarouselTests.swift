@@ -32,10 +32,11 @@ import QuireLayout
     // One-third snapping table: proposal → target offset and slot.
     // Right wins when minX(right) + g < t + W: 702 + 114.33 < t + 375 ⇔ t > 441.33.
     // Left wins when maxX(left) − g > t: 343 − 114.33 > t ⇔ t < 228.67.
-    @Test(arguments: [
-        (335.0, 335.0, "center"), (441, 335, "center"), (442, 686, "right"), (1000, 686, "right"),
-        (229, 335, "center"), (228, -16, "left"), (-100, -16, "left"),
-    ] as [(Double, Double, String)])
+    @Test(
+        arguments: [
+            (335.0, 335.0, "center"), (441, 335, "center"), (442, 686, "right"), (1000, 686, "right"),
+            (229, 335, "center"), (228, -16, "left"), (-100, -16, "left")
+        ] as [(Double, Double, String)])
     func snapping(proposed: Double, target: Double, slot: String) {
         let p = Point(x: proposed, y: 0)
         #expect(carousel.targetOffset(forProposed: p, velocity: .zero).x == target)

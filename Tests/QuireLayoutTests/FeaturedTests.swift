@@ -53,9 +53,10 @@ import QuireTestSupport
         #expect(featured.nearestIndex(at: Point(x: 0, y: 1e12)) == 9)
     }
 
-    @Test(arguments: [
-        (-500.0, 0.0), (0, 0), (89.9, 0), (90, 180), (269.9, 180), (270, 360), (1e9, 1620), (.nan, 0),
-    ] as [(Double, Double)])
+    @Test(
+        arguments: [
+            (-500.0, 0.0), (0, 0), (89.9, 0), (90, 180), (269.9, 180), (270, 360), (1e9, 1620), (.nan, 0)
+        ] as [(Double, Double)])
     func snappingRoundsHalfAwayAndClamps(proposed: Double, target: Double) throws {
         let t = featured.targetOffset(forProposed: Point(x: 0, y: proposed), velocity: .zero)
         #expect(t.y == target)
@@ -79,9 +80,12 @@ import QuireTestSupport
             let n = Int.random(in: 1...30, using: &rng)
             let f = Layouts.Featured(viewport: Size(width: 375, height: 667), count: n)
             let offset = Point(x: 0, y: Double.random(in: -300...(Double(n) * 180 + 300), using: &rng))
-            let rect = Rect(x: 0, y: Double.random(in: -300...(Double(n) * 180 + 300), using: &rng), width: 375,
-                            height: Double.random(in: 0...900, using: &rng))
-            let brute = (0..<n).compactMap { f.item(ofIndex: $0, at: offset) }.filter { $0.attributes.frame.intersects(rect) }
+            let rect = Rect(
+                x: 0, y: Double.random(in: -300...(Double(n) * 180 + 300), using: &rng), width: 375,
+                height: Double.random(in: 0...900, using: &rng))
+            let brute = (0..<n).compactMap { f.item(ofIndex: $0, at: offset) }.filter {
+                $0.attributes.frame.intersects(rect)
+            }
             #expect(f.items(at: offset, in: rect) == brute)
         }
     }

@@ -1,9 +1,9 @@
 import Testing
 import QuireLayout
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Golden files: readable one-line-per-item text beside the tests (`Goldens/<name>.txt`),
@@ -53,7 +53,8 @@ enum Golden {
         for i in 0..<max(a.count, b.count) {
             let x = i < a.count ? String(a[i]) : "<none>", y = i < b.count ? String(b[i]) : "<none>"
             if x != y {
-                Issue.record("golden \(name) line \(i + 1):\n  expected: \(x)\n  actual:   \(y)", sourceLocation: sourceLocation)
+                Issue.record(
+                    "golden \(name) line \(i + 1):\n  expected: \(x)\n  actual:   \(y)", sourceLocation: sourceLocation)
                 return
             }
         }
@@ -82,7 +83,9 @@ enum Golden {
 
 /// Checks the invariants every attribute must hold.
 func expectSane(_ a: LayoutAttributes, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    let values = [a.center.x, a.center.y, a.size.width, a.size.height, a.transform.tx, a.transform.ty, a.transform.scale, a.alpha]
+    let values = [
+        a.center.x, a.center.y, a.size.width, a.size.height, a.transform.tx, a.transform.ty, a.transform.scale, a.alpha
+    ]
     let allFinite = values.allSatisfy { $0.isFinite }
     #expect(allFinite, "non-finite value in \(context): \(a)", sourceLocation: sourceLocation)
     #expect(a.alpha >= 0 && a.alpha <= 1, "alpha out of range in \(context): \(a)", sourceLocation: sourceLocation)

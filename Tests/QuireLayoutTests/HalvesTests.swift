@@ -48,7 +48,7 @@ import QuireTestSupport
         #expect(headers.count == 1)
         #expect(headers[0].attributes.frame == Rect(x: 16, y: -60, width: 155, height: 60))
         #expect(headers[0].attributes.zIndex == 2)
-        #expect(items.last?.role == .header) // cells first, then headers
+        #expect(items.last?.role == .header)  // cells first, then headers
     }
 
     @Test func headersCrossFadeAndSlide() throws {
@@ -61,10 +61,11 @@ import QuireTestSupport
     }
 
     // Snapping table with the same-cell rule: current offset rests on pizza 0 (−256).
-    @Test(arguments: [
-        (-256.0 + 100, 0, true), (-256 + 149, 0, true), (-256 + 150, 1, false), (44 + 299, 2, false),
-        (1e9, 7, false), (-1e9, 0, true), (.nan, 0, true),
-    ] as [(Double, Int, Bool)])
+    @Test(
+        arguments: [
+            (-256.0 + 100, 0, true), (-256 + 149, 0, true), (-256 + 150, 1, false), (44 + 299, 2, false),
+            (1e9, 7, false), (-1e9, 0, true), (.nan, 0, true)
+        ] as [(Double, Int, Bool)])
     func snapping(proposed: Double, index: Int, sameCell: Bool) throws {
         let current = Point(x: 0, y: -256)
         let snap = try #require(left.snap(proposed: Point(x: 0, y: proposed), velocity: .zero, current: current))
@@ -82,7 +83,9 @@ import QuireTestSupport
         let rect = Rect(x: 0, y: 1200 - 10, width: 187, height: 5)
         let items = left.items(at: Point(x: 0, y: 1100), in: rect)
         for item in items where item.role == .cell {
-            #expect(item.attributes.frame.intersects(rect) || left.defaultFrame(ofIndex: item.attributes.index).intersects(rect))
+            #expect(
+                item.attributes.frame.intersects(rect)
+                    || left.defaultFrame(ofIndex: item.attributes.index).intersects(rect))
         }
         var zero = left
         zero.parameters.pizzaSize = 0
@@ -105,10 +108,14 @@ import QuireTestSupport
             }
             let h = Layouts.Halves(viewport: Size(width: 187, height: 812), count: n, parameters: parameters)
             let offset = Point(x: 0, y: Double.random(in: -600...(Double(n) * h.pizzaSize), using: &rng))
-            let rect = Rect(x: 0, y: offset.y + Double.random(in: -900...900, using: &rng), width: 187,
-                            height: Double.random(in: 0...1200, using: &rng))
+            let rect = Rect(
+                x: 0, y: offset.y + Double.random(in: -900...900, using: &rng), width: 187,
+                height: Double.random(in: 0...1200, using: &rng))
             let brute = (0..<n).compactMap { h.cell(ofIndex: $0, at: offset) }
-                .filter { $0.attributes.frame.intersects(rect) || h.defaultFrame(ofIndex: $0.attributes.index).intersects(rect) }
+                .filter {
+                    $0.attributes.frame.intersects(rect)
+                        || h.defaultFrame(ofIndex: $0.attributes.index).intersects(rect)
+                }
             #expect(h.items(at: offset, in: rect).filter { $0.role == .cell } == brute)
         }
     }

@@ -19,8 +19,13 @@ import QuireTestSupport
         var rng = SplitMix64(seed: 1)
         for round in 0..<400 {
             let n = [0, 1, Int.random(in: 2...50, using: &rng)][round % 3]
-            let layout = Layouts.Pager(viewport: Size(width: Double.random(in: 1...1200, using: &rng), height: Double.random(in: 0...1200, using: &rng)),
-                                       aspectRatios: (0..<n).map { _ in [Double.random(in: 0.1...5, using: &rng), 0, -1, .nan][Int.random(in: 0..<4, using: &rng) == 0 ? Int.random(in: 1...3, using: &rng) : 0] })
+            let layout = Layouts.Pager(
+                viewport: Size(
+                    width: Double.random(in: 1...1200, using: &rng), height: Double.random(in: 0...1200, using: &rng)),
+                aspectRatios: (0..<n).map { _ in
+                    [Double.random(in: 0.1...5, using: &rng), 0, -1, .nan][
+                        Int.random(in: 0..<4, using: &rng) == 0 ? Int.random(in: 1...3, using: &rng) : 0]
+                })
             let offset = randomOffset(&rng, span: Double(n + 1) * layout.viewport.width)
             for item in layout.items(at: offset) {
                 expectSane(item.attributes, "pager")
@@ -41,11 +46,17 @@ import QuireTestSupport
         var rng = SplitMix64(seed: 2)
         for round in 0..<400 {
             let n = [0, 1, Int.random(in: 2...50, using: &rng)][round % 3]
-            var layout = Layouts.Strip(viewport: Size(width: Double.random(in: 0...1200, using: &rng), height: Double.random(in: 1...200, using: &rng)),
-                                       aspectRatios: (0..<n).map { _ in Bool.random(using: &rng) ? Double.random(in: 0.05...8, using: &rng) : nil })
+            var layout = Layouts.Strip(
+                viewport: Size(
+                    width: Double.random(in: 0...1200, using: &rng), height: Double.random(in: 1...200, using: &rng)),
+                aspectRatios: (0..<n).map { _ in
+                    Bool.random(using: &rng) ? Double.random(in: 0.05...8, using: &rng) : nil
+                })
             if n > 0, Bool.random(using: &rng) {
-                layout.updates[Int.random(in: 0..<n, using: &rng)] = [.collapse(Double.random(in: 0...1, using: &rng)),
-                                                                       .delete(Double.random(in: 0...1, using: &rng), .right)]
+                layout.updates[Int.random(in: 0..<n, using: &rng)] = [
+                    .collapse(Double.random(in: 0...1, using: &rng)),
+                    .delete(Double.random(in: 0...1, using: &rng), .right)
+                ]
             }
             let offset = randomOffset(&rng, span: Double(n + 1) * 60)
             for item in layout.items(at: offset) { expectSane(item.attributes, "strip") }
@@ -64,8 +75,10 @@ import QuireTestSupport
         var rng = SplitMix64(seed: 3)
         for round in 0..<400 {
             let n = [0, 1, Int.random(in: 2...50, using: &rng)][round % 3]
-            let layout = Layouts.Halves(viewport: Size(width: Double.random(in: 0...400, using: &rng), height: Double.random(in: 0...1000, using: &rng)),
-                                        count: n, orientation: Bool.random(using: &rng) ? .left : .right)
+            let layout = Layouts.Halves(
+                viewport: Size(
+                    width: Double.random(in: 0...400, using: &rng), height: Double.random(in: 0...1000, using: &rng)),
+                count: n, orientation: Bool.random(using: &rng) ? .left : .right)
             let offset = randomOffset(&rng, span: Double(n + 1) * 300)
             for item in layout.items(at: offset) { expectSane(item.attributes, "halves") }
             let target = layout.targetOffset(forProposed: offset, velocity: .zero)
@@ -81,8 +94,10 @@ import QuireTestSupport
         var rng = SplitMix64(seed: 4)
         for round in 0..<400 {
             let n = [0, 1, Int.random(in: 2...50, using: &rng)][round % 3]
-            let layout = Layouts.Carousel(viewport: Size(width: Double.random(in: 0...1000, using: &rng), height: Double.random(in: 0...400, using: &rng)),
-                                          count: n, centerIndex: Int.random(in: -100...100, using: &rng))
+            let layout = Layouts.Carousel(
+                viewport: Size(
+                    width: Double.random(in: 0...1000, using: &rng), height: Double.random(in: 0...400, using: &rng)),
+                count: n, centerIndex: Int.random(in: -100...100, using: &rng))
             let offset = randomOffset(&rng, span: 3000)
             let (recentred, o) = layout.recentred(at: offset)
             #expect(o.x.isFinite || !offset.x.isFinite)
@@ -106,7 +121,10 @@ import QuireTestSupport
         var rng = SplitMix64(seed: 5)
         for round in 0..<400 {
             let n = [0, 1, Int.random(in: 2...50, using: &rng)][round % 3]
-            let layout = Layouts.Featured(viewport: Size(width: Double.random(in: 0...800, using: &rng), height: Double.random(in: 0...1200, using: &rng)), count: n)
+            let layout = Layouts.Featured(
+                viewport: Size(
+                    width: Double.random(in: 0...800, using: &rng), height: Double.random(in: 0...1200, using: &rng)),
+                count: n)
             let offset = randomOffset(&rng, span: Double(n + 1) * 180)
             for item in layout.items(at: offset) {
                 expectSane(item.attributes, "featured")
@@ -124,7 +142,8 @@ import QuireTestSupport
     @Test func hugeCountsStayCheap() {
         // A million items: the visible query touches only the visible cells (no O(N) scan).
         let n = 1_000_000
-        let strip = Layouts.Strip(viewport: Size(width: 390, height: 66), aspectRatios: [Double?](repeating: nil, count: n))
+        let strip = Layouts.Strip(
+            viewport: Size(width: 390, height: 66), aspectRatios: [Double?](repeating: nil, count: n))
         #expect(strip.items(at: Point(x: 37.0 * 999_999 - 176.5, y: 0)).count <= 12)
         let featured = Layouts.Featured(viewport: Size(width: 375, height: 667), count: n)
         #expect(featured.items(at: Point(x: 0, y: 180.0 * 500_000)).count <= 8)

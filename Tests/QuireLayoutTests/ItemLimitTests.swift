@@ -17,14 +17,19 @@ import QuireLayout
         #expect(layout.items(at: offset, in: nil, limit: visible.count) == visible)
     }
 
-    @Test func pager() { check(Layouts.Pager(viewport: Size(width: 390, height: 844), aspectRatios: Array(repeating: 0.7, count: 500))) }
+    @Test func pager() {
+        check(Layouts.Pager(viewport: Size(width: 390, height: 844), aspectRatios: Array(repeating: 0.7, count: 500)))
+    }
     @Test func strip() {
-        var layout = Layouts.Strip(viewport: Size(width: 390, height: 66), aspectRatios: Array(repeating: nil, count: 500))
+        var layout = Layouts.Strip(
+            viewport: Size(width: 390, height: 66), aspectRatios: Array(repeating: nil, count: 500))
         layout.updates[7] = [.expand(0.5)]
         check(layout, at: Point(x: 100, y: 0))
     }
     @Test func halves() { check(Layouts.Halves(viewport: Size(width: 187, height: 812), count: 500)) }
-    @Test func featured() { check(Layouts.Featured(viewport: Size(width: 375, height: 667), count: 500), at: Point(x: 0, y: 900)) }
+    @Test func featured() {
+        check(Layouts.Featured(viewport: Size(width: 375, height: 667), count: 500), at: Point(x: 0, y: 900))
+    }
     @Test func carousel() {
         let layout = Layouts.Carousel(viewport: Size(width: 375, height: 180), count: 5)
         let all = layout.items(at: .zero, in: Self.everything)

@@ -43,10 +43,11 @@ import QuireLayout
         #expect(zeroWidth.nearestIndex(at: .zero) == nil)
     }
 
-    @Test(arguments: [
-        (-1000.0, 0), (0, 0), (194.9, 0), (195, 1), (584.9, 1), (585, 2), (1170, 3), (1e12, 3),
-        (.infinity, 3), (-.infinity, 0), (.nan, 0),
-    ] as [(Double, Int)])
+    @Test(
+        arguments: [
+            (-1000.0, 0), (0, 0), (194.9, 0), (195, 1), (584.9, 1), (585, 2), (1170, 3), (1e12, 3),
+            (.infinity, 3), (-.infinity, 0), (.nan, 0)
+        ] as [(Double, Int)])
     func nearestIndexIsRoundHalfUpClamped(offset: Double, expected: Int) {
         #expect(pager.nearestIndex(at: Point(x: offset, y: 0)) == expected)
         #expect(pager.targetOffset(forProposed: Point(x: offset, y: 0), velocity: .zero).x == Double(expected) * 390)
@@ -64,7 +65,9 @@ import QuireLayout
         for o in stride(from: -400.0, through: 1600, by: 37.5) {
             let offset = Point(x: o, y: 0)
             let brute = (0..<pager.count).compactMap { pager.item(ofIndex: $0, at: offset) }
-                .filter { pager.frame(ofIndex: $0.attributes.index).intersects(Rect(x: o, y: 0, width: 390, height: 844)) }
+                .filter {
+                    pager.frame(ofIndex: $0.attributes.index).intersects(Rect(x: o, y: 0, width: 390, height: 844))
+                }
             #expect(pager.items(at: offset) == brute)
         }
     }

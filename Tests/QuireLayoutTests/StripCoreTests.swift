@@ -15,9 +15,9 @@ import QuireLayout
         let items = strip.items(at: Point(x: -176.5, y: 0), in: nil)
         let first = try #require(items.first { $0.attributes.index == 0 })
         #expect(first.state.expanding == 1)
-        #expect(first.attributes.size.width == 50) // ceil(33 + 16.5)
+        #expect(first.attributes.size.width == 50)  // ceil(33 + 16.5)
         let second = try #require(items.first { $0.attributes.index == 1 })
-        #expect(second.attributes.transform.tx == 18.25) // (16.5 + 20) / 2
+        #expect(second.attributes.transform.tx == 18.25)  // (16.5 + 20) / 2
         #expect(second.attributes.center.x == 53.5)
     }
 

@@ -7,7 +7,8 @@ import QuireTestSupport
 
     static func lines(_ items: [Layouts.Strip.Item]) -> [String] {
         items.map { item in
-            Golden.line(item.attributes) + " e=\(Golden.number(item.state.expanding)) k=\(Golden.number(item.state.collapsing))"
+            Golden.line(item.attributes)
+                + " e=\(Golden.number(item.state.expanding)) k=\(Golden.number(item.state.collapsing))"
                 + " del=\(Golden.number(item.state.deleting)) dir=\(item.state.deletingDirection.rawValue)"
                 + " frame=\(Golden.rect(item.attributes.frame))"
         }
@@ -48,10 +49,11 @@ import QuireTestSupport
     }
 
     // Table: proposal (relative to −farInset) → snapped index. Ties go right; beyond the ends clamp.
-    @Test(arguments: [
-        (-500.0, 0), (0, 0), (18.4, 0), (18.5, 1), (36.9, 1), (55.5, 2), (92.4, 2), (92.5, 3),
-        (185, 5), (1e9, 5), (-.infinity, 0), (.nan, 0),
-    ] as [(Double, Int)])
+    @Test(
+        arguments: [
+            (-500.0, 0), (0, 0), (18.4, 0), (18.5, 1), (36.9, 1), (55.5, 2), (92.4, 2), (92.5, 3),
+            (185, 5), (1e9, 5), (-.infinity, 0), (.nan, 0)
+        ] as [(Double, Int)])
     func snapping(relative: Double, expected: Int) {
         let target = strip.targetOffset(forProposed: Point(x: relative - 176.5, y: 0), velocity: .zero)
         #expect(target.x == Double(expected) * 37 - 176.5)
@@ -95,17 +97,21 @@ import QuireTestSupport
         var rng = SplitMix64(seed: 7)
         for _ in 0..<200 {
             let n = Int.random(in: 1...40, using: &rng)
-            var s = Layouts.Strip(viewport: Size(width: Double.random(in: 100...800, using: &rng), height: 66),
-                                  aspectRatios: (0..<n).map { _ in Double.random(in: 0.1...6, using: &rng) })
+            var s = Layouts.Strip(
+                viewport: Size(width: Double.random(in: 100...800, using: &rng), height: 66),
+                aspectRatios: (0..<n).map { _ in Double.random(in: 0.1...6, using: &rng) })
             s.expandingRate = [0, 0.5, 1][Int.random(in: 0...2, using: &rng)]
             if Bool.random(using: &rng) {
                 s.updates[Int.random(in: 0..<n, using: &rng)] = [.expand(Double.random(in: 0...1, using: &rng))]
                 s.updates[Int.random(in: 0..<n, using: &rng)] = [.delete(Double.random(in: 0...1, using: &rng), .right)]
             }
             let offset = Point(x: Double.random(in: -400...(Double(n) * 37), using: &rng), y: 0)
-            let rect = Rect(x: offset.x + Double.random(in: -300...300, using: &rng), y: 0,
-                            width: Double.random(in: 0...900, using: &rng), height: 10)
-            let brute = (0..<n).compactMap { s.item(ofIndex: $0, at: offset) }.filter { $0.attributes.frame.intersects(rect) }
+            let rect = Rect(
+                x: offset.x + Double.random(in: -300...300, using: &rng), y: 0,
+                width: Double.random(in: 0...900, using: &rng), height: 10)
+            let brute = (0..<n).compactMap { s.item(ofIndex: $0, at: offset) }.filter {
+                $0.attributes.frame.intersects(rect)
+            }
             let fast = s.items(at: offset, in: rect)
             #expect(fast.map(\.attributes.index) == brute.map(\.attributes.index))
             for (a, b) in zip(fast, brute) {

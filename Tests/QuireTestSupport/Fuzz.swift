@@ -7,15 +7,19 @@ public enum Fuzz {
     public static let maxIterations = 100_000_000
 
     /// `QUIRE_FUZZ_ITERATIONS` within `0...maxIterations`, else `defaultCount` (a few seconds).
-    public static func iterations(default defaultCount: Int,
-                                  environment: [String: String] = ProcessInfo.processInfo.environment) -> Int {
+    public static func iterations(
+        default defaultCount: Int,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Int {
         let asked = environment["QUIRE_FUZZ_ITERATIONS"].flatMap { Int($0) } ?? defaultCount
         return min(max(asked, 0), maxIterations)
     }
 
     /// `QUIRE_FUZZ_SEED`, else `defaultSeed`, so `make test` is reproducible.
-    public static func seed(default defaultSeed: UInt64,
-                            environment: [String: String] = ProcessInfo.processInfo.environment) -> UInt64 {
+    public static func seed(
+        default defaultSeed: UInt64,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> UInt64 {
         environment["QUIRE_FUZZ_SEED"].flatMap { UInt64($0) } ?? defaultSeed
     }
 }
@@ -33,7 +37,9 @@ public enum FuzzCorpus {
         let url = folder(name)
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [])
             .filter { $0.hasSuffix(suffix) }.sorted()
-        return names.compactMap { FileManager.default.contents(atPath: url.appendingPathComponent($0).path).map(Array.init) }
+        return names.compactMap {
+            FileManager.default.contents(atPath: url.appendingPathComponent($0).path).map(Array.init)
+        }
     }
 }
 
@@ -73,7 +79,8 @@ public struct FuzzMutator: Sendable {
                 let from = next(below: bytes.count), length = min(bytes.count - from, 1 + next(below: 64))
                 bytes.insert(contentsOf: bytes[from..<(from + length)], at: at)
             case 4: bytes.insert(contentsOf: Array(tokens[next(below: tokens.count)].utf8), at: at)
-            case 5: bytes.insert(contentsOf: [UInt8](repeating: UInt8(next() & 0xFF), count: next(below: maxRun)), at: at)
+            case 5:
+                bytes.insert(contentsOf: [UInt8](repeating: UInt8(next() & 0xFF), count: next(below: maxRun)), at: at)
             default: bytes = Array(bytes.prefix(at))
             }
         }

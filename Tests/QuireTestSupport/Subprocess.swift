@@ -45,8 +45,10 @@ public final class Subprocess: @unchecked Sendable {
     /// Foundation's `Process`: on Linux a `Process` learns of its child's exit from a dispatch
     /// source, which never runs while the tests hold libdispatch's threads (two here), so a
     /// test awaiting `isRunning` could wait forever.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                stdout: Output = .capture, stderr: Output = .capture) throws {
+    public init(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        stdout: Output = .capture, stderr: Output = .capture
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -69,7 +71,8 @@ public final class Subprocess: @unchecked Sendable {
         let env = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer { env?.forEach { free($0) } }
         var child: pid_t = 0
-        let spawned = env.map { posix_spawn(&child, executable, &actions, nil, argv, $0) }
+        let spawned =
+            env.map { posix_spawn(&child, executable, &actions, nil, argv, $0) }
             ?? posix_spawn(&child, executable, &actions, nil, argv, environ)
         for fd in pipes where fd.target == -1 { close(fd.read) }  // the write ends stay with the child
         guard spawned == 0 else {
@@ -145,13 +148,16 @@ public final class Subprocess: @unchecked Sendable {
         }
         // The wait status: the low 7 bits are the signal that ended the child, or 0 when it exited.
         let signal = status & 0x7F
-        return Result(status: signal != 0 ? signal : (status >> 8) & 0xFF, signalled: signal != 0,
-                      timedOut: !exited, stdout: out, stderr: err)
+        return Result(
+            status: signal != 0 ? signal : (status >> 8) & 0xFF, signalled: signal != 0,
+            timedOut: !exited, stdout: out, stderr: err)
     }
 
     /// Runs `executable` to its end and returns what became of it.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil,
-                           stdout: Output = .capture, stderr: Output = .capture, limit: Double = 600) async throws -> Result {
+    public static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String]? = nil,
+        stdout: Output = .capture, stderr: Output = .capture, limit: Double = 600
+    ) async throws -> Result {
         try await Subprocess(executable, arguments, environment: environment, stdout: stdout, stderr: stderr)
             .finish(limit: limit)
     }

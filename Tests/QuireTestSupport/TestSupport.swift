@@ -36,16 +36,20 @@ public enum TestSupport {
     /// The path of `name` on PATH, nil when it is not installed (tests that compare with it skip).
     public static func executable(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     /// A product built beside the test bundle (`quire`, `quire-floor`), else in this checkout's
     /// .build/debug or .build/release; nil when none is built.
     public static func builtProduct(_ name: String) -> String? {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name).path,
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name).path,
-        ] + ["debug", "release"].map { repoRoot.appendingPathComponent(".build/\($0)/\(name)").path }
+        let candidates =
+            [
+                URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name)
+                    .path,
+                Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(name).path
+            ] + ["debug", "release"].map { repoRoot.appendingPathComponent(".build/\($0)/\(name)").path }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
@@ -58,9 +62,13 @@ public enum TestSupport {
     public static var bmp: [UInt8] {
         let pixels: [UInt8] = [0, 0, 255, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255, 255, 255, 0]
         let size = 54 + pixels.count
-        func le32(_ v: Int) -> [UInt8] { [UInt8(v & 255), UInt8((v >> 8) & 255), UInt8((v >> 16) & 255), UInt8((v >> 24) & 255)] }
+        func le32(_ v: Int) -> [UInt8] {
+            [UInt8(v & 255), UInt8((v >> 8) & 255), UInt8((v >> 16) & 255), UInt8((v >> 24) & 255)]
+        }
         var b: [UInt8] = [0x42, 0x4D] + le32(size) + le32(0) + le32(54)
-        b += le32(40) + le32(2) + le32(2) + [1, 0, 24, 0] + le32(0) + le32(pixels.count) + le32(2835) + le32(2835) + le32(0) + le32(0)
+        b +=
+            le32(40) + le32(2) + le32(2) + [1, 0, 24, 0] + le32(0) + le32(pixels.count) + le32(2835) + le32(2835)
+            + le32(0) + le32(0)
         return b + pixels
     }
 
@@ -73,7 +81,9 @@ public enum TestSupport {
         objects.append("<< /Type /Pages /Kids [\(kids)] /Count \(pages.count) >>")
         let firstContent = 3 + pages.count
         for (i, page) in pages.enumerated() {
-            objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(page.width) \(page.height)] /Contents \(firstContent + i) 0 R >>")
+            objects.append(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(page.width) \(page.height)] /Contents \(firstContent + i) 0 R >>"
+            )
         }
         for page in pages {
             let stream = "0 0 0 rg \(page.square.x) \(page.square.y) \(page.square.side) \(page.square.side) re f"

@@ -10,7 +10,10 @@ import VipsBridge
     /// suite replays only while these stay the same.
     @Test func splitMix64GivesTheReferenceSequence() {
         var random = SplitMix64(seed: 0)
-        #expect([random.next(), random.next(), random.next()] == [0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F])
+        #expect(
+            [random.next(), random.next(), random.next()] == [
+                0xE220_A839_7B1D_CDAF, 0x6E78_9E6A_A1B9_65F4, 0x06C4_5D18_8009_454F
+            ])
         var a = SplitMix64(seed: 42), b = SplitMix64(seed: 42)
         #expect((0..<100).map { _ in a.next(below: 7) } == (0..<100).map { _ in b.next(below: 7) })
         #expect(a.next(below: 0) == 0 && a.next(below: 1) == 0)
@@ -22,7 +25,9 @@ import VipsBridge
         #expect(Fuzz.iterations(default: 1000, environment: [:]) == 1000)
         #expect(Fuzz.iterations(default: 1000, environment: ["QUIRE_FUZZ_ITERATIONS": "250"]) == 250)
         #expect(Fuzz.iterations(default: 1000, environment: ["QUIRE_FUZZ_ITERATIONS": "-5"]) == 0)
-        #expect(Fuzz.iterations(default: 1000, environment: ["QUIRE_FUZZ_ITERATIONS": "999999999999"]) == Fuzz.maxIterations)
+        #expect(
+            Fuzz.iterations(default: 1000, environment: ["QUIRE_FUZZ_ITERATIONS": "999999999999"]) == Fuzz.maxIterations
+        )
         #expect(Fuzz.iterations(default: 1000, environment: ["QUIRE_FUZZ_ITERATIONS": "lots"]) == 1000)
         #expect(Fuzz.seed(default: 34, environment: ["QUIRE_FUZZ_SEED": "7"]) == 7)
         #expect(Fuzz.seed(default: 34, environment: ["QUIRE_FUZZ_SEED": "-7"]) == 34)
@@ -53,8 +58,9 @@ import VipsBridge
         let results = try await withThrowingTaskGroup(of: Subprocess.Result?.self) { group in
             for _ in 0..<waiters {
                 group.addTask {
-                    try await Subprocess.run("/bin/sh", ["-c", "while [ ! -e \"$0\" ]; do sleep 0.01; done; echo done", flag],
-                                             limit: 60)
+                    try await Subprocess.run(
+                        "/bin/sh", ["-c", "while [ ! -e \"$0\" ]; do sleep 0.01; done; echo done", flag],
+                        limit: 60)
                 }
             }
             group.addTask {
@@ -86,7 +92,9 @@ import VipsBridge
     /// Pixel differences of 8-bit images, and a clear refusal for images that do not line up.
     @Test func pixelDifferencesCompareEightBitImages() throws {
         let a = try TestSupport.image(width: 4, height: 2, bands: 3) { _, _, _ in 10 }
-        let b = try TestSupport.image(width: 4, height: 2, bands: 3) { x, y, band in x == 1 && y == 1 && band == 2 ? 40 : 13 }
+        let b = try TestSupport.image(width: 4, height: 2, bands: 3) { x, y, band in
+            x == 1 && y == 1 && band == 2 ? 40 : 13
+        }
         #expect(try a.maxAbsoluteDifference(to: b) == 30)
         #expect(try a.meanAbsoluteDifference(to: b) == Double(23 * 3 + 30) / 24)
         #expect(try a.maxAbsoluteDifference(to: a) == 0)

@@ -12,7 +12,8 @@ import VipsBridge
     /// A white 1-band page `width` x `height` with each line of `lines` drawn at its (x, y),
     /// and each line's box in the page.
     static func page(width: Int, height: Int, lines: [(text: String, x: Int, y: Int)]) throws
-        -> (image: TextImage, boxes: [(x: Int, y: Int, width: Int, height: Int)]) {
+        -> (image: TextImage, boxes: [(x: Int, y: Int, width: Int, height: Int)])
+    {
         var layers: [(image: VIPSImage, x: Int, y: Int)] = []
         var boxes: [(x: Int, y: Int, width: Int, height: Int)] = []
         for line in lines {
@@ -22,13 +23,15 @@ import VipsBridge
         }
         let canvas = try VIPSImage.solid(width: width, height: height, color: [255, 255, 255]).rgba()
         let grey = try canvas.compositing(layers).flattened(onto: [255, 255, 255]).extractBands(1).materialized()
-        let image = try #require(TextImage(pixels: try grey.pixelBytes(), width: width, height: height, bands: 1, dpi: 300))
+        let image = try #require(
+            TextImage(pixels: try grey.pixelBytes(), width: width, height: height, bands: 1, dpi: 300))
         return (image, boxes)
     }
 
     /// The `bbox x0 y0 x1 y1` and text of each `ocrx_word` of an hOCR page.
     static func words(inHOCR hocr: String) -> [(text: String, x0: Int, y0: Int, x1: Int, y1: Int)] {
-        let pattern = try! NSRegularExpression(pattern: "class='ocrx_word'[^>]*title='bbox (\\d+) (\\d+) (\\d+) (\\d+)[^']*'[^>]*>([^<]*)<")
+        let pattern = try! NSRegularExpression(
+            pattern: "class='ocrx_word'[^>]*title='bbox (\\d+) (\\d+) (\\d+) (\\d+)[^']*'[^>]*>([^<]*)<")
         let ns = hocr as NSString
         return pattern.matches(in: hocr, range: NSRange(location: 0, length: ns.length)).map { m in
             let n = (1...4).map { Int(ns.substring(with: m.range(at: $0)))! }
@@ -43,8 +46,9 @@ import VipsBridge
         let engine = try TextEngine(models: models, languages: "eng")
         let reading = try engine.read(image)
         let words = Self.words(inHOCR: reading.hocrPage)
-        #expect(words.map(\.text) == ["Quire", "reads", "searchable", "pages", "Invoice", "number", "48213"],
-                "read: \(reading.text)")
+        #expect(
+            words.map(\.text) == ["Quire", "reads", "searchable", "pages", "Invoice", "number", "48213"],
+            "read: \(reading.text)")
         #expect(reading.text.contains("Invoice number 48213"))
         #expect(reading.wordConfidences.count == words.count)
         #expect((reading.meanConfidence ?? 0) > 80)
@@ -52,8 +56,12 @@ import VipsBridge
         // anti-aliased edges), and the words of a line run left to right.
         for (i, word) in words.enumerated() {
             let box = boxes[i < 4 ? 0 : 1]
-            #expect(word.x0 >= box.x - 3 && word.x1 <= box.x + box.width + 3, "\(word.text) at x \(word.x0)-\(word.x1), line \(box)")
-            #expect(word.y0 >= box.y - 3 && word.y1 <= box.y + box.height + 3, "\(word.text) at y \(word.y0)-\(word.y1), line \(box)")
+            #expect(
+                word.x0 >= box.x - 3 && word.x1 <= box.x + box.width + 3,
+                "\(word.text) at x \(word.x0)-\(word.x1), line \(box)")
+            #expect(
+                word.y0 >= box.y - 3 && word.y1 <= box.y + box.height + 3,
+                "\(word.text) at y \(word.y0)-\(word.y1), line \(box)")
         }
         #expect(words[0].x0 < words[1].x0 && words[1].x0 < words[2].x0)
         #expect(words.first?.x0 ?? 0 < boxes[0].x + 20, "the first word starts where the line was drawn")
@@ -67,7 +75,9 @@ import VipsBridge
         let document = try TextEngine(models: models, languages: "eng").read(image).hocrDocument
         #expect(document.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html"))
         #expect(document.contains("<meta name='ocr-system' content='tesseract \(TextEngine.version)' />"))
-        #expect(document.contains("<meta name='ocr-capabilities' content='ocr_page ocr_carea ocr_par ocr_line ocrx_word ocrp_wconf'/>"))
+        #expect(
+            document.contains(
+                "<meta name='ocr-capabilities' content='ocr_page ocr_carea ocr_par ocr_line ocrx_word ocrp_wconf'/>"))
         #expect(document.contains("<div class='ocr_page' id='page_1'"))
         #expect(document.hasSuffix("  </div>\n </body>\n</html>\n"))
     }
@@ -102,13 +112,17 @@ import VipsBridge
         _ = FileManager.default.createFile(atPath: folder + "/tessdata/osd.traineddata", contents: Data([1]))
         let found = try #require(TextModels.locate(environment: ["TESSDATA_PREFIX": folder]))
         #expect(found.folder == folder + "/tessdata" && found.installed == ["deu", "osd"] && found.readable == ["deu"])
-        #expect(TextModels.locate(environment: ["TESSDATA_PREFIX": folder + "/tessdata"])?.folder == folder + "/tessdata")
+        #expect(
+            TextModels.locate(environment: ["TESSDATA_PREFIX": folder + "/tessdata"])?.folder == folder + "/tessdata")
         // A prefix that does not exist is ignored, as Tesseract ignores it: the standard folders are used.
-        #expect(TextModels.locate(environment: ["TESSDATA_PREFIX": folder + "/missing"]) == TextModels.locate(environment: [:]))
+        #expect(
+            TextModels.locate(environment: ["TESSDATA_PREFIX": folder + "/missing"])
+                == TextModels.locate(environment: [:]))
     }
 
     @Test func wordsAreCountedAsTheHOCRHasThem() {
-        let hocr = "<span class='ocr_line' title='bbox 0 0 9 9; x_size 12'><span class='ocrx_word' id='word_1_1' title='bbox 1 2 3 4; x_wconf 87'>a</span>"
+        let hocr =
+            "<span class='ocr_line' title='bbox 0 0 9 9; x_size 12'><span class='ocrx_word' id='word_1_1' title='bbox 1 2 3 4; x_wconf 87'>a</span>"
             + " <span class='ocrx_word' id='word_1_2' title='bbox 5 2 8 4'>b</span><span class='ocrx_word' title='x_wconf 96'>c</span></span>"
         #expect(TextReading.wordConfidences(inHOCR: hocr) == [87, 0, 96])
         #expect(TextReading(hocrPage: hocr, text: "", wordConfidences: [87, 0, 96]).meanConfidence == 61)

@@ -4,8 +4,9 @@ import QuireImageTestSupport
 
 @Suite struct VIPSFrameTests {
     @Test func rendersAnImageAndSharesItsPixelsWithLibvips() throws {
-        let source = try VIPSImage.fromPixels((0..<(40 * 30 * 3)).map { UInt8(truncatingIfNeeded: $0) },
-                                              width: 40, height: 30, bands: 3)
+        let source = try VIPSImage.fromPixels(
+            (0..<(40 * 30 * 3)).map { UInt8(truncatingIfNeeded: $0) },
+            width: 40, height: 30, bands: 3)
         let frame = try VIPSFrame(rendering: source)
         #expect((frame.width, frame.height, frame.bands) == (40, 30, 3))
         #expect(Array(frame.pixels) == (try source.pixelBytes()))

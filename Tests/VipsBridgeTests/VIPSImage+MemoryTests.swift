@@ -12,7 +12,8 @@ import Testing
     func directBytesEqualPixelBytes(bands: Int) throws {
         let bytes = Self.picture(width: 37, height: 23, bands: bands)
         // A lazy pipeline (a crop), so the bytes are computed, not just copied.
-        let image = try VIPSImage.fromPixels(bytes, width: 37, height: 23, bands: bands).cropped(x: 3, y: 2, width: 30, height: 19)
+        let image = try VIPSImage.fromPixels(bytes, width: 37, height: 23, bands: bands).cropped(
+            x: 3, y: 2, width: 30, height: 19)
         #expect(try image.pixelBytesDirect() == image.pixelBytes())
     }
 

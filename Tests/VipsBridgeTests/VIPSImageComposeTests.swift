@@ -25,7 +25,8 @@ import VipsBridge
     }
 
     @Test func joinedRowPutsImagesSideBySideWithGaps() throws {
-        let images = try (0..<5).map { i in try VIPSImage.solid(width: 3 + i, height: 6, color: [Double(i * 40), 0, 0]) }
+        let images = try (0..<5).map { i in try VIPSImage.solid(width: 3 + i, height: 6, color: [Double(i * 40), 0, 0])
+        }
         let row = try VIPSImage.joinedRow(images, spacing: 2, background: [255, 255, 255])
         #expect(row.width == (3 + 4 + 5 + 6 + 7) + 4 * 2 && row.height == 6)
         let bytes = try row.pixelBytes()
@@ -68,7 +69,8 @@ import VipsBridge
             #expect(abs(last - 240) < 12)
         }
         #expect(throws: VIPSError.self) {
-            try VIPSImage.saveAnimation(frames, to: dir.appendingPathComponent("a.png").path, format: .png, delayMilliseconds: 50)
+            try VIPSImage.saveAnimation(
+                frames, to: dir.appendingPathComponent("a.png").path, format: .png, delayMilliseconds: 50)
         }
     }
 }

@@ -26,8 +26,9 @@ import VipsBridge
         #expect(abs(Double(turned.height) - (200 * s + 100 * c)) <= 2)
         let px = try turned.pixelBytes()
         let left = Self.barRow(px, width: turned.width, height: turned.height, x0: 40, x1: 60)
-        let right = Self.barRow(px, width: turned.width, height: turned.height,
-                                x0: turned.width - 60, x1: turned.width - 40)
+        let right = Self.barRow(
+            px, width: turned.width, height: turned.height,
+            x0: turned.width - 60, x1: turned.width - 40)
         // Clockwise with y down: the bar falls to the right by about tan(10) per pixel.
         let expected = Double(turned.width - 100) * tan(10 * Double.pi / 180)
         #expect(right > left)

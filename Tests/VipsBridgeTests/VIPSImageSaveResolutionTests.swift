@@ -11,7 +11,9 @@ import Testing
         return frame.image
     }
 
-    private func roundTrip(_ format: VIPSImage.SaveFormat, dpi: Resolution?, viaLibvips: Bool = false) throws -> VIPSImage {
+    private func roundTrip(_ format: VIPSImage.SaveFormat, dpi: Resolution?, viaLibvips: Bool = false) throws
+        -> VIPSImage
+    {
         let path = NSTemporaryDirectory() + "quire-dpi-\(UUID().uuidString.prefix(8))." + format.fileExtension
         defer { unlink(path) }
         try image().save(to: path, options: .init(format: format, quality: 85, dpi: dpi), viaLibvips: viaLibvips)
@@ -20,7 +22,7 @@ import Testing
     }
 
     @Test(arguments: [
-        (VIPSImage.SaveFormat.jpeg, false), (.jpeg, true), (.png, false), (.tiff, false),
+        (VIPSImage.SaveFormat.jpeg, false), (.jpeg, true), (.png, false), (.tiff, false)
     ])
     func aKnownResolutionIsReadBack(_ c: (format: VIPSImage.SaveFormat, viaLibvips: Bool)) throws {
         let back = try roundTrip(c.format, dpi: Resolution(x: 150, y: 300), viaLibvips: c.viaLibvips).headerResolution

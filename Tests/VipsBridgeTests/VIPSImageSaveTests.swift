@@ -35,12 +35,13 @@ import Testing
         (width: 17, height: 9, bands: 3, quality: 100, optimize: false),
         (width: 255, height: 129, bands: 1, quality: 75, optimize: false),
         (width: 300, height: 200, bands: 3, quality: 85, optimize: true),
-        (width: 1, height: 1, bands: 3, quality: 50, optimize: false),
+        (width: 1, height: 1, bands: 3, quality: 50, optimize: false)
     ])
     func inThreadJPEGEqualsLibvips(_ c: (width: Int, height: Int, bands: Int, quality: Int, optimize: Bool)) throws {
         let image = try frame(width: c.width, height: c.height, bands: c.bands).image
         #expect(image.isInMemory)
-        let options = VIPSImage.SaveOptions(format: .jpeg, quality: c.quality, stripMetadata: true, optimizeCoding: c.optimize)
+        let options = VIPSImage.SaveOptions(
+            format: .jpeg, quality: c.quality, stripMetadata: true, optimizeCoding: c.optimize)
         let direct = try bytes(of: image, options: options, viaLibvips: false)
         let vips = try bytes(of: image, options: options, viaLibvips: true)
         #expect(direct.count > 100)

@@ -37,7 +37,8 @@ if let outDir { try? FileManager.default.createDirectory(atPath: outDir, withInt
 var cases: [Case] = []
 let scans = data + "/synthetic/scans"
 if let json = FileManager.default.contents(atPath: scans + "/truth.json"),
-   let truth = try? JSONSerialization.jsonObject(with: json) as? [String: [String: Any]] {
+    let truth = try? JSONSerialization.jsonObject(with: json) as? [String: [String: Any]]
+{
     for name in truth.keys.sorted() {
         guard let skew = truth[name]?["skew_deg"] as? Double else { continue }
         cases.append(Case(name: "synthetic/" + name, path: scans + "/" + name, truth: skew))
@@ -48,7 +49,7 @@ if let json = FileManager.default.contents(atPath: scans + "/truth.json"),
 let ocr = data + "/real/ocrmypdf-test-resources"
 let realCases: [(String, Double)] = [
     ("skew.pdf", atan2(-19.9187622, 611.6731567) * 180 / .pi),
-    ("rotated_skew.pdf", atan2(611.2716064, -29.8081055) * 180 / .pi - 90),
+    ("rotated_skew.pdf", atan2(611.2716064, -29.8081055) * 180 / .pi - 90)
 ]
 for (name, skew) in realCases where FileManager.default.fileExists(atPath: ocr + "/" + name) {
     cases.append(Case(name: "real/ocrmypdf/" + name, path: ocr + "/" + name, truth: skew, dpi: 150))
@@ -60,17 +61,20 @@ if FileManager.default.fileExists(atPath: textR) {
 }
 
 // Real skewed scans without a stated angle: shown for inspection only.
-for name in ["unpaper-tests/imgsrc001.png", "unpaper-tests/imgsrc002.png", "unpaper-tests/imgsrc003.png",
-             "unpaper-tests/imgsrc004.png", "unpaper-tests/imgsrc005.png", "unpaper-tests/imgsrcE001.png",
-             "tesseract-test-images/8071_093.3B.tif", "tesseract-test-images/8087_054.3B.tif",
-             "tesseract-test-images/phototest.tif", "scikit-image-data/page.png"]
+for name in [
+    "unpaper-tests/imgsrc001.png", "unpaper-tests/imgsrc002.png", "unpaper-tests/imgsrc003.png",
+    "unpaper-tests/imgsrc004.png", "unpaper-tests/imgsrc005.png", "unpaper-tests/imgsrcE001.png",
+    "tesseract-test-images/8071_093.3B.tif", "tesseract-test-images/8087_054.3B.tif",
+    "tesseract-test-images/phototest.tif", "scikit-image-data/page.png"
+]
 where FileManager.default.fileExists(atPath: data + "/real/" + name) {
     cases.append(Case(name: "real/" + name + " (no truth)", path: data + "/real/" + name, truth: .nan, unscored: true))
 }
 
 if let realList = argument("--real") {
-    scoreRealDecisions(list: realList, data: data, repoScans: root.appendingPathComponent("Tools/accuracy/real-scans").path,
-                       outDir: outDir)
+    scoreRealDecisions(
+        list: realList, data: data, repoScans: root.appendingPathComponent("Tools/accuracy/real-scans").path,
+        outDir: outDir)
     exit(0)
 }
 
@@ -99,7 +103,9 @@ var floorMs: [Double] = []
 var errors: [Double] = []
 var totalMs: [Double] = []
 var estimateMs: [Double] = []
-print("page".padding(toLength: 44, withPad: " ", startingAt: 0) + "   truth  estimate   error  conf  total ms  est ms (wall, cpu)")
+print(
+    "page".padding(toLength: 44, withPad: " ", startingAt: 0)
+        + "   truth  estimate   error  conf  total ms  est ms (wall, cpu)")
 for c in cases {
     do {
         var estimate = SkewEstimate.none
@@ -119,7 +125,11 @@ for c in cases {
         // three runs, so that other work on a shared machine does not inflate it.
         var est = Double.infinity
         for _ in 0..<3 {
-            est = min(est, threadMilliseconds { _ = SkewEstimate.estimate(gray: copy.gray, width: copy.width, height: copy.height) })
+            est = min(
+                est,
+                threadMilliseconds {
+                    _ = SkewEstimate.estimate(gray: copy.gray, width: copy.width, height: copy.height)
+                })
         }
         let error = abs(estimate.degrees - c.truth)
         if !c.approximate && !c.unscored {
@@ -127,11 +137,15 @@ for c in cases {
             totalMs.append(total)
             estimateMs.append(est)
         }
-        print(c.name.padding(toLength: 44, withPad: " ", startingAt: 0)
-              + (c.unscored ? String(format: "       -  %8.3f       -  %4.2f  %8.1f  %6.1f", estimate.degrees,
-                                      estimate.confidence, total, est)
-                            : String(format: " %7.3f  %8.3f  %6.3f  %4.2f  %8.1f  %6.1f", c.truth, estimate.degrees,
-                                     error, estimate.confidence, total, est)))
+        print(
+            c.name.padding(toLength: 44, withPad: " ", startingAt: 0)
+                + (c.unscored
+                    ? String(
+                        format: "       -  %8.3f       -  %4.2f  %8.1f  %6.1f", estimate.degrees,
+                        estimate.confidence, total, est)
+                    : String(
+                        format: " %7.3f  %8.3f  %6.3f  %4.2f  %8.1f  %6.1f", c.truth, estimate.degrees,
+                        error, estimate.confidence, total, est)))
         if timeDeskew, let image, !c.unscored {
             // Deskew + trim + JPEG encode, against the floor of encoding the page as it is.
             let ready = try image.displayReady().materialized()
@@ -144,14 +158,20 @@ for c in cases {
             }
             deskewMs.append(deskew)
             floorMs.append(floor)
-            print(String(format: "    deskew+trim+encode %.0f ms (encode alone %.0f ms), crop ", deskew, floor) + cropText)
+            print(
+                String(format: "    deskew+trim+encode %.0f ms (encode alone %.0f ms), crop ", deskew, floor) + cropText
+            )
         }
         if let outDir, let image {
             let (page, crop) = try image.displayReady().deskewedAndTrimmed(skew: estimate)
-            let file = outDir + "/" + c.name.replacingOccurrences(of: "/", with: "_")
+            let file =
+                outDir + "/"
+                + c.name.replacingOccurrences(of: "/", with: "_")
                 .replacingOccurrences(of: " ", with: "_") + ".jpg"
             try page.thumbnail(width: 1200, height: 1200).save(to: file)
-            print("    -> \(file) crop \(crop.map { "\(Int($0.x)),\(Int($0.y)) \(Int($0.width))x\(Int($0.height))" } ?? "none")")
+            print(
+                "    -> \(file) crop \(crop.map { "\(Int($0.x)),\(Int($0.y)) \(Int($0.width))x\(Int($0.height))" } ?? "none")"
+            )
         }
     } catch {
         print(c.name + ": error: \(error)")
@@ -159,14 +179,21 @@ for c in cases {
 }
 if !errors.isEmpty {
     let mean = errors.reduce(0, +) / Double(errors.count)
-    print(String(format: "\n%d pages with known skew: mean abs error %.3f deg, worst %.3f deg (targets <= 0.1, <= 0.5)",
-                 errors.count, mean, errors.max() ?? 0))
-    print(String(format: "time per page: %.1f ms shrink-on-load copy + estimate (wall), %.1f ms estimate alone (thread CPU) (means)",
-                 totalMs.reduce(0, +) / Double(totalMs.count), estimateMs.reduce(0, +) / Double(estimateMs.count)))
+    print(
+        String(
+            format: "\n%d pages with known skew: mean abs error %.3f deg, worst %.3f deg (targets <= 0.1, <= 0.5)",
+            errors.count, mean, errors.max() ?? 0))
+    print(
+        String(
+            format:
+                "time per page: %.1f ms shrink-on-load copy + estimate (wall), %.1f ms estimate alone (thread CPU) (means)",
+            totalMs.reduce(0, +) / Double(totalMs.count), estimateMs.reduce(0, +) / Double(estimateMs.count)))
 }
 if !deskewMs.isEmpty {
-    print(String(format: "deskew + trim + encode: %.0f ms per page against %.0f ms to encode the page as it is (means)",
-                 deskewMs.reduce(0, +) / Double(deskewMs.count), floorMs.reduce(0, +) / Double(floorMs.count)))
+    print(
+        String(
+            format: "deskew + trim + encode: %.0f ms per page against %.0f ms to encode the page as it is (means)",
+            deskewMs.reduce(0, +) / Double(deskewMs.count), floorMs.reduce(0, +) / Double(floorMs.count)))
 }
 
 /// Scores what `quire process` does with each real skewed scan: the angle it turned the page by
@@ -198,16 +225,19 @@ func scoreRealDecisions(list: String, data: String, repoScans: String, outDir: S
             do {
                 let original = try VIPSImage.load(file: path).autorotated()
                 pageArea = Double(original.width * original.height)
-                try original.rotated(degrees: -turn, background: [255]).save(to: turnedPath, options: .init(format: .png))
+                try original.rotated(degrees: -turn, background: [255]).save(
+                    to: turnedPath, options: .init(format: .png))
             } catch { print("\(name): cannot turn (\(error))"); continue }
             path = turnedPath
         }
         let dpi = path.hasSuffix(".pdf") ? 150.0 : 200.0
         do {
-            let outputs = PageOutputPaths(page: work + "/" + name + ".jpg", preview: work + "/" + name + ".preview.jpg",
-                                          thumbnail: work + "/" + name + ".thumb.jpg")
+            let outputs = PageOutputPaths(
+                page: work + "/" + name + ".jpg", preview: work + "/" + name + ".preview.jpg",
+                thumbnail: work + "/" + name + ".thumb.jpg")
             let result = try pipeline.process(PageSource(path: path, page: 0, dpi: dpi), to: outputs)[0]
-            let detected = try Detector.detect(file: path, dpi: dpi, fullResolution: true, orientation: TesseractOSD.installed)
+            let detected = try Detector.detect(
+                file: path, dpi: dpi, fullResolution: true, orientation: TesseractOSD.installed)
             var turned = 0.0
             var decision = result.correction.kind.rawValue
             switch result.correction.kind {
@@ -229,27 +259,31 @@ func scoreRealDecisions(list: String, data: String, repoScans: String, outDir: S
                     decision = "perspective*"
                 }
             }
-            let same = (detected.kind == .scan && result.correction.kind == .deskew
-                        && abs((detected.skewDegrees ?? 0) - turned) < 1e-6)
+            let same =
+                (detected.kind == .scan && result.correction.kind == .deskew
+                    && abs((detected.skewDegrees ?? 0) - turned) < 1e-6)
                 || (detected.kind == .photo && result.correction.kind == .perspective)
                 || (detected.kind == DetectionResult.Kind.none && result.correction.kind == .none)
             if !same { disagree += 1 }
             let error = abs(truth - turned)
             if error > abs(truth) + 1e-9 { worse += 1 }
             errors.append(error)
-            print(f[1].padding(toLength: 40, withPad: " ", startingAt: 0)
-                  + String(format: " %7.3f  %-12@ %7.3f  %6.3f", truth, decision as NSString, turned, error)
-                  + (same ? "" : "  detect: \(detected.kind?.rawValue ?? "error")"))
+            print(
+                f[1].padding(toLength: 40, withPad: " ", startingAt: 0)
+                    + String(format: " %7.3f  %-12@ %7.3f  %6.3f", truth, decision as NSString, turned, error)
+                    + (same ? "" : "  detect: \(detected.kind?.rawValue ?? "error")"))
         } catch {
             print(f[1] + ": error: \(error)")
         }
     }
     if !errors.isEmpty {
-        print(String(format: "\n%d real scans (%d absent, skipped): mean abs error %.3f deg, worst %.3f deg "
-                     + "(targets <= 0.1, <= 0.3); %d made worse; %d cropped to a wrong region; "
-                     + "%d where detect and process disagree",
-                     errors.count, skipped, errors.reduce(0, +) / Double(errors.count), errors.max() ?? 0, worse,
-                     wrongRegions, disagree))
+        print(
+            String(
+                format: "\n%d real scans (%d absent, skipped): mean abs error %.3f deg, worst %.3f deg "
+                    + "(targets <= 0.1, <= 0.3); %d made worse; %d cropped to a wrong region; "
+                    + "%d where detect and process disagree",
+                errors.count, skipped, errors.reduce(0, +) / Double(errors.count), errors.max() ?? 0, worse,
+                wrongRegions, disagree))
         print("(perspective*: warped as a photo; its remaining skew is Quire's own estimate on the written page)")
     } else {
         print("no real scans present (\(skipped) listed, none found)")

@@ -58,9 +58,12 @@ struct QuireFloor: ParsableCommand {
     @Option(help: "How outputs are derived: \(Strategy.allCases.map(\.rawValue).joined(separator: ", ")).")
     var strategy: Strategy = .stream
 
-    @Option(help: ArgumentHelp(
-        "JSON object: file name -> [width, height] or [width, height, centreX, centreY] of the page Quire writes for it.",
-        discussion: "The floor then encodes a crop of that size (no correction), so its page costs what Quire's corrected page costs to encode. Without it, or for files it does not name, the page is the whole frame."))
+    @Option(
+        help: ArgumentHelp(
+            "JSON object: file name -> [width, height] or [width, height, centreX, centreY] of the page Quire writes for it.",
+            discussion:
+                "The floor then encodes a crop of that size (no correction), so its page costs what Quire's corrected page costs to encode. Without it, or for files it does not name, the page is the whole frame."
+        ))
     var pageSizes: String?
 
     func validate() throws {
@@ -79,10 +82,12 @@ struct QuireFloor: ParsableCommand {
         VIPSRuntime.concurrency = vipsThreads
 
         let sizes = try pageSizes.map(FloorInputs.pageSizes(from:)) ?? [:]
-        let work = FloorWork(output: output, previewSize: previewSize, thumbSize: thumbSize,
-                             save: VIPSImage.SaveOptions(format: .jpeg, quality: quality, stripMetadata: true,
-                                                         optimizeCoding: optimizeCoding),
-                             strategy: strategy, pageSizes: sizes)
+        let work = FloorWork(
+            output: output, previewSize: previewSize, thumbSize: thumbSize,
+            save: VIPSImage.SaveOptions(
+                format: .jpeg, quality: quality, stripMetadata: true,
+                optimizeCoding: optimizeCoding),
+            strategy: strategy, pageSizes: sizes)
         let next = Atomic<Int>(0)
         let failures = Mutex<[String]>([])
         let started = ContinuousClock.now
@@ -101,10 +106,13 @@ struct QuireFloor: ParsableCommand {
         let failed = failures.withLock { $0 }
         for line in failed { FileHandle.standardError.write(Data("quire-floor: \(line)\n".utf8)) }
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        FileHandle.standardError.write(Data(String(
-            format: "quire-floor: %d pages (%d failed) in %.2f s, %.2f pages/s, strategy %@, jobs %d\n",
-            files.count - failed.count, failed.count, seconds,
-            Double(files.count - failed.count) / max(seconds, 1e-9), strategy.rawValue, jobs).utf8))
+        FileHandle.standardError.write(
+            Data(
+                String(
+                    format: "quire-floor: %d pages (%d failed) in %.2f s, %.2f pages/s, strategy %@, jobs %d\n",
+                    files.count - failed.count, failed.count, seconds,
+                    Double(files.count - failed.count) / max(seconds, 1e-9), strategy.rawValue, jobs
+                ).utf8))
         if !failed.isEmpty { throw ExitCode(1) }
     }
 }
@@ -131,7 +139,8 @@ struct FloorWork: Sendable {
         let resolved = (try? FileManager.default.destinationOfSymbolicLink(atPath: file))
             .map { ($0 as NSString).lastPathComponent }
         guard let entry = resolved.flatMap({ pageSizes[$0] }) ?? pageSizes[(file as NSString).lastPathComponent],
-              entry.count >= 2 else { return nil }
+            entry.count >= 2
+        else { return nil }
         let w = min(width, max(1, Int(entry[0].rounded()))), h = min(height, max(1, Int(entry[1].rounded())))
         let cx = entry.count >= 4 ? entry[2] : Double(width) / 2
         let cy = entry.count >= 4 ? entry[3] : Double(height) / 2
@@ -142,12 +151,14 @@ struct FloorWork: Sendable {
 
     /// The stored-pixel rectangle that becomes display rectangle `r` once EXIF orientation `o`
     /// is applied; nil for the mirrored orientations (2, 4, 5, 7), which take the full decode.
-    static func storedRect(_ r: (x: Int, y: Int, width: Int, height: Int), orientation o: Int,
-                           storedWidth W: Int, storedHeight H: Int) -> (x: Int, y: Int, width: Int, height: Int)? {
+    static func storedRect(
+        _ r: (x: Int, y: Int, width: Int, height: Int), orientation o: Int,
+        storedWidth W: Int, storedHeight H: Int
+    ) -> (x: Int, y: Int, width: Int, height: Int)? {
         switch o {
         case 1: return r
         case 3: return (W - r.x - r.width, H - r.y - r.height, r.width, r.height)
-        case 6: return (r.y, H - r.x - r.width, r.height, r.width)   // shown turned 90 degrees clockwise
+        case 6: return (r.y, H - r.x - r.width, r.height, r.width)  // shown turned 90 degrees clockwise
         case 8: return (W - r.y - r.height, r.x, r.height, r.width)  // shown turned 90 degrees anticlockwise
         default: return nil
         }
@@ -163,7 +174,8 @@ struct FloorWork: Sendable {
             let (dw, dh) = sideways ? (source.height, source.width) : (source.width, source.height)
             var page: VIPSImage
             if let r = pageRegion(for: file, width: dw, height: dh),
-               let s = Self.storedRect(r, orientation: o, storedWidth: source.width, storedHeight: source.height) {
+                let s = Self.storedRect(r, orientation: o, storedWidth: source.width, storedHeight: source.height)
+            {
                 page = try source.cropped(x: s.x, y: s.y, width: s.width, height: s.height).materialized()
             } else {
                 page = try source.materialized()
@@ -194,7 +206,8 @@ struct FloorWork: Sendable {
             }
         case .shrinkOnLoad:
             let source = try VIPSImage.load(file: file)
-            var upright = source.orientation == 1
+            var upright =
+                source.orientation == 1
                 ? try VIPSImage.load(file: file, options: .init(sequential: true))
                 : try source.autorotated()
             if let r = pageRegion(for: file, width: upright.width, height: upright.height) {

@@ -10,12 +10,6 @@ int cvips_dzsave_iiif3(VipsImage *in, const char *dirname, const char *id, int t
     }
     char suffix[32];
     snprintf(suffix, sizeof suffix, ".jpg[Q=%d]", quality);
-    return vips_dzsave(in, dirname,
-                       "layout", VIPS_FOREIGN_DZ_LAYOUT_IIIF3,
-                       "id", id,
-                       "tile_size", tile_size,
-                       "overlap", 0,
-                       "suffix", suffix,
-                       "strip", TRUE,
-                       NULL);
+    return vips_dzsave(in, dirname, "layout", VIPS_FOREIGN_DZ_LAYOUT_IIIF3, "id", id, "tile_size", tile_size, "overlap",
+                       0, "suffix", suffix, "strip", TRUE, NULL);
 }

@@ -14,9 +14,8 @@
  * `out_width * factor` must not exceed the luma width, `out_height * factor` its height;
  * factor <= 257 (sums of `factor` rows fit 16 bits). Returns 0, or -1 when memory for the
  * row sums cannot be had (nothing written). */
-int cvips_box_rgb_planes(const unsigned char *luma, size_t luma_stride,
-                         const unsigned char *cb, const unsigned char *cr, size_t chroma_stride,
-                         int chroma_width, int chroma_height, int h_shift, int v_shift,
-                         int factor, int out_width, int out_height, unsigned char *out);
+int cvips_box_rgb_planes(const unsigned char *luma, size_t luma_stride, const unsigned char *cb,
+                         const unsigned char *cr, size_t chroma_stride, int chroma_width, int chroma_height,
+                         int h_shift, int v_shift, int factor, int out_width, int out_height, unsigned char *out);
 
 #endif

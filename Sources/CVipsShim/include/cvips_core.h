@@ -27,12 +27,12 @@ size_t cvips_tracked_mem_highwater(void);
 /* ---- loading ---------------------------------------------------------------------- */
 
 typedef struct {
-    int page;             /* first page for multi-page loaders; -1 = loader default */
-    int n;                /* number of pages; 0 = loader default, -1 = all */
-    double dpi;           /* PDF/SVG render resolution; <= 0 = loader default */
-    int sequential;       /* 1 = VIPS_ACCESS_SEQUENTIAL (streaming, read once) */
-    int fail_on;          /* VipsFailOn: 0 none, 1 truncated, 2 error, 3 warning */
-    int shrink;           /* > 1: decode at 1/shrink where the loader can (JPEG DCT scaling) */
+    int page;       /* first page for multi-page loaders; -1 = loader default */
+    int n;          /* number of pages; 0 = loader default, -1 = all */
+    double dpi;     /* PDF/SVG render resolution; <= 0 = loader default */
+    int sequential; /* 1 = VIPS_ACCESS_SEQUENTIAL (streaming, read once) */
+    int fail_on;    /* VipsFailOn: 0 none, 1 truncated, 2 error, 3 warning */
+    int shrink;     /* > 1: decode at 1/shrink where the loader can (JPEG DCT scaling) */
 } cvips_load_options;
 
 /* Loader nickname libvips would pick for a file ("jpegload", "pdfload", ...), or NULL.
@@ -41,8 +41,7 @@ const char *cvips_find_loader(const char *filename);
 /* Opens a file lazily (header only until pixels are needed) with the loader's own options;
  * options a loader does not have are skipped. */
 int cvips_load(const char *filename, const cvips_load_options *options, VipsImage **out);
-int cvips_load_buffer(const void *data, size_t length, const cvips_load_options *options,
-                      VipsImage **out);
+int cvips_load_buffer(const void *data, size_t length, const cvips_load_options *options, VipsImage **out);
 /* Sets the options of `options` that loader `op` has (as cvips_load does). */
 void cvips_apply_load_options(VipsOperation *op, const cvips_load_options *options);
 
@@ -84,16 +83,15 @@ int cvips_average(VipsImage *in, double *out);
 
 /* Shrink-on-load thumbnail fitting inside width x height (never upsizing); `option_string`
  * goes to the loader (e.g. "page=2,dpi=200"), NULL for none. Applies EXIF orientation. */
-int cvips_thumbnail(const char *filename, int width, int height, const char *option_string,
-                    VipsImage **out);
+int cvips_thumbnail(const char *filename, int width, int height, const char *option_string, VipsImage **out);
 int cvips_thumbnail_image(VipsImage *in, int width, int height, VipsImage **out);
 
 /* ---- memory ----------------------------------------------------------------------- */
 
 /* Renders the image into a new 8-bit buffer (free with cvips_free). */
 void *cvips_write_to_memory(VipsImage *in, size_t *length);
-int cvips_new_from_memory_copy(const void *data, size_t length, int width, int height,
-                               int bands, int format, VipsImage **out);
+int cvips_new_from_memory_copy(const void *data, size_t length, int width, int height, int bands, int format,
+                               VipsImage **out);
 int cvips_black(int width, int height, int bands, VipsImage **out);
 int cvips_set_interpretation(VipsImage *in, int interpretation, VipsImage **out);
 
@@ -109,13 +107,13 @@ typedef enum {
 
 typedef struct {
     cvips_save_format format;
-    int quality;          /* 1-100 for JPEG/WebP; ignored otherwise */
-    int strip;            /* 1 = drop metadata */
-    int compression;      /* PNG zlib level 0-9; -1 = default */
-    int optimize;         /* JPEG: optimised Huffman tables (smaller, slower, buffers the image) */
-    double xdpi, ydpi;    /* the page's resolution in dots per inch; 0 = unknown. Written as JFIF
+    int quality;       /* 1-100 for JPEG/WebP; ignored otherwise */
+    int strip;         /* 1 = drop metadata */
+    int compression;   /* PNG zlib level 0-9; -1 = default */
+    int optimize;      /* JPEG: optimised Huffman tables (smaller, slower, buffers the image) */
+    double xdpi, ydpi; /* the page's resolution in dots per inch; 0 = unknown. Written as JFIF
                            * density (JPEG), pHYs (PNG), EXIF resolution (WebP), TIFF tags. */
-    int bitdepth;         /* PNG: 1 for black and white pages (one bit a pixel); 0 = 8 or 16 */
+    int bitdepth;      /* PNG: 1 for black and white pages (one bit a pixel); 0 = 8 or 16 */
 } cvips_save_options;
 
 int cvips_save(VipsImage *in, const char *filename, const cvips_save_options *options);

@@ -47,8 +47,7 @@ typedef struct cvips_jpeg_planar cvips_jpeg_planar;
  * chroma, no ICC profile and chroma planes at least 3 samples each way, returns 0 with an open
  * decoder in *out and the planes it will fill in *layout. Returns 1 (nothing open) for any
  * other JPEG, to be decoded to RGB instead; -1 when the header cannot be read. */
-int cvips_jpeg_planar_open(const char *path, int width, int height, cvips_jpeg_planar **out,
-                           cvips_jpeg_planes *layout);
+int cvips_jpeg_planar_open(const char *path, int width, int height, cvips_jpeg_planar **out, cvips_jpeg_planes *layout);
 
 /* Decodes the opened file into the three planes (each at least stride * rows bytes, as laid
  * out by cvips_jpeg_planar_open) and closes the decoder. Returns 0, or -1 on a decoding
@@ -84,14 +83,12 @@ void cvips_unmap_pixels(void *data, size_t length);
  *
  * Returns 0, or -1 with the reason in libvips's error buffer (the file may be partly written;
  * callers write to a temporary name). */
-int cvips_jpeg_write_pixels(const char *path, const unsigned char *pixels, int width, int height,
-                            int bands, size_t stride, int quality, int optimize,
-                            double xdpi, double ydpi);
+int cvips_jpeg_write_pixels(const char *path, const unsigned char *pixels, int width, int height, int bands,
+                            size_t stride, int quality, int optimize, double xdpi, double ydpi);
 
 /* cvips_jpeg_write_pixels on an image whose pixels are already in memory: 8-bit sRGB or
  * 8-bit grey (B_W), uncoded. Returns 1, having written nothing, for any other image (it goes
  * through vips_jpegsave, which computes and converts it); else as cvips_jpeg_write_pixels. */
-int cvips_jpeg_save_in_thread(VipsImage *in, const char *path, int quality, int optimize,
-                              double xdpi, double ydpi);
+int cvips_jpeg_save_in_thread(VipsImage *in, const char *path, int quality, int optimize, double xdpi, double ydpi);
 
 #endif

@@ -14,8 +14,8 @@ int cvips_resample_available(void);
 /* Vertical pass: `line[i]` = the `taps` rows from `rows` (`stride` bytes apart) weighted by
  * `weights`, for i in 0 ..< length. The first one or two taps (one when `taps` is odd) start
  * the sum; the rest are added in pairs, `line += (wa a + wb b)`. Returns 1 when done. */
-int cvips_resample_vertical(const unsigned char *rows, size_t stride, const float *weights, int taps,
-                            int length, float *line);
+int cvips_resample_vertical(const unsigned char *rows, size_t stride, const float *weights, int taps, int length,
+                            float *line);
 
 /* Horizontal pass of a 3-band row: output pixel x is the sum over its taps k of
  * line[3 (first[x] + k) + band] x its weight k, started at 0 and added in k order, clamped to

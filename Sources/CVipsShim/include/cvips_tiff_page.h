@@ -10,7 +10,6 @@
  * the directory's link to the next one cleared. libvips counts a TIFF's pages on every load
  * (walking every directory), so `page=k` costs grow with the file's page count; this one does
  * not. `options` are applied as for cvips_load, with page 0 and one page. */
-int cvips_load_tiff_page(const char *filename, guint64 ifd_offset, const cvips_load_options *options,
-                         VipsImage **out);
+int cvips_load_tiff_page(const char *filename, guint64 ifd_offset, const cvips_load_options *options, VipsImage **out);
 
 #endif

@@ -17,9 +17,8 @@ int cvips_warp_planar_available(void);
  * guarantees every tap and its right and lower neighbours, read as 4 bytes, lie inside the
  * planes. Writes RGB bytes to `out`, and returns how many pixels it made: a multiple of 8
  * (the caller finishes the run), 0 without AVX2. */
-int cvips_warp_planar_pairs(const unsigned char *luma, size_t luma_stride,
-                            const unsigned char *cb, const unsigned char *cr, size_t chroma_stride,
-                            int h_shift, int v_shift, int u, int v, int du, int dv, int count,
-                            unsigned char *out);
+int cvips_warp_planar_pairs(const unsigned char *luma, size_t luma_stride, const unsigned char *cb,
+                            const unsigned char *cr, size_t chroma_stride, int h_shift, int v_shift, int u, int v,
+                            int du, int dv, int count, unsigned char *out);
 
 #endif

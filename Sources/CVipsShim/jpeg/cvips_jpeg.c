@@ -29,7 +29,9 @@ void cvips_jpeg_source_init(j_decompress_ptr cinfo) { (void) cinfo; }
 boolean cvips_jpeg_source_fill(j_decompress_ptr cinfo) {
     cvips_jpeg_source *src = (cvips_jpeg_source *) cinfo->src;
     ssize_t n;
-    do { n = read(src->fd, src->buffer, SOURCE_BUFFER); } while (n < 0 && errno == EINTR);
+    do {
+        n = read(src->fd, src->buffer, SOURCE_BUFFER);
+    } while (n < 0 && errno == EINTR);
     if (n <= 0) {
         /* Out of data before the end of the image: insert an EOI so libjpeg stops cleanly,
          * and remember, so the image is refused as truncated. */
@@ -97,8 +99,7 @@ void cvips_jpeg_attach_source(j_decompress_ptr cinfo, cvips_jpeg_source *src) {
 /* 1 when an APP2 marker carries (a chunk of) an ICC profile. */
 int cvips_jpeg_has_icc_profile(j_decompress_ptr cinfo) {
     for (jpeg_saved_marker_ptr m = cinfo->marker_list; m; m = m->next) {
-        if (m->marker == JPEG_APP0 + 2 && m->data_length >= 12 && memcmp(m->data, "ICC_PROFILE", 12) == 0)
-            return 1;
+        if (m->marker == JPEG_APP0 + 2 && m->data_length >= 12 && memcmp(m->data, "ICC_PROFILE", 12) == 0) return 1;
     }
     return 0;
 }
@@ -106,8 +107,8 @@ int cvips_jpeg_has_icc_profile(j_decompress_ptr cinfo) {
 /* The one decoder behind both entry points: into a new memory image (`out`), or into the
  * caller's `into` buffer of `into_width` x `into_height` x `into_bands` bytes, in which case a
  * file that is not exactly that (another size, an ICC profile to honour) is declined. */
-static int decode(const char *path, int shrink, VipsImage **out,
-                  unsigned char *into, int into_width, int into_height, int into_bands) {
+static int decode(const char *path, int shrink, VipsImage **out, unsigned char *into, int into_width, int into_height,
+                  int into_bands) {
     if (out) *out = NULL;
     if (shrink != 1 && shrink != 2 && shrink != 4 && shrink != 8) {
         vips_error("cvips_jpeg", "shrink %d is not 1, 2, 4 or 8", shrink);
@@ -133,17 +134,28 @@ static int decode(const char *path, int shrink, VipsImage **out,
 
     int bands;
     switch (cinfo.jpeg_color_space) {
-    case JCS_GRAYSCALE: cinfo.out_color_space = JCS_GRAYSCALE; bands = 1; break;
+    case JCS_GRAYSCALE:
+        cinfo.out_color_space = JCS_GRAYSCALE;
+        bands = 1;
+        break;
     case JCS_YCbCr:
-    case JCS_RGB: cinfo.out_color_space = JCS_RGB; bands = 3; break;
-    default: status = 1; goto done;  /* CMYK, YCCK: libvips inverts and transforms them */
+    case JCS_RGB:
+        cinfo.out_color_space = JCS_RGB;
+        bands = 3;
+        break;
+    default:
+        status = 1;
+        goto done; /* CMYK, YCCK: libvips inverts and transforms them */
     }
-    if (into && cvips_jpeg_has_icc_profile(&cinfo)) { status = 1; goto done; }
+    if (into && cvips_jpeg_has_icc_profile(&cinfo)) {
+        status = 1;
+        goto done;
+    }
     cinfo.scale_num = 1;
     cinfo.scale_denom = (unsigned int) shrink;
     jpeg_calc_output_dimensions(&cinfo);
-    if (into && ((int) cinfo.output_width != into_width || (int) cinfo.output_height != into_height
-                 || bands != into_bands)) {
+    if (into &&
+        ((int) cinfo.output_width != into_width || (int) cinfo.output_height != into_height || bands != into_bands)) {
         status = 1;
         goto done;
     }
@@ -154,9 +166,9 @@ static int decode(const char *path, int shrink, VipsImage **out,
         pixels = into;
     } else {
         image = vips_image_new_memory();
-        vips_image_init_fields(image, (int) cinfo.output_width, (int) cinfo.output_height, bands,
-                               VIPS_FORMAT_UCHAR, VIPS_CODING_NONE,
-                               bands == 1 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB, 1.0, 1.0);
+        vips_image_init_fields(image, (int) cinfo.output_width, (int) cinfo.output_height, bands, VIPS_FORMAT_UCHAR,
+                               VIPS_CODING_NONE, bands == 1 ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB, 1.0,
+                               1.0);
         if (vips_image_write_prepare(image)) goto done;
         pixels = VIPS_IMAGE_ADDR(image, 0, 0);
         /* The profile travels with the pixels: the caller converts them to sRGB through it. */
@@ -176,8 +188,7 @@ static int decode(const char *path, int shrink, VipsImage **out,
         JSAMPROW rows[16];
         unsigned int count = cinfo.output_height - cinfo.output_scanline;
         if (count > 16) count = 16;
-        for (unsigned int i = 0; i < count; i++)
-            rows[i] = pixels + (size_t) (cinfo.output_scanline + i) * stride;
+        for (unsigned int i = 0; i < count; i++) rows[i] = pixels + (size_t) (cinfo.output_scanline + i) * stride;
         jpeg_read_scanlines(&cinfo, rows, count);
     }
     if (src->truncated) {
@@ -190,8 +201,10 @@ done:
     jpeg_destroy_decompress(&cinfo);
     close(src->fd);
     g_free(src);
-    if (status == 0 && out) *out = image;
-    else if (image) g_object_unref(image);
+    if (status == 0 && out)
+        *out = image;
+    else if (image)
+        g_object_unref(image);
     return status;
 }
 

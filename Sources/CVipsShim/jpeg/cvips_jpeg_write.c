@@ -8,9 +8,8 @@
 
 #include <jpeglib.h>
 
-int cvips_jpeg_write_pixels(const char *path, const unsigned char *pixels, int width, int height,
-                            int bands, size_t stride, int quality, int optimize,
-                            double xdpi, double ydpi) {
+int cvips_jpeg_write_pixels(const char *path, const unsigned char *pixels, int width, int height, int bands,
+                            size_t stride, int quality, int optimize, double xdpi, double ydpi) {
     if (width <= 0 || height <= 0 || (bands != 1 && bands != 3) || stride < (size_t) width * bands) {
         vips_error("jpegsave", "%s: cannot encode %dx%d pixels of %d bands", path, width, height, bands);
         return -1;
@@ -74,7 +73,10 @@ int cvips_jpeg_write_pixels(const char *path, const unsigned char *pixels, int w
     /* A full disc shows up at the flush or the close, not in libjpeg's fwrite calls. */
     int failed = fflush(file) != 0 || ferror(file);
     int saved = errno;
-    if (fclose(file) != 0 && !failed) { failed = 1; saved = errno; }
+    if (fclose(file) != 0 && !failed) {
+        failed = 1;
+        saved = errno;
+    }
     if (failed) {
         vips_error("jpegsave", "%s: %s", path, strerror(saved));
         return -1;
@@ -82,14 +84,13 @@ int cvips_jpeg_write_pixels(const char *path, const unsigned char *pixels, int w
     return 0;
 }
 
-int cvips_jpeg_save_in_thread(VipsImage *in, const char *path, int quality, int optimize,
-                              double xdpi, double ydpi) {
-    int plain = cvips_is_memory(in) && in->BandFmt == VIPS_FORMAT_UCHAR && in->Coding == VIPS_CODING_NONE
-        && ((in->Bands == 3 && in->Type == VIPS_INTERPRETATION_sRGB)
-            || (in->Bands == 1 && in->Type == VIPS_INTERPRETATION_B_W));
+int cvips_jpeg_save_in_thread(VipsImage *in, const char *path, int quality, int optimize, double xdpi, double ydpi) {
+    int plain = cvips_is_memory(in) && in->BandFmt == VIPS_FORMAT_UCHAR && in->Coding == VIPS_CODING_NONE &&
+                ((in->Bands == 3 && in->Type == VIPS_INTERPRETATION_sRGB) ||
+                 (in->Bands == 1 && in->Type == VIPS_INTERPRETATION_B_W));
     if (!plain) return 1;
     const unsigned char *pixels = cvips_memory_pixels(in);
     if (!pixels) return -1;
-    return cvips_jpeg_write_pixels(path, pixels, in->Xsize, in->Ysize, in->Bands,
-                                   (size_t) VIPS_IMAGE_SIZEOF_LINE(in), quality, optimize, xdpi, ydpi);
+    return cvips_jpeg_write_pixels(path, pixels, in->Xsize, in->Ysize, in->Bands, (size_t) VIPS_IMAGE_SIZEOF_LINE(in),
+                                   quality, optimize, xdpi, ydpi);
 }

@@ -30,7 +30,8 @@ static void column_sums(uint16_t *sums, const unsigned char *row, size_t stride,
  * the compiler vectorises them). */
 static void block_sums(uint32_t *out, const uint16_t *sums, int f, int n) {
     if (f == 4) {
-        for (int i = 0; i < n; i++) out[i] = (uint32_t) sums[4 * i] + sums[4 * i + 1] + sums[4 * i + 2] + sums[4 * i + 3];
+        for (int i = 0; i < n; i++)
+            out[i] = (uint32_t) sums[4 * i] + sums[4 * i + 1] + sums[4 * i + 2] + sums[4 * i + 3];
     } else if (f == 2) {
         for (int i = 0; i < n; i++) out[i] = (uint32_t) sums[2 * i] + sums[2 * i + 1];
     } else {
@@ -44,16 +45,19 @@ static void block_sums(uint32_t *out, const uint16_t *sums, int f, int n) {
 
 static inline unsigned char clamp_byte(int32_t x) { return (unsigned char) (x < 0 ? 0 : x > 255 ? 255 : x); }
 
-int cvips_box_rgb_planes(const unsigned char *luma, size_t luma_stride,
-                         const unsigned char *cb, const unsigned char *cr, size_t chroma_stride,
-                         int chroma_width, int chroma_height, int h_shift, int v_shift,
-                         int factor, int out_width, int out_height, unsigned char *out) {
+int cvips_box_rgb_planes(const unsigned char *luma, size_t luma_stride, const unsigned char *cb,
+                         const unsigned char *cr, size_t chroma_stride, int chroma_width, int chroma_height,
+                         int h_shift, int v_shift, int factor, int out_width, int out_height, unsigned char *out) {
     const int f = factor, n = out_width;
     const int bw = (f + (1 << h_shift) - 1) >> h_shift, bh = (f + (1 << v_shift) - 1) >> v_shift;
     const int used = n * f;
     uint16_t *sums = malloc(((size_t) used + 2 * (size_t) chroma_width) * sizeof *sums);
     uint32_t *blocks = malloc(3 * (size_t) n * sizeof *blocks);
-    if (!sums || !blocks) { free(sums); free(blocks); return -1; }
+    if (!sums || !blocks) {
+        free(sums);
+        free(blocks);
+        return -1;
+    }
     uint16_t *y_sums = sums, *b_sums = sums + used, *r_sums = b_sums + chroma_width;
     uint32_t *y_blocks = blocks, *b_blocks = blocks + n, *r_blocks = b_blocks + n;
     const uint64_t y_mul = (uint64_t) multiplier((int64_t) f * f);
@@ -76,13 +80,18 @@ int cvips_box_rgb_planes(const unsigned char *luma, size_t luma_stride,
         for (int i = 0; i < n; i++) {
             int64_t bs, rs, c_mul = whole_mul;
             if (regular) {
-                bs = b_blocks[i]; rs = r_blocks[i];
+                bs = b_blocks[i];
+                rs = r_blocks[i];
             } else {
                 int cx0 = (i * f) >> h_shift;
                 if (cx0 > chroma_width - 1) cx0 = chroma_width - 1;
                 const int columns = bw < chroma_width - cx0 ? bw : chroma_width - cx0;
-                bs = 0; rs = 0;
-                for (int k = cx0; k < cx0 + columns; k++) { bs += b_sums[k]; rs += r_sums[k]; }
+                bs = 0;
+                rs = 0;
+                for (int k = cx0; k < cx0 + columns; k++) {
+                    bs += b_sums[k];
+                    rs += r_sums[k];
+                }
                 if (columns != bw) c_mul = multiplier((int64_t) rows * columns);
             }
             /* PlanarPixels.rgb(y:cb:cr:) on the means scaled by 2^16; every value below fits

@@ -62,12 +62,10 @@ int cvips_jpeg_planar_open(const char *path, int width, int height, cvips_jpeg_p
     jpeg_component_info *c = cinfo->comp_info;
     int h = cinfo->num_components == 3 ? c[0].h_samp_factor : 0;
     int v = cinfo->num_components == 3 ? c[0].v_samp_factor : 0;
-    int usable = cinfo->jpeg_color_space == JCS_YCbCr && cinfo->num_components == 3
-        && !cinfo->CCIR601_sampling && !cvips_jpeg_has_icc_profile(cinfo)
-        && h == 2 && (v == 1 || v == 2)
-        && c[1].h_samp_factor == 1 && c[1].v_samp_factor == 1
-        && c[2].h_samp_factor == 1 && c[2].v_samp_factor == 1
-        && (int) cinfo->image_width == width && (int) cinfo->image_height == height;
+    int usable = cinfo->jpeg_color_space == JCS_YCbCr && cinfo->num_components == 3 && !cinfo->CCIR601_sampling &&
+                 !cvips_jpeg_has_icc_profile(cinfo) && h == 2 && (v == 1 || v == 2) && c[1].h_samp_factor == 1 &&
+                 c[1].v_samp_factor == 1 && c[2].h_samp_factor == 1 && c[2].v_samp_factor == 1 &&
+                 (int) cinfo->image_width == width && (int) cinfo->image_height == height;
     if (!usable) {
         cvips_jpeg_planar_close(d);
         return 1;

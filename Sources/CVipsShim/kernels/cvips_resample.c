@@ -25,14 +25,12 @@
 int cvips_resample_available(void) { return cvips_cpu_has_avx2(); }
 
 /* 8 bytes as 8 floats. */
-__attribute__((target("avx2")))
-static inline __m256 floats8(const unsigned char *p) {
+__attribute__((target("avx2"))) static inline __m256 floats8(const unsigned char *p) {
     return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *) p)));
 }
 
-__attribute__((target("avx2")))
-static void vertical_avx2(const unsigned char *rows, size_t stride, const float *w, int taps, int length,
-                          float *line) {
+__attribute__((target("avx2"))) static void vertical_avx2(const unsigned char *rows, size_t stride, const float *w,
+                                                          int taps, int length, float *line) {
     int i = 0;
     /* 32 columns at a time, every tap summed in registers: the row is written once, not once
      * per pair of taps as the Swift loop does, and four independent sums hide the adds' latency. */
@@ -47,7 +45,8 @@ static void vertical_avx2(const unsigned char *rows, size_t stride, const float 
         } else {
             __m256 w0 = _mm256_set1_ps(w[0]), w1 = _mm256_set1_ps(w[1]);
             for (int j = 0; j < 4; j++)
-                acc[j] = _mm256_add_ps(_mm256_mul_ps(w0, floats8(p + 8 * j)), _mm256_mul_ps(w1, floats8(p + stride + 8 * j)));
+                acc[j] = _mm256_add_ps(_mm256_mul_ps(w0, floats8(p + 8 * j)),
+                                       _mm256_mul_ps(w1, floats8(p + stride + 8 * j)));
             k = 2;
         }
         for (; k < taps; k += 2) {
@@ -99,14 +98,13 @@ static void vertical_avx2(const unsigned char *rows, size_t stride, const float 
 }
 
 /* Clamped to 0 ... 255, rounded to the nearest (ties to even: the default rounding mode). */
-__attribute__((target("avx2")))
-static inline __m128i bytes4(__m128 v) {
+__attribute__((target("avx2"))) static inline __m128i bytes4(__m128 v) {
     return _mm_cvtps_epi32(_mm_min_ps(_mm_max_ps(v, _mm_setzero_ps()), _mm_set1_ps(255)));
 }
 
-__attribute__((target("avx2")))
-static void horizontal3_avx2(const float *line, const ptrdiff_t *first, const float *pair_weights, int taps,
-                             int out_width, unsigned char *out) {
+__attribute__((target("avx2"))) static void horizontal3_avx2(const float *line, const ptrdiff_t *first,
+                                                             const float *pair_weights, int taps, int out_width,
+                                                             unsigned char *out) {
     const __m128i pick = _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
     int x = 0;
     /* Eight output pixels a step, two to a register, one in each 128-bit half: (r, g, b,
@@ -124,7 +122,8 @@ static void horizontal3_avx2(const float *line, const ptrdiff_t *first, const fl
         }
         for (int j = 0; j < 4; j += 2) {
             __m128i a = bytes4(_mm256_castps256_ps128(total[j])), b = bytes4(_mm256_extractf128_ps(total[j], 1));
-            __m128i c = bytes4(_mm256_castps256_ps128(total[j + 1])), d = bytes4(_mm256_extractf128_ps(total[j + 1], 1));
+            __m128i c = bytes4(_mm256_castps256_ps128(total[j + 1])),
+                    d = bytes4(_mm256_extractf128_ps(total[j + 1], 1));
             unsigned char twelve[16];
             _mm_storeu_si128((__m128i *) twelve,
                              _mm_shuffle_epi8(_mm_packus_epi16(_mm_packus_epi32(a, b), _mm_packus_epi32(c, d)), pick));
@@ -137,7 +136,8 @@ static void horizontal3_avx2(const float *line, const ptrdiff_t *first, const fl
         const float *w = pair_weights + (size_t) (x / 2) * taps * 8;
         __m256 total = _mm256_setzero_ps();
         for (int k = 0; k < taps; k++)
-            total = _mm256_add_ps(total, _mm256_mul_ps(_mm256_loadu2_m128(pb + 3 * k, pa + 3 * k), _mm256_load_ps(w + k * 8)));
+            total = _mm256_add_ps(total,
+                                  _mm256_mul_ps(_mm256_loadu2_m128(pb + 3 * k, pa + 3 * k), _mm256_load_ps(w + k * 8)));
         int32_t v[8];
         _mm_storeu_si128((__m128i *) v, bytes4(_mm256_castps256_ps128(total)));
         _mm_storeu_si128((__m128i *) (v + 4), bytes4(_mm256_extractf128_ps(total, 1)));
@@ -149,8 +149,8 @@ static void horizontal3_avx2(const float *line, const ptrdiff_t *first, const fl
     }
 }
 
-int cvips_resample_vertical(const unsigned char *rows, size_t stride, const float *weights, int taps,
-                            int length, float *line) {
+int cvips_resample_vertical(const unsigned char *rows, size_t stride, const float *weights, int taps, int length,
+                            float *line) {
     if (!cvips_resample_available() || taps < 1) return 0;
     vertical_avx2(rows, stride, weights, taps, length, line);
     return 1;
@@ -167,15 +167,25 @@ int cvips_resample_horizontal3(const float *line, const ptrdiff_t *first, const 
 
 int cvips_resample_available(void) { return 0; }
 
-int cvips_resample_vertical(const unsigned char *rows, size_t stride, const float *weights, int taps,
-                            int length, float *line) {
-    (void) rows; (void) stride; (void) weights; (void) taps; (void) length; (void) line;
+int cvips_resample_vertical(const unsigned char *rows, size_t stride, const float *weights, int taps, int length,
+                            float *line) {
+    (void) rows;
+    (void) stride;
+    (void) weights;
+    (void) taps;
+    (void) length;
+    (void) line;
     return 0;
 }
 
 int cvips_resample_horizontal3(const float *line, const ptrdiff_t *first, const float *pair_weights, int taps,
                                int out_width, unsigned char *out) {
-    (void) line; (void) first; (void) pair_weights; (void) taps; (void) out_width; (void) out;
+    (void) line;
+    (void) first;
+    (void) pair_weights;
+    (void) taps;
+    (void) out_width;
+    (void) out;
     return 0;
 }
 

@@ -22,8 +22,8 @@ int cvips_warp_planar_available(void) { return cvips_cpu_has_avx2(); }
 
 /* Bilinear taps of 8 positions (16.16) in one plane: the values scaled by 2^16. Each tap
  * reads 4 bytes at its top-left and its lower-left sample (the two used, two ignored). */
-__attribute__((target("avx2")))
-static inline __m256i taps8(const unsigned char *plane, int stride, __m256i u, __m256i v) {
+__attribute__((target("avx2"))) static inline __m256i taps8(const unsigned char *plane, int stride, __m256i u,
+                                                            __m256i v) {
     const __m256i byte = _mm256_set1_epi32(255);
     __m256i ax = _mm256_and_si256(_mm256_srai_epi32(u, 8), byte);
     __m256i ay = _mm256_and_si256(_mm256_srai_epi32(v, 8), byte);
@@ -40,44 +40,45 @@ static inline __m256i taps8(const unsigned char *plane, int stride, __m256i u, _
 
 /* One pair-tap per two output pixels: the chroma offsets of 8 pairs (at each pair's first
  * pixel's position plus half a step), as PlanarPixels.rgbOffsets computes them. */
-__attribute__((target("avx2")))
-static inline void offsets8(const unsigned char *cb, const unsigned char *cr, int cs, __m256i mu, __m256i mv,
-                            __m128i hshift, __m128i vshift, __m256i *dr, __m256i *dg, __m256i *db) {
+__attribute__((target("avx2"))) static inline void offsets8(const unsigned char *cb, const unsigned char *cr, int cs,
+                                                            __m256i mu, __m256i mv, __m128i hshift, __m128i vshift,
+                                                            __m256i *dr, __m256i *dg, __m256i *db) {
     const __m256i half = _mm256_set1_epi32(32768);
     __m256i cu = _mm256_sub_epi32(_mm256_sra_epi32(_mm256_add_epi32(mu, half), hshift), half);
     __m256i cv = _mm256_sub_epi32(_mm256_sra_epi32(_mm256_add_epi32(mv, half), vshift), half);
     __m256i b0 = _mm256_sub_epi32(_mm256_srai_epi32(taps8(cb, cs, cu, cv), 8), half);
     __m256i r0 = _mm256_sub_epi32(_mm256_srai_epi32(taps8(cr, cs, cu, cv), 8), half);
     *dr = _mm256_add_epi32(_mm256_srai_epi32(_mm256_mullo_epi32(r0, _mm256_set1_epi32(22970)), 6), half);
-    *dg = _mm256_sub_epi32(half, _mm256_srai_epi32(
-        _mm256_add_epi32(_mm256_mullo_epi32(b0, _mm256_set1_epi32(5638)), _mm256_mullo_epi32(r0, _mm256_set1_epi32(11700))), 6));
+    *dg = _mm256_sub_epi32(half, _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(b0, _mm256_set1_epi32(5638)),
+                                                                    _mm256_mullo_epi32(r0, _mm256_set1_epi32(11700))),
+                                                   6));
     *db = _mm256_add_epi32(_mm256_srai_epi32(_mm256_mullo_epi32(b0, _mm256_set1_epi32(29032)), 6), half);
 }
 
 /* Writes 8 pixels' RGB (luma l, offsets d*) as 24 bytes: two saturating packs (int32 to
  * int16 to 0...255) clamp exactly as PlanarPixels.channel does, and a byte shuffle
  * interleaves them (storing byte by byte was a fifth of the loop's time). */
-__attribute__((target("avx2")))
-static inline void store8(unsigned char *out, __m256i l, __m256i dr, __m256i dg, __m256i db) {
+__attribute__((target("avx2"))) static inline void store8(unsigned char *out, __m256i l, __m256i dr, __m256i dg,
+                                                          __m256i db) {
     __m256i r = _mm256_srai_epi32(_mm256_add_epi32(l, dr), 16);
     __m256i g = _mm256_srai_epi32(_mm256_add_epi32(l, dg), 16);
     __m256i b = _mm256_srai_epi32(_mm256_add_epi32(l, db), 16);
     /* Per 128-bit lane (4 pixels): r0-3 g0-3 b0-3, then 4 zero bytes. */
     __m256i rg = _mm256_packs_epi32(r, g), bz = _mm256_packs_epi32(b, _mm256_setzero_si256());
     __m256i bytes = _mm256_packus_epi16(rg, bz);
-    const __m256i order = _mm256_setr_epi8(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1,
-                                           0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1);
+    const __m256i order = _mm256_setr_epi8(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1, 0, 4, 8, 1, 5, 9, 2, 6,
+                                           10, 3, 7, 11, -1, -1, -1, -1);
     __m256i rgb = _mm256_shuffle_epi8(bytes, order);
     __m128i lo = _mm256_castsi256_si128(rgb), hi = _mm256_extracti128_si256(rgb, 1);
-    _mm_storeu_si128((__m128i *) out, lo);  /* 12 bytes used; the next store covers the rest */
+    _mm_storeu_si128((__m128i *) out, lo); /* 12 bytes used; the next store covers the rest */
     _mm_storel_epi64((__m128i *) (out + 12), hi);
     int last = _mm_extract_epi32(hi, 2);
     memcpy(out + 20, &last, 4);
 }
 
-__attribute__((target("avx2")))
-static int run_avx2(const unsigned char *luma, int ls, const unsigned char *cb, const unsigned char *cr, int cs,
-                    int hs, int vs, int u, int v, int du, int dv, int count, unsigned char *out) {
+__attribute__((target("avx2"))) static int run_avx2(const unsigned char *luma, int ls, const unsigned char *cb,
+                                                    const unsigned char *cr, int cs, int hs, int vs, int u, int v,
+                                                    int du, int dv, int count, unsigned char *out) {
     const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
     const __m256i pair = _mm256_setr_epi32(0, 0, 2, 2, 4, 4, 6, 6);
     const __m256i first = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3), second = _mm256_setr_epi32(4, 4, 5, 5, 6, 6, 7, 7);
@@ -88,8 +89,10 @@ static int run_avx2(const unsigned char *luma, int ls, const unsigned char *cb, 
     const __m128i hshift = _mm_cvtsi32_si128(hs), vshift = _mm_cvtsi32_si128(vs);
     /* Pair j's first pixel is 2j: its position, as the 8-pixel loop reaches it. */
     const __m256i lane2 = _mm256_slli_epi32(lane, 1);
-    __m256i pu = _mm256_add_epi32(_mm256_add_epi32(_mm256_set1_epi32(u), _mm256_mullo_epi32(lane2, _mm256_set1_epi32(du))), mid_u);
-    __m256i pv = _mm256_add_epi32(_mm256_add_epi32(_mm256_set1_epi32(v), _mm256_mullo_epi32(lane2, _mm256_set1_epi32(dv))), mid_v);
+    __m256i pu = _mm256_add_epi32(
+        _mm256_add_epi32(_mm256_set1_epi32(u), _mm256_mullo_epi32(lane2, _mm256_set1_epi32(du))), mid_u);
+    __m256i pv = _mm256_add_epi32(
+        _mm256_add_epi32(_mm256_set1_epi32(v), _mm256_mullo_epi32(lane2, _mm256_set1_epi32(dv))), mid_v);
     const __m256i step2_u = _mm256_set1_epi32(16 * du), step2_v = _mm256_set1_epi32(16 * dv);
     int made = 0;
     __m256i dr, dg, db;
@@ -123,10 +126,9 @@ static int run_avx2(const unsigned char *luma, int ls, const unsigned char *cb, 
     return made;
 }
 
-int cvips_warp_planar_pairs(const unsigned char *luma, size_t luma_stride,
-                            const unsigned char *cb, const unsigned char *cr, size_t chroma_stride,
-                            int h_shift, int v_shift, int u, int v, int du, int dv, int count,
-                            unsigned char *out) {
+int cvips_warp_planar_pairs(const unsigned char *luma, size_t luma_stride, const unsigned char *cb,
+                            const unsigned char *cr, size_t chroma_stride, int h_shift, int v_shift, int u, int v,
+                            int du, int dv, int count, unsigned char *out) {
     if (!cvips_warp_planar_available() || luma_stride > (1u << 20) || chroma_stride > (1u << 20)) return 0;
     return run_avx2(luma, (int) luma_stride, cb, cr, (int) chroma_stride, h_shift, v_shift, u, v, du, dv, count, out);
 }
@@ -135,12 +137,22 @@ int cvips_warp_planar_pairs(const unsigned char *luma, size_t luma_stride,
 
 int cvips_warp_planar_available(void) { return 0; }
 
-int cvips_warp_planar_pairs(const unsigned char *luma, size_t luma_stride,
-                            const unsigned char *cb, const unsigned char *cr, size_t chroma_stride,
-                            int h_shift, int v_shift, int u, int v, int du, int dv, int count,
-                            unsigned char *out) {
-    (void) luma; (void) luma_stride; (void) cb; (void) cr; (void) chroma_stride; (void) h_shift; (void) v_shift;
-    (void) u; (void) v; (void) du; (void) dv; (void) count; (void) out;
+int cvips_warp_planar_pairs(const unsigned char *luma, size_t luma_stride, const unsigned char *cb,
+                            const unsigned char *cr, size_t chroma_stride, int h_shift, int v_shift, int u, int v,
+                            int du, int dv, int count, unsigned char *out) {
+    (void) luma;
+    (void) luma_stride;
+    (void) cb;
+    (void) cr;
+    (void) chroma_stride;
+    (void) h_shift;
+    (void) v_shift;
+    (void) u;
+    (void) v;
+    (void) du;
+    (void) dv;
+    (void) count;
+    (void) out;
     return 0;
 }
 

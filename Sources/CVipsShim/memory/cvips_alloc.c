@@ -15,7 +15,8 @@ int cvips_limit_allocator_growth(int mmap_threshold_bytes, int arenas) {
     if (arenas > 0) ok &= mallopt(M_ARENA_MAX, arenas);
     return ok ? 0 : -1;
 #else
-    (void)mmap_threshold_bytes; (void)arenas;
+    (void) mmap_threshold_bytes;
+    (void) arenas;
     return -1;
 #endif
 }

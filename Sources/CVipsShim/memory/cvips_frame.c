@@ -57,6 +57,5 @@ void *cvips_memory_pixels(VipsImage *in) {
 }
 
 int cvips_is_memory(const VipsImage *in) {
-    return in->dtype == VIPS_IMAGE_SETBUF || in->dtype == VIPS_IMAGE_SETBUF_FOREIGN
-        || in->dtype == VIPS_IMAGE_MMAPIN;
+    return in->dtype == VIPS_IMAGE_SETBUF || in->dtype == VIPS_IMAGE_SETBUF_FOREIGN || in->dtype == VIPS_IMAGE_MMAPIN;
 }

@@ -5,9 +5,7 @@
  */
 #include "cvips_compose.h"
 
-static VipsArrayDouble *colour_array(const double *values, int n) {
-    return vips_array_double_new(values, n);
-}
+static VipsArrayDouble *colour_array(const double *values, int n) { return vips_array_double_new(values, n); }
 
 int cvips_solid(int width, int height, const double *ink, int n, VipsImage **out) {
     *out = NULL;
@@ -21,8 +19,7 @@ int cvips_solid(int width, int height, const double *ink, int n, VipsImage **out
     if (vips_black(&black, width, height, "bands", n, NULL)) goto done;
     if (vips_linear(black, &lin, a, (double *) ink, n, NULL)) goto done;
     if (vips_cast(lin, &cast, VIPS_FORMAT_UCHAR, NULL)) goto done;
-    rc = vips_copy(cast, out, "interpretation",
-                   n >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W, NULL);
+    rc = vips_copy(cast, out, "interpretation", n >= 3 ? VIPS_INTERPRETATION_sRGB : VIPS_INTERPRETATION_B_W, NULL);
 done:
     if (black) g_object_unref(black);
     if (lin) g_object_unref(lin);
@@ -34,18 +31,20 @@ int cvips_to_rgba(VipsImage *in, VipsImage **out) {
     *out = NULL;
     VipsImage *t = in, *n = NULL;
     g_object_ref(t);
-    if (vips_image_get_interpretation(t) != VIPS_INTERPRETATION_sRGB ||
-        vips_image_get_bands(t) < 3) {
+    if (vips_image_get_interpretation(t) != VIPS_INTERPRETATION_sRGB || vips_image_get_bands(t) < 3) {
         if (vips_colourspace(t, &n, VIPS_INTERPRETATION_sRGB, NULL)) goto fail;
-        g_object_unref(t); t = n;
+        g_object_unref(t);
+        t = n;
     }
     if (vips_image_get_format(t) != VIPS_FORMAT_UCHAR) {
         if (vips_cast(t, &n, VIPS_FORMAT_UCHAR, NULL)) goto fail;
-        g_object_unref(t); t = n;
+        g_object_unref(t);
+        t = n;
     }
     if (!vips_image_hasalpha(t)) {
         if (vips_addalpha(t, &n, NULL)) goto fail;
-        g_object_unref(t); t = n;
+        g_object_unref(t);
+        t = n;
     }
     *out = t;
     return 0;
@@ -70,8 +69,7 @@ int cvips_scale_alpha(VipsImage *in, double factor, VipsImage **out) {
     return rc;
 }
 
-int cvips_composite_over(VipsImage *base, VipsImage **layers, int n, const int *x,
-                         const int *y, VipsImage **out) {
+int cvips_composite_over(VipsImage *base, VipsImage **layers, int n, const int *x, const int *y, VipsImage **out) {
     *out = NULL;
     if (n <= 0) {
         g_object_ref(base);
@@ -106,16 +104,15 @@ static int join_range(VipsImage **in, int n, int shim, VipsArrayDouble *bg, Vips
     int rc = -1;
     if (join_range(in, half, shim, bg, &left)) goto done;
     if (join_range(in + half, n - half, shim, bg, &right)) goto done;
-    rc = vips_join(left, right, out, VIPS_DIRECTION_HORIZONTAL, "expand", TRUE, "shim", shim,
-                   "background", bg, "align", VIPS_ALIGN_LOW, NULL);
+    rc = vips_join(left, right, out, VIPS_DIRECTION_HORIZONTAL, "expand", TRUE, "shim", shim, "background", bg, "align",
+                   VIPS_ALIGN_LOW, NULL);
 done:
     if (left) g_object_unref(left);
     if (right) g_object_unref(right);
     return rc;
 }
 
-int cvips_join_row(VipsImage **in, int n, int shim, const double *background, int nbg,
-                   VipsImage **out) {
+int cvips_join_row(VipsImage **in, int n, int shim, const double *background, int nbg, VipsImage **out) {
     *out = NULL;
     if (n <= 0) {
         vips_error("cvips_join_row", "no images to join");
@@ -127,20 +124,19 @@ int cvips_join_row(VipsImage **in, int n, int shim, const double *background, in
     return rc;
 }
 
-int cvips_arrayjoin(VipsImage **in, int n, int across, int shim, const double *background,
-                    int nbg, int halign, int valign, VipsImage **out) {
+int cvips_arrayjoin(VipsImage **in, int n, int across, int shim, const double *background, int nbg, int halign,
+                    int valign, VipsImage **out) {
     VipsArrayDouble *bg = colour_array(background, nbg);
-    int rc = vips_arrayjoin(in, out, n, "across", across, "shim", shim, "background", bg,
-                            "halign", (VipsAlign) halign, "valign", (VipsAlign) valign, NULL);
+    int rc = vips_arrayjoin(in, out, n, "across", across, "shim", shim, "background", bg, "halign", (VipsAlign) halign,
+                            "valign", (VipsAlign) valign, NULL);
     vips_area_unref(VIPS_AREA(bg));
     return rc;
 }
 
-int cvips_embed(VipsImage *in, int x, int y, int width, int height, const double *background,
-                int nbg, VipsImage **out) {
+int cvips_embed(VipsImage *in, int x, int y, int width, int height, const double *background, int nbg,
+                VipsImage **out) {
     VipsArrayDouble *bg = colour_array(background, nbg);
-    int rc = vips_embed(in, out, x, y, width, height, "extend", VIPS_EXTEND_BACKGROUND,
-                        "background", bg, NULL);
+    int rc = vips_embed(in, out, x, y, width, height, "extend", VIPS_EXTEND_BACKGROUND, "background", bg, NULL);
     vips_area_unref(VIPS_AREA(bg));
     return rc;
 }
@@ -168,14 +164,12 @@ int cvips_flatten_rgb(VipsImage *in, const double *background, VipsImage **out) 
     return 0;
 }
 
-int cvips_text_rgba(const char *text, const char *font, int dpi, const double *ink,
-                    VipsImage **out) {
+int cvips_text_rgba(const char *text, const char *font, int dpi, const double *ink, VipsImage **out) {
     *out = NULL;
     VipsImage *mask = NULL, *colour = NULL, *joined = NULL;
     int rc = -1;
     if (vips_text(&mask, text, "font", font, "dpi", dpi, NULL)) goto done;
-    if (cvips_solid(vips_image_get_width(mask), vips_image_get_height(mask), ink, 3, &colour))
-        goto done;
+    if (cvips_solid(vips_image_get_width(mask), vips_image_get_height(mask), ink, 3, &colour)) goto done;
     if (vips_bandjoin2(colour, mask, &joined, NULL)) goto done;
     rc = vips_copy(joined, out, "interpretation", VIPS_INTERPRETATION_sRGB, NULL);
 done:
@@ -185,12 +179,11 @@ done:
     return rc;
 }
 
-int cvips_with_rect(VipsImage *in, const double *ink, int n, int x, int y, int width,
-                    int height, int fill, VipsImage **out) {
+int cvips_with_rect(VipsImage *in, const double *ink, int n, int x, int y, int width, int height, int fill,
+                    VipsImage **out) {
     *out = vips_image_copy_memory(in);
     if (!*out) return -1;
-    if (vips_draw_rect(*out, (double *) ink, n, x, y, width, height, "fill", fill ? TRUE : FALSE,
-                       NULL)) {
+    if (vips_draw_rect(*out, (double *) ink, n, x, y, width, height, "fill", fill ? TRUE : FALSE, NULL)) {
         g_object_unref(*out);
         *out = NULL;
         return -1;
@@ -198,8 +191,8 @@ int cvips_with_rect(VipsImage *in, const double *ink, int n, int x, int y, int w
     return 0;
 }
 
-int cvips_save_animated(VipsImage **frames, int n, int delay_ms, int loop, int format,
-                        int quality, const char *filename) {
+int cvips_save_animated(VipsImage **frames, int n, int delay_ms, int loop, int format, int quality,
+                        const char *filename) {
     if (n <= 0) {
         vips_error("cvips_save_animated", "no frames");
         return -1;

@@ -9,17 +9,11 @@
 
 /* ---- runtime ---------------------------------------------------------------------- */
 
-int cvips_init(const char *argv0) {
-    return VIPS_INIT(argv0 ? argv0 : "quire");
-}
+int cvips_init(const char *argv0) { return VIPS_INIT(argv0 ? argv0 : "quire"); }
 
-char *cvips_error_take(void) {
-    return vips_error_buffer_copy();
-}
+char *cvips_error_take(void) { return vips_error_buffer_copy(); }
 
-void cvips_free(void *pointer) {
-    g_free(pointer);
-}
+void cvips_free(void *pointer) { g_free(pointer); }
 
 void cvips_unref(VipsImage *image) {
     if (image) g_object_unref(image);
@@ -29,9 +23,7 @@ void cvips_concurrency_set(int threads) { vips_concurrency_set(threads); }
 int cvips_concurrency_get(void) { return vips_concurrency_get(); }
 void cvips_cache_set_max(int operations) { vips_cache_set_max(operations); }
 
-void cvips_operation_block(const char *name, int blocked) {
-    vips_operation_block_set(name, blocked ? TRUE : FALSE);
-}
+void cvips_operation_block(const char *name, int blocked) { vips_operation_block_set(name, blocked ? TRUE : FALSE); }
 
 static void *count_image(VipsObject *object, void *a, void *b) {
     (void) b;
@@ -57,23 +49,16 @@ static int has_property(VipsOperation *op, const char *name) {
 /* Sets the options a loader has; a loader without "dpi" (JPEG) simply skips it. */
 static void apply_load_options(VipsOperation *op, const cvips_load_options *options) {
     if (!options) return;
-    if (options->page >= 0 && has_property(op, "page"))
-        g_object_set(op, "page", options->page, NULL);
-    if (options->n != 0 && has_property(op, "n"))
-        g_object_set(op, "n", options->n, NULL);
-    if (options->dpi > 0 && has_property(op, "dpi"))
-        g_object_set(op, "dpi", options->dpi, NULL);
-    if (options->sequential && has_property(op, "access"))
-        g_object_set(op, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
+    if (options->page >= 0 && has_property(op, "page")) g_object_set(op, "page", options->page, NULL);
+    if (options->n != 0 && has_property(op, "n")) g_object_set(op, "n", options->n, NULL);
+    if (options->dpi > 0 && has_property(op, "dpi")) g_object_set(op, "dpi", options->dpi, NULL);
+    if (options->sequential && has_property(op, "access")) g_object_set(op, "access", VIPS_ACCESS_SEQUENTIAL, NULL);
     if (options->fail_on > 0 && has_property(op, "fail_on"))
         g_object_set(op, "fail_on", (VipsFailOn) options->fail_on, NULL);
-    if (options->shrink > 1 && has_property(op, "shrink"))
-        g_object_set(op, "shrink", options->shrink, NULL);
+    if (options->shrink > 1 && has_property(op, "shrink")) g_object_set(op, "shrink", options->shrink, NULL);
 }
 
-void cvips_apply_load_options(VipsOperation *op, const cvips_load_options *options) {
-    apply_load_options(op, options);
-}
+void cvips_apply_load_options(VipsOperation *op, const cvips_load_options *options) { apply_load_options(op, options); }
 
 /* Builds a configured loader through the operation cache and takes its "out" image. */
 static int build_loader(VipsOperation *op, VipsImage **out) {
@@ -105,8 +90,7 @@ int cvips_load(const char *filename, const cvips_load_options *options, VipsImag
     return build_loader(op, out);
 }
 
-int cvips_load_buffer(const void *data, size_t length, const cvips_load_options *options,
-                      VipsImage **out) {
+int cvips_load_buffer(const void *data, size_t length, const cvips_load_options *options, VipsImage **out) {
     *out = NULL;
     const char *type_name = vips_foreign_find_load_buffer(data, length);
     if (!type_name) return -1;
@@ -126,15 +110,12 @@ int cvips_width(const VipsImage *image) { return vips_image_get_width(image); }
 int cvips_height(const VipsImage *image) { return vips_image_get_height(image); }
 int cvips_bands(const VipsImage *image) { return vips_image_get_bands(image); }
 int cvips_format(const VipsImage *image) { return (int) vips_image_get_format(image); }
-int cvips_interpretation(const VipsImage *image) {
-    return (int) vips_image_get_interpretation(image);
-}
+int cvips_interpretation(const VipsImage *image) { return (int) vips_image_get_interpretation(image); }
 
 int cvips_orientation(VipsImage *image) {
     int value = 1;
     if (vips_image_get_typeof(image, VIPS_META_ORIENTATION) &&
-        vips_image_get_int(image, VIPS_META_ORIENTATION, &value) == 0 &&
-        value >= 1 && value <= 8)
+        vips_image_get_int(image, VIPS_META_ORIENTATION, &value) == 0 && value >= 1 && value <= 8)
         return value;
     return 1;
 }
@@ -145,8 +126,7 @@ int cvips_has_alpha(VipsImage *image) { return vips_image_hasalpha(image) ? 1 : 
 
 const char *cvips_loader_name(VipsImage *image) {
     const char *name = NULL;
-    if (vips_image_get_typeof(image, VIPS_META_LOADER) &&
-        vips_image_get_string(image, VIPS_META_LOADER, &name) == 0)
+    if (vips_image_get_typeof(image, VIPS_META_LOADER) && vips_image_get_string(image, VIPS_META_LOADER, &name) == 0)
         return name;
     return NULL;
 }
@@ -169,23 +149,27 @@ int cvips_to_display(VipsImage *in, int keep_gray, double background, VipsImage 
     int bands = vips_image_get_bands(in);
     int alpha = vips_image_hasalpha(in);
     int colour_bands = bands - (alpha ? 1 : 0);
-    VipsInterpretation target =
-        (keep_gray && colour_bands == 1) ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
+    VipsInterpretation target = (keep_gray && colour_bands == 1) ? VIPS_INTERPRETATION_B_W : VIPS_INTERPRETATION_sRGB;
 
     /* Embedded profiles (Display P3 phone photos, Adobe RGB scans, CMYK) go through lcms;
      * a broken profile falls back to the plain colourspace conversion below. */
     if (target == VIPS_INTERPRETATION_sRGB && vips_image_get_typeof(in, VIPS_META_ICC_NAME)) {
-        if (vips_icc_transform(t, &n, "srgb", "embedded", TRUE, "intent",
-                               VIPS_INTENT_RELATIVE, NULL) == 0) {
+        if (vips_icc_transform(t, &n, "srgb", "embedded", TRUE, "intent", VIPS_INTENT_RELATIVE, NULL) == 0) {
             swap(&t, n);
         } else {
             vips_error_clear();
         }
     }
-    if (vips_colourspace(t, &n, target, NULL)) { g_object_unref(t); return -1; }
+    if (vips_colourspace(t, &n, target, NULL)) {
+        g_object_unref(t);
+        return -1;
+    }
     swap(&t, n);
     if (vips_image_get_format(t) != VIPS_FORMAT_UCHAR) {
-        if (vips_cast(t, &n, VIPS_FORMAT_UCHAR, NULL)) { g_object_unref(t); return -1; }
+        if (vips_cast(t, &n, VIPS_FORMAT_UCHAR, NULL)) {
+            g_object_unref(t);
+            return -1;
+        }
         swap(&t, n);
     }
     if (vips_image_hasalpha(t)) {
@@ -193,10 +177,16 @@ int cvips_to_display(VipsImage *in, int keep_gray, double background, VipsImage 
         VipsArrayDouble *array = vips_array_double_new(bg, 3);
         int rc = vips_flatten(t, &n, "background", array, NULL);
         vips_area_unref(VIPS_AREA(array));
-        if (rc) { g_object_unref(t); return -1; }
+        if (rc) {
+            g_object_unref(t);
+            return -1;
+        }
         swap(&t, n);
         if (vips_image_get_format(t) != VIPS_FORMAT_UCHAR) {
-            if (vips_cast(t, &n, VIPS_FORMAT_UCHAR, NULL)) { g_object_unref(t); return -1; }
+            if (vips_cast(t, &n, VIPS_FORMAT_UCHAR, NULL)) {
+                g_object_unref(t);
+                return -1;
+            }
             swap(&t, n);
         }
     }
@@ -213,14 +203,12 @@ int cvips_crop(VipsImage *in, int left, int top, int width, int height, VipsImag
 }
 
 int cvips_rot90(VipsImage *in, int quarter_turns, VipsImage **out) {
-    static const VipsAngle angles[4] = {VIPS_ANGLE_D0, VIPS_ANGLE_D90, VIPS_ANGLE_D180,
-                                        VIPS_ANGLE_D270};
+    static const VipsAngle angles[4] = {VIPS_ANGLE_D0, VIPS_ANGLE_D90, VIPS_ANGLE_D180, VIPS_ANGLE_D270};
     return vips_rot(in, out, angles[((quarter_turns % 4) + 4) % 4], NULL);
 }
 
 int cvips_flip(VipsImage *in, int horizontal, VipsImage **out) {
-    return vips_flip(in, out, horizontal ? VIPS_DIRECTION_HORIZONTAL : VIPS_DIRECTION_VERTICAL,
-                     NULL);
+    return vips_flip(in, out, horizontal ? VIPS_DIRECTION_HORIZONTAL : VIPS_DIRECTION_VERTICAL, NULL);
 }
 
 int cvips_copy_memory(VipsImage *in, VipsImage **out) {
@@ -228,9 +216,7 @@ int cvips_copy_memory(VipsImage *in, VipsImage **out) {
     return *out ? 0 : -1;
 }
 
-int cvips_cast_uchar(VipsImage *in, VipsImage **out) {
-    return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL);
-}
+int cvips_cast_uchar(VipsImage *in, VipsImage **out) { return vips_cast(in, out, VIPS_FORMAT_UCHAR, NULL); }
 
 int cvips_extract_band(VipsImage *in, int band, int n, VipsImage **out) {
     return vips_extract_band(in, out, band, "n", n, NULL);
@@ -240,8 +226,7 @@ int cvips_average(VipsImage *in, double *out) { return vips_avg(in, out, NULL); 
 
 /* ---- thumbnails ------------------------------------------------------------------- */
 
-int cvips_thumbnail(const char *filename, int width, int height, const char *option_string,
-                    VipsImage **out) {
+int cvips_thumbnail(const char *filename, int width, int height, const char *option_string, VipsImage **out) {
     if (option_string && *option_string) {
         /* libvips 8.14's vips_thumbnail has no "option_string" argument (it came in 8.15):
          * loader options travel in the filename, "file.pdf[page=2,dpi=200]". */
@@ -254,20 +239,16 @@ int cvips_thumbnail(const char *filename, int width, int height, const char *opt
 }
 
 int cvips_thumbnail_image(VipsImage *in, int width, int height, VipsImage **out) {
-    return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_DOWN,
-                                "no_rotate", TRUE, NULL);
+    return vips_thumbnail_image(in, out, width, "height", height, "size", VIPS_SIZE_DOWN, "no_rotate", TRUE, NULL);
 }
 
 /* ---- memory ----------------------------------------------------------------------- */
 
-void *cvips_write_to_memory(VipsImage *in, size_t *length) {
-    return vips_image_write_to_memory(in, length);
-}
+void *cvips_write_to_memory(VipsImage *in, size_t *length) { return vips_image_write_to_memory(in, length); }
 
-int cvips_new_from_memory_copy(const void *data, size_t length, int width, int height,
-                               int bands, int format, VipsImage **out) {
-    *out = vips_image_new_from_memory_copy(data, length, width, height, bands,
-                                           (VipsBandFormat) format);
+int cvips_new_from_memory_copy(const void *data, size_t length, int width, int height, int bands, int format,
+                               VipsImage **out) {
+    *out = vips_image_new_from_memory_copy(data, length, width, height, bands, (VipsBandFormat) format);
     return *out ? 0 : -1;
 }
 
@@ -304,21 +285,18 @@ static int cvips_prepare_save(VipsImage *in, const cvips_save_options *o, VipsIm
 static int cvips_save_prepared(VipsImage *in, const char *filename, const cvips_save_options *o, int strip) {
     switch (o->format) {
     case CVIPS_SAVE_JPEG:
-        return vips_jpegsave(in, filename, "Q", o->quality, "strip", strip,
-                             "optimize_coding", o->optimize ? TRUE : FALSE, NULL);
+        return vips_jpegsave(in, filename, "Q", o->quality, "strip", strip, "optimize_coding",
+                             o->optimize ? TRUE : FALSE, NULL);
     case CVIPS_SAVE_PNG:
         if (o->bitdepth == 1)
-            return vips_pngsave(in, filename, "bitdepth", 1, "strip", strip,
-                                "compression", o->compression >= 0 ? o->compression : 6, NULL);
-        if (o->compression >= 0)
-            return vips_pngsave(in, filename, "compression", o->compression, "strip", strip,
-                                NULL);
+            return vips_pngsave(in, filename, "bitdepth", 1, "strip", strip, "compression",
+                                o->compression >= 0 ? o->compression : 6, NULL);
+        if (o->compression >= 0) return vips_pngsave(in, filename, "compression", o->compression, "strip", strip, NULL);
         return vips_pngsave(in, filename, "strip", strip, NULL);
     case CVIPS_SAVE_WEBP:
         return vips_webpsave(in, filename, "Q", o->quality, "strip", strip, NULL);
     case CVIPS_SAVE_TIFF:
-        return vips_tiffsave(in, filename, "compression", VIPS_FOREIGN_TIFF_COMPRESSION_DEFLATE,
-                             "strip", strip, NULL);
+        return vips_tiffsave(in, filename, "compression", VIPS_FOREIGN_TIFF_COMPRESSION_DEFLATE, "strip", strip, NULL);
     case CVIPS_SAVE_GIF:
         return vips_gifsave(in, filename, NULL);
     }
@@ -343,8 +321,8 @@ void *cvips_save_buffer(VipsImage *in, const cvips_save_options *o, size_t *leng
     int rc = -1;
     switch (o->format) {
     case CVIPS_SAVE_JPEG:
-        rc = vips_jpegsave_buffer(ready, &buffer, length, "Q", o->quality, "strip", strip,
-                                  "optimize_coding", o->optimize ? TRUE : FALSE, NULL);
+        rc = vips_jpegsave_buffer(ready, &buffer, length, "Q", o->quality, "strip", strip, "optimize_coding",
+                                  o->optimize ? TRUE : FALSE, NULL);
         break;
     case CVIPS_SAVE_PNG:
         rc = o->bitdepth == 1 ? vips_pngsave_buffer(ready, &buffer, length, "strip", strip, "bitdepth", 1, NULL)

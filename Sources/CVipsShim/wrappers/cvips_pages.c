@@ -13,8 +13,8 @@ int cvips_join_pages(VipsImage **pages, int n, VipsImage **out) {
     int width = vips_image_get_width(pages[0]), height = vips_image_get_height(pages[0]);
     for (int i = 1; i < n; i++) {
         if (vips_image_get_width(pages[i]) != width || vips_image_get_height(pages[i]) != height) {
-            vips_error("cvips_join_pages", "page %d is %dx%d, page 1 is %dx%d", i + 1,
-                       vips_image_get_width(pages[i]), vips_image_get_height(pages[i]), width, height);
+            vips_error("cvips_join_pages", "page %d is %dx%d, page 1 is %dx%d", i + 1, vips_image_get_width(pages[i]),
+                       vips_image_get_height(pages[i]), width, height);
             return -1;
         }
     }

@@ -24,8 +24,7 @@ static void write_uint(unsigned char *p, int bytes, int little, guint64 v) {
     for (int i = 0; i < bytes; i++) p[little ? i : bytes - 1 - i] = (unsigned char) (v >> (8 * i));
 }
 
-int cvips_load_tiff_page(const char *filename, guint64 ifd_offset, const cvips_load_options *options,
-                         VipsImage **out) {
+int cvips_load_tiff_page(const char *filename, guint64 ifd_offset, const cvips_load_options *options, VipsImage **out) {
     *out = NULL;
     int fd = open(filename, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {

@@ -22,13 +22,18 @@ struct PageCleaner {
     /// when the preview is too small to see them); nil when there are none or `--edges keep`.
     func edges(in copy: VIPSImage) throws -> Edges? {
         guard options.edges == .auto else { return nil }
-        let small = max(copy.width, copy.height) > Self.analysisSize * 5 / 4 || max(copy.width, copy.height) < Self.analysisSize / 2
+        let small =
+            max(copy.width, copy.height) > Self.analysisSize * 5 / 4
+                || max(copy.width, copy.height) < Self.analysisSize / 2
             ? try copy.fitted(inside: Self.analysisSize) : copy
         let bytes = try small.pixelBytes()
         let grey = PageTone.grey(bytes, bands: small.bands)
         let paper = PageTone.percentile(grey, 0.9)
-        guard let found = ScannerEdges.find(grey: grey, width: small.width, height: small.height, paper: paper) else { return nil }
-        return Edges(found: found, colour: Self.colour(of: bytes, grey: grey, bands: small.bands, atLeast: paper * 97 / 100))
+        guard let found = ScannerEdges.find(grey: grey, width: small.width, height: small.height, paper: paper) else {
+            return nil
+        }
+        return Edges(
+            found: found, colour: Self.colour(of: bytes, grey: grey, bands: small.bands, atLeast: paper * 97 / 100))
     }
 
     /// The page with `edges` filled and its tones changed as asked; `page` itself when there is
@@ -44,7 +49,8 @@ struct PageCleaner {
         if options.changesTones {
             var grey = PageTone.grey(bytes, bands: bands)
             if options.background == .white || options.mode == .bw {
-                let level = PageTone.paperLevel(grey, width: width, height: height, block: max(8, min(width, height) / 40))
+                let level = PageTone.paperLevel(
+                    grey, width: width, height: height, block: max(8, min(width, height) / 40))
                 PageTone.whitened(&bytes, bands: bands, paper: level)
                 grey = PageTone.grey(bytes, bands: bands)
             }
@@ -54,7 +60,10 @@ struct PageCleaner {
             case .grey:
                 (bytes, bands) = (grey, 1)
             case .bw:
-                (bytes, bands) = (PageTone.blackAndWhite(grey, width: width, height: height, block: max(8, min(width, height) / 30)), 1)
+                (bytes, bands) = (
+                    PageTone.blackAndWhite(grey, width: width, height: height, block: max(8, min(width, height) / 30)),
+                    1
+                )
             }
         }
         return try VIPSImage.fromPixels(bytes, width: width, height: height, bands: bands)
@@ -72,7 +81,9 @@ struct PageCleaner {
     }
 
     /// Paints the pixels under `mask` (a smaller grid over the same page) with `colour`.
-    static func fill(_ bytes: inout [UInt8], width: Int, height: Int, bands: Int, mask: ScannerEdges.Found, colour: [UInt8]) {
+    static func fill(
+        _ bytes: inout [UInt8], width: Int, height: Int, bands: Int, mask: ScannerEdges.Found, colour: [UInt8]
+    ) {
         for y in 0..<height {
             let my = min(mask.height - 1, y * mask.height / height)
             for x in 0..<width {

@@ -3,7 +3,9 @@
 enum PageTone {
     /// The grey level of each pixel (Rec. 601 luma for colour; the band itself for grey).
     static func grey(_ bytes: [UInt8], bands: Int) -> [UInt8] {
-        guard bands >= 3 else { return bands == 1 ? bytes : stride(from: 0, to: bytes.count, by: bands).map { bytes[$0] } }
+        guard bands >= 3 else {
+            return bands == 1 ? bytes : stride(from: 0, to: bytes.count, by: bands).map { bytes[$0] }
+        }
         let n = bytes.count / bands
         var out = [UInt8](repeating: 0, count: n)
         for i in 0..<n {
@@ -50,7 +52,9 @@ enum PageTone {
         var surface = Cubic(constant: maxima.reduce(0, +) / Double(maxima.count))
         for _ in 0..<3 {
             var points: [(Double, Double, Double)] = []
-            for by in 0..<bh { for bx in 0..<bw where used[by * bw + bx] { points.append((u(bx), v(by), maxima[by * bw + bx])) } }
+            for by in 0..<bh {
+                for bx in 0..<bw where used[by * bw + bx] { points.append((u(bx), v(by), maxima[by * bw + bx])) }
+            }
             guard points.count >= 20, let fitted = Cubic.fit(points) else { break }
             surface = fitted
             for by in 0..<bh {
@@ -101,7 +105,8 @@ enum PageTone {
                 }
             }
             for col in 0..<n {
-                guard let pivot = (col..<n).max(by: { abs(a[$0][col]) < abs(a[$1][col]) }), abs(a[pivot][col]) > 1e-9 else { return nil }
+                guard let pivot = (col..<n).max(by: { abs(a[$0][col]) < abs(a[$1][col]) }), abs(a[pivot][col]) > 1e-9
+                else { return nil }
                 a.swapAt(col, pivot)
                 for row in 0..<n where row != col {
                     let f = a[row][col] / a[col][col]
@@ -145,12 +150,14 @@ enum PageTone {
         for by in 0..<bh {
             for bx in 0..<bw {
                 var (s, q, n) = (0.0, 0.0, 0.0)
-                for dy in -1...1 { for dx in -1...1 {
-                    let (x, y) = (bx + dx, by + dy)
-                    guard x >= 0, y >= 0, x < bw, y < bh else { continue }
-                    let i = y * bw + x
-                    s += sum[i]; q += squares[i]; n += count[i]
-                } }
+                for dy in -1...1 {
+                    for dx in -1...1 {
+                        let (x, y) = (bx + dx, by + dy)
+                        guard x >= 0, y >= 0, x < bw, y < bh else { continue }
+                        let i = y * bw + x
+                        s += sum[i]; q += squares[i]; n += count[i]
+                    }
+                }
                 let mean = s / max(1, n)
                 let sd = (max(0, q / max(1, n) - mean * mean)).squareRoot()
                 threshold[by * bw + bx] = mean * (1 + k * (sd / 128 - 1))

@@ -90,8 +90,9 @@ enum ScannerEdges {
             // still count, and a glyph at the border (a "T" of a text line cut close) does not.
             let along = (x: Double(maxX - minX + 1), y: Double(maxY - minY + 1))
             let area = Double(pixels.count)
-            let long = ((minY < margin.y || maxY >= height - margin.y) && along.x >= minimumContact * Double(width)
-                        && along.x * along.x >= elongation * area)
+            let long =
+                ((minY < margin.y || maxY >= height - margin.y) && along.x >= minimumContact * Double(width)
+                    && along.x * along.x >= elongation * area)
                 || ((minX < margin.x || maxX >= width - margin.x) && along.y >= minimumContact * Double(height)
                     && along.y * along.y >= elongation * area)
             let isBar = shallow && long
@@ -113,7 +114,10 @@ enum ScannerEdges {
                 let i = y * width + x
                 if !keep[i] {
                     if (x > 0 && keep[i - 1]) || (x < width - 1 && keep[i + 1])
-                        || (y > 0 && keep[i - width]) || (y < height - 1 && keep[i + width]) { grown[i] = true }
+                        || (y > 0 && keep[i - width]) || (y < height - 1 && keep[i + width])
+                    {
+                        grown[i] = true
+                    }
                 }
                 if grown[i] { area += 1 }
             }

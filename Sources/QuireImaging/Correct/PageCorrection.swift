@@ -9,16 +9,23 @@ public enum PageCorrection {
     /// - Returns: what was done, with the output's pixel size.
     /// - Throws: `ImagingError` when the input cannot be read, `VIPSError` when the output cannot be written.
     @discardableResult
-    public static func correctFile(_ source: PageSource, options: CorrectionOptions = CorrectionOptions(),
-                                   userQuad: Quad? = nil, outputPath: String) throws
-        -> (record: CorrectionRecord, width: Int, height: Int) {
+    public static func correctFile(
+        _ source: PageSource, options: CorrectionOptions = CorrectionOptions(),
+        userQuad: Quad? = nil, outputPath: String
+    ) throws
+        -> (record: CorrectionRecord, width: Int, height: Int)
+    {
         let decoded = try PageDecoder(maxPixels: .max).decodeFrame(source, planar: true)
         if let userQuad {
-            try UserCorners.check(userQuad, imageWidth: decoded.displayWidth, imageHeight: decoded.displayHeight, path: source.path)
+            try UserCorners.check(
+                userQuad, imageWidth: decoded.displayWidth, imageHeight: decoded.displayHeight, path: source.path)
         }
         let (corrected, record) = try PageCorrector(options: options).correct(decoded, userQuad: userQuad)
-        try corrected.save(to: outputPath, options: .init(format: outputPath.lowercased().hasSuffix(".png") ? .png : .jpeg,
-                                                          quality: 90))
+        try corrected.save(
+            to: outputPath,
+            options: .init(
+                format: outputPath.lowercased().hasSuffix(".png") ? .png : .jpeg,
+                quality: 90))
         return (record, corrected.width, corrected.height)
     }
 }

@@ -20,12 +20,16 @@ extension PageCorrector {
     /// otherwise. The turned page's quad names the page's own corners (its top-left first), so
     /// warping from it gives the upright page and a split half maps back through it.
     func turnedUpright(_ page: VIPSImage, preview: VIPSImage, record: CorrectionRecord) throws
-        -> (page: VIPSImage, preview: VIPSImage, record: CorrectionRecord) {
-        guard orientation != nil, record.kind == .perspective, let quad = record.quad else { return (page, preview, record) }
+        -> (page: VIPSImage, preview: VIPSImage, record: CorrectionRecord)
+    {
+        guard orientation != nil, record.kind == .perspective, let quad = record.quad else {
+            return (page, preview, record)
+        }
         let runsDown = try StageProfile.measure("2g line direction") {
             let small = try Self.gray(preview, longSide: Self.sidewaysCheckLongSide)
-            return SkewEstimator.linesRunDown(gray: small.gray, width: small.width, height: small.height,
-                                              within: Self.sidewaysCheckRange)
+            return SkewEstimator.linesRunDown(
+                gray: small.gray, width: small.width, height: small.height,
+                within: Self.sidewaysCheckRange)
         }
         guard runsDown else { return (page, preview, record) }
         var turned = record
@@ -42,7 +46,9 @@ extension PageCorrector {
     /// luma), every other pixel of each block, when the image is 8-bit in memory (a preview:
     /// about a millisecond), else shrunk by libvips (`ScanDeskew.smallGray`).
     static func gray(_ image: VIPSImage, longSide: Int) throws -> (gray: [UInt8], width: Int, height: Int) {
-        guard image.format == .uchar, image.isInMemory else { return try ScanDeskew.smallGray(image, longSide: longSide) }
+        guard image.format == .uchar, image.isInMemory else {
+            return try ScanDeskew.smallGray(image, longSide: longSide)
+        }
         let (w, h, bands) = (image.width, image.height, image.bands)
         let f = max(1, (max(w, h) + longSide - 1) / longSide)
         let (ow, oh) = (w / f, h / f)
@@ -55,7 +61,9 @@ extension PageCorrector {
                 for ox in 0..<ow {
                     var sum = 0
                     for y in stride(from: oy * f, to: oy * f + f, by: step) {
-                        for x in stride(from: ox * f, to: ox * f + f, by: step) { sum += Int(p[(y * w + x) * bands + channel]) }
+                        for x in stride(from: ox * f, to: ox * f + f, by: step) {
+                            sum += Int(p[(y * w + x) * bands + channel])
+                        }
                     }
                     gray[oy * ow + ox] = UInt8(sum / taps)
                 }

@@ -25,10 +25,10 @@ public struct CorrectionRecord: Sendable, Hashable, Codable {
     /// What was done: nothing, a perspective warp from a quad (photos), or deskew and trim (scans).
     public enum Kind: String, Sendable, Hashable, Codable { case none, perspective, deskew }
     public var kind: Kind
-    public var quad: Quad?            // display pixels of the oriented source, TL,TR,BR,BL
+    public var quad: Quad?  // display pixels of the oriented source, TL,TR,BR,BL
     public var quadConfidence: Double?
     public var skewDegrees: Double?
-    public var crop: Rect?            // pixels of the deskewed image
+    public var crop: Rect?  // pixels of the deskewed image
     /// Share of the page filled with the paper colour as scanner edge (clean-up), nil when none.
     public var edgeFill: Double?
     /// The clockwise quarter turn applied so the text reads upright (0, 90, 180, 270).
@@ -37,8 +37,10 @@ public struct CorrectionRecord: Sendable, Hashable, Codable {
     /// across, `--rotate none`, no Tesseract) or could not tell.
     public var rotationConfidence: Double?
     /// A record of correction `kind` with what it measured (each nil when it does not apply).
-    public init(kind: Kind = .none, quad: Quad? = nil, quadConfidence: Double? = nil,
-                skewDegrees: Double? = nil, crop: Rect? = nil) {
+    public init(
+        kind: Kind = .none, quad: Quad? = nil, quadConfidence: Double? = nil,
+        skewDegrees: Double? = nil, crop: Rect? = nil
+    ) {
         self.kind = kind
         self.quad = quad
         self.quadConfidence = quadConfidence
@@ -79,8 +81,10 @@ struct PageCorrector: Sendable {
     ///   - frameShrunk: called once the whole frame is no longer needed in memory (after
     ///     detection, or once the rows outside the page are released); see `FrameGate`.
     ///   - copy: the frame's detection copy when the caller already made it (the review's capture).
-    func correct(_ decoded: DecodedFrame, userQuad: Quad?, copy given: DetectionCopy? = nil,
-                 frameShrunk: () -> Void = {}) throws -> (image: VIPSImage, record: CorrectionRecord) {
+    func correct(
+        _ decoded: DecodedFrame, userQuad: Quad?, copy given: DetectionCopy? = nil,
+        frameShrunk: () -> Void = {}
+    ) throws -> (image: VIPSImage, record: CorrectionRecord) {
         if options.mode == .none {
             frameShrunk()
             return (try decoded.uprightImage(), CorrectionRecord(kind: .none))
@@ -93,11 +97,15 @@ struct PageCorrector: Sendable {
         let analysis = StageProfile.measure("2b analyse") { PageAnalyzer.analyze(copy) }
         switch analysis.kind {
         case .photo where analysis.detection.quad != nil:
-            let refinement = analysis.copyScale > 1.2
+            let refinement =
+                analysis.copyScale > 1.2
                 ? Refinement(insideBrighter: analysis.insideBrighter, radius: analysis.copyScale + 2) : nil
-            let (page, quad) = try straighten(decoded, quad: analysis.detection.quad!, refinement: refinement,
-                                              frameShrunk: frameShrunk)
-            return (page, CorrectionRecord(kind: .perspective, quad: quad, quadConfidence: analysis.detection.confidence))
+            let (page, quad) = try straighten(
+                decoded, quad: analysis.detection.quad!, refinement: refinement,
+                frameShrunk: frameShrunk)
+            return (
+                page, CorrectionRecord(kind: .perspective, quad: quad, quadConfidence: analysis.detection.confidence)
+            )
         case .photo, .none:
             frameShrunk()
             let upright = try decoded.uprightImage().inMemory()
@@ -110,7 +118,8 @@ struct PageCorrector: Sendable {
             frameShrunk()
             let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
             let upright = try decoded.uprightImage()
-            let (view, crop) = analysis.fillsFrame
+            let (view, crop) =
+                analysis.fillsFrame
                 ? try ScanDeskew.deskewKeepingSize(upright, skew: skew)
                 : try ScanDeskew.deskewAndTrim(upright, skew: skew, page: analysis.detection.quad)
             // Computed once here: orientation, clean-up, the preview and the encoder all read it.
@@ -140,7 +149,9 @@ struct PageCorrector: Sendable {
     /// again from there (a sideways page's skew can only be measured once its lines run across).
     /// - Returns: the corrected page when it was turned, and the detector's confidence (nil
     ///   when there is no detector or it could not tell).
-    func orient(_ upright: VIPSImage) throws -> (corrected: (image: VIPSImage, record: CorrectionRecord)?, confidence: Double?) {
+    func orient(_ upright: VIPSImage) throws -> (
+        corrected: (image: VIPSImage, record: CorrectionRecord)?, confidence: Double?
+    ) {
         guard let guess = try quarterTurn(of: upright) else { return (nil, nil) }
         guard OrientationPolicy.turns(guess) else { return (nil, guess.confidence) }
         let turned = try upright.rotated(quarterTurns: guess.rotate / 90)
@@ -166,8 +177,10 @@ struct PageCorrector: Sendable {
     /// Warps `quad` (display pixels) of the frame upright at the size its edges (or the chosen
     /// paper) call for, refining the corners first when asked.
     /// - Returns: the page (a new 8-bit image in memory) and the quad used, in display pixels.
-    func straighten(_ decoded: DecodedFrame, quad: Quad, refinement: Refinement?,
-                    frameShrunk: () -> Void = {}) throws -> (VIPSImage, Quad) {
+    func straighten(
+        _ decoded: DecodedFrame, quad: Quad, refinement: Refinement?,
+        frameShrunk: () -> Void = {}
+    ) throws -> (VIPSImage, Quad) {
         let map = decoded.orientation
         var stored = map.stored(quad)
         // Only rows near the page are read from here on: return the others to the kernel.
@@ -188,8 +201,9 @@ struct PageCorrector: Sendable {
             }
         }
         let upright = map.display(stored)
-        let size = PageShape.outputSize(for: upright, imageWidth: decoded.displayWidth,
-                                        imageHeight: decoded.displayHeight, paper: options.paper)
+        let size = PageShape.outputSize(
+            for: upright, imageWidth: decoded.displayWidth,
+            imageHeight: decoded.displayHeight, paper: options.paper)
         if size.width * size.height > maxPixels {
             throw OutputTooLarge(width: size.width, height: size.height, maxPixels: maxPixels)
         }
@@ -199,15 +213,17 @@ struct PageCorrector: Sendable {
             switch decoded.pixels {
             case .interleaved(let frame):
                 let page = try VIPSFrame(width: size.width, height: size.height, bands: frame.bands)
-                try PerspectiveWarp.warp(pixels: UnsafeBufferPointer(frame.pixels), width: frame.width, height: frame.height,
-                                         bands: frame.bands, quad: stored, outputWidth: size.width, outputHeight: size.height,
-                                         into: page.pixels, releasingRows: { frame.releaseRows($0) })
+                try PerspectiveWarp.warp(
+                    pixels: UnsafeBufferPointer(frame.pixels), width: frame.width, height: frame.height,
+                    bands: frame.bands, quad: stored, outputWidth: size.width, outputHeight: size.height,
+                    into: page.pixels, releasingRows: { frame.releaseRows($0) })
                 return page
             case .planar(let planes):
                 let page = try VIPSFrame(width: size.width, height: size.height, bands: 3)
-                try PerspectiveWarp.warp(planes: PlanarPixels(planes), quad: stored, outputWidth: size.width,
-                                         outputHeight: size.height, into: page.pixels,
-                                         releasingRows: { planes.releaseRows($0) })
+                try PerspectiveWarp.warp(
+                    planes: PlanarPixels(planes), quad: stored, outputWidth: size.width,
+                    outputHeight: size.height, into: page.pixels,
+                    releasingRows: { planes.releaseRows($0) })
                 return page
             }
         }

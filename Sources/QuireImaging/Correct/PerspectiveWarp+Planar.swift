@@ -27,7 +27,8 @@ struct PlanarWarpJob: WarpKernel, @unchecked Sendable {
         self.dst = dst
         self.ow = ow
         self.oh = oh
-        kernel = vectorized && SIMDWarp.planarAvailable && max(planes.width, planes.height) < 30_000
+        kernel =
+            vectorized && SIMDWarp.planarAvailable && max(planes.width, planes.height) < 30_000
             && planes.lumaStride * (planes.height + 1) < Int(Int32.max)
     }
 
@@ -45,8 +46,10 @@ struct PlanarWarpJob: WarpKernel, @unchecked Sendable {
     /// The same with the position clamped to the plane (`maxX`, `maxY`: its last sample) and
     /// the edge sample repeated.
     @inline(__always)
-    private static func clampedTap(_ plane: UnsafePointer<UInt8>, _ stride: Int, _ maxX: Int, _ maxY: Int,
-                                   _ u: Int, _ v: Int) -> Int {
+    private static func clampedTap(
+        _ plane: UnsafePointer<UInt8>, _ stride: Int, _ maxX: Int, _ maxY: Int,
+        _ u: Int, _ v: Int
+    ) -> Int {
         let fx = min(max(u >> 8, 0), maxX << 8), fy = min(max(v >> 8, 0), maxY << 8)
         let x0 = fx >> 8, y0 = fy >> 8, ax = fx & 255, ay = fy & 255
         let dx = x0 < maxX ? 1 : 0, dy = y0 < maxY ? stride : 0
@@ -73,8 +76,10 @@ struct PlanarWarpJob: WarpKernel, @unchecked Sendable {
             // Both ends inside every plane (with their right and lower neighbours): so is
             // every sample between them, and no tap needs clamping.
             let (cua, cub, cva, cvb) = (chroma(ua, hs), chroma(ub, hs), chroma(va, vs), chroma(vb, vs))
-            let inside = min(ua, ub) >= 0 && min(va, vb) >= 0 && max(ua, ub) >> 16 < maxX && max(va, vb) >> 16 < maxY
-                && min(cua, cub) >= 0 && min(cva, cvb) >= 0 && max(cua, cub) >> 16 < cMaxX && max(cva, cvb) >> 16 < cMaxY
+            let inside =
+                min(ua, ub) >= 0 && min(va, vb) >= 0 && max(ua, ub) >> 16 < maxX && max(va, vb) >> 16 < maxY
+                && min(cua, cub) >= 0 && min(cva, cvb) >= 0 && max(cua, cub) >> 16 < cMaxX
+                && max(cva, cvb) >> 16 < cMaxY
             if inside {
                 // Pixels in pairs sharing one chroma tap, at the pair's midpoint: the page is
                 // written with 4:2:0 chroma anyway, and the source's chroma is half-resolution
@@ -83,9 +88,10 @@ struct PlanarWarpJob: WarpKernel, @unchecked Sendable {
                 var n = s.x1 - s.x
                 // Eight at a time with AVX2 where every 4-byte tap stays inside its plane's rows.
                 if kernel, n >= 8, max(ua, ub) >> 16 + 3 < ls, max(cua, cub) >> 16 + 3 < cs {
-                    let made = SIMDWarp.planarPairs(luma: luma, lumaStride: ls, cb: cb, cr: cr, chromaStride: cs,
-                                                      horizontalShift: hs, verticalShift: vs,
-                                                      u: u, v: v, du: du, dv: dv, count: n, out: out)
+                    let made = SIMDWarp.planarPairs(
+                        luma: luma, lumaStride: ls, cb: cb, cr: cr, chromaStride: cs,
+                        horizontalShift: hs, verticalShift: vs,
+                        u: u, v: v, du: du, dv: dv, count: n, out: out)
                     out += 3 * made
                     u &+= du &* made; v &+= dv &* made
                     n &-= made
@@ -107,9 +113,10 @@ struct PlanarWarpJob: WarpKernel, @unchecked Sendable {
             } else {
                 for _ in s.x..<s.x1 {
                     let cu = chroma(u, hs), cv = chroma(v, vs)
-                    let (r, g, b) = PlanarPixels.rgb(y: Self.clampedTap(p.luma, ls, maxX, maxY, u, v),
-                                                     cb: Self.clampedTap(p.cb, cs, cMaxX, cMaxY, cu, cv),
-                                                     cr: Self.clampedTap(p.cr, cs, cMaxX, cMaxY, cu, cv))
+                    let (r, g, b) = PlanarPixels.rgb(
+                        y: Self.clampedTap(p.luma, ls, maxX, maxY, u, v),
+                        cb: Self.clampedTap(p.cb, cs, cMaxX, cMaxY, cu, cv),
+                        cr: Self.clampedTap(p.cr, cs, cMaxX, cMaxY, cu, cv))
                     out[0] = r; out[1] = g; out[2] = b
                     out += 3
                     u += du; v += dv

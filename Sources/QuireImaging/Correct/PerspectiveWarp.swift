@@ -18,19 +18,23 @@ public enum PerspectiveWarp {
         var source = image
         if source.format != .uchar { source = try source.castToUChar() }
         let bytes = try source.pixelBytes()
-        let result = try warp(pixels: bytes, width: source.width, height: source.height, bands: source.bands,
-                              quad: quad, outputWidth: width, outputHeight: height)
+        let result = try warp(
+            pixels: bytes, width: source.width, height: source.height, bands: source.bands,
+            quad: quad, outputWidth: width, outputHeight: height)
         return try VIPSImage.fromPixels(result, width: width, height: height, bands: source.bands)
     }
 
     /// The pixel loop on interleaved 8-bit buffers.
-    public static func warp(pixels: [UInt8], width sw: Int, height sh: Int, bands: Int,
-                     quad: Quad, outputWidth ow: Int, outputHeight oh: Int) throws -> [UInt8] {
+    public static func warp(
+        pixels: [UInt8], width sw: Int, height sh: Int, bands: Int,
+        quad: Quad, outputWidth ow: Int, outputHeight oh: Int
+    ) throws -> [UInt8] {
         var out = [UInt8](repeating: 0, count: max(0, ow) * max(0, oh) * max(0, bands))
         try pixels.withUnsafeBufferPointer { src in
             try out.withUnsafeMutableBufferPointer { dst in
-                try warp(pixels: src, width: sw, height: sh, bands: bands, quad: quad,
-                         outputWidth: ow, outputHeight: oh, into: dst)
+                try warp(
+                    pixels: src, width: sw, height: sh, bands: bands, quad: quad,
+                    outputWidth: ow, outputHeight: oh, into: dst)
             }
         }
         return out
@@ -45,17 +49,21 @@ public enum PerspectiveWarp {
     /// output then never both sit whole in memory. Bands run along output rows or columns,
     /// whichever sweeps the source from one end to the other (columns for a capture stored
     /// sideways, EXIF orientations 6 and 8).
-    public static func warp(pixels: UnsafeBufferPointer<UInt8>, width sw: Int, height sh: Int, bands: Int,
-                            quad: Quad, outputWidth ow: Int, outputHeight oh: Int,
-                            into dst: UnsafeMutableBufferPointer<UInt8>,
-                            releasingRows release: ((Range<Int>) -> Void)? = nil) throws {
+    public static func warp(
+        pixels: UnsafeBufferPointer<UInt8>, width sw: Int, height sh: Int, bands: Int,
+        quad: Quad, outputWidth ow: Int, outputHeight oh: Int,
+        into dst: UnsafeMutableBufferPointer<UInt8>,
+        releasingRows release: ((Range<Int>) -> Void)? = nil
+    ) throws {
         guard ow > 0, oh > 0, sw > 0, sh > 0, bands > 0, pixels.count >= sw * sh * bands,
-              dst.count >= ow * oh * bands,
-              quad.isFinite, quad.isConvex, quad.signedArea > 0,
-              let h = Homography(rectWidth: Double(ow), height: Double(oh), to: quad) else {
+            dst.count >= ow * oh * bands,
+            quad.isFinite, quad.isConvex, quad.signedArea > 0,
+            let h = Homography(rectWidth: Double(ow), height: Double(oh), to: quad)
+        else {
             throw VIPSError(operation: "warp", message: "cannot map \(quad) onto \(ow)x\(oh)")
         }
-        let job = WarpJob(m: h.m, src: pixels.baseAddress!, dst: dst.baseAddress!, sw: sw, sh: sh, bands: bands, ow: ow, oh: oh)
+        let job = WarpJob(
+            m: h.m, src: pixels.baseAddress!, dst: dst.baseAddress!, sw: sw, sh: sh, bands: bands, ow: ow, oh: oh)
         run(job, homography: h, releasingRows: release)
     }
 
@@ -65,22 +73,28 @@ public enum PerspectiveWarp {
     /// geometry, bands and row release as the interleaved warp.
     /// - Parameter vectorized: use the AVX2 loop where the CPU has it (the same bytes; false
     ///   runs the portable loop alone, for comparing the two).
-    public static func warp(planes: PlanarPixels, quad: Quad, outputWidth ow: Int, outputHeight oh: Int,
-                            into dst: UnsafeMutableBufferPointer<UInt8>,
-                            releasingRows release: ((Range<Int>) -> Void)? = nil, vectorized: Bool = true) throws {
+    public static func warp(
+        planes: PlanarPixels, quad: Quad, outputWidth ow: Int, outputHeight oh: Int,
+        into dst: UnsafeMutableBufferPointer<UInt8>,
+        releasingRows release: ((Range<Int>) -> Void)? = nil, vectorized: Bool = true
+    ) throws {
         guard ow > 0, oh > 0, planes.width > 1, planes.height > 1, dst.count >= ow * oh * 3,
-              quad.isFinite, quad.isConvex, quad.signedArea > 0,
-              let h = Homography(rectWidth: Double(ow), height: Double(oh), to: quad) else {
+            quad.isFinite, quad.isConvex, quad.signedArea > 0,
+            let h = Homography(rectWidth: Double(ow), height: Double(oh), to: quad)
+        else {
             throw VIPSError(operation: "warp", message: "cannot map \(quad) onto \(ow)x\(oh)")
         }
-        run(PlanarWarpJob(m: h.m, planes: planes, dst: dst.baseAddress!, ow: ow, oh: oh, vectorized: vectorized),
+        run(
+            PlanarWarpJob(m: h.m, planes: planes, dst: dst.baseAddress!, ow: ow, oh: oh, vectorized: vectorized),
             homography: h, releasingRows: release)
     }
 
     /// Runs a warp's tiles on the cores: all at once, or band after band releasing the source
     /// rows no later band reads.
-    private static func run<Job: WarpKernel>(_ job: Job, homography h: Homography,
-                                             releasingRows release: ((Range<Int>) -> Void)?) {
+    private static func run<Job: WarpKernel>(
+        _ job: Job, homography h: Homography,
+        releasingRows release: ((Range<Int>) -> Void)?
+    ) {
         let (ow, oh, sh) = (job.ow, job.oh, job.sh)
         guard let release else {
             let rowsPerChunk = max(8, oh / 64)
@@ -205,8 +219,10 @@ struct SpanWalk {
             let length = spanEnd - spanStart
             let (du, dv) = length == 16 ? ((ub - ua) / 16, (vb - va) / 16) : ((ub - ua) / length, (vb - va) / length)
             let x1 = min(xEnd, spanEnd)
-            body(Step(x: x, x1: x1, u: ua + du * (x - spanStart), v: va + dv * (x - spanStart), du: du, dv: dv,
-                      ua: ua, va: va, ub: ub, vb: vb))
+            body(
+                Step(
+                    x: x, x1: x1, u: ua + du * (x - spanStart), v: va + dv * (x - spanStart), du: du, dv: dv,
+                    ua: ua, va: va, ub: ub, vb: vb))
             x = x1
             spanStart = spanEnd
             (ua, va) = (ub, vb)
@@ -238,7 +254,8 @@ private struct WarpJob: WarpKernel, @unchecked Sendable {
             // both ends are inside, every bilinear neighbour is, and the loop
             // needs no clamping (most of a page).
             if bands == 3, min(s.ua, s.ub) >= 0, min(s.va, s.vb) >= 0,
-               max(s.ua, s.ub) >> 16 < maxX, max(s.va, s.vb) >> 16 < maxY {
+                max(s.ua, s.ub) >> 16 < maxX, max(s.va, s.vb) >> 16 < maxY
+            {
                 // Wrapping arithmetic: the bounds above make overflow impossible,
                 // and without trap checks the loop keeps its values in registers.
                 var n = s.x1 - s.x
@@ -279,14 +296,19 @@ private struct WarpJob: WarpKernel, @unchecked Sendable {
                 let w01 = (256 - ax) * ay, w11 = ax * ay
                 if bands == 3 {
                     let a = Int(p00[0]) * w00 + Int(p00[dx]) * w10 + Int(p00[dy]) * w01 + Int(p00[dx + dy]) * w11
-                    let b = Int(p00[1]) * w00 + Int(p00[dx + 1]) * w10 + Int(p00[dy + 1]) * w01 + Int(p00[dx + dy + 1]) * w11
-                    let c = Int(p00[2]) * w00 + Int(p00[dx + 2]) * w10 + Int(p00[dy + 2]) * w01 + Int(p00[dx + dy + 2]) * w11
+                    let b =
+                        Int(p00[1]) * w00 + Int(p00[dx + 1]) * w10 + Int(p00[dy + 1]) * w01 + Int(p00[dx + dy + 1])
+                        * w11
+                    let c =
+                        Int(p00[2]) * w00 + Int(p00[dx + 2]) * w10 + Int(p00[dy + 2]) * w01 + Int(p00[dx + dy + 2])
+                        * w11
                     dst[o] = UInt8(truncatingIfNeeded: (a + 32768) >> 16)
                     dst[o + 1] = UInt8(truncatingIfNeeded: (b + 32768) >> 16)
                     dst[o + 2] = UInt8(truncatingIfNeeded: (c + 32768) >> 16)
                 } else {
                     for b in 0..<bands {
-                        let v = Int(p00[b]) * w00 + Int(p00[dx + b]) * w10 + Int(p00[dy + b]) * w01
+                        let v =
+                            Int(p00[b]) * w00 + Int(p00[dx + b]) * w10 + Int(p00[dy + b]) * w01
                             + Int(p00[dx + dy + b]) * w11
                         dst[o + b] = UInt8(truncatingIfNeeded: (v + 32768) >> 16)
                     }
@@ -323,7 +345,9 @@ private struct BandPlan {
             let extent = alongRows ? oh : ow
             let step = max(16, (extent + 31) / 32)
             let bands = stride(from: 0, to: extent, by: step).map { $0..<min(extent, $0 + step) }
-            let reads = bands.map { alongRows ? rows(0, ow, $0.lowerBound, $0.upperBound) : rows($0.lowerBound, $0.upperBound, 0, oh) }
+            let reads = bands.map {
+                alongRows ? rows(0, ow, $0.lowerBound, $0.upperBound) : rows($0.lowerBound, $0.upperBound, 0, oh)
+            }
             var low = Array(repeating: sh, count: bands.count + 1), high = Array(repeating: 0, count: bands.count + 1)
             for i in stride(from: bands.count - 1, through: 0, by: -1) {
                 low[i] = min(low[i + 1], reads[i].0)

@@ -19,12 +19,15 @@ public struct PlanarPixels: @unchecked Sendable {
     public let horizontalShift: Int, verticalShift: Int
 
     /// A view of three planes the caller keeps alive: luma `width` x `height`, chroma `chromaWidth` x `chromaHeight`, subsampled by 2^shift.
-    public init(luma: UnsafePointer<UInt8>, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>,
-                width: Int, height: Int, chromaWidth: Int, chromaHeight: Int,
-                lumaStride: Int, chromaStride: Int, horizontalShift: Int, verticalShift: Int) {
+    public init(
+        luma: UnsafePointer<UInt8>, cb: UnsafePointer<UInt8>, cr: UnsafePointer<UInt8>,
+        width: Int, height: Int, chromaWidth: Int, chromaHeight: Int,
+        lumaStride: Int, chromaStride: Int, horizontalShift: Int, verticalShift: Int
+    ) {
         precondition((0...1).contains(horizontalShift) && (0...1).contains(verticalShift))
-        precondition(chromaWidth == (width + (1 << horizontalShift) - 1) >> horizontalShift
-                     && chromaHeight == (height + (1 << verticalShift) - 1) >> verticalShift)
+        precondition(
+            chromaWidth == (width + (1 << horizontalShift) - 1) >> horizontalShift
+                && chromaHeight == (height + (1 << verticalShift) - 1) >> verticalShift)
         self.luma = luma
         self.cb = cb
         self.cr = cr
@@ -40,10 +43,11 @@ public struct PlanarPixels: @unchecked Sendable {
 
     /// The planes of a decoded frame (valid while the frame lives).
     public init(_ frame: YCbCrFrame) {
-        self.init(luma: frame.luma, cb: frame.cb, cr: frame.cr, width: frame.width, height: frame.height,
-                  chromaWidth: frame.chromaWidth, chromaHeight: frame.chromaHeight,
-                  lumaStride: frame.lumaStride, chromaStride: frame.chromaStride,
-                  horizontalShift: frame.horizontalFactor == 2 ? 1 : 0, verticalShift: frame.verticalFactor == 2 ? 1 : 0)
+        self.init(
+            luma: frame.luma, cb: frame.cb, cr: frame.cr, width: frame.width, height: frame.height,
+            chromaWidth: frame.chromaWidth, chromaHeight: frame.chromaHeight,
+            lumaStride: frame.lumaStride, chromaStride: frame.chromaStride,
+            horizontalShift: frame.horizontalFactor == 2 ? 1 : 0, verticalShift: frame.verticalFactor == 2 ? 1 : 0)
     }
 
     /// JFIF's YCbCr -> RGB (full range, BT.601) as what to add to luma for each channel, from
@@ -54,9 +58,11 @@ public struct PlanarPixels: @unchecked Sendable {
     @inline(__always)
     static func rgbOffsets(cb: Int, cr: Int) -> (r: Int, g: Int, b: Int) {
         let b0 = (cb &>> 8) &- 32768, r0 = (cr &>> 8) &- 32768
-        return (((22970 &* r0) &>> 6) &+ 32768,
-                32768 &- ((5638 &* b0 &+ 11700 &* r0) &>> 6),
-                ((29032 &* b0) &>> 6) &+ 32768)
+        return (
+            ((22970 &* r0) &>> 6) &+ 32768,
+            32768 &- ((5638 &* b0 &+ 11700 &* r0) &>> 6),
+            ((29032 &* b0) &>> 6) &+ 32768
+        )
     }
 
     /// A channel from luma scaled by 2^16 and its offset, clamped to a byte.
@@ -75,7 +81,9 @@ public struct PlanarPixels: @unchecked Sendable {
     /// Bilinear sample of one plane at sample position (x, y), clamped to its edges: the value
     /// scaled by 2^16.
     @inline(__always)
-    static func sample(_ plane: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, x: Double, y: Double) -> Double {
+    static func sample(_ plane: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, x: Double, y: Double)
+        -> Double
+    {
         let cx = min(max(x, 0), Double(width - 1)), cy = min(max(y, 0), Double(height - 1))
         let x0 = min(Int(cx), width - 1), y0 = min(Int(cy), height - 1)
         let x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
@@ -89,8 +97,10 @@ public struct PlanarPixels: @unchecked Sendable {
     @inline(__always)
     func ycc(_ x: Double, _ y: Double) -> (Double, Double, Double) {
         let cx = (x + 0.5) / Double(1 << horizontalShift) - 0.5, cy = (y + 0.5) / Double(1 << verticalShift) - 0.5
-        return (Self.sample(luma, stride: lumaStride, width: width, height: height, x: x, y: y),
-                Self.sample(cb, stride: chromaStride, width: chromaWidth, height: chromaHeight, x: cx, y: cy),
-                Self.sample(cr, stride: chromaStride, width: chromaWidth, height: chromaHeight, x: cx, y: cy))
+        return (
+            Self.sample(luma, stride: lumaStride, width: width, height: height, x: x, y: y),
+            Self.sample(cb, stride: chromaStride, width: chromaWidth, height: chromaHeight, x: cx, y: cy),
+            Self.sample(cr, stride: chromaStride, width: chromaWidth, height: chromaHeight, x: cx, y: cy)
+        )
     }
 }

@@ -14,9 +14,12 @@ enum UserCorners {
         let names = ["top-left", "top-right", "bottom-right", "bottom-left"]
         for (i, p) in quad.corners.enumerated() {
             guard p.x.isFinite, p.y.isFinite,
-                  p.x >= -slack * w, p.x <= (1 + slack) * w, p.y >= -slack * h, p.y <= (1 + slack) * h else {
-                throw ImagingError(.badCorners, path: path, reason:
-                    "the \(names[i]) corner from --corners lies far outside the \(imageWidth)x\(imageHeight) image")
+                p.x >= -slack * w, p.x <= (1 + slack) * w, p.y >= -slack * h, p.y <= (1 + slack) * h
+            else {
+                throw ImagingError(
+                    .badCorners, path: path,
+                    reason:
+                        "the \(names[i]) corner from --corners lies far outside the \(imageWidth)x\(imageHeight) image")
             }
         }
     }

@@ -38,7 +38,8 @@ struct DecodedFrame {
     }
 
     init(frame: VIPSFrame, orientation: StoredOrientation, exifOrientation: Int, format: SourceFormat) {
-        self.init(pixels: .interleaved(frame), orientation: orientation, exifOrientation: exifOrientation, format: format)
+        self.init(
+            pixels: .interleaved(frame), orientation: orientation, exifOrientation: exifOrientation, format: format)
     }
 
     init(pixels: Pixels, orientation: StoredOrientation, exifOrientation: Int, format: SourceFormat) {
@@ -82,8 +83,9 @@ extension DecodedFrame {
     func detectionCopy() -> DetectionCopy {
         switch pixels {
         case .interleaved(let frame):
-            DetectionCopy(frame: UnsafeBufferPointer(frame.pixels), width: frame.width, height: frame.height,
-                          bands: frame.bands, orientation: orientation)
+            DetectionCopy(
+                frame: UnsafeBufferPointer(frame.pixels), width: frame.width, height: frame.height,
+                bands: frame.bands, orientation: orientation)
         case .planar(let planes):
             DetectionCopy(planes: PlanarPixels(planes), orientation: orientation)
         }
@@ -94,10 +96,12 @@ extension DecodedFrame {
     func refined(_ quad: Quad, insideBrighter: Bool, searchRadius: Double) -> Quad {
         switch pixels {
         case .interleaved(let frame):
-            PageDetector.refine(quad, pixels: UnsafeBufferPointer(frame.pixels), width: frame.width, height: frame.height,
-                                bands: frame.bands, insideBrighter: insideBrighter, searchRadius: searchRadius)
+            PageDetector.refine(
+                quad, pixels: UnsafeBufferPointer(frame.pixels), width: frame.width, height: frame.height,
+                bands: frame.bands, insideBrighter: insideBrighter, searchRadius: searchRadius)
         case .planar(let planes):
-            PageDetector.refine(quad, on: PlanarPixels(planes), insideBrighter: insideBrighter, searchRadius: searchRadius)
+            PageDetector.refine(
+                quad, on: PlanarPixels(planes), insideBrighter: insideBrighter, searchRadius: searchRadius)
         }
     }
 }

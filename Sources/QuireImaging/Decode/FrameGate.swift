@@ -44,8 +44,9 @@ public final class FrameGate: @unchecked Sendable {
     /// back once the frame has shrunk; a pass obtained by running out of patience holds nothing.
     func enter(bytes: Int) -> Pass {
         let bytes = max(0, bytes)
-        let deadline = Date().addingTimeInterval(Double(patience.components.seconds)
-                                                 + Double(patience.components.attoseconds) / 1e18)
+        let deadline = Date().addingTimeInterval(
+            Double(patience.components.seconds)
+                + Double(patience.components.attoseconds) / 1e18)
         condition.lock()
         defer { condition.unlock() }
         while held > 0 && held + bytes > budget {

@@ -17,7 +17,8 @@ enum JFIFDensity {
     /// The density in the first 20 bytes of a JPEG file.
     static func parse(_ b: [UInt8]) -> Double? {
         guard b.count >= 18, b[0] == 0xFF, b[1] == 0xD8, b[2] == 0xFF, b[3] == 0xE0,
-              b[6] == 0x4A, b[7] == 0x46, b[8] == 0x49, b[9] == 0x46, b[10] == 0 else { return nil }
+            b[6] == 0x4A, b[7] == 0x46, b[8] == 0x49, b[9] == 0x46, b[10] == 0
+        else { return nil }
         let units = b[13]
         let y = Double(Int(b[16]) << 8 | Int(b[17]))
         guard y > 0 else { return nil }

@@ -28,14 +28,18 @@ enum JPEGDataFloor {
     /// - Throws: `ImagingError` truncated, naming the sizes.
     static func check(path: String) throws {
         guard let header = JPEGFrameHeader.read(path: path), !header.arithmetic,
-              header.width > 0, header.height > 0 else { return }
+            header.width > 0, header.height > 0
+        else { return }
         var info = stat()
         guard stat(path, &info) == 0 else { return }
         let bytes = Int(info.st_size)
         let floor = minimumBytes(width: header.width, height: header.height)
         if bytes < floor {
-            throw ImagingError(.truncated, path: path, reason:
-                "truncated: the header declares \(header.width)x\(header.height), which needs at least \(floor) bytes of image data, but the file holds \(bytes)")
+            throw ImagingError(
+                .truncated, path: path,
+                reason:
+                    "truncated: the header declares \(header.width)x\(header.height), which needs at least \(floor) bytes of image data, but the file holds \(bytes)"
+            )
         }
     }
 }

@@ -26,8 +26,10 @@ struct JPEGDraft {
     /// less, small text comes out visibly softer than libvips's thumbnail; Pillow's draft mode
     /// stops at 1x). A 10 MP capture still decodes at 1/8 for a 256-pixel thumbnail.
     static func shrink(storedWidth: Int, storedHeight: Int, covering target: (width: Int, height: Int)) -> Int {
-        for s in [8, 4, 2] where (storedWidth + s - 1) / s * 2 >= target.width * 3
-                              && (storedHeight + s - 1) / s * 2 >= target.height * 3 {
+        for s in [8, 4, 2]
+        where (storedWidth + s - 1) / s * 2 >= target.width * 3
+            && (storedHeight + s - 1) / s * 2 >= target.height * 3
+        {
             return s
         }
         return 1
@@ -61,9 +63,12 @@ struct JPEGDraft {
         if decoded.hasICCProfile { decoded = try decoded.displayReady(keepGray: true, background: 255).materialized() }
         // A partial last block decodes to a whole pixel: the picture spans stored / s pixels.
         let span = (width: Double(storedWidth) / Double(s), height: Double(storedHeight) / Double(s))
-        guard (decoded.width, decoded.height) == (Int(span.width.rounded(.up)), Int(span.height.rounded(.up))) else { return nil }
-        let small = try decoded.resampled(toWidth: target.width, height: target.height,
-                                          span: s == 1 ? nil : span)
+        guard (decoded.width, decoded.height) == (Int(span.width.rounded(.up)), Int(span.height.rounded(.up))) else {
+            return nil
+        }
+        let small = try decoded.resampled(
+            toWidth: target.width, height: target.height,
+            span: s == 1 ? nil : span)
         return try small.applyingEXIFOrientation(orientation)
     }
 }

@@ -25,7 +25,10 @@ enum PDFPageSize {
         // Rounding at 1 dpi loses up to half an inch a side: the larger bound is checked.
         let side = (Double(max(inches.width, inches.height)) + 0.5) * source.dpi
         if side > Double(maxSide) {
-            throw tooLarge(source, "it is about \(inches.width) x \(inches.height) in, \(side.rounded().formatted()) px a side at --dpi \(source.dpi.formatted())")
+            throw tooLarge(
+                source,
+                "it is about \(inches.width) x \(inches.height) in, \(side.rounded().formatted()) px a side at --dpi \(source.dpi.formatted())"
+            )
         }
         return (inches.width, inches.height)
     }
@@ -38,14 +41,17 @@ enum PDFPageSize {
         // Half an inch of rounding at 1 dpi, half a pixel at `dpi`: well within an inch and a pixel.
         let dpi = source.dpi, tolerance = dpi + 1
         if abs(Double(inches.width) * dpi - Double(header.width)) > tolerance
-            || abs(Double(inches.height) * dpi - Double(header.height)) > tolerance {
+            || abs(Double(inches.height) * dpi - Double(header.height)) > tolerance
+        {
             throw tooLarge(source, "its MediaBox is larger than libvips can read (\(maxSide) in a side at 1 dpi)")
         }
     }
 
     private static func tooLarge(_ source: PageSource, _ size: String) -> ImagingError {
-        ImagingError(.badPageSize, path: source.path, reason:
-            "page \(source.page + 1) is too large to render: \(size), over the \(maxSide) px a side libvips allows")
+        ImagingError(
+            .badPageSize, path: source.path,
+            reason:
+                "page \(source.page + 1) is too large to render: \(size), over the \(maxSide) px a side libvips allows")
     }
 }
 

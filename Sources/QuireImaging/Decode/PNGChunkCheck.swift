@@ -20,7 +20,8 @@ enum PNGChunkCheck {
         var chunks = 0
         while offset + 8 <= size, chunks < 1_000_000 {
             guard (try? handle.seek(toOffset: offset)) != nil,
-                  let header = try? handle.read(upToCount: 8), header.count == 8 else { return nil }
+                let header = try? handle.read(upToCount: 8), header.count == 8
+            else { return nil }
             let bytes = [UInt8](header)
             let length = UInt64(bytes[0]) << 24 | UInt64(bytes[1]) << 16 | UInt64(bytes[2]) << 8 | UInt64(bytes[3])
             let type = String(decoding: bytes[4..<8], as: UTF8.self)

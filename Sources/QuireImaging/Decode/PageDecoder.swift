@@ -26,21 +26,27 @@ struct PageDecoder: Sendable {
         do {
             // Random access (the default) decodes once into memory on first read, so the
             // page, its preview and the corrector all read the same decoded pixels.
-            (header, atDirectory) = try TIFFDirectories.load(source, format: format, options: .init(
-                page: source.page, pageCount: 1, dpi: format == .pdf ? source.dpi : nil,
-                failOn: .truncated))
+            (header, atDirectory) = try TIFFDirectories.load(
+                source, format: format,
+                options: .init(
+                    page: source.page, pageCount: 1, dpi: format == .pdf ? source.dpi : nil,
+                    failOn: .truncated))
         } catch {
             throw ImagingError.decoding(error, path: source.path)
         }
         if format.isMultiPage && !atDirectory && source.page >= header.pageCount {
-            throw ImagingError(.noSuchPage, path: source.path,
-                               reason: "has no page \(source.page + 1) (it has \(header.pageCount))")
+            throw ImagingError(
+                .noSuchPage, path: source.path,
+                reason: "has no page \(source.page + 1) (it has \(header.pageCount))")
         }
         if let inches { try PDFPageSize.verify(header, inches: inches, source: source) }
         let pixels = header.width * header.height
         if pixels > maxPixels {
-            throw ImagingError(.tooLarge, path: source.path, reason:
-                "\(header.width)x\(header.height) is \(Self.megapixels(pixels)) MP, over --max-pixels \(Self.megapixels(maxPixels)) MP")
+            throw ImagingError(
+                .tooLarge, path: source.path,
+                reason:
+                    "\(header.width)x\(header.height) is \(Self.megapixels(pixels)) MP, over --max-pixels \(Self.megapixels(maxPixels)) MP"
+            )
         }
         do {
             let orientation = format.decoderAppliesOrientation ? 1 : header.orientation
@@ -61,7 +67,8 @@ struct PageDecoder: Sendable {
     ///     RGB), for callers that read `DecodedFrame.pixels` in either form.
     ///   - admit: called once with the frame's size in bytes after the header is read, before
     ///     any pixel is decoded (where a batch waits for room in its `FrameGate`).
-    func decodeFrame(_ source: PageSource, planar: Bool = false, admit: (Int) -> Void = { _ in }) throws -> DecodedFrame {
+    func decodeFrame(_ source: PageSource, planar: Bool = false, admit: (Int) -> Void = { _ in }) throws -> DecodedFrame
+    {
         let header = try decode(source)
         var admitted = false
         func admitOnce(_ bytes: Int) {
@@ -70,8 +77,10 @@ struct PageDecoder: Sendable {
         }
         do {
             let o = header.orientation
-            if let map = StoredOrientation(orientation: o, storedWidth: o >= 5 ? header.image.height : header.image.width,
-                                           storedHeight: o >= 5 ? header.image.width : header.image.height) {
+            if let map = StoredOrientation(
+                orientation: o, storedWidth: o >= 5 ? header.image.height : header.image.width,
+                storedHeight: o >= 5 ? header.image.width : header.image.height)
+            {
                 // A capture's own YCbCr planes when asked (half the memory). A file the plane
                 // decoder declines decodes to RGB; one it fails on (corrupt, truncated) goes
                 // straight to libvips below, which refuses it too and words the error. Should it
@@ -80,10 +89,13 @@ struct PageDecoder: Sendable {
                 var libjpegFailed = false
                 if planar, header.format == .jpeg {
                     do {
-                        if let planes = try YCbCrFrame.decodingJPEG(file: source.path, width: Int(map.storedWidth),
-                                                                    height: Int(map.storedHeight), admit: admitOnce) {
-                            return DecodedFrame(pixels: .planar(planes), orientation: map, exifOrientation: o,
-                                                format: header.format)
+                        if let planes = try YCbCrFrame.decodingJPEG(
+                            file: source.path, width: Int(map.storedWidth),
+                            height: Int(map.storedHeight), admit: admitOnce)
+                        {
+                            return DecodedFrame(
+                                pixels: .planar(planes), orientation: map, exifOrientation: o,
+                                format: header.format)
                         }
                     } catch {
                         libjpegFailed = true
@@ -93,18 +105,24 @@ struct PageDecoder: Sendable {
                 // JPEGs (nearly every capture) straight from libjpeg; anything it declines or
                 // stops on goes through libvips below, which also words the error.
                 if header.format == .jpeg, !libjpegFailed,
-                   let frame = try? VIPSFrame.decodingJPEG(file: source.path, width: Int(map.storedWidth),
-                                                           height: Int(map.storedHeight), bands: header.image.bands) {
+                    let frame = try? VIPSFrame.decodingJPEG(
+                        file: source.path, width: Int(map.storedWidth),
+                        height: Int(map.storedHeight), bands: header.image.bands)
+                {
                     return DecodedFrame(frame: frame, orientation: map, exifOrientation: o, format: header.format)
                 }
-                var stored = try TIFFDirectories.load(source, format: header.format, options: .init(
-                    page: source.page, pageCount: 1, dpi: header.format == .pdf ? source.dpi : nil,
-                    sequential: true, failOn: .truncated)).0
+                var stored = try TIFFDirectories.load(
+                    source, format: header.format,
+                    options: .init(
+                        page: source.page, pageCount: 1, dpi: header.format == .pdf ? source.dpi : nil,
+                        sequential: true, failOn: .truncated)
+                ).0
                 stored = try stored.displayReady(keepGray: true, background: 255)
                 if stored.format != .uchar { stored = try stored.castToUChar() }
                 if (stored.width, stored.height) == (Int(map.storedWidth), Int(map.storedHeight)) {
-                    return DecodedFrame(frame: try VIPSFrame(rendering: stored), orientation: map,
-                                        exifOrientation: o, format: header.format)
+                    return DecodedFrame(
+                        frame: try VIPSFrame(rendering: stored), orientation: map,
+                        exifOrientation: o, format: header.format)
                 }
             }
             // Mirrored orientations (or a loader that disagrees with its header): upright.
@@ -112,9 +130,10 @@ struct PageDecoder: Sendable {
             var upright = header.image
             if upright.format != .uchar { upright = try upright.castToUChar() }
             let frame = try VIPSFrame(rendering: upright)
-            return DecodedFrame(frame: frame,
-                                orientation: StoredOrientation(orientation: 1, storedWidth: frame.width, storedHeight: frame.height)!,
-                                exifOrientation: o, format: header.format)
+            return DecodedFrame(
+                frame: frame,
+                orientation: StoredOrientation(orientation: 1, storedWidth: frame.width, storedHeight: frame.height)!,
+                exifOrientation: o, format: header.format)
         } catch let error as ImagingError {
             throw error
         } catch {

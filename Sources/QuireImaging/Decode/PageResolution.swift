@@ -79,7 +79,8 @@ public enum PageResolution {
                 let y = Double(Int(b[body + 10]) << 8 | Int(b[body + 11]))
                 if unit == 1, let dpi = plausible((x, y)) { return dpi }
                 if unit == 2, let dpi = plausible((x * 2.54, y * 2.54)) { return dpi }
-            } else if marker == 0xE1, exif == nil, end - body > 14, Array(b[body..<body + 6]) == Array("Exif\0\0".utf8) {
+            } else if marker == 0xE1, exif == nil, end - body > 14, Array(b[body..<body + 6]) == Array("Exif\0\0".utf8)
+            {
                 exif = exifResolution(Array(b[(body + 6)..<end]))
             }
             i += 2 + length

@@ -57,8 +57,11 @@ public enum SourceProbe {
         // SVG and gzip (SVGZ) are declined from their bytes, before libvips looks at them:
         // sniffing a truncated .svgz inside libvips never returns.
         if !ImagingRuntime.untrustedFormatsAllowed, let name = SourceFormat.sniffUnsupported([UInt8](head)),
-           name == "SVG" || name.hasPrefix("gzip") {
-            throw ImagingError(.unsupportedFormat, path: path, reason: "unsupported format (\(name); --allow-untrusted-formats to decode it)")
+            name == "SVG" || name.hasPrefix("gzip")
+        {
+            throw ImagingError(
+                .unsupportedFormat, path: path,
+                reason: "unsupported format (\(name); --allow-untrusted-formats to decode it)")
         }
         guard let loader = VIPSImage.loaderName(forFile: path) else {
             if let name = SourceFormat.sniffUnsupported([UInt8](head)) {
@@ -66,11 +69,13 @@ public enum SourceProbe {
             }
             throw ImagingError(.notAnImage, path: path, reason: "not an image (unknown format)")
         }
-        guard let format = SourceFormat(loader: loader), !format.isUntrusted || ImagingRuntime.untrustedFormatsAllowed else {
+        guard let format = SourceFormat(loader: loader), !format.isUntrusted || ImagingRuntime.untrustedFormatsAllowed
+        else {
             if let format = SourceFormat(loader: loader), format.isUntrusted {
                 let name = SourceFormat.sniffUnsupported([UInt8](head)) ?? SourceFormat.displayName(ofLoader: loader)
-                throw ImagingError(.unsupportedFormat, path: path,
-                                   reason: "unsupported format (\(name); --allow-untrusted-formats to decode it)")
+                throw ImagingError(
+                    .unsupportedFormat, path: path,
+                    reason: "unsupported format (\(name); --allow-untrusted-formats to decode it)")
             }
             // libvips names a loader even when it is blocked (ImageMagick, SVG): name the
             // format from the bytes where possible.
@@ -94,8 +99,11 @@ public enum SourceProbe {
             let reason = errno
             var link = stat()
             if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
-                throw ImagingError(.danglingLink, path: path, reason: reason == ELOOP
-                    ? "symbolic link loop (it never reaches a file)" : "symbolic link to a file that does not exist")
+                throw ImagingError(
+                    .danglingLink, path: path,
+                    reason: reason == ELOOP
+                        ? "symbolic link loop (it never reaches a file)" : "symbolic link to a file that does not exist"
+                )
             }
             if reason == EACCES {
                 throw ImagingError(.unreadable, path: path, reason: "cannot be read (permission denied)")

@@ -22,7 +22,8 @@ struct StoredOrientation: Sendable, Equatable {
 
     /// The upright (display) size.
     var displaySize: (width: Int, height: Int) {
-        orientation == 6 || orientation == 8 ? (Int(storedHeight), Int(storedWidth)) : (Int(storedWidth), Int(storedHeight))
+        orientation == 6 || orientation == 8
+            ? (Int(storedHeight), Int(storedWidth)) : (Int(storedWidth), Int(storedHeight))
     }
 
     /// Display -> stored. Orientation 6 is shown turned 90 degrees clockwise (stored (sx, sy)
@@ -47,12 +48,14 @@ struct StoredOrientation: Sendable, Equatable {
     }
 
     func stored(_ q: Quad) -> Quad {
-        Quad(topLeft: stored(q.topLeft), topRight: stored(q.topRight),
-             bottomRight: stored(q.bottomRight), bottomLeft: stored(q.bottomLeft))
+        Quad(
+            topLeft: stored(q.topLeft), topRight: stored(q.topRight),
+            bottomRight: stored(q.bottomRight), bottomLeft: stored(q.bottomLeft))
     }
 
     func display(_ q: Quad) -> Quad {
-        Quad(topLeft: display(q.topLeft), topRight: display(q.topRight),
-             bottomRight: display(q.bottomRight), bottomLeft: display(q.bottomLeft))
+        Quad(
+            topLeft: display(q.topLeft), topRight: display(q.topRight),
+            bottomRight: display(q.bottomRight), bottomLeft: display(q.bottomLeft))
     }
 }

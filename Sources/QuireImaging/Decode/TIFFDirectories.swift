@@ -64,9 +64,12 @@ enum TIFFDirectories {
         var seen: Set<UInt64> = []
         while next != 0 {
             guard offsets.count < maxDirectories, seen.insert(next).inserted,
-                  let count = bytes(countBytes, at: next).map(number), count <= 65_535 else { return nil }
+                let count = bytes(countBytes, at: next).map(number), count <= 65_535
+            else { return nil }
             offsets.append(next)
-            guard let link = bytes(offsetBytes, at: next + UInt64(countBytes) + count * UInt64(entryBytes)) else { return nil }
+            guard let link = bytes(offsetBytes, at: next + UInt64(countBytes) + count * UInt64(entryBytes)) else {
+                return nil
+            }
             next = number(link)
         }
         return offsets.isEmpty ? nil : offsets
@@ -76,9 +79,15 @@ enum TIFFDirectories {
     /// through `VIPSImage.load(file:options:)` (other formats, one-page TIFFs, a broken chain).
     /// - Returns: the image, and whether it was opened at its directory (then its `pageCount`
     ///   is 1, and the page is known to exist).
-    static func load(_ source: PageSource, format: SourceFormat, options: VIPSImage.LoadOptions) throws -> (VIPSImage, atDirectory: Bool) {
-        if format == .tiff, let offsets = offsets(of: source.path), offsets.count > 1, source.page >= 0, source.page < offsets.count {
-            return (try VIPSImage.loadTIFFPage(file: source.path, ifdOffset: offsets[source.page], options: options), true)
+    static func load(_ source: PageSource, format: SourceFormat, options: VIPSImage.LoadOptions) throws -> (
+        VIPSImage, atDirectory: Bool
+    ) {
+        if format == .tiff, let offsets = offsets(of: source.path), offsets.count > 1, source.page >= 0,
+            source.page < offsets.count
+        {
+            return (
+                try VIPSImage.loadTIFFPage(file: source.path, ifdOffset: offsets[source.page], options: options), true
+            )
         }
         return (try VIPSImage.load(file: source.path, options: options), false)
     }

@@ -7,7 +7,7 @@ import VipsBridge
 /// 0 degrees with a low confidence rather than a random angle.
 public struct SkewEstimate: Sendable, Hashable, Codable {
     public var degrees: Double
-    public var confidence: Double   // 0...1; blank pages give 0 degrees, low confidence
+    public var confidence: Double  // 0...1; blank pages give 0 degrees, low confidence
     /// A skew of `degrees` measured with `confidence` (0...1).
     public init(degrees: Double, confidence: Double) { self.degrees = degrees; self.confidence = confidence }
 }
@@ -43,7 +43,9 @@ enum ScanDeskew {
     /// - Parameter page: the page's own outline found by the detector (display pixels of
     ///   `image`), used when the lid cannot be told from the page by colour alone: a book on a
     ///   dark cloth with the page stack's fringe and a bookmark sticking out around it.
-    static func deskewAndTrim(_ image: VIPSImage, skew: SkewEstimate, page: Quad? = nil) throws -> (image: VIPSImage, crop: Rect?) {
+    static func deskewAndTrim(_ image: VIPSImage, skew: SkewEstimate, page: Quad? = nil) throws -> (
+        image: VIPSImage, crop: Rect?
+    ) {
         // Analysis and fill colours are 8-bit; other formats are made display-ready first.
         let image = image.format == .uchar ? image : try image.displayReady(keepGray: true)
         let degrees = skew.degrees.isFinite ? skew.degrees : 0
@@ -54,54 +56,67 @@ enum ScanDeskew {
         let lid = ScanTrim.lidColour(pixels: smallPixels, width: small.width, height: small.height, bands: small.bands)
         func rotate(_ fillColour: [Double]) throws -> VIPSImage {
             guard turn else { return image }
-            return try image.rotated(degrees: degrees, background: fill(fillColour, forBands: image.bands, alpha: image.hasAlpha),
-                                     interpolation: .bilinear)
+            return try image.rotated(
+                degrees: degrees, background: fill(fillColour, forBands: image.bands, alpha: image.hasAlpha),
+                interpolation: .bilinear)
         }
 
-        let smallStraight = turn ? try small.rotated(degrees: degrees, background: lid, interpolation: .bilinear) : small
+        let smallStraight =
+            turn ? try small.rotated(degrees: degrees, background: lid, interpolation: .bilinear) : small
         let pixels = turn ? try smallStraight.pixelBytes() : smallPixels
-        guard let (box, threshold) = ScanTrim.pageBox(pixels: pixels, width: smallStraight.width,
-                                                      height: smallStraight.height, bands: smallStraight.bands,
-                                                      background: lid),
-              box.width * box.height * 2 >= small.width * small.height
+        guard
+            let (box, threshold) = ScanTrim.pageBox(
+                pixels: pixels, width: smallStraight.width,
+                height: smallStraight.height, bands: smallStraight.bands,
+                background: lid),
+            box.width * box.height * 2 >= small.width * small.height
         else {
             let scale = Double(image.width) / Double(small.width)
             if let page, let rect = outline(of: page, turnedBy: degrees, in: image),
-               rect.width * rect.height * 4 >= Double(image.width * image.height) {
+                rect.width * rect.height * 4 >= Double(image.width * image.height)
+            {
                 // The page's outline, turned with the page, when the lid lies around it: what
                 // lies outside it is cut away, and corners the turn brings in are paper.
-                let box = ScanTrim.Box(x0: Int((rect.minX / scale).rounded()), y0: Int((rect.minY / scale).rounded()),
-                                       x1: Int((rect.maxX / scale).rounded()), y1: Int((rect.maxY / scale).rounded()))
-                let lidShare = ScanTrim.lidShareAround(box, pixels: pixels, width: smallStraight.width,
-                                                       height: smallStraight.height, bands: smallStraight.bands, lid: lid)
+                let box = ScanTrim.Box(
+                    x0: Int((rect.minX / scale).rounded()), y0: Int((rect.minY / scale).rounded()),
+                    x1: Int((rect.maxX / scale).rounded()), y1: Int((rect.maxY / scale).rounded()))
+                let lidShare = ScanTrim.lidShareAround(
+                    box, pixels: pixels, width: smallStraight.width,
+                    height: smallStraight.height, bands: smallStraight.bands, lid: lid)
                 if (lidShare ?? 0) >= minimumLidAround {
-                    let paper = ScanTrim.paperColour(pixels: pixels, width: smallStraight.width, bands: smallStraight.bands, box: box)
+                    let paper = ScanTrim.paperColour(
+                        pixels: pixels, width: smallStraight.width, bands: smallStraight.bands, box: box)
                     let output = try rotate(paper)
                     let x0 = max(0, Int(rect.minX.rounded())), y0 = max(0, Int(rect.minY.rounded()))
-                    let x1 = min(output.width, Int(rect.maxX.rounded())), y1 = min(output.height, Int(rect.maxY.rounded()))
+                    let x1 = min(output.width, Int(rect.maxX.rounded())),
+                        y1 = min(output.height, Int(rect.maxY.rounded()))
                     let crop = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
                     return (try output.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), crop)
                 }
             }
             // No lid to trim: fill the corners with what surrounds the page instead (paper,
             // for PDF renders and scans that fill the frame).
-            let around = ScanTrim.borderColour(pixels: smallPixels, width: small.width, height: small.height,
-                                               bands: small.bands)
+            let around = ScanTrim.borderColour(
+                pixels: smallPixels, width: small.width, height: small.height,
+                bands: small.bands)
             return try keepingSize(rotate(around), width: image.width, height: image.height)
         }
         // Edges are measured on the page turned with a lid-coloured fill; the page itself is
         // cut from one turned with a paper-coloured fill, so where the page ran off the glass
         // the missing corner reads as paper rather than as a wedge of lid.
         let straight = try rotate(lid)
-        let paper = ScanTrim.paperColour(pixels: pixels, width: smallStraight.width, bands: smallStraight.bands, box: box)
+        let paper = ScanTrim.paperColour(
+            pixels: pixels, width: smallStraight.width, bands: smallStraight.bands, box: box)
         let output = try rotate(paper)
 
         let sx = Double(straight.width) / Double(smallStraight.width)
         let sy = Double(straight.height) / Double(smallStraight.height)
-        var rect = Rect(x: Double(box.x0) * sx, y: Double(box.y0) * sy,
-                        width: Double(box.width) * sx, height: Double(box.height) * sy)
-        rect = try refine(rect, in: straight, lid: lid, threshold: threshold, scale: max(sx, sy), box: box,
-                          small: (smallStraight.width, smallStraight.height))
+        var rect = Rect(
+            x: Double(box.x0) * sx, y: Double(box.y0) * sy,
+            width: Double(box.width) * sx, height: Double(box.height) * sy)
+        rect = try refine(
+            rect, in: straight, lid: lid, threshold: threshold, scale: max(sx, sy), box: box,
+            small: (smallStraight.width, smallStraight.height))
         let x0 = max(0, Int(rect.minX.rounded())), y0 = max(0, Int(rect.minY.rounded()))
         let x1 = min(straight.width, Int(rect.maxX.rounded())), y1 = min(straight.height, Int(rect.maxY.rounded()))
         guard x1 - x0 >= 8, y1 - y0 >= 8 else { return (straight, nil) }
@@ -119,7 +134,8 @@ enum ScanDeskew {
     /// `rotated(degrees:)` does): each side is the mean of its two turned corners, so a quad
     /// that is a rectangle up to the skew gives its own rectangle. Nil when it is degenerate.
     static func outline(of quad: Quad, turnedBy degrees: Double, in image: VIPSImage) -> Rect? {
-        let (turn, canvas) = AffineTransform.turn(degrees: degrees, width: Double(image.width), height: Double(image.height))
+        let (turn, canvas) = AffineTransform.turn(
+            degrees: degrees, width: Double(image.width), height: Double(image.height))
         let turned = quad.corners.map { turn.apply(to: $0) }
         let left = (turned[0].x + turned[3].x) / 2, right = (turned[1].x + turned[2].x) / 2
         let top = (turned[0].y + turned[1].y) / 2, bottom = (turned[2].y + turned[3].y) / 2
@@ -136,10 +152,12 @@ enum ScanDeskew {
         let degrees = skew.degrees.isFinite ? skew.degrees : 0
         guard abs(degrees) >= 0.005 else { return (image, nil) }
         let small = try image.analysisShrunk(toLongSide: trimLongSide).displayReady(keepGray: true).materialized()
-        let around = ScanTrim.borderColour(pixels: try small.pixelBytes(), width: small.width, height: small.height,
-                                           bands: small.bands)
-        let turned = try image.rotated(degrees: degrees, background: fill(around, forBands: image.bands, alpha: image.hasAlpha),
-                                       interpolation: .bilinear)
+        let around = ScanTrim.borderColour(
+            pixels: try small.pixelBytes(), width: small.width, height: small.height,
+            bands: small.bands)
+        let turned = try image.rotated(
+            degrees: degrees, background: fill(around, forBands: image.bands, alpha: image.hasAlpha),
+            interpolation: .bilinear)
         return try keepingSize(turned, width: image.width, height: image.height)
     }
 
@@ -149,8 +167,10 @@ enum ScanDeskew {
         guard turned.width > width || turned.height > height else { return (turned, nil) }
         let w = min(width, turned.width), h = min(height, turned.height)
         let x0 = (turned.width - w) / 2, y0 = (turned.height - h) / 2
-        return (try turned.cropped(x: x0, y: y0, width: w, height: h),
-                Rect(x: Double(x0), y: Double(y0), width: Double(w), height: Double(h)))
+        return (
+            try turned.cropped(x: x0, y: y0, width: w, height: h),
+            Rect(x: Double(x0), y: Double(y0), width: Double(w), height: Double(h))
+        )
     }
 
     /// The lid colour as a fill for an image with `bands` bands (grey, RGB, with alpha).
@@ -171,8 +191,10 @@ enum ScanDeskew {
     /// Refines each edge of `rect` (full-size pixels) on a thin strip of the full-size image:
     /// the edge sits where the mean distance to the lid colour crosses `threshold`.
     /// Sides where the page meets the canvas edge stay there.
-    static func refine(_ rect: Rect, in image: VIPSImage, lid: [Double], threshold: Double, scale: Double,
-                       box: ScanTrim.Box, small: (width: Int, height: Int)) throws -> Rect {
+    static func refine(
+        _ rect: Rect, in image: VIPSImage, lid: [Double], threshold: Double, scale: Double,
+        box: ScanTrim.Box, small: (width: Int, height: Int)
+    ) throws -> Rect {
         let reach = Int((scale * 2).rounded(.up)) + 2
         var minX = rect.minX, maxX = rect.maxX, minY = rect.minY, maxY = rect.maxY
         // Sample the middle half of each edge, away from corners and the page's fill triangles.
@@ -184,9 +206,10 @@ enum ScanDeskew {
             guard w > 2, h > 2 else { return nil }
             let strip = try image.cropped(x: x, y: y, width: w, height: h).displayReady(keepGray: true)
             let px = try strip.pixelBytes()
-            let d = ScanTrim.distances(pixels: px, count: w * h, bands: strip.bands,
-                                       colour: fill(lid, forBands: strip.bands, alpha: false))
-            if alongX {   // one value per column
+            let d = ScanTrim.distances(
+                pixels: px, count: w * h, bands: strip.bands,
+                colour: fill(lid, forBands: strip.bands, alpha: false))
+            if alongX {  // one value per column
                 return (0..<w).map { cx in (0..<h).reduce(0.0) { $0 + Double(d[$1 * w + cx]) } / Double(h) }
             }
             return (0..<h).map { cy in (0..<w).reduce(0.0) { $0 + Double(d[cy * w + $1]) } / Double(w) }
@@ -204,14 +227,30 @@ enum ScanDeskew {
             }
             return nil
         }
-        if box.x0 > 0, let v = try profile(x: Int(minX) - reach, y: spanY.0, width: 2 * reach, height: spanY.1, alongX: true),
-           let c = crossing(v, fromStart: true) { minX = Double(max(0, Int(minX) - reach)) + c }
-        if box.x1 < small.width, let v = try profile(x: Int(maxX) - reach, y: spanY.0, width: 2 * reach, height: spanY.1, alongX: true),
-           let c = crossing(v, fromStart: false) { maxX = Double(max(0, Int(maxX) - reach)) + c }
-        if box.y0 > 0, let v = try profile(x: spanX.0, y: Int(minY) - reach, width: spanX.1, height: 2 * reach, alongX: false),
-           let c = crossing(v, fromStart: true) { minY = Double(max(0, Int(minY) - reach)) + c }
-        if box.y1 < small.height, let v = try profile(x: spanX.0, y: Int(maxY) - reach, width: spanX.1, height: 2 * reach, alongX: false),
-           let c = crossing(v, fromStart: false) { maxY = Double(max(0, Int(maxY) - reach)) + c }
+        if box.x0 > 0,
+            let v = try profile(x: Int(minX) - reach, y: spanY.0, width: 2 * reach, height: spanY.1, alongX: true),
+            let c = crossing(v, fromStart: true)
+        {
+            minX = Double(max(0, Int(minX) - reach)) + c
+        }
+        if box.x1 < small.width,
+            let v = try profile(x: Int(maxX) - reach, y: spanY.0, width: 2 * reach, height: spanY.1, alongX: true),
+            let c = crossing(v, fromStart: false)
+        {
+            maxX = Double(max(0, Int(maxX) - reach)) + c
+        }
+        if box.y0 > 0,
+            let v = try profile(x: spanX.0, y: Int(minY) - reach, width: spanX.1, height: 2 * reach, alongX: false),
+            let c = crossing(v, fromStart: true)
+        {
+            minY = Double(max(0, Int(minY) - reach)) + c
+        }
+        if box.y1 < small.height,
+            let v = try profile(x: spanX.0, y: Int(maxY) - reach, width: spanX.1, height: 2 * reach, alongX: false),
+            let c = crossing(v, fromStart: false)
+        {
+            maxY = Double(max(0, Int(maxY) - reach)) + c
+        }
         guard maxX - minX > rect.width / 2, maxY - minY > rect.height / 2 else { return rect }
         return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }

@@ -138,8 +138,10 @@ enum ScanTrim {
     /// Per row (within `columns`) or per column (within `rows`): the share of the line spanned
     /// from its first to its last run of `run` pixels beyond `threshold`. Spans, unlike pixel
     /// counts, do not drop on rows full of text the colour of the lid.
-    static func spans(distances d: [UInt8], width: Int, threshold: Double,
-                      rows: Range<Int>, columns: Range<Int>, alongRows: Bool, run: Int = 3) -> [Double] {
+    static func spans(
+        distances d: [UInt8], width: Int, threshold: Double,
+        rows: Range<Int>, columns: Range<Int>, alongRows: Bool, run: Int = 3
+    ) -> [Double] {
         let t = UInt8(max(0, min(255, threshold.rounded(.down))))
         func span(_ count: Int, _ at: (Int) -> UInt8) -> Double {
             var first = -1, last = -1, streak = 0
@@ -167,13 +169,16 @@ enum ScanTrim {
     /// paper's distance from it. A page's outline has the lid around it; a table or a picture
     /// box printed on the page has paper. Nil when the ring lies off the canvas.
     /// - Complexity: O(ring pixels x bands) plus the centre median `threshold` takes.
-    static func lidShareAround(_ box: Box, pixels: [UInt8], width: Int, height: Int, bands: Int,
-                               lid: [Double]) -> Double? {
+    static func lidShareAround(
+        _ box: Box, pixels: [UInt8], width: Int, height: Int, bands: Int,
+        lid: [Double]
+    ) -> Double? {
         let d = distances(pixels: pixels, count: width * height, bands: bands, colour: lid)
         guard let t = threshold(distances: d, width: width, height: height) else { return nil }
         let ring = max(2, min(width, height) / 50)
-        let outer = Box(x0: max(0, box.x0 - ring), y0: max(0, box.y0 - ring),
-                        x1: min(width, box.x1 + ring), y1: min(height, box.y1 + ring))
+        let outer = Box(
+            x0: max(0, box.x0 - ring), y0: max(0, box.y0 - ring),
+            x1: min(width, box.x1 + ring), y1: min(height, box.y1 + ring))
         var lidLike = 0, count = 0
         for y in outer.y0..<outer.y1 {
             for x in outer.x0..<outer.x1 where !(x >= box.x0 && x < box.x1 && y >= box.y0 && y < box.y1) {
@@ -187,8 +192,10 @@ enum ScanTrim {
     /// The page rectangle of a straightened scan, or nil when there is no lid around the page
     /// (or the page cannot be told from it).
     /// - Complexity: O(width x height x bands).
-    static func pageBox(pixels: [UInt8], width: Int, height: Int, bands: Int,
-                        background: [Double]) -> (box: Box, threshold: Double)? {
+    static func pageBox(
+        pixels: [UInt8], width: Int, height: Int, bands: Int,
+        background: [Double]
+    ) -> (box: Box, threshold: Double)? {
         guard width >= 8, height >= 8, pixels.count >= width * height * bands else { return nil }
         let d = distances(pixels: pixels, count: width * height, bands: bands, colour: background)
         guard let t = threshold(distances: d, width: width, height: height) else { return nil }
@@ -201,11 +208,19 @@ enum ScanTrim {
         }
         var rows = 0..<height, columns = 0..<width
         for _ in 0..<2 {
-            guard let r = run(spans(distances: d, width: width, threshold: t, rows: 0..<height,
-                                     columns: columns, alongRows: true), length: height) else { return nil }
+            guard
+                let r = run(
+                    spans(
+                        distances: d, width: width, threshold: t, rows: 0..<height,
+                        columns: columns, alongRows: true), length: height)
+            else { return nil }
             rows = r
-            guard let c = run(spans(distances: d, width: width, threshold: t, rows: rows,
-                                     columns: 0..<width, alongRows: false), length: width) else { return nil }
+            guard
+                let c = run(
+                    spans(
+                        distances: d, width: width, threshold: t, rows: rows,
+                        columns: 0..<width, alongRows: false), length: width)
+            else { return nil }
             columns = c
         }
         let box = Box(x0: columns.lowerBound, y0: rows.lowerBound, x1: columns.upperBound, y1: rows.upperBound)
@@ -229,7 +244,8 @@ enum ScanTrim {
             }
         }
         guard outside == 0 || Double(detail) <= maximumDetailOutside * Double(outside),
-              Double(paper) >= minimumPaperShare * Double(max(1, inside)) else { return nil }
+            Double(paper) >= minimumPaperShare * Double(max(1, inside))
+        else { return nil }
         // A "page" smaller than a quarter of the frame is more likely a picture on a blank page.
         guard box.width * box.height * 4 >= width * height else { return nil }
         return (box, t)

@@ -84,10 +84,12 @@ enum SkewEstimator {
     /// (counter-clockwise as displayed): the sum of squared bin counts, with each point split
     /// linearly between its two nearest bins so the score varies smoothly with the angle.
     /// - Complexity: O(points + bins).
-    static func sharpness(xs: UnsafeBufferPointer<Float>, ys: UnsafeBufferPointer<Float>,
-                          weights: UnsafeBufferPointer<Float>, count: Int,
-                          pointStride: Int, degrees: Double, binSize: Float,
-                          width: Int, height: Int, bins: inout [Float]) -> Double {
+    static func sharpness(
+        xs: UnsafeBufferPointer<Float>, ys: UnsafeBufferPointer<Float>,
+        weights: UnsafeBufferPointer<Float>, count: Int,
+        pointStride: Int, degrees: Double, binSize: Float,
+        width: Int, height: Int, bins: inout [Float]
+    ) -> Double {
         let radians = degrees * .pi / 180
         let c = Float(cos(radians)) / binSize, s = Float(sin(radians)) / binSize
         // y' = y cos a + x sin a stays constant along a line rising to the right at angle a.
@@ -157,26 +159,31 @@ enum SkewEstimator {
         if Double(count) < minimumInkShare * Double(width * height) || count < 64 { return .none }
 
         return xs.withUnsafeBufferPointer { xp in
-            ys.withUnsafeBufferPointer { yp in ws.withUnsafeBufferPointer { wp in
-                let rows = Projection(xs: xp, ys: yp, weights: wp, count: count, width: width, height: height)
-                // The columns are the rows of the transposed page; transposing mirrors the
-                // page, so an angle found there is the opposite turn.
-                let columns = Projection(xs: yp, ys: xp, weights: wp, count: count, width: height, height: width)
-                // The columns are only looked at every other coarse angle (their peak is broad
-                // enough at 2 px bins) unless they win, which halves their cost.
-                let rowCurve = rows.coarseCurve()
-                guard let rowMax = rowCurve.max(),
-                      let columnMax = columns.coarseCurve(every: 2).max() else { return .none }
-                if columnMax > columnsWin * rowMax {
-                    let found = columns.estimate(coarse: columns.coarseCurve())
-                    return SkewEstimate(degrees: found.degrees == 0 ? 0 : -found.degrees, confidence: found.confidence)
+            ys.withUnsafeBufferPointer { yp in
+                ws.withUnsafeBufferPointer { wp in
+                    let rows = Projection(xs: xp, ys: yp, weights: wp, count: count, width: width, height: height)
+                    // The columns are the rows of the transposed page; transposing mirrors the
+                    // page, so an angle found there is the opposite turn.
+                    let columns = Projection(xs: yp, ys: xp, weights: wp, count: count, width: height, height: width)
+                    // The columns are only looked at every other coarse angle (their peak is broad
+                    // enough at 2 px bins) unless they win, which halves their cost.
+                    let rowCurve = rows.coarseCurve()
+                    guard let rowMax = rowCurve.max(),
+                        let columnMax = columns.coarseCurve(every: 2).max()
+                    else { return .none }
+                    if columnMax > columnsWin * rowMax {
+                        let found = columns.estimate(coarse: columns.coarseCurve())
+                        return SkewEstimate(
+                            degrees: found.degrees == 0 ? 0 : -found.degrees, confidence: found.confidence)
+                    }
+                    let found = rows.estimate(coarse: rowCurve)
+                    guard width > height, found.confidence >= minimumConfidence,
+                        hasGutter(xs: xp, weights: wp, width: width)
+                    else { return found }
+                    return twoPagesCheck(found, xs: xp, ys: yp, weights: wp, width: width, height: height)
                 }
-                let found = rows.estimate(coarse: rowCurve)
-                guard width > height, found.confidence >= minimumConfidence,
-                      hasGutter(xs: xp, weights: wp, width: width) else { return found }
-                return twoPagesCheck(found, xs: xp, ys: yp, weights: wp, width: width, height: height)
             }
-        } }
+        }
     }
 
     /// Whether the text lines of a small grey page run up or down rather than across: its ink's
@@ -185,21 +192,26 @@ enum SkewEstimator {
     /// quarter turn round.
     /// - Complexity: O(width x height + angles x ink points), about 300 angles over the whole
     ///   search range, 26 within 2 degrees.
-    static func linesRunDown(gray: [UInt8], width: Int, height: Int, margin: Double = columnsWin,
-                             within range: Double = searchRange) -> Bool {
+    static func linesRunDown(
+        gray: [UInt8], width: Int, height: Int, margin: Double = columnsWin,
+        within range: Double = searchRange
+    ) -> Bool {
         guard width >= 16, height >= 16, gray.count >= width * height else { return false }
         let (xs, ys, ws) = inkPoints(gray: gray, width: width, height: height)
         guard Double(xs.count) >= minimumInkShare * Double(width * height), xs.count >= 64 else { return false }
         return xs.withUnsafeBufferPointer { xp in
-            ys.withUnsafeBufferPointer { yp in ws.withUnsafeBufferPointer { wp in
-                let rows = Projection(xs: xp, ys: yp, weights: wp, count: xs.count, width: width, height: height)
-                let columns = Projection(xs: yp, ys: xp, weights: wp, count: xs.count, width: height, height: width)
-                guard let rowMax = rows.coarseCurve(within: range).max(),
-                      let columnMax = columns.coarseCurve(every: 2, within: range).max() else {
-                    return false
+            ys.withUnsafeBufferPointer { yp in
+                ws.withUnsafeBufferPointer { wp in
+                    let rows = Projection(xs: xp, ys: yp, weights: wp, count: xs.count, width: width, height: height)
+                    let columns = Projection(xs: yp, ys: xp, weights: wp, count: xs.count, width: height, height: width)
+                    guard let rowMax = rows.coarseCurve(within: range).max(),
+                        let columnMax = columns.coarseCurve(every: 2, within: range).max()
+                    else {
+                        return false
+                    }
+                    return columnMax > margin * rowMax
                 }
-                return columnMax > margin * rowMax
-            } }
+            }
         }
     }
 
@@ -209,9 +221,11 @@ enum SkewEstimator {
     /// straightens the page, and turning it by either would tilt the other page further, so
     /// the estimate is returned as unsure (0 degrees, low confidence). When they agree, their
     /// mean is the angle.
-    private static func twoPagesCheck(_ found: SkewEstimate, xs: UnsafeBufferPointer<Float>,
-                                      ys: UnsafeBufferPointer<Float>, weights: UnsafeBufferPointer<Float>,
-                                      width: Int, height: Int) -> SkewEstimate {
+    private static func twoPagesCheck(
+        _ found: SkewEstimate, xs: UnsafeBufferPointer<Float>,
+        ys: UnsafeBufferPointer<Float>, weights: UnsafeBufferPointer<Float>,
+        width: Int, height: Int
+    ) -> SkewEstimate {
         let half = Float(width) / 2
         var halves: [SkewEstimate] = []
         for left in [true, false] {
@@ -220,10 +234,15 @@ enum SkewEstimator {
                 hx.append(left ? xs[i] : xs[i] - half); hy.append(ys[i]); hw.append(weights[i])
             }
             guard hx.count >= 64 else { return found }
-            let estimate = hx.withUnsafeBufferPointer { px in hy.withUnsafeBufferPointer { py in hw.withUnsafeBufferPointer { pw in
-                let side = Projection(xs: px, ys: py, weights: pw, count: hx.count, width: width - Int(half), height: height)
-                return side.estimate(coarse: side.coarseCurve())
-            } } }
+            let estimate = hx.withUnsafeBufferPointer { px in
+                hy.withUnsafeBufferPointer { py in
+                    hw.withUnsafeBufferPointer { pw in
+                        let side = Projection(
+                            xs: px, ys: py, weights: pw, count: hx.count, width: width - Int(half), height: height)
+                        return side.estimate(coarse: side.coarseCurve())
+                    }
+                }
+            }
             halves.append(estimate)
         }
         guard halves.allSatisfy({ $0.confidence >= minimumConfidence }) else { return found }
@@ -267,8 +286,9 @@ enum SkewEstimator {
         }
 
         func score(_ degrees: Double, stride: Int, bin: Float, bins: inout [Float]) -> Double {
-            sharpness(xs: xs, ys: ys, weights: weights, count: count, pointStride: stride, degrees: degrees,
-                      binSize: bin, width: width, height: height, bins: &bins)
+            sharpness(
+                xs: xs, ys: ys, weights: weights, count: count, pointStride: stride, degrees: degrees,
+                binSize: bin, width: width, height: height, bins: &bins)
         }
 
         /// Coarse: a subsample of at most ~10k points, 2 px bins, 0.25 degree steps (or every
@@ -334,7 +354,8 @@ enum SkewEstimator {
             // pages score under 0.45 there, a newspaper page of pictures 0.61).
             if ratio < broadPeakRatio {
                 let peak = score(angle, stride: fineStride, bin: 1)
-                let aside = max(score(angle - 1, stride: fineStride, bin: 1), score(angle + 1, stride: fineStride, bin: 1))
+                let aside = max(
+                    score(angle - 1, stride: fineStride, bin: 1), score(angle + 1, stride: fineStride, bin: 1))
                 if aside > broadPeakShare * peak { confidence = min(confidence, minimumConfidence / 2) }
             }
             if abs(angle) > searchRange - 0.5 { confidence *= 0.5 }
@@ -360,7 +381,7 @@ enum SkewEstimator {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

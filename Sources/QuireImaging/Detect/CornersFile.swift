@@ -49,8 +49,9 @@ public struct CornersFile: Sendable, Hashable, Codable {
             throw CornersFileError(file: file, key: nil, message: "not valid JSON")
         }
         guard let object = root as? [String: Any] else {
-            throw CornersFileError(file: file, key: nil,
-                                   message: "expected an object mapping file names to four [x, y] corners")
+            throw CornersFileError(
+                file: file, key: nil,
+                message: "expected an object mapping file names to four [x, y] corners")
         }
         var entries: [String: Quad] = [:]
         for (key, value) in object {
@@ -80,23 +81,28 @@ public struct CornersFile: Sendable, Hashable, Codable {
         var points: [Point] = []
         for (i, item) in list.enumerated() {
             guard let pair = item as? [Any], pair.count == 2,
-                  let x = (pair[0] as? NSNumber)?.doubleValue, let y = (pair[1] as? NSNumber)?.doubleValue,
-                  type(of: pair[0]) != Bool.self, type(of: pair[1]) != Bool.self else {
-                throw CornersFileError(file: file, key: key, message: "corner \(i + 1) is not an [x, y] pair of numbers")
+                let x = (pair[0] as? NSNumber)?.doubleValue, let y = (pair[1] as? NSNumber)?.doubleValue,
+                type(of: pair[0]) != Bool.self, type(of: pair[1]) != Bool.self
+            else {
+                throw CornersFileError(
+                    file: file, key: key, message: "corner \(i + 1) is not an [x, y] pair of numbers")
             }
             guard x.isFinite, y.isFinite, x >= 0, y >= 0 else {
-                throw CornersFileError(file: file, key: key, message: "corner \(i + 1) has a negative or non-finite coordinate")
+                throw CornersFileError(
+                    file: file, key: key, message: "corner \(i + 1) has a negative or non-finite coordinate")
             }
             guard x <= Self.maxCoordinate, y <= Self.maxCoordinate else {
-                throw CornersFileError(file: file, key: key,
-                                       message: "corner \(i + 1) has a coordinate over \(Int(Self.maxCoordinate)) px")
+                throw CornersFileError(
+                    file: file, key: key,
+                    message: "corner \(i + 1) has a coordinate over \(Int(Self.maxCoordinate)) px")
             }
             points.append(Point(x: x, y: y))
         }
         let quad = Quad(corners: points)!
         guard quad.isConvex, quad.signedArea > 0 else {
-            throw CornersFileError(file: file, key: key,
-                                   message: "corners must form a convex quad in order top-left, top-right, bottom-right, bottom-left")
+            throw CornersFileError(
+                file: file, key: key,
+                message: "corners must form a convex quad in order top-left, top-right, bottom-right, bottom-left")
         }
         return quad
     }
@@ -107,8 +113,13 @@ public struct CornersFile: Sendable, Hashable, Codable {
         var inString = false, escaped = false
         for byte in json {
             if inString {
-                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true }
-                else if byte == UInt8(ascii: "\"") { inString = false }
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
                 continue
             }
             switch byte {
@@ -143,10 +154,15 @@ public struct CornersFile: Sendable, Hashable, Codable {
             }
             guard page == source.page else { continue }
             var rank: Int
-            if file == path { rank = 3 }
-            else if path.hasSuffix("/" + file) { rank = 2 }
-            else if file == name { rank = 1 }
-            else { continue }
+            if file == path {
+                rank = 3
+            } else if path.hasSuffix("/" + file) {
+                rank = 2
+            } else if file == name {
+                rank = 1
+            } else {
+                continue
+            }
             if key.contains("#") { rank += 10 }
             // Ties (never two equal keys) go to the smaller key, so the choice does not depend
             // on the dictionary's order.

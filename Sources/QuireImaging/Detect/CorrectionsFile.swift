@@ -108,7 +108,8 @@ public struct CorrectionsFile: Sendable, Hashable, Codable {
             throw CornersFileError(file: file, key: nil, message: "not valid JSON")
         }
         guard let object = root as? [String: Any] else {
-            throw CornersFileError(file: file, key: nil, message: "expected an object mapping file names to corrections")
+            throw CornersFileError(
+                file: file, key: nil, message: "expected an object mapping file names to corrections")
         }
         var entries: [String: CorrectionEntry] = [:]
         for (key, value) in object {
@@ -118,7 +119,8 @@ public struct CorrectionsFile: Sendable, Hashable, Codable {
                 continue
             }
             guard let fields = value as? [String: Any] else {
-                throw CornersFileError(file: file, key: key, message: "expected four corners or an object of corrections")
+                throw CornersFileError(
+                    file: file, key: key, message: "expected four corners or an object of corrections")
             }
             var entry = CorrectionEntry()
             for (name, field) in fields {
@@ -134,10 +136,13 @@ public struct CorrectionsFile: Sendable, Hashable, Codable {
                 case "split":
                     if let flag = Self.bool(field) {
                         entry.split = flag ? .gutter : .join
-                    } else if let x = (field as? NSNumber)?.doubleValue, Self.bool(field) == nil, x.isFinite, CorrectionEntry.splitRange.contains(x) {
+                    } else if let x = (field as? NSNumber)?.doubleValue, Self.bool(field) == nil, x.isFinite,
+                        CorrectionEntry.splitRange.contains(x)
+                    {
                         entry.split = .at(x)
                     } else {
-                        throw CornersFileError(file: file, key: label, message: "must be true, false or a number from 0.2 to 0.8")
+                        throw CornersFileError(
+                            file: file, key: label, message: "must be true, false or a number from 0.2 to 0.8")
                     }
                 case "exclude":
                     guard let flag = Self.bool(field) else {
@@ -145,8 +150,9 @@ public struct CorrectionsFile: Sendable, Hashable, Codable {
                     }
                     entry.exclude = flag
                 default:
-                    throw CornersFileError(file: file, key: label,
-                                           message: "unknown key (expected corners, rotate, split or exclude)")
+                    throw CornersFileError(
+                        file: file, key: label,
+                        message: "unknown key (expected corners, rotate, split or exclude)")
                 }
             }
             entries[key] = entry
@@ -174,7 +180,8 @@ public struct CorrectionsFile: Sendable, Hashable, Codable {
     /// none or an empty one names it.
     /// - Complexity: O(entries).
     public func entry(for source: PageSource) -> CorrectionEntry? {
-        guard let key = CornersFile.bestKey(in: entries.keys, for: source), let entry = entries[key], !entry.isEmpty else {
+        guard let key = CornersFile.bestKey(in: entries.keys, for: source), let entry = entries[key], !entry.isEmpty
+        else {
             return nil
         }
         return entry

@@ -8,8 +8,10 @@ extension DetectionCopy {
     /// costs a few milliseconds where a second, DCT-scaled decode of the file costs about
     /// 35 ms of one core for a 12 MP capture.
     /// - Complexity: O(frame pixels), one pass; vertical sums run over whole rows.
-    init(frame pixels: UnsafeBufferPointer<UInt8>, width w: Int, height h: Int, bands: Int,
-         orientation: StoredOrientation, longSide: Int = DetectionCopy.longSide) {
+    init(
+        frame pixels: UnsafeBufferPointer<UInt8>, width w: Int, height h: Int, bands: Int,
+        orientation: StoredOrientation, longSide: Int = DetectionCopy.longSide
+    ) {
         let factor = max(1, min((max(w, h) + longSide - 1) / longSide, w, h))
         let (cw, ch) = (w / factor, h / factor)
         let used = cw * factor * bands
@@ -69,19 +71,22 @@ extension DetectionCopy {
     /// - Complexity: O(frame pixels), one pass; vertical sums run over whole rows.
     /// - Parameter portable: run the Swift loop rather than the C one (`PlaneBoxAverage`: the
     ///   same bytes, a quarter less time), for comparing the two.
-    init(planes p: PlanarPixels, orientation: StoredOrientation, longSide: Int = DetectionCopy.longSide,
-         portable: Bool = false) {
+    init(
+        planes p: PlanarPixels, orientation: StoredOrientation, longSide: Int = DetectionCopy.longSide,
+        portable: Bool = false
+    ) {
         let (w, h) = (p.width, p.height)
         let f = max(1, min((max(w, h) + longSide - 1) / longSide, w, h))
         let (cw, ch) = (w / f, h / f)
         if !portable, f <= 257, cw * ch < Int(Int32.max) / 3 {
             var made = false
             let stored = [UInt8](unsafeUninitializedCapacity: cw * ch * 3) { buffer, count in
-                made = PlaneBoxAverage.rgb(luma: p.luma, lumaStride: p.lumaStride, cb: p.cb, cr: p.cr,
-                                           chromaStride: p.chromaStride, chromaWidth: p.chromaWidth,
-                                           chromaHeight: p.chromaHeight, horizontalShift: p.horizontalShift,
-                                           verticalShift: p.verticalShift, factor: f, outWidth: cw, outHeight: ch,
-                                           into: buffer.baseAddress!)
+                made = PlaneBoxAverage.rgb(
+                    luma: p.luma, lumaStride: p.lumaStride, cb: p.cb, cr: p.cr,
+                    chromaStride: p.chromaStride, chromaWidth: p.chromaWidth,
+                    chromaHeight: p.chromaHeight, horizontalShift: p.horizontalShift,
+                    verticalShift: p.verticalShift, factor: f, outWidth: cw, outHeight: ch,
+                    into: buffer.baseAddress!)
                 if !made { buffer.initialize(repeating: 0) }
                 count = buffer.count
             }
@@ -126,8 +131,9 @@ extension DetectionCopy {
                     var bs = 0, rs = 0
                     for k in cx0..<(cx0 + columns) { bs &+= Int(bSums[k]); rs &+= Int(rSums[k]) }
                     let cMul = columns == bw ? wholeMul : multiplier(rows * columns)
-                    (out[0], out[1], out[2]) = PlanarPixels.rgb(y: (ys &* yMul) &>> 16, cb: (bs &* cMul) &>> 16,
-                                                                cr: (rs &* cMul) &>> 16)
+                    (out[0], out[1], out[2]) = PlanarPixels.rgb(
+                        y: (ys &* yMul) &>> 16, cb: (bs &* cMul) &>> 16,
+                        cr: (rs &* cMul) &>> 16)
                     out += 3
                 }
             }
@@ -137,7 +143,9 @@ extension DetectionCopy {
 
     /// The copy from its stored-orientation pixels (`width` x `height`, each `factor` x
     /// `factor` frame pixels), turned upright.
-    private init(stored: [UInt8], width cw: Int, height ch: Int, bands: Int, factor: Int, orientation: StoredOrientation) {
+    private init(
+        stored: [UInt8], width cw: Int, height ch: Int, bands: Int, factor: Int, orientation: StoredOrientation
+    ) {
         // Upright: display copy pixel (x, y) shows stored copy pixel `at(x, y)`.
         let o = orientation.orientation
         let (dw, dh) = o == 6 || o == 8 ? (ch, cw) : (cw, ch)
@@ -173,7 +181,8 @@ extension DetectionCopy {
         self.init(pixels: upright, width: dw, height: dh, bands: bands, scaleX: Double(factor), scaleY: Double(factor))
         // Where display copy pixel (0, 0) starts in full display pixels.
         let (sx0, sy0) = at(0, 0)
-        let centre = orientation.display(Point(x: (Double(sx0) + 0.5) * Double(factor), y: (Double(sy0) + 0.5) * Double(factor)))
+        let centre = orientation.display(
+            Point(x: (Double(sx0) + 0.5) * Double(factor), y: (Double(sy0) + 0.5) * Double(factor)))
         offsetX = centre.x - 0.5 * Double(factor)
         offsetY = centre.y - 0.5 * Double(factor)
     }

@@ -41,9 +41,11 @@ public struct DetectionResult: Sendable, Hashable, Codable {
     public var rotationConfidence: Double?
 
     /// A detection result for page `page` of `source`; the quad or the skew is nil when not measured.
-    public init(source: String, page: Int = 0, width: Int = 0, height: Int = 0, quad: Quad? = nil,
-                confidence: Double = 0, skewDegrees: Double? = nil, kind: Kind? = nil, error: String? = nil,
-                errorCode: String? = nil, detectionMilliseconds: Double? = nil) {
+    public init(
+        source: String, page: Int = 0, width: Int = 0, height: Int = 0, quad: Quad? = nil,
+        confidence: Double = 0, skewDegrees: Double? = nil, kind: Kind? = nil, error: String? = nil,
+        errorCode: String? = nil, detectionMilliseconds: Double? = nil
+    ) {
         self.kind = kind
         self.source = source
         self.page = page
@@ -74,9 +76,11 @@ public enum Detector {
     ///   `quire process` does (nil: pages are taken as they are).
     /// - Parameter maxPixels: pages with more pixels are refused from the header (`tooLarge`)
     ///   before any pixel is decoded, as `quire process --max-pixels` does.
-    public static func detect(file path: String, page: Int = 0, dpi: Double = 200,
-                              fullResolution: Bool = true, maxPixels: Int = .max,
-                              orientation: (any OrientationDetector)? = nil) throws -> DetectionResult {
+    public static func detect(
+        file path: String, page: Int = 0, dpi: Double = 200,
+        fullResolution: Bool = true, maxPixels: Int = .max,
+        orientation: (any OrientationDetector)? = nil
+    ) throws -> DetectionResult {
         let source = PageSource(path: path, page: page, dpi: dpi)
         // The checks `quire process` makes from the header (kind of file, size, page size),
         // before anything is decoded (`decodeFrame` makes them itself).
@@ -90,8 +94,11 @@ public enum Detector {
             (width, height) = (decoded.displayWidth, decoded.displayHeight)
             copy = decoded.detectionCopy()
         } else {
-            let header = try VIPSImage.load(file: path, options: .init(page: page > 0 ? page : nil,
-                                                                       dpi: isVector(path) ? dpi : nil))
+            let header = try VIPSImage.load(
+                file: path,
+                options: .init(
+                    page: page > 0 ? page : nil,
+                    dpi: isVector(path) ? dpi : nil))
             let swap = header.orientation >= 5
             (width, height) = swap ? (header.height, header.width) : (header.width, header.height)
             copy = try DetectionCopy(source: source, displayWidth: width, displayHeight: height)
@@ -105,13 +112,18 @@ public enum Detector {
         var rotation = 0
         var rotationConfidence: Double?
         if let orientation, !(analysis.kind == .photo && analysis.detection.quad != nil) {
-            let upright = try decoded?.uprightImage()
-                ?? VIPSImage.load(file: path, options: .init(page: page > 0 ? page : nil, dpi: isVector(path) ? dpi : nil)).autorotated()
+            let upright =
+                try decoded?.uprightImage()
+                ?? VIPSImage.load(
+                    file: path, options: .init(page: page > 0 ? page : nil, dpi: isVector(path) ? dpi : nil)
+                ).autorotated()
             let scan = analysis.kind == .scan
             let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
-            let asked = scan
-                ? (analysis.fillsFrame ? try ScanDeskew.deskewKeepingSize(upright, skew: skew).0
-                                       : try ScanDeskew.deskewAndTrim(upright, skew: skew).0)
+            let asked =
+                scan
+                ? (analysis.fillsFrame
+                    ? try ScanDeskew.deskewKeepingSize(upright, skew: skew).0
+                    : try ScanDeskew.deskewAndTrim(upright, skew: skew).0)
                 : upright
             if let guess = try? orientation.guess(asked) {
                 rotationConfidence = guess.confidence
@@ -124,47 +136,60 @@ public enum Detector {
                 }
             }
         }
-        var result = try result(of: analysis, decoded: rotation == 0 || analysis.kind == .scan ? decoded : nil, path: path, page: page,
-                                width: width, height: height, ms: ms)
+        var result = try result(
+            of: analysis, decoded: rotation == 0 || analysis.kind == .scan ? decoded : nil, path: path, page: page,
+            width: width, height: height, ms: ms)
         result.rotation = rotation
         result.rotationConfidence = rotationConfidence
         // A photo's page is asked once straightened, when its lines run up or down, as
         // `quire process` does; the quad then names the page's own corners.
         if let orientation, result.kind == .photo, let quad = result.quad {
-            let frame = try decoded ?? DecodedFrame(upright: VIPSImage.load(
-                file: path, options: .init(page: page > 0 ? page : nil, dpi: isVector(path) ? dpi : nil)).autorotated())
+            let frame =
+                try decoded
+                ?? DecodedFrame(
+                    upright: VIPSImage.load(
+                        file: path, options: .init(page: page > 0 ? page : nil, dpi: isVector(path) ? dpi : nil)
+                    ).autorotated())
             let corrector = PageCorrector(options: CorrectionOptions(), orientation: .some(orientation))
             let straight = try corrector.correct(frame, userQuad: quad)
             var record = straight.record
             record.quad = quad
             let upright = try corrector.turnedUpright(straight.image, preview: straight.image, record: record).record
-            (result.quad, result.rotation, result.rotationConfidence) = (upright.quad, upright.rotation, upright.rotationConfidence)
+            (result.quad, result.rotation, result.rotationConfidence) = (
+                upright.quad, upright.rotation, upright.rotationConfidence
+            )
         }
         return result
     }
 
     /// The result of one analysis (refining a photo's corners on `decoded` when given).
-    private static func result(of analysis: PageAnalysis, decoded: DecodedFrame?, path: String, page: Int,
-                               width: Int, height: Int, ms: Double) throws -> DetectionResult {
+    private static func result(
+        of analysis: PageAnalysis, decoded: DecodedFrame?, path: String, page: Int,
+        width: Int, height: Int, ms: Double
+    ) throws -> DetectionResult {
         switch analysis.kind {
         case .photo:
             var quad = analysis.detection.quad
             if let decoded, let q = quad, analysis.copyScale > 1.2 {
-                quad = decoded.orientation.display(decoded.refined(
-                    decoded.orientation.stored(q), insideBrighter: analysis.insideBrighter,
-                    searchRadius: analysis.copyScale + 2))
+                quad = decoded.orientation.display(
+                    decoded.refined(
+                        decoded.orientation.stored(q), insideBrighter: analysis.insideBrighter,
+                        searchRadius: analysis.copyScale + 2))
             }
-            return DetectionResult(source: path, page: page, width: width, height: height,
-                                   quad: quad, confidence: analysis.detection.confidence, kind: .photo,
-                                   detectionMilliseconds: ms)
+            return DetectionResult(
+                source: path, page: page, width: width, height: height,
+                quad: quad, confidence: analysis.detection.confidence, kind: .photo,
+                detectionMilliseconds: ms)
         case .scan:
-            return DetectionResult(source: path, page: page, width: width, height: height, quad: nil,
-                                   confidence: analysis.skew?.confidence ?? 0,
-                                   skewDegrees: analysis.skew?.degrees ?? 0, kind: .scan, detectionMilliseconds: ms)
+            return DetectionResult(
+                source: path, page: page, width: width, height: height, quad: nil,
+                confidence: analysis.skew?.confidence ?? 0,
+                skewDegrees: analysis.skew?.degrees ?? 0, kind: .scan, detectionMilliseconds: ms)
         case .none:
-            return DetectionResult(source: path, page: page, width: width, height: height, quad: nil,
-                                   confidence: analysis.detection.confidence, kind: DetectionResult.Kind.none,
-                                   detectionMilliseconds: ms)
+            return DetectionResult(
+                source: path, page: page, width: width, height: height, quad: nil,
+                confidence: analysis.detection.confidence, kind: DetectionResult.Kind.none,
+                detectionMilliseconds: ms)
         }
     }
 

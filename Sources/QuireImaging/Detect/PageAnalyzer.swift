@@ -1,9 +1,9 @@
 import VipsBridge
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A small 8-bit copy of a page for detection, and how its pixels map to the full page.
@@ -57,8 +57,9 @@ struct DetectionCopy {
             return
         }
         let options = source.page > 0 ? "page=\(source.page)" : nil
-        let thumb = try VIPSImage.thumbnail(file: source.path, width: Self.longSide, height: Self.longSide,
-                                            loaderOptions: options)
+        let thumb = try VIPSImage.thumbnail(
+            file: source.path, width: Self.longSide, height: Self.longSide,
+            loaderOptions: options)
         try self.init(image: thumb, displayWidth: displayWidth, displayHeight: displayHeight)
     }
 
@@ -132,8 +133,9 @@ enum PageAnalyzer {
         guard copy.width >= minimumSide, copy.height >= minimumSide else {
             return PageAnalysis(kind: .none, detection: PageDetection(quad: nil, confidence: 0), skew: nil)
         }
-        let (found, insideBrighter) = detector.detectDetailed(pixels: copy.pixels, width: copy.width,
-                                                              height: copy.height, bands: copy.bands)
+        let (found, insideBrighter) = detector.detectDetailed(
+            pixels: copy.pixels, width: copy.width,
+            height: copy.height, bands: copy.bands)
         var scanLike = false
         if let quad = found.quad {
             // A scanned page fills most of the glass; a smaller exact rectangle is a box or a
@@ -141,19 +143,25 @@ enum PageAnalyzer {
             // large one is a scan too, unless what lies around it is textured like a desk: a
             // page photographed straight down on wood is as exact a rectangle as a scan, and
             // taken for one it was never cropped (handwriting-ocr's text1.jpg, IoU 0.85).
-            scanLike = isScanRectangle(quad)
+            scanLike =
+                isScanRectangle(quad)
                 && (hasFlatFrame(copy)
                     || (quad.area >= 0.35 * Double(copy.width * copy.height) && !hasTexturedFrame(copy)))
             // A page running off the frame on a flat lid is a scan too (a page off the glass),
             // deskewed as one rather than warped by a quad with a side on the frame's edge.
-            scanLike = scanLike || (PageDetector.runsOffFrame(quad, width: copy.width, height: copy.height) && hasFlatFrame(copy))
+            scanLike =
+                scanLike
+                || (PageDetector.runsOffFrame(quad, width: copy.width, height: copy.height) && hasFlatFrame(copy))
         } else {
             scanLike = hasFlatFrame(copy)
         }
         if scanLike {
             let skew = ScanDeskew.estimateSkew(gray: copy.gray(), width: copy.width, height: copy.height)
-            return PageAnalysis(kind: .scan, detection: PageDetection(quad: found.quad.map { display($0, copy) },
-                                                                      confidence: found.confidence), skew: skew)
+            return PageAnalysis(
+                kind: .scan,
+                detection: PageDetection(
+                    quad: found.quad.map { display($0, copy) },
+                    confidence: found.confidence), skew: skew)
         }
         guard let quad = found.quad else {
             // No page border and no flat frame: a page filling the frame (sheet feeders,
@@ -165,8 +173,9 @@ enum PageAnalyzer {
             }
             return PageAnalysis(kind: .none, detection: found, skew: skew)
         }
-        return PageAnalysis(kind: .photo, detection: PageDetection(quad: display(quad, copy), confidence: found.confidence),
-                            skew: nil, insideBrighter: insideBrighter, copyScale: max(copy.scaleX, copy.scaleY))
+        return PageAnalysis(
+            kind: .photo, detection: PageDetection(quad: display(quad, copy), confidence: found.confidence),
+            skew: nil, insideBrighter: insideBrighter, copyScale: max(copy.scaleX, copy.scaleY))
     }
 
     /// Detector coordinates of the copy (pixel centres at integers) to display coordinates of the
@@ -181,8 +190,9 @@ enum PageAnalyzer {
         for i in 0..<4 {
             let a = c[(i + 3) % 4], b = c[i], d = c[(i + 1) % 4]
             let v1 = (a.x - b.x, a.y - b.y), v2 = (d.x - b.x, d.y - b.y)
-            let cosAngle = (v1.0 * v2.0 + v1.1 * v2.1) /
-                ((v1.0 * v1.0 + v1.1 * v1.1).squareRoot() * (v2.0 * v2.0 + v2.1 * v2.1).squareRoot())
+            let cosAngle =
+                (v1.0 * v2.0 + v1.1 * v2.1)
+                / ((v1.0 * v1.0 + v1.1 * v1.1).squareRoot() * (v2.0 * v2.0 + v2.1 * v2.1).squareRoot())
             if abs(cosAngle) > sin(1.0 * Double.pi / 180) { return false }
         }
         let e = quad.edgeLengths
@@ -217,8 +227,10 @@ enum PageAnalyzer {
             }
             return n > 0 ? Double(sum) / Double(n) : 0
         }
-        let strips = [roughness(0..<w, 0..<depth, alongX: true), roughness(0..<w, (h - depth)..<h, alongX: true),
-                      roughness(0..<depth, 0..<h, alongX: false), roughness((w - depth)..<w, 0..<h, alongX: false)]
+        let strips = [
+            roughness(0..<w, 0..<depth, alongX: true), roughness(0..<w, (h - depth)..<h, alongX: true),
+            roughness(0..<depth, 0..<h, alongX: false), roughness((w - depth)..<w, 0..<h, alongX: false)
+        ]
         return strips.filter { $0 >= 1.5 }.count >= 3
     }
 
@@ -242,8 +254,10 @@ enum PageAnalyzer {
             let mean = sum / n
             return (sumSq / n - mean * mean).squareRoot() < 6
         }
-        let strips = [flatness(0..<w, 0..<depth), flatness(0..<w, (h - depth)..<h),
-                      flatness(0..<depth, 0..<h), flatness((w - depth)..<w, 0..<h)]
+        let strips = [
+            flatness(0..<w, 0..<depth), flatness(0..<w, (h - depth)..<h),
+            flatness(0..<depth, 0..<h), flatness((w - depth)..<w, 0..<h)
+        ]
         return strips.filter { $0 }.count >= 2
     }
 }

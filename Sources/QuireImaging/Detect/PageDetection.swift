@@ -41,13 +41,14 @@ extension Quad {
             }
             if cost < bestCost { bestCost = cost; best = r }
         }
-        return Quad(topLeft: sorted[best], topRight: sorted[(best + 1) % 4],
-                    bottomRight: sorted[(best + 2) % 4], bottomLeft: sorted[(best + 3) % 4])
+        return Quad(
+            topLeft: sorted[best], topRight: sorted[(best + 1) % 4],
+            bottomRight: sorted[(best + 2) % 4], bottomLeft: sorted[(best + 3) % 4])
     }
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif

@@ -26,13 +26,17 @@ extension PageDetector {
     /// stops there, else to the whole sheet when the panel beyond a fold is a candidate too, else
     /// the quad is unsure. One neighbour running on while the other leaves the frame makes the
     /// quad less sure.
-    static func checkedForLinesAcross(_ best: QuadCandidate, on work: WorkImage, candidates: [QuadCandidate],
-                                      fullWidth: Int, fullHeight: Int, scale: Double,
-                                      minConfidence: Double = 0.75) -> QuadCandidate {
+    static func checkedForLinesAcross(
+        _ best: QuadCandidate, on work: WorkImage, candidates: [QuadCandidate],
+        fullWidth: Int, fullHeight: Int, scale: Double,
+        minConfidence: Double = 0.75
+    ) -> QuadCandidate {
         guard let ways = work.waysOnPast(best) else { return best }
         var checked = best
         if let k = ways.firstIndex(where: \.cutInside) {
-            if let whole = work.extendedToFrame(best, ways: ways, fullWidth: fullWidth, fullHeight: fullHeight, scale: scale) {
+            if let whole = work.extendedToFrame(
+                best, ways: ways, fullWidth: fullWidth, fullHeight: fullHeight, scale: scale)
+            {
                 checked = whole
                 checked.confidence = min(checked.confidence, frameSideConfidence)
             } else {
@@ -41,15 +45,19 @@ extension PageDetector {
                 // past it makes it one more line across the page, and the quad as unsure as the
                 // one it replaced (a row of picture boxes on DewarpNet's leaflet, widened by one
                 // box: IoU 0.16 at confidence 0.88 on a shrink-on-load copy).
-                let outerRunsOn = outer.map { outer in
-                    guard let moved = outer.lines.firstIndex(where: { !best.lines.contains($0) }),
-                          let way = work.waysOnPast(outer)?[moved] else { return false }
-                    return way.before.runsOn == true || way.after.runsOn == true
-                } ?? true
+                let outerRunsOn =
+                    outer.map { outer in
+                        guard let moved = outer.lines.firstIndex(where: { !best.lines.contains($0) }),
+                            let way = work.waysOnPast(outer)?[moved]
+                        else { return false }
+                        return way.before.runsOn == true || way.after.runsOn == true
+                    } ?? true
                 if let outer, !outerRunsOn {
                     checked = outer
-                } else if let folded = work.foldedPanels(best, fold: k, candidates: candidates,
-                                                         minConfidence: minConfidence) {
+                } else if let folded = work.foldedPanels(
+                    best, fold: k, candidates: candidates,
+                    minConfidence: minConfidence)
+                {
                     checked = folded
                 } else {
                     checked = outer ?? best
@@ -107,7 +115,9 @@ extension WorkImage {
         let start = (corner.0 + ux * gap, corner.1 + uy * gap)
         // Distance to the frame's edge (1 px in) along the way on, and which edge it is.
         var toEdge = Double.infinity, border = 0
-        for (p, u, low, high, lowBorder, highBorder) in [(start.0, ux, 1.0, w - 2, 0, 2), (start.1, uy, 1.0, h - 2, 1, 3)] {
+        for (p, u, low, high, lowBorder, highBorder) in [
+            (start.0, ux, 1.0, w - 2, 0, 2), (start.1, uy, 1.0, h - 2, 1, 3)
+        ] {
             if u > 1e-9, (high - p) / u < toEdge { toEdge = (high - p) / u; border = highBorder }
             if u < -1e-9, (low - p) / u < toEdge { toEdge = (low - p) / u; border = lowBorder }
         }
@@ -132,8 +142,9 @@ extension WorkImage {
         // corners(of:) gives side i ∩ side i+1 at index i: side k runs from corners[k-1] to corners[k].
         return (0..<4).map { k in
             let before = (k + 3) % 4, after = (k + 1) % 4
-            return WaysPast(before: wayOn(supports[before], corner: corners[before], other: corners[(k + 2) % 4]),
-                            after: wayOn(supports[after], corner: corners[k], other: corners[after]))
+            return WaysPast(
+                before: wayOn(supports[before], corner: corners[before], other: corners[(k + 2) % 4]),
+                after: wayOn(supports[after], corner: corners[k], other: corners[after]))
         }
     }
 
@@ -171,8 +182,9 @@ extension WorkImage {
         func median(_ v: [Float]) -> Float? { v.isEmpty ? nil : v.sorted()[v.count / 2] }
         let beyond = samples(k, offset: d), around = samples(running, offset: d), paper = samples(k, offset: -d)
         guard beyond.count >= 4, around.count >= 4, paper.count >= 4,
-              let band = median(beyond.map(\.level)), let bandSaturation = median(beyond.map(\.saturation)),
-              let surroundings = median(around.map(\.level)), let light = paper.map(\.level).max() else { return false }
+            let band = median(beyond.map(\.level)), let bandSaturation = median(beyond.map(\.saturation)),
+            let surroundings = median(around.map(\.level)), let light = paper.map(\.level).max()
+        else { return false }
         return band - surroundings >= Self.sheetStep && bandSaturation <= 25 && band >= light - 70
     }
 
@@ -193,8 +205,9 @@ extension WorkImage {
         let area = Polygon(innerCorners.map { Point(x: $0.0, y: $0.1) }).area
         return candidates.filter { c in
             guard kept.allSatisfy({ c.lines.contains($0) }),
-                  let corners = PageDetector.corners(of: c.lines),
-                  Polygon(corners.map { Point(x: $0.0, y: $0.1) }).area > area * 1.05 else { return false }
+                let corners = PageDetector.corners(of: c.lines),
+                Polygon(corners.map { Point(x: $0.0, y: $0.1) }).area > area * 1.05
+            else { return false }
             return !(waysOnPast(c)?.contains(where: \.cutInside) ?? false)
         }.max { $0.score < $1.score }
     }
@@ -203,8 +216,10 @@ extension WorkImage {
     /// moved out to that edge (a page running off the frame, first cut at a fold or a line
     /// across it), or nil when no side is like that. At most one side moves: a page running off
     /// two edges is taken whole by nobody's guess.
-    func extendedToFrame(_ candidate: QuadCandidate, ways: [WaysPast], fullWidth: Int, fullHeight: Int,
-                         scale: Double) -> QuadCandidate? {
+    func extendedToFrame(
+        _ candidate: QuadCandidate, ways: [WaysPast], fullWidth: Int, fullHeight: Int,
+        scale: Double
+    ) -> QuadCandidate? {
         let moving = ways.indices.filter { k in
             ways[k].before.toFrame && ways[k].after.toFrame && ways[k].before.border == ways[k].after.border
         }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import QuireGeometry
 
@@ -30,8 +30,10 @@ extension WorkImage {
     /// The quad holding `inner` and a sure candidate on the other side of its side `k` (a fold:
     /// both of its neighbours run on past it), the two panels meeting along the fold; nil when
     /// no candidate is that other panel or the whole still has a line across it.
-    func foldedPanels(_ inner: QuadCandidate, fold k: Int, candidates: [QuadCandidate],
-                      minConfidence: Double) -> QuadCandidate? {
+    func foldedPanels(
+        _ inner: QuadCandidate, fold k: Int, candidates: [QuadCandidate],
+        minConfidence: Double
+    ) -> QuadCandidate? {
         // A sheet is lighter than what it lies on; two dark picture boxes side by side on a
         // page are not the panels of one (a scanned paper's two renderings, united at 0.8).
         guard inner.insideBrighter, let corners = PageDetector.corners(of: inner.lines) else { return nil }
@@ -55,19 +57,22 @@ extension WorkImage {
             for m in 0..<4 {
                 let (p, q) = (theirs[(m + 3) % 4], theirs[m])
                 // Its corners at the fold and beyond it: by a, then by b.
-                let (atA, atB, beyondA, beyondB): ((Double, Double), (Double, Double), (Double, Double), (Double, Double))
+                let (atA, atB, beyondA, beyondB):
+                    ((Double, Double), (Double, Double), (Double, Double), (Double, Double))
                 if near(p, a), near(q, b) {
                     (atA, atB, beyondA, beyondB) = (p, q, theirs[(m + 2) % 4], theirs[(m + 1) % 4])
                 } else if near(p, b), near(q, a) {
                     (atA, atB, beyondA, beyondB) = (q, p, theirs[(m + 1) % 4], theirs[(m + 2) % 4])
-                } else { continue }
+                } else {
+                    continue
+                }
                 guard creaseIsSheet(from: (a, atA), to: (b, atB), panels: [corners, theirs]) else { continue }
                 // Around the whole: the inner panel's far corners, then the other's.
                 let outline = [farA, beyondA, beyondB, farB]
                 let polygon = Polygon(outline.map { Point(x: $0.0, y: $0.1) })
                 let theirArea = Polygon(theirs.map { Point(x: $0.0, y: $0.1) }).area
                 guard Quad(corners: outline.map { Point(x: $0.0, y: $0.1) })?.isConvex == true,
-                      polygon.area >= 0.9 * (innerArea + theirArea), polygon.area <= 1.25 * (innerArea + theirArea)
+                    polygon.area >= 0.9 * (innerArea + theirArea), polygon.area <= 1.25 * (innerArea + theirArea)
                 else { continue }
                 var lines = (0..<4).map { Self.line(through: outline[$0], outline[($0 + 1) % 4]) }
                 // The sides crossing the fold move out over the panels' corners there: a sheet
@@ -83,12 +88,17 @@ extension WorkImage {
                     for i in points.indices {
                         for j in points.indices where j > i {
                             var line = Self.line(through: points[i], points[j])
-                            if line.distance(hub.0, hub.1) * inward < 0 { line = .init(nx: -line.nx, ny: -line.ny, c: -line.c) }
+                            if line.distance(hub.0, hub.1) * inward < 0 {
+                                line = .init(nx: -line.nx, ny: -line.ny, c: -line.c)
+                            }
                             guard line.nx * lines[k].nx + line.ny * lines[k].ny > cos(20 * Double.pi / 180),
-                                  points.allSatisfy({ inward * line.distance($0.0, $0.1) >= -0.5 }) else { continue }
+                                points.allSatisfy({ inward * line.distance($0.0, $0.1) >= -0.5 })
+                            else { continue }
                             var trial = lines
                             trial[k] = line
-                            guard let c = PageDetector.corners(of: (0..<4).map { trial[($0 + 3) % 4] }) else { continue }
+                            guard let c = PageDetector.corners(of: (0..<4).map { trial[($0 + 3) % 4] }) else {
+                                continue
+                            }
                             let area = Polygon(c.map { Point(x: $0.0, y: $0.1) }).area
                             if choice.map({ area < $0.area }) ?? true { choice = (line, area) }
                         }
@@ -99,10 +109,14 @@ extension WorkImage {
                 // corners(of:) puts lines[i] ∩ lines[i+1] at i: rotate so corner i is outline[i].
                 let sides = (0..<4).map { lines[($0 + 3) % 4] }
                 guard let moved = PageDetector.corners(of: sides),
-                      Quad(corners: moved.map { Point(x: $0.0, y: $0.1) })?.isConvex == true else { continue }
-                var whole = QuadCandidate(lines: sides, confidence: min(inner.confidence, other.confidence,
-                                                                         Self.foldedConfidence),
-                                          insideBrighter: inner.insideBrighter, score: inner.score + other.score)
+                    Quad(corners: moved.map { Point(x: $0.0, y: $0.1) })?.isConvex == true
+                else { continue }
+                var whole = QuadCandidate(
+                    lines: sides,
+                    confidence: min(
+                        inner.confidence, other.confidence,
+                        Self.foldedConfidence),
+                    insideBrighter: inner.insideBrighter, score: inner.score + other.score)
                 // The whole page stops at its edges: no line across it any more.
                 guard let ways = waysOnPast(whole), !ways.contains(where: \.cutInside) else { continue }
                 if ways.contains(where: \.runsOn) { whole.confidence *= PageDetector.runsOnPenalty }
@@ -115,9 +129,13 @@ extension WorkImage {
     /// Whether what lies between two panels along their fold is the sheet (a crease, in shadow
     /// at most) rather than the desk between two sheets side by side: its level along the middle
     /// of the fold is at least `creaseShare` of the panels' paper just beside it.
-    func creaseIsSheet(from start: ((Double, Double), (Double, Double)), to end: ((Double, Double), (Double, Double)),
-                       panels: [[(Double, Double)]]) -> Bool {
-        func mid(_ p: ((Double, Double), (Double, Double))) -> (Double, Double) { ((p.0.0 + p.1.0) / 2, (p.0.1 + p.1.1) / 2) }
+    func creaseIsSheet(
+        from start: ((Double, Double), (Double, Double)), to end: ((Double, Double), (Double, Double)),
+        panels: [[(Double, Double)]]
+    ) -> Bool {
+        func mid(_ p: ((Double, Double), (Double, Double))) -> (Double, Double) {
+            ((p.0.0 + p.1.0) / 2, (p.0.1 + p.1.1) / 2)
+        }
         let (s, e) = (mid(start), mid(end))
         var crease: [Float] = [], paper: [Float] = []
         for t in stride(from: 0.2, through: 0.8, by: 0.075) {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A page running off one or two opposite edges of the frame.
@@ -50,8 +50,10 @@ extension PageDetector {
     /// working-copy pixel centres), or nil when none passes the paper checks.
     /// - Complexity: O(L³) cheap checks for the L ≤ 36 lines, then O(1) pixel samples for the
     ///   best 20 bands.
-    func frameBand(lines: [Line], on work: WorkImage, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
-                   bands: Int, scale: Double) -> QuadCandidate? {
+    func frameBand(
+        lines: [Line], on work: WorkImage, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+        bands: Int, scale: Double
+    ) -> QuadCandidate? {
         let (w, h) = (Double(work.width), Double(work.height))
         let frameW = Double(width) / scale - 0.5, frameH = Double(height) / scale - 0.5
         let supports = lines.map { work.support(for: $0) }
@@ -77,9 +79,11 @@ extension PageDetector {
                 guard let ei = ends(i) else { continue }
                 for j in upright where j != i {
                     guard let ej = ends(j), ej.0 > ei.0, ej.1 > ei.1,
-                          min(ej.0 - ei.0, ej.1 - ei.1) >= Self.frameBandMinimumWidth * extent else { continue }
+                        min(ej.0 - ei.0, ej.1 - ei.1) >= Self.frameBandMinimumWidth * extent
+                    else { continue }
                     // Closed by the frame's edges, or at one end by a line across.
-                    let closings: [(Int?, Int?)] = [(nil, nil)] + crossing.flatMap { [($0, nil), (nil, $0)] as [(Int?, Int?)] }
+                    let closings: [(Int?, Int?)] =
+                        [(nil, nil)] + crossing.flatMap { [($0, nil), (nil, $0)] as [(Int?, Int?)] }
                     for (atNear, atFar) in closings {
                         // Sides in cyclic order (corner k joins sides k and k+1): line i, the
                         // near closing, line j, the far closing; nil for the frame's edge.
@@ -90,7 +94,9 @@ extension PageDetector {
                         let outline = Self.quad(corners)
                         let areaFraction = outline.area / (w * h)
                         guard areaFraction <= Self.frameBandMaximumArea, areaFraction >= 0.1, outline.isConvex,
-                              corners.allSatisfy({ $0.0 >= -1 && $0.0 <= frameW + 0.5 && $0.1 >= -1 && $0.1 <= frameH + 0.5 })
+                            corners.allSatisfy({
+                                $0.0 >= -1 && $0.0 <= frameW + 0.5 && $0.1 >= -1 && $0.1 <= frameH + 0.5
+                            })
                         else { continue }
                         let centre = Self.centroid(corners)
                         /// Support of line `k` with the brighter side inside over the share
@@ -109,12 +115,15 @@ extension PageDetector {
                         let reach = Self.frameBandReach
                         let reachFrame = lineSides.allSatisfy { k in
                             (indices[(k + 3) % 4] != nil || support(k, 0, reach) >= Self.frameBandMinimumSupport)
-                                && (indices[(k + 1) % 4] != nil || support(k, 1 - reach, 1) >= Self.frameBandMinimumSupport)
+                                && (indices[(k + 1) % 4] != nil
+                                    || support(k, 1 - reach, 1) >= Self.frameBandMinimumSupport)
                         }
                         guard reachFrame else { continue }
                         let mean = cover.reduce(0, +) / Double(cover.count)
-                        found.append(QuadCandidate(lines: sides, confidence: Self.frameBandConfidence, insideBrighter: true,
-                                                   score: mean * mean * pow(areaFraction, 0.2)))
+                        found.append(
+                            QuadCandidate(
+                                lines: sides, confidence: Self.frameBandConfidence, insideBrighter: true,
+                                score: mean * mean * pow(areaFraction, 0.2)))
                     }
                 }
             }
@@ -123,7 +132,8 @@ extension PageDetector {
             guard let corners = Self.corners(of: band.lines.map { Self.fullScale($0, scale: scale) }) else { continue }
             let quad = Self.quad(corners)
             if quad.isFinite, quad.isConvex,
-               Self.isPaperRunningOff(quad, pixels: pixels, width: width, height: height, bands: bands) {
+                Self.isPaperRunningOff(quad, pixels: pixels, width: width, height: height, bands: bands)
+            {
                 return band
             }
         }
@@ -133,14 +143,17 @@ extension PageDetector {
     /// Whether `quad` (one side, or two opposite sides, on the frame's edges) is paper running
     /// off the frame: its other sides have no paper just outside, and the paper reaches the
     /// frame's edges (to within `frameBandMaximumGap`: a torn receipt's end just short of one).
-    static func isPaperRunningOff(_ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
-                                  bands: Int) -> Bool {
+    static func isPaperRunningOff(
+        _ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+        bands: Int
+    ) -> Bool {
         guard let sides = quad.sides else { return false }
         let longSide = Double(max(width, height))
         let onFrame = sides.map { isOnFrame($0.start, $0.start + $0.step, width: width, height: height) }
         guard (1...2).contains(onFrame.filter({ $0 }).count),
-              let reference = bandPaper(quad, pixels: pixels, width: width, height: height, bands: bands),
-              reference.light >= 120, reference.saturation <= 40 else { return false }
+            let reference = bandPaper(quad, pixels: pixels, width: width, height: height, bands: bands),
+            reference.light >= 120, reference.saturation <= 40
+        else { return false }
         /// Paper, print on it included: as light as the paper less a shadow, not more coloured.
         func isPaper(_ v: (level: Int, saturation: Int)) -> Bool {
             v.level >= reference.light - 30 && v.saturation <= reference.saturation + 20
@@ -176,13 +189,15 @@ extension PageDetector {
         let surroundings = outside.map(\.level).sorted()[outside.count / 2]
         let surroundingSaturation = outside.map(\.saturation).sorted()[outside.count / 2]
         let least = surroundings < reference.light - 30 ? (reference.light + surroundings) / 2 : reference.light - 30
-        let greyest = surroundingSaturation >= reference.saturation + 15
+        let greyest =
+            surroundingSaturation >= reference.saturation + 15
             ? (reference.saturation + surroundingSaturation) / 2 : reference.saturation + 20
         func reaches(_ v: (level: Int, saturation: Int)) -> Bool {
             (v.level >= least && v.saturation <= reference.saturation + 20) || (v.level >= 60 && v.saturation < greyest)
         }
         for (k, side) in sides.enumerated() where onFrame[k] {
-            let spread = 0.0025 * longSide / max(1, (side.step.x * side.step.x + side.step.y * side.step.y).squareRoot())
+            let spread =
+                0.0025 * longSide / max(1, (side.step.x * side.step.x + side.step.y * side.step.y).squareRoot())
             let touches = [2, 0.01 * longSide, 0.02 * longSide, frameBandMaximumGap * longSide].contains { depth in
                 var paper = 0, seen = 0
                 for t in ts {
@@ -229,8 +244,10 @@ extension PageDetector {
 
     /// The paper of a band: the upper quartile of levels on a grid over its inside (a band
     /// is mostly paper; its sides' insides may be print) and their typical saturation.
-    private static func bandPaper(_ quad: Quad, pixels: UnsafeBufferPointer<UInt8>,
-                                  width: Int, height: Int, bands: Int) -> PaperReference? {
+    private static func bandPaper(
+        _ quad: Quad, pixels: UnsafeBufferPointer<UInt8>,
+        width: Int, height: Int, bands: Int
+    ) -> PaperReference? {
         let c = quad.corners
         var inside: [(level: Int, saturation: Int)] = []
         for u in stride(from: 0.1, through: 0.9, by: 0.1) {

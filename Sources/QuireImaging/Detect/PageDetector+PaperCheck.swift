@@ -15,8 +15,10 @@ extension PageDetector {
     /// light desk is paper-coloured but carries no ink, so a page on it keeps its quad.
     /// Sides whose outer samples mostly fall off the frame (a page cut off by the frame) do not
     /// count either way.
-    static func liesInsidePaper(_ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
-                                bands: Int) -> Bool {
+    static func liesInsidePaper(
+        _ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+        bands: Int
+    ) -> Bool {
         guard let sides = quad.sides else { return false }
         let d = Double(max(width, height)) * paperProbeDistance
         let steps = 21

@@ -13,8 +13,10 @@ extension PageDetector {
     static let marginMaximumWidth = 0.08
 
     /// `best`, or the candidate around it that is the sheet it is printed on.
-    func paperAround(_ best: QuadCandidate, candidates: [QuadCandidate], pixels: UnsafeBufferPointer<UInt8>,
-                     width: Int, height: Int, bands: Int, scale: Double) -> QuadCandidate {
+    func paperAround(
+        _ best: QuadCandidate, candidates: [QuadCandidate], pixels: UnsafeBufferPointer<UInt8>,
+        width: Int, height: Int, bands: Int, scale: Double
+    ) -> QuadCandidate {
         func quad(_ c: QuadCandidate) -> Quad? {
             guard let corners = Self.corners(of: c.lines.map { Self.fullScale($0, scale: scale) }) else { return nil }
             let q = Self.quad(corners)
@@ -27,19 +29,24 @@ extension PageDetector {
             // A box with print around it is printed on a page (a receipt's header box): the
             // paper check keeps the frame for it; only a frame on a plain band is a sheet's border.
             guard let inner = quad(current),
-                  Self.paperMarginSides(inner, pixels: pixels, width: width, height: height, bands: bands) >= 3,
-                  !Self.liesInsidePaper(inner, pixels: pixels, width: width, height: height, bands: bands)
+                Self.paperMarginSides(inner, pixels: pixels, width: width, height: height, bands: bands) >= 3,
+                !Self.liesInsidePaper(inner, pixels: pixels, width: width, height: height, bands: bands)
             else { return current }
             let enclosing = candidates.filter { c in
                 guard c.confidence >= minConfidence, c.insideBrighter == current.insideBrighter,
-                      let outer = quad(c), outer.area > inner.area * 1.01, outer.area <= inner.area * 1.8 else { return false }
+                    let outer = quad(c), outer.area > inner.area * 1.01, outer.area <= inner.area * 1.8
+                else { return false }
                 let overlap = Polygon(inner.corners).clipped(toConvex: Polygon(outer.corners)).area
                 guard overlap >= 0.98 * inner.area else { return false }
                 // The sheet lies inside the frame: one running off it is a page filling the
                 // frame, and the frame printed on it is not a sheet's border.
                 let inset = 0.01 * longSide
-                guard outer.corners.allSatisfy({ $0.x >= inset && $0.y >= inset && $0.x <= Double(width) - inset
-                    && $0.y <= Double(height) - inset }) else { return false }
+                guard
+                    outer.corners.allSatisfy({
+                        $0.x >= inset && $0.y >= inset && $0.x <= Double(width) - inset
+                            && $0.y <= Double(height) - inset
+                    })
+                else { return false }
                 // Each corner of the sheet close to the frame's: a thin margin all round.
                 return zip(inner.corners, outer.corners).allSatisfy {
                     (($0.x - $1.x) * ($0.x - $1.x) + ($0.y - $1.y) * ($0.y - $1.y)).squareRoot()
@@ -57,10 +64,12 @@ extension PageDetector {
     /// for as long as the line just outside it is still paper, at most `marginMaximumWidth`
     /// of the long side. Sides without a band stay where they are; a quad that is not a
     /// printed frame is returned unchanged.
-    static func grownToPaper(_ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
-                             bands: Int) -> Quad {
+    static func grownToPaper(
+        _ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+        bands: Int
+    ) -> Quad {
         guard paperMarginSides(quad, pixels: pixels, width: width, height: height, bands: bands) >= 3,
-              let reference = paperReference(quad, pixels: pixels, width: width, height: height, bands: bands)
+            let reference = paperReference(quad, pixels: pixels, width: width, height: height, bands: bands)
         else { return quad }
         guard let quadSides = quad.sides else { return quad }
         let maxOffset = Int(Double(max(width, height)) * marginMaximumWidth)
@@ -117,8 +126,10 @@ extension PageDetector {
         }
     }
 
-    static func sample(_ pixels: UnsafeBufferPointer<UInt8>, _ x: Double, _ y: Double, width: Int, height: Int,
-                       bands: Int) -> (level: Int, saturation: Int)? {
+    static func sample(
+        _ pixels: UnsafeBufferPointer<UInt8>, _ x: Double, _ y: Double, width: Int, height: Int,
+        bands: Int
+    ) -> (level: Int, saturation: Int)? {
         let xi = Int(x), yi = Int(y)
         guard x >= 0, y >= 0, xi < width, yi < height else { return nil }
         let o = (yi * width + xi) * bands
@@ -127,8 +138,10 @@ extension PageDetector {
         return (max(r, g, b), max(r, g, b) - min(r, g, b))
     }
 
-    static func paperReference(_ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
-                               bands: Int) -> PaperReference? {
+    static func paperReference(
+        _ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+        bands: Int
+    ) -> PaperReference? {
         let pts = quad.corners
         let cx = pts.map(\.x).reduce(0, +) / 4, cy = pts.map(\.y).reduce(0, +) / 4
         let d = 3 * Double(max(width, height)) * marginProbeDistance
@@ -140,7 +153,8 @@ extension PageDetector {
                 let px = a.x + (b.x - a.x) * t, py = a.y + (b.y - a.y) * t
                 let dx = cx - px, dy = cy - py
                 let n = max(1e-9, (dx * dx + dy * dy).squareRoot())
-                if let v = sample(pixels, px + dx / n * d, py + dy / n * d, width: width, height: height, bands: bands) {
+                if let v = sample(pixels, px + dx / n * d, py + dy / n * d, width: width, height: height, bands: bands)
+                {
                     inside.append(v)
                 }
             }
@@ -152,9 +166,13 @@ extension PageDetector {
     /// How many sides of `quad` have a band of bright, unsaturated paper just outside them, as
     /// bright as the brightest part of the quad's inside (its paper or its light print). A desk,
     /// a stand or a shadow is darker or more coloured; a side on the frame's edge has no band.
-    static func paperMarginSides(_ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
-                                 bands: Int) -> Int {
-        guard let reference = paperReference(quad, pixels: pixels, width: width, height: height, bands: bands) else { return 0 }
+    static func paperMarginSides(
+        _ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
+        bands: Int
+    ) -> Int {
+        guard let reference = paperReference(quad, pixels: pixels, width: width, height: height, bands: bands) else {
+            return 0
+        }
         guard let quadSides = quad.sides else { return 0 }
         let d = Double(max(width, height)) * marginProbeDistance
         let steps = 15

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// How much aligned gradient lies under one line, per unit of length, as prefix sums for both
@@ -110,10 +110,14 @@ extension WorkImage {
                 let d = folded(angles[i] - angles[j])
                 guard d <= maxParallel else { continue }
                 if let p = lines[i].intersection(lines[j]),
-                   p.0 > -0.1 * w, p.0 < 1.1 * w, p.1 > -0.1 * h, p.1 < 1.1 * h { continue }
+                    p.0 > -0.1 * w, p.0 < 1.1 * w, p.1 > -0.1 * h, p.1 < 1.1 * h
+                {
+                    continue
+                }
                 // Separation measured at the image centre.
-                let sep = abs(lines[j].distance(w / 2, h / 2) - lines[i].distance(w / 2, h / 2) *
-                              (lines[i].nx * lines[j].nx + lines[i].ny * lines[j].ny < 0 ? -1 : 1))
+                let sep = abs(
+                    lines[j].distance(w / 2, h / 2) - lines[i].distance(w / 2, h / 2)
+                        * (lines[i].nx * lines[j].nx + lines[i].ny * lines[j].ny < 0 ? -1 : 1))
                 guard sep >= 0.06 * minDim else { continue }
                 // Mean undirected angle.
                 var aj = angles[j]
@@ -136,7 +140,8 @@ extension WorkImage {
                 var ok = true
                 for k in 0..<4 {
                     guard let c = lines[sideIdx[k]].intersection(lines[sideIdx[(k + 1) % 4]]),
-                          c.0 > -0.03 * w, c.0 < 1.03 * w, c.1 > -0.03 * h, c.1 < 1.03 * h else { ok = false; break }
+                        c.0 > -0.03 * w, c.0 < 1.03 * w, c.1 > -0.03 * h, c.1 < 1.03 * h
+                    else { ok = false; break }
                     corners.append(c)
                 }
                 guard ok else { continue }
@@ -182,8 +187,9 @@ extension WorkImage {
                 let score = mean * mean * (0.4 + 0.6 * minCov) * pow(areaFrac, 0.2)
                 if kept.count < keep || score > kept[kept.count - 1].score {
                     let confidence = max(0, min(1, 1.25 * (0.6 * mean + 0.4 * minCov) - 0.1))
-                    let candidate = QuadCandidate(lines: sideIdx.map { lines[$0] }, confidence: confidence,
-                                                  insideBrighter: insideBrighter, score: score)
+                    let candidate = QuadCandidate(
+                        lines: sideIdx.map { lines[$0] }, confidence: confidence,
+                        insideBrighter: insideBrighter, score: score)
                     let at = kept.firstIndex { $0.score < score } ?? kept.count
                     kept.insert(candidate, at: at)
                     if kept.count > keep { kept.removeLast() }

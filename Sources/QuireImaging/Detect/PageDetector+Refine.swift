@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What a side is measured on: the sum of the colour channels (0...765) at a sub-pixel
@@ -58,8 +58,10 @@ struct SideRefiner<Field: IntensityField> {
     /// A better line for the side of `line` between `a` and `b`, or nil when too little of the
     /// side shows a clear edge.
     /// - Complexity: O(samples x searchRadius).
-    func refine(_ line: PageDetector.Line, from a: (Double, Double), to b: (Double, Double),
-                insideBrighter: Bool, centroid: (Double, Double), searchRadius: Double) -> PageDetector.Line? {
+    func refine(
+        _ line: PageDetector.Line, from a: (Double, Double), to b: (Double, Double),
+        insideBrighter: Bool, centroid: (Double, Double), searchRadius: Double
+    ) -> PageDetector.Line? {
         let length = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot()
         guard length > 8 else { return nil }
         let dx = (b.0 - a.0) / length, dy = (b.1 - a.1) / length
@@ -87,8 +89,11 @@ struct SideRefiner<Field: IntensityField> {
                     let o = Double(k - radius - 1)
                     var v = 0.0
                     for along in -1...1 {
-                        guard let value = field.intensity(qx + o * nx + Double(along) * dx,
-                                                          qy + o * ny + Double(along) * dy) else { inside = false; break }
+                        guard
+                            let value = field.intensity(
+                                qx + o * nx + Double(along) * dx,
+                                qy + o * ny + Double(along) * dy)
+                        else { inside = false; break }
                         v += value
                     }
                     if !inside { break }

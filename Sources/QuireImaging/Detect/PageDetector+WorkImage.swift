@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The detector's small smoothed working copy: channel planes, colour gradient, thin edges,
@@ -58,7 +58,9 @@ struct WorkImage {
                         for y in 0..<h {
                             let r = y * w
                             t[r] = p[r]; t[r + w - 1] = p[r + w - 1]
-                            for x in 1..<(w - 1) { t[r + x] = 0.25 * p[r + x - 1] + 0.5 * p[r + x] + 0.25 * p[r + x + 1] }
+                            for x in 1..<(w - 1) {
+                                t[r + x] = 0.25 * p[r + x - 1] + 0.5 * p[r + x] + 0.25 * p[r + x + 1]
+                            }
                         }
                         for x in 0..<w { p[x] = t[x]; p[(h - 1) * w + x] = t[(h - 1) * w + x] }
                         for y in 1..<(h - 1) {
@@ -133,10 +135,15 @@ struct WorkImage {
                             if m < t { continue }
                             let ax = abs(GX[i]), ay = abs(GY[i])
                             let o: Int
-                            if ax > 2.414 * ay { o = 1 }
-                            else if ay > 2.414 * ax { o = w }
-                            else if (GX[i] > 0) == (GY[i] > 0) { o = w + 1 }
-                            else { o = w - 1 }
+                            if ax > 2.414 * ay {
+                                o = 1
+                            } else if ay > 2.414 * ax {
+                                o = w
+                            } else if (GX[i] > 0) == (GY[i] > 0) {
+                                o = w + 1
+                            } else {
+                                o = w - 1
+                            }
                             guard m >= M[i - o] && m > M[i + o] else { continue }
                             // Thin dark or light bars (text strokes, rules) have an edge of the
                             // opposite polarity a few pixels away: they are not page borders.
@@ -209,7 +216,11 @@ struct WorkImage {
                     var isMax = true
                     outer: for dt in -2...2 {
                         var tt = tb + dt, rr = r
-                        if tt < 0 { tt += nTheta; rr = 2 * diag - r } else if tt >= nTheta { tt -= nTheta; rr = 2 * diag - r }
+                        if tt < 0 {
+                            tt += nTheta; rr = 2 * diag - r
+                        } else if tt >= nTheta {
+                            tt -= nTheta; rr = 2 * diag - r
+                        }
                         for dr in -2...2 where !(dt == 0 && dr == 0) {
                             let q = rr + dr
                             if q < 0 || q >= nRho { continue }
@@ -247,7 +258,12 @@ struct WorkImage {
             }
             for line in fitted {
                 // Drop refits that collapsed onto an already kept line.
-                if lines.contains(where: { abs($0.nx * line.nx + $0.ny * line.ny) > 0.9986 && abs($0.c - line.c * ($0.nx * line.nx + $0.ny * line.ny).sign()) < 1.5 }) { continue }
+                if lines.contains(where: {
+                    abs($0.nx * line.nx + $0.ny * line.ny) > 0.9986
+                        && abs($0.c - line.c * ($0.nx * line.nx + $0.ny * line.ny).sign()) < 1.5
+                }) {
+                    continue
+                }
                 lines.append(line)
             }
         }
@@ -262,7 +278,8 @@ struct WorkImage {
     func edgeSet(_ edges: [Int32]) -> EdgeSet {
         var set = EdgeSet()
         set.x.reserveCapacity(edges.count); set.y.reserveCapacity(edges.count)
-        set.ux.reserveCapacity(edges.count); set.uy.reserveCapacity(edges.count); set.weight.reserveCapacity(edges.count)
+        set.ux.reserveCapacity(edges.count); set.uy.reserveCapacity(edges.count);
+        set.weight.reserveCapacity(edges.count)
         for e in edges {
             let i = Int(e)
             let m = Double(mag[i])
@@ -279,7 +296,8 @@ struct WorkImage {
     /// its shadow are two lines, not one): the dominant one when `fixed` is 0.
     /// - Returns: the line and the weights of both polarities near the starting line.
     func refit(_ start: PageDetector.Line, edges: EdgeSet, polarity fixed: Double)
-        -> (line: PageDetector.Line, weights: (Double, Double)) {
+        -> (line: PageDetector.Line, weights: (Double, Double))
+    {
         var line = start
         // Candidates: edge pixels within 2.5 px of the starting line.
         var near: [Int] = []

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Finds the page quadrilateral in a photo from its 8-bit pixels.
@@ -52,13 +52,16 @@ struct PageDetector: Sendable {
 
     /// `detect`, plus whether the page is brighter than its surroundings (for later refinement).
     func detectDetailed(pixels: [UInt8], width: Int, height: Int, bands: Int)
-        -> (detection: PageDetection, insideBrighter: Bool) {
+        -> (detection: PageDetection, insideBrighter: Bool)
+    {
         let result = detectCore(pixels: pixels, width: width, height: height, bands: bands)
         return (result.0, result.1)
     }
 
     private func detectCore(pixels: [UInt8], width: Int, height: Int, bands: Int) -> (PageDetection, Bool) {
-        guard width >= 16, height >= 16, bands >= 1, pixels.count >= width * height * bands else { return (.none, true) }
+        guard width >= 16, height >= 16, bands >= 1, pixels.count >= width * height * bands else {
+            return (.none, true)
+        }
         let longSide = max(width, height)
         let factor = max(1, Int((Double(longSide) / Double(workingLongSide)).rounded()))
         var work = WorkImage(pixels: pixels, width: width, height: height, bands: bands, factor: factor)
@@ -73,12 +76,14 @@ struct PageDetector: Sendable {
             // has a thin band of the same paper just outside it; the sheet's own edge is then a
             // candidate around it.
             let sheet = pixels.withUnsafeBufferPointer { px in
-                self.paperAround(first, candidates: candidates, pixels: px, width: width, height: height,
-                                 bands: bands, scale: scale)
+                self.paperAround(
+                    first, candidates: candidates, pixels: px, width: width, height: height,
+                    bands: bands, scale: scale)
             }
             // A fold or a rule across the page is not the page's edge: its sides run on past it.
-            return Self.checkedForLinesAcross(sheet, on: work, candidates: candidates, fullWidth: width,
-                                              fullHeight: height, scale: scale, minConfidence: minConfidence)
+            return Self.checkedForLinesAcross(
+                sheet, on: work, candidates: candidates, fullWidth: width,
+                fullHeight: height, scale: scale, minConfidence: minConfidence)
         }
         // Nothing four-sided, or a page already found running off one edge of the frame: it
         // may run off two (a receipt whose first line of print closed a quad at the top).
@@ -119,27 +124,34 @@ struct PageDetector: Sendable {
 
     /// `candidate` (working-copy lines) refined on the full image and checked: a quad with paper
     /// on both sides of its edges is printed on the page (`printedOnPaper`, no quad returned).
-    private func finished(_ best: QuadCandidate, pixels: [UInt8], width: Int, height: Int, bands: Int,
-                          scale: Double) -> (detection: PageDetection, insideBrighter: Bool, printedOnPaper: Bool) {
+    private func finished(
+        _ best: QuadCandidate, pixels: [UInt8], width: Int, height: Int, bands: Int,
+        scale: Double
+    ) -> (detection: PageDetection, insideBrighter: Bool, printedOnPaper: Bool) {
         let confidence = best.confidence
         // Back to full pixels of the given image and refine each side there.
         var sides = best.lines.map { Self.fullScale($0, scale: scale) }
         pixels.withUnsafeBufferPointer { pixels in
-        let refiner = SideRefiner(field: InterleavedField(pixels: pixels, width: width, height: height, bands: bands))
-        for _ in 0..<2 {
-            let corners = Self.corners(of: sides)
-            guard let corners else { break }
-            for i in 0..<4 {
-                let a = corners[(i + 3) % 4], b = corners[i]
-                // A side on the frame's edge (a page running off it) has no edge to find.
-                if Self.isOnFrame(Point(x: a.0, y: a.1), Point(x: b.0, y: b.1), width: width, height: height) { continue }
-                if let refined = refiner.refine(sides[i], from: a, to: b,
-                                                insideBrighter: best.insideBrighter,
-                                                centroid: Self.centroid(corners), searchRadius: scale * 2 + 2) {
-                    sides[i] = refined
+            let refiner = SideRefiner(
+                field: InterleavedField(pixels: pixels, width: width, height: height, bands: bands))
+            for _ in 0..<2 {
+                let corners = Self.corners(of: sides)
+                guard let corners else { break }
+                for i in 0..<4 {
+                    let a = corners[(i + 3) % 4], b = corners[i]
+                    // A side on the frame's edge (a page running off it) has no edge to find.
+                    if Self.isOnFrame(Point(x: a.0, y: a.1), Point(x: b.0, y: b.1), width: width, height: height) {
+                        continue
+                    }
+                    if let refined = refiner.refine(
+                        sides[i], from: a, to: b,
+                        insideBrighter: best.insideBrighter,
+                        centroid: Self.centroid(corners), searchRadius: scale * 2 + 2)
+                    {
+                        sides[i] = refined
+                    }
                 }
             }
-        }
         }
         guard let corners = Self.corners(of: sides) else { return (.none, true, false) }
         let quad = Self.quad(corners)
@@ -163,24 +175,32 @@ struct PageDetector: Sendable {
     /// clear edge keep their position, and a result that moved too far is discarded. The quad is
     /// in continuous coordinates (the image spans 0...width, pixel centres at +0.5).
     /// - Complexity: O(side length x searchRadius) per side, a few thousand samples.
-    static func refine(_ quad: Quad, pixels: [UInt8], width: Int, height: Int, bands: Int,
-                       insideBrighter: Bool, searchRadius: Double) -> Quad {
+    static func refine(
+        _ quad: Quad, pixels: [UInt8], width: Int, height: Int, bands: Int,
+        insideBrighter: Bool, searchRadius: Double
+    ) -> Quad {
         pixels.withUnsafeBufferPointer {
-            refine(quad, pixels: $0, width: width, height: height, bands: bands, insideBrighter: insideBrighter,
-                   searchRadius: searchRadius)
+            refine(
+                quad, pixels: $0, width: width, height: height, bands: bands, insideBrighter: insideBrighter,
+                searchRadius: searchRadius)
         }
     }
 
     /// The same on borrowed pixels (a decoded frame).
-    static func refine(_ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bands: Int,
-                       insideBrighter: Bool, searchRadius: Double) -> Quad {
-        refine(quad, on: InterleavedField(pixels: pixels, width: width, height: height, bands: bands),
-               insideBrighter: insideBrighter, searchRadius: searchRadius)
+    static func refine(
+        _ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bands: Int,
+        insideBrighter: Bool, searchRadius: Double
+    ) -> Quad {
+        refine(
+            quad, on: InterleavedField(pixels: pixels, width: width, height: height, bands: bands),
+            insideBrighter: insideBrighter, searchRadius: searchRadius)
     }
 
     /// The same on any image (interleaved pixels or YCbCr planes).
-    static func refine<Field: IntensityField>(_ quad: Quad, on field: Field,
-                                              insideBrighter: Bool, searchRadius: Double) -> Quad {
+    static func refine<Field: IntensityField>(
+        _ quad: Quad, on field: Field,
+        insideBrighter: Bool, searchRadius: Double
+    ) -> Quad {
         let c = quad.corners.map { ($0.x - 0.5, $0.y - 0.5) }
         func line(_ a: (Double, Double), _ b: (Double, Double)) -> Line {
             let dx = b.0 - a.0, dy = b.1 - a.1
@@ -194,15 +214,24 @@ struct PageDetector: Sendable {
         let centre = centroid(c)
         for i in 0..<4 {
             let (a, b) = (c[i], c[(i + 1) % 4])
-            if isOnFrame(Point(x: a.0, y: a.1), Point(x: b.0, y: b.1), width: field.width, height: field.height) { continue }
-            if let refined = refiner.refine(sides[i], from: c[i], to: c[(i + 1) % 4], insideBrighter: insideBrighter,
-                                            centroid: centre, searchRadius: searchRadius) {
+            if isOnFrame(Point(x: a.0, y: a.1), Point(x: b.0, y: b.1), width: field.width, height: field.height) {
+                continue
+            }
+            if let refined = refiner.refine(
+                sides[i], from: c[i], to: c[(i + 1) % 4], insideBrighter: insideBrighter,
+                centroid: centre, searchRadius: searchRadius)
+            {
                 sides[i] = refined
             }
         }
         guard let meets = corners(of: sides) else { return quad }
-        let refined = Quad(corners: (0..<4).map { let p = meets[($0 + 3) % 4]; return Point(x: p.0 + 0.5, y: p.1 + 0.5) })!
-        guard refined.isFinite, refined.isConvex, refined.worstCornerDistance(to: quad) <= 1.5 * searchRadius else { return quad }
+        let refined = Quad(
+            corners: (0..<4).map {
+                let p = meets[($0 + 3) % 4]; return Point(x: p.0 + 0.5, y: p.1 + 0.5)
+            })!
+        guard refined.isFinite, refined.isConvex, refined.worstCornerDistance(to: quad) <= 1.5 * searchRadius else {
+            return quad
+        }
         return refined
     }
 
@@ -225,8 +254,9 @@ struct PageDetector: Sendable {
 
     /// The quad through four corners in order (as `corners(of:)` gives them).
     static func quad(_ corners: [(Double, Double)]) -> Quad {
-        Quad(topLeft: Point(x: corners[0].0, y: corners[0].1), topRight: Point(x: corners[1].0, y: corners[1].1),
-             bottomRight: Point(x: corners[2].0, y: corners[2].1), bottomLeft: Point(x: corners[3].0, y: corners[3].1))
+        Quad(
+            topLeft: Point(x: corners[0].0, y: corners[0].1), topRight: Point(x: corners[1].0, y: corners[1].1),
+            bottomRight: Point(x: corners[2].0, y: corners[2].1), bottomLeft: Point(x: corners[3].0, y: corners[3].1))
     }
 
     static func centroid(_ pts: [(Double, Double)]) -> (Double, Double) {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The upright size of a page seen as a quad in a photo.
@@ -34,7 +34,9 @@ enum PageShape {
         func cross(_ a: (Double, Double, Double), _ b: (Double, Double, Double)) -> (Double, Double, Double) {
             (a.1 * b.2 - a.2 * b.1, a.2 * b.0 - a.0 * b.2, a.0 * b.1 - a.1 * b.0)
         }
-        func dot(_ a: (Double, Double, Double), _ b: (Double, Double, Double)) -> Double { a.0 * b.0 + a.1 * b.1 + a.2 * b.2 }
+        func dot(_ a: (Double, Double, Double), _ b: (Double, Double, Double)) -> Double {
+            a.0 * b.0 + a.1 * b.1 + a.2 * b.2
+        }
         let m1 = h(quad.topLeft), m2 = h(quad.topRight), m3 = h(quad.bottomLeft), m4 = h(quad.bottomRight)
         let c14 = cross(m1, m4)
         let d2 = dot(cross(m2, m4), m3), d3 = dot(cross(m3, m4), m2)
@@ -65,8 +67,10 @@ enum PageShape {
 
     /// Output pixel size for the page in `quad`: the aspect ratio (estimated, or the named
     /// paper's in the orientation the estimate suggests) at the resolution of the longer edges.
-    static func outputSize(for quad: Quad, imageWidth: Int, imageHeight: Int,
-                           paper: CorrectionOptions.Paper) -> (width: Int, height: Int) {
+    static func outputSize(
+        for quad: Quad, imageWidth: Int, imageHeight: Int,
+        paper: CorrectionOptions.Paper
+    ) -> (width: Int, height: Int) {
         let e = quad.edgeLengths
         var aspect = aspectRatio(of: quad, imageWidth: Double(imageWidth), imageHeight: Double(imageHeight))
         if let r = ratio(paper) { aspect = aspect >= 1 ? 1 / r : r }

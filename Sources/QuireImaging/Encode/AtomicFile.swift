@@ -33,7 +33,9 @@ public enum AtomicFile {
     public static func removeAbandoned(in folder: String) -> [String] {
         var removed: [String] = []
         for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-            guard let pid = writerPID(ofTemporary: name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard let pid = writerPID(ofTemporary: name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else {
+                continue
+            }
             if unlink(folder + "/" + name) == 0 { removed.append(name) }
         }
         return removed

@@ -37,8 +37,10 @@ public struct RenditionOptions: Sendable, Hashable, Codable {
     public var optimizeCoding: Bool
 
     /// Renditions with `quire process`'s defaults: JPEG at quality 85, previews in 1600 px, thumbnails in 256 px.
-    public init(format: OutputFormat = .jpeg, quality: Int = 85, previewSize: Int = 1600, thumbnailSize: Int = 256,
-                optimizeCoding: Bool = false) {
+    public init(
+        format: OutputFormat = .jpeg, quality: Int = 85, previewSize: Int = 1600, thumbnailSize: Int = 256,
+        optimizeCoding: Bool = false
+    ) {
         self.format = format
         self.quality = quality
         self.previewSize = previewSize
@@ -58,7 +60,8 @@ public struct RenditionOptions: Sendable, Hashable, Codable {
     }
 
     var saveOptions: VIPSImage.SaveOptions {
-        VIPSImage.SaveOptions(format: format.saveFormat, quality: quality, stripMetadata: true,
-                              optimizeCoding: optimizeCoding)
+        VIPSImage.SaveOptions(
+            format: format.saveFormat, quality: quality, stripMetadata: true,
+            optimizeCoding: optimizeCoding)
     }
 }

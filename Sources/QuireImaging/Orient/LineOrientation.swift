@@ -83,7 +83,8 @@ enum LineOrientation {
         /// Whether the finding clears every threshold.
         var isSure: Bool {
             votes >= LineOrientation.minimumVotes && directionShare >= LineOrientation.minimumDirectionShare
-                && linePieces >= LineOrientation.minimumLinePiecesRead && abs(edgeMargin) >= LineOrientation.minimumEdgeMargin
+                && linePieces >= LineOrientation.minimumLinePiecesRead
+                && abs(edgeMargin) >= LineOrientation.minimumEdgeMargin
         }
     }
 

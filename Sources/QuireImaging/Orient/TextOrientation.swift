@@ -54,7 +54,9 @@ public struct TesseractOSD: OrientationDetector {
     public func guess(_ page: VIPSImage) throws -> OrientationGuess? {
         // A page without printed glyphs is not worth Tesseract's time: it would answer
         // "Too few characters" (confidence 0) after hundreds of milliseconds.
-        let look = try StageProfile.measure("2e text check") { try PageCorrector.gray(page, longSide: TextPresence.longSide) }
+        let look = try StageProfile.measure("2e text check") {
+            try PageCorrector.gray(page, longSide: TextPresence.longSide)
+        }
         guard TextPresence.hasReadableText(gray: look.gray, width: look.width, height: look.height) else {
             return OrientationGuess(rotate: 0, confidence: 0)
         }
@@ -93,7 +95,8 @@ public struct TesseractOSD: OrientationDetector {
         let scale = pow(10, confidenceDecimals)
         func rounded(_ value: Double) -> Double? { value.isFinite ? (value * scale).rounded() / scale : nil }
         guard let confidence = rounded(found.confidence) else { return nil }
-        return OrientationGuess(rotate: found.rotate, confidence: confidence, scriptConfidence: rounded(found.scriptConfidence))
+        return OrientationGuess(
+            rotate: found.rotate, confidence: confidence, scriptConfidence: rounded(found.scriptConfidence))
     }
 }
 

@@ -37,7 +37,8 @@ enum TextPresence {
         let paper = percentile(histogram, 0.90, of: gray.count)
         guard paper - ink >= minimumContrast else { return false }
         let threshold = UInt8((paper + ink) / 2)
-        return glyphCount(gray: gray, width: width, height: height, below: threshold, enough: minimumGlyphs) >= minimumGlyphs
+        return glyphCount(gray: gray, width: width, height: height, below: threshold, enough: minimumGlyphs)
+            >= minimumGlyphs
     }
 
     /// The grey level under which `share` of the `count` pixels of `histogram` lie.
@@ -68,8 +69,12 @@ enum TextPresence {
                 minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
                 if x > 0, !seen[i - 1], gray[i - 1] < threshold { seen[i - 1] = true; stack.append(i - 1) }
                 if x + 1 < width, !seen[i + 1], gray[i + 1] < threshold { seen[i + 1] = true; stack.append(i + 1) }
-                if y > 0, !seen[i - width], gray[i - width] < threshold { seen[i - width] = true; stack.append(i - width) }
-                if y + 1 < height, !seen[i + width], gray[i + width] < threshold { seen[i + width] = true; stack.append(i + width) }
+                if y > 0, !seen[i - width], gray[i - width] < threshold {
+                    seen[i - width] = true; stack.append(i - width)
+                }
+                if y + 1 < height, !seen[i + width], gray[i + width] < threshold {
+                    seen[i + width] = true; stack.append(i + width)
+                }
             }
             let (w, h) = (maxX - minX + 1, maxY - minY + 1)
             guard h >= minimumGlyphHeight, h <= maxHeight, w <= maximumGlyphAspect * h else { continue }

@@ -26,8 +26,10 @@ enum PageDPI {
     /// - Parameters:
     ///   - sourceDPI: what the source file states (`PageResolution.ofSource`), in stored orientation.
     ///   - orientation: the EXIF orientation (1-8) applied to the source.
-    static func of(page width: Int, _ height: Int, correction: CorrectionRecord.Kind, paper: CorrectionOptions.Paper,
-                   sourceDPI: @autoclosure () -> Resolution?, orientation: Int) -> Resolution? {
+    static func of(
+        page width: Int, _ height: Int, correction: CorrectionRecord.Kind, paper: CorrectionOptions.Paper,
+        sourceDPI: @autoclosure () -> Resolution?, orientation: Int
+    ) -> Resolution? {
         switch correction {
         case .none, .deskew:
             guard let sourceDPI = sourceDPI() else { return nil }

@@ -22,16 +22,19 @@ extension PagePipeline {
         let header = try PageDecoder(maxPixels: maxPixels).decode(source)
         let outputs = PageOutputPaths(page: thumbnailPath, preview: thumbnailPath, thumbnail: thumbnailPath)
         do {
-            let small = try draftThumbnail(of: header, source: source)
+            let small =
+                try draftThumbnail(of: header, source: source)
                 ?? thumbnail(of: header.image, source: source, format: header.format, corrected: false)
-            let dpi = PageDPI.of(page: header.image.width, header.image.height, correction: .none, paper: correction.paper,
-                                 sourceDPI: sourceDPI(source, format: header.format), orientation: header.orientation)
+            let dpi = PageDPI.of(
+                page: header.image.width, header.image.height, correction: .none, paper: correction.paper,
+                sourceDPI: sourceDPI(source, format: header.format), orientation: header.orientation)
             try write(small, to: thumbnailPath, dpi: dpi, pageWidth: header.image.width)
-            return PageResult(source: source, format: header.format, orientation: header.orientation,
-                              width: header.image.width, height: header.image.height,
-                              correction: CorrectionRecord(kind: .none), files: outputs, dpi: dpi,
-                              previewSize: PixelSize(width: small.width, height: small.height),
-                              thumbnailSize: PixelSize(width: small.width, height: small.height))
+            return PageResult(
+                source: source, format: header.format, orientation: header.orientation,
+                width: header.image.width, height: header.image.height,
+                correction: CorrectionRecord(kind: .none), files: outputs, dpi: dpi,
+                previewSize: PixelSize(width: small.width, height: small.height),
+                thumbnailSize: PixelSize(width: small.width, height: small.height))
         } catch {
             unlink(thumbnailPath)
             if let error = error as? ImagingError { throw error }

@@ -15,8 +15,10 @@ public struct PageOutputPaths: Sendable, Hashable, Codable {
 
     /// The output paths of one page; `hocr` and `txt` only when its text is read, `capture`
     /// only when one is written.
-    public init(page: String, preview: String, thumbnail: String, hocr: String? = nil, txt: String? = nil,
-                capture: String? = nil) {
+    public init(
+        page: String, preview: String, thumbnail: String, hocr: String? = nil, txt: String? = nil,
+        capture: String? = nil
+    ) {
         self.capture = capture
         self.page = page
         self.preview = preview
@@ -34,8 +36,9 @@ public struct PageOutputPaths: Sendable, Hashable, Codable {
             guard let dot = path[slash...].lastIndex(of: ".") else { return path + "-\(part)" }
             return String(path[..<dot]) + "-\(part)" + String(path[dot...])
         }
-        return PageOutputPaths(page: named(page), preview: named(preview), thumbnail: named(thumbnail),
-                               hocr: hocr.map(named), txt: txt.map(named), capture: nil)
+        return PageOutputPaths(
+            page: named(page), preview: named(preview), thumbnail: named(thumbnail),
+            hocr: hocr.map(named), txt: txt.map(named), capture: nil)
     }
 }
 
@@ -98,9 +101,11 @@ public struct PagePipeline: Sendable {
 
     /// A pipeline writing `renditions` after `correction` (and `split`), refusing pages over
     /// `maxPixels`, admitting whole frames through `frameGate` when given.
-    public init(renditions: RenditionOptions = RenditionOptions(), correction: CorrectionOptions = CorrectionOptions(),
-                clean: CleanOptions = CleanOptions(), split: SplitOptions = SplitOptions(), maxPixels: Int = 250_000_000,
-                frameGate: FrameGate? = nil, ocr: OCROptions? = nil) {
+    public init(
+        renditions: RenditionOptions = RenditionOptions(), correction: CorrectionOptions = CorrectionOptions(),
+        clean: CleanOptions = CleanOptions(), split: SplitOptions = SplitOptions(), maxPixels: Int = 250_000_000,
+        frameGate: FrameGate? = nil, ocr: OCROptions? = nil
+    ) {
         self.ocr = ocr
         self.renditions = renditions
         self.correction = correction
@@ -118,32 +123,43 @@ public struct PagePipeline: Sendable {
     /// - Throws: `ImagingError` naming the file and the reason.
     /// - Parameter entry: what the corrections file says of this page (its corners win over
     ///   `userQuad`; its `rotate` replaces the orientation decision, its `split` the split's).
-    public func process(_ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad? = nil,
-                        entry: CorrectionEntry? = nil) throws -> [PageResult] {
-        try ImagingError.retryingLostReason { try processOnce(source, to: outputs, userQuad: entry?.corners ?? userQuad, entry: entry) }
+    public func process(
+        _ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad? = nil,
+        entry: CorrectionEntry? = nil
+    ) throws -> [PageResult] {
+        try ImagingError.retryingLostReason {
+            try processOnce(source, to: outputs, userQuad: entry?.corners ?? userQuad, entry: entry)
+        }
     }
 
-    private func processOnce(_ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad?,
-                             entry: CorrectionEntry?) throws -> [PageResult] {
+    private func processOnce(
+        _ source: PageSource, to outputs: PageOutputPaths, userQuad: Quad?,
+        entry: CorrectionEntry?
+    ) throws -> [PageResult] {
         // 1. file -> one full-size decode (size checked from the header first), once the batch
         //    has room for the whole frame.
         var pass: FrameGate.Pass?
         defer { pass?.leave() }
         let decoded = try StageProfile.measure("1 decode") {
-            try PageDecoder(maxPixels: maxPixels).decodeFrame(source, planar: true,
-                                                             admit: { bytes in pass = frameGate?.enter(bytes: bytes) })
+            try PageDecoder(maxPixels: maxPixels).decodeFrame(
+                source, planar: true,
+                admit: { bytes in pass = frameGate?.enter(bytes: bytes) })
         }
         let (format, orientation) = (decoded.format, decoded.exifOrientation)
         let sourceSize = PixelSize(width: decoded.displayWidth, height: decoded.displayHeight)
         if let userQuad {
-            try UserCorners.check(userQuad, imageWidth: sourceSize.width, imageHeight: sourceSize.height, path: source.path)
+            try UserCorners.check(
+                userQuad, imageWidth: sourceSize.width, imageHeight: sourceSize.height, path: source.path)
         }
         do {
             // 1b. the review's capture of the whole source, as it comes (before correction): the
             //     detection copy, made here once instead of inside the correction.
-            let copy = outputs.capture == nil ? nil : StageProfile.measure("2a detection copy") { decoded.detectionCopy() }
+            let copy =
+                outputs.capture == nil ? nil : StageProfile.measure("2a detection copy") { decoded.detectionCopy() }
             let capture = try copy.flatMap { copy in
-                try outputs.capture.map { path in try StageProfile.measure("9 capture") { try writeCapture(copy, to: path) } }
+                try outputs.capture.map { path in
+                    try StageProfile.measure("9 capture") { try writeCapture(copy, to: path) }
+                }
             }
             // 2. correction (perspective for photos, deskew and trim for scans, or nothing); the
             //    frame is released when this returns, unless the page is a view of it. A turn the
@@ -169,11 +185,14 @@ public struct PagePipeline: Sendable {
             // 3. an open book becomes its two pages; the gutter is looked for on the preview when
             //    it is detailed enough (shrinking a lazily deskewed page again is costly), and a
             //    page written whole keeps that preview.
-            let detailed = max(preview.width, preview.height) >= min(ScanDeskew.analysisLongSide, max(page.width, page.height))
-            let parts = try PageSplitter(options: split, choice: entry?.split).split(page, record: record, preview: detailed ? preview : nil)
+            let detailed =
+                max(preview.width, preview.height) >= min(ScanDeskew.analysisLongSide, max(page.width, page.height))
+            let parts = try PageSplitter(options: split, choice: entry?.split).split(
+                page, record: record, preview: detailed ? preview : nil)
             return try parts.enumerated().map { index, part in
-                var result = try finish(part.image, record: part.record, source: source, format: format, orientation: orientation,
-                                        preview: parts.count == 1 ? preview : nil, to: outputs.part(index + 1))
+                var result = try finish(
+                    part.image, record: part.record, source: source, format: format, orientation: orientation,
+                    preview: parts.count == 1 ? preview : nil, to: outputs.part(index + 1))
                 result.sourceSize = sourceSize
                 result.split = part.split
                 result.captureSize = capture?.size  // the parts share the first part's capture
@@ -183,14 +202,19 @@ public struct PagePipeline: Sendable {
             }
         } catch {
             for paths in [outputs, outputs.part(2)] {
-                for path in [paths.page, paths.preview, paths.thumbnail] + [paths.hocr, paths.txt, paths.capture].compactMap({ $0 }) {
+                for path in [paths.page, paths.preview, paths.thumbnail]
+                    + [paths.hocr, paths.txt, paths.capture].compactMap({ $0 })
+                {
                     unlink(path)
                 }
             }
             if let error = error as? ImagingError { throw error }
             if let error = error as? OutputTooLarge {
-                throw ImagingError(.tooLarge, path: source.path, reason:
-                    "the corrected page would be \(error.width)x\(error.height), \(PageDecoder.megapixels(error.width * error.height)) MP, over --max-pixels \(PageDecoder.megapixels(error.maxPixels)) MP")
+                throw ImagingError(
+                    .tooLarge, path: source.path,
+                    reason:
+                        "the corrected page would be \(error.width)x\(error.height), \(PageDecoder.megapixels(error.width * error.height)) MP, over --max-pixels \(PageDecoder.megapixels(error.maxPixels)) MP"
+                )
             }
             throw ImagingError.decoding(error, path: source.path)
         }
@@ -198,31 +222,45 @@ public struct PagePipeline: Sendable {
 
     /// Steps 3-5 for one corrected page: clean-up, the three renditions, and the page's record.
     /// - Parameter preview: the page's preview when already made.
-    private func finish(_ image: VIPSImage, record corrected: CorrectionRecord, source: PageSource, format: SourceFormat,
-                        orientation: Int, preview made: VIPSImage?, to outputs: PageOutputPaths) throws -> PageResult {
+    private func finish(
+        _ image: VIPSImage, record corrected: CorrectionRecord, source: PageSource, format: SourceFormat,
+        orientation: Int, preview made: VIPSImage?, to outputs: PageOutputPaths
+    ) throws -> PageResult {
         var page = try image.inMemory()  // a split half: a crop, or deskewed again
         // Rendered once into memory (a few MB): written, then shrunk again for the thumbnail.
-        var preview = try made?.inMemory() ?? StageProfile.measure("4 preview resize") {
-            try shrink(page, inside: renditions.previewSize)
-        }
+        var preview =
+            try made?.inMemory()
+            ?? StageProfile.measure("4 preview resize") {
+                try shrink(page, inside: renditions.previewSize)
+            }
         // Clean-up: scanner edges (looked for on the preview) and tones; the preview is made
         // again from the cleaned page only when something changed.
         let cleaner = PageCleaner(options: clean)
-        let edges = corrected.kind == .perspective ? nil
+        let edges =
+            corrected.kind == .perspective
+            ? nil
             : try StageProfile.measure("3a edges") { try cleaner.edges(in: preview) }
         if edges != nil || clean.changesTones {
             page = try StageProfile.measure("3b clean") { try cleaner.apply(page, edges: edges) }
             preview = try shrink(page, inside: renditions.previewSize)
         }
-        let dpi = PageDPI.of(page: page.width, page.height, correction: corrected.kind, paper: correction.paper,
-                             sourceDPI: sourceDPI(source, format: format), orientation: orientation)
+        let dpi = PageDPI.of(
+            page: page.width, page.height, correction: corrected.kind, paper: correction.paper,
+            sourceDPI: sourceDPI(source, format: format), orientation: orientation)
         // Encode page, preview and thumbnail.
-        try StageProfile.measure("3 encode page") { try write(page, to: outputs.page, dpi: dpi, oneBit: clean.mode == .bw) }
-        try StageProfile.measure("5 encode preview") { try write(preview, to: outputs.preview, dpi: dpi, pageWidth: page.width) }
-        let small = try StageProfile.measure("6 thumbnail resize") {
-            try shrink(renditions.thumbnailSize <= renditions.previewSize ? preview : page, inside: renditions.thumbnailSize)
+        try StageProfile.measure("3 encode page") {
+            try write(page, to: outputs.page, dpi: dpi, oneBit: clean.mode == .bw)
         }
-        try StageProfile.measure("7 encode thumbnail") { try write(small, to: outputs.thumbnail, dpi: dpi, pageWidth: page.width) }
+        try StageProfile.measure("5 encode preview") {
+            try write(preview, to: outputs.preview, dpi: dpi, pageWidth: page.width)
+        }
+        let small = try StageProfile.measure("6 thumbnail resize") {
+            try shrink(
+                renditions.thumbnailSize <= renditions.previewSize ? preview : page, inside: renditions.thumbnailSize)
+        }
+        try StageProfile.measure("7 encode thumbnail") {
+            try write(small, to: outputs.thumbnail, dpi: dpi, pageWidth: page.width)
+        }
         // 8. The text, read from the written page file (what viewers, the PDF and the tesseract
         //    command see). Tesseract is told the resolution it would read from that file itself
         //    (leptonica's reading): a PNG's pHYs, a JPEG's JFIF density, but not EXIF or WebP
@@ -230,7 +268,9 @@ public struct PagePipeline: Sendable {
         //    command's (Tests/python/test_ocr.py).
         var text: PageTextRecord?
         if let ocr, let hocr = outputs.hocr, let txt = outputs.txt {
-            let stated = renditions.format == .png ? dpi?.y : renditions.format == .jpeg ? JFIFDensity.read(path: outputs.page) : nil
+            let stated =
+                renditions.format == .png
+                ? dpi?.y : renditions.format == .jpeg ? JFIFDensity.read(path: outputs.page) : nil
             text = try StageProfile.measure("8 ocr") {
                 try PageTextReader(options: ocr).read(pageFile: outputs.page, dpi: stated, hocrPath: hocr, txtPath: txt)
             }
@@ -238,11 +278,12 @@ public struct PagePipeline: Sendable {
         // The page's record.
         var record = corrected
         record.edgeFill = edges?.share
-        var result = PageResult(source: source, format: format, orientation: orientation,
-                                width: page.width, height: page.height, correction: record, files: outputs,
-                                dpi: dpi,
-                                previewSize: PixelSize(width: preview.width, height: preview.height),
-                                thumbnailSize: PixelSize(width: small.width, height: small.height))
+        var result = PageResult(
+            source: source, format: format, orientation: orientation,
+            width: page.width, height: page.height, correction: record, files: outputs,
+            dpi: dpi,
+            previewSize: PixelSize(width: preview.width, height: preview.height),
+            thumbnailSize: PixelSize(width: small.width, height: small.height))
         result.text = text
         return result
     }
@@ -258,21 +299,26 @@ public struct PagePipeline: Sendable {
         var options: [String] = []
         if format.isMultiPage { options.append("page=\(source.page)") }
         if format == .pdf { options.append("dpi=\(source.dpi)") }
-        let small = try VIPSImage.thumbnail(file: source.path, width: size, height: size,
-                                            loaderOptions: options.isEmpty ? nil : options.joined(separator: ","))
+        let small = try VIPSImage.thumbnail(
+            file: source.path, width: size, height: size,
+            loaderOptions: options.isEmpty ? nil : options.joined(separator: ","))
         return try small.displayReady(keepGray: page.isGray, background: 255)
     }
 
     /// `page` turned `turn` degrees clockwise (0, 90, 180, 270) as a corrections file asks, its
     /// record saying so; a straightened photo's quad is renamed to the turned page's corners, so
     /// a split half still maps back into the source.
-    static func turned(_ page: VIPSImage, record: CorrectionRecord, by turn: Int) throws -> (VIPSImage, CorrectionRecord) {
+    static func turned(_ page: VIPSImage, record: CorrectionRecord, by turn: Int) throws -> (
+        VIPSImage, CorrectionRecord
+    ) {
         var record = record
         record.rotation = turn
         record.rotationConfidence = nil
         let turns = turn / 90
         guard turns % 4 != 0 else { return (page, record) }
-        if record.kind == .perspective, let quad = record.quad { record.quad = PageCorrector.quarterTurned(quad, turns: turns) }
+        if record.kind == .perspective, let quad = record.quad {
+            record.quad = PageCorrector.quarterTurned(quad, turns: turns)
+        }
         return (try page.rotated(quarterTurns: turns), record)
     }
 
@@ -291,8 +337,9 @@ public struct PagePipeline: Sendable {
         } catch let error as AtomicFileError {
             throw ImagingError(.writeFailed, path: path, reason: "cannot be written (\(error.reason))")
         }
-        let covers = PixelSize(width: Int((Double(copy.width) * copy.scaleX).rounded()),
-                               height: Int((Double(copy.height) * copy.scaleY).rounded()))
+        let covers = PixelSize(
+            width: Int((Double(copy.width) * copy.scaleX).rounded()),
+            height: Int((Double(copy.height) * copy.scaleY).rounded()))
         return (PixelSize(width: copy.width, height: copy.height), covers)
     }
 
@@ -316,13 +363,17 @@ public struct PagePipeline: Sendable {
     /// HEIF headers are opened again here (lazily: no pixel is decoded).
     func sourceDPI(_ source: PageSource, format: SourceFormat) -> Resolution? {
         PageResolution.ofSource(source, format: format) {
-            try? TIFFDirectories.load(source, format: format, options: .init(page: format.isMultiPage ? source.page : nil)).0
+            try? TIFFDirectories.load(
+                source, format: format, options: .init(page: format.isMultiPage ? source.page : nil)
+            ).0
         }
     }
 
     /// Writes `image` to `path` atomically. A rendition of a page `pageWidth` pixels wide
     /// carries the page's resolution scaled to its own width, so it describes the same sheet.
-    func write(_ image: VIPSImage, to path: String, dpi: Resolution? = nil, pageWidth: Int? = nil, oneBit: Bool = false) throws {
+    func write(_ image: VIPSImage, to path: String, dpi: Resolution? = nil, pageWidth: Int? = nil, oneBit: Bool = false)
+        throws
+    {
         var options = renditions.saveOptions
         options.oneBit = oneBit
         if let dpi {

@@ -41,32 +41,39 @@ public enum Resampler {
     /// - Complexity: O(outHeight x width x taps + outHeight x outWidth x taps), taps about
     ///   6 x the residual factor (at most about 24), after an O(width x height) block average
     ///   for factors of 4 and more.
-    public static func resize(_ src: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bands: Int,
-                              into dst: UnsafeMutableBufferPointer<UInt8>, outWidth: Int, outHeight: Int,
-                              span: (width: Double, height: Double)? = nil, parallel: Bool = false,
-                              vectorized: Bool = true) {
+    public static func resize(
+        _ src: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bands: Int,
+        into dst: UnsafeMutableBufferPointer<UInt8>, outWidth: Int, outHeight: Int,
+        span: (width: Double, height: Double)? = nil, parallel: Bool = false,
+        vectorized: Bool = true
+    ) {
         precondition(width > 0 && height > 0 && bands > 0 && outWidth > 0 && outHeight > 0)
         precondition(src.count >= width * height * bands && dst.count >= outWidth * outHeight * bands)
         let spanX = span?.width ?? Double(width), spanY = span?.height ?? Double(height)
-        precondition(spanX > Double(width - 1) && spanX <= Double(width) && spanY > Double(height - 1) && spanY <= Double(height),
-                     "the span lies within the last pixel")
+        precondition(
+            spanX > Double(width - 1) && spanX <= Double(width) && spanY > Double(height - 1)
+                && spanY <= Double(height),
+            "the span lies within the last pixel")
         let kx = blockFactor(width, outWidth), ky = blockFactor(height, outHeight)
         if kx == 1 && ky == 1 {
-            convolve(src.baseAddress!, width: width, height: height, spanX: spanX, spanY: spanY,
-                     bands: bands, into: dst.baseAddress!, outWidth: outWidth, outHeight: outHeight, parallel: parallel,
-                     vectorized: vectorized)
+            convolve(
+                src.baseAddress!, width: width, height: height, spanX: spanX, spanY: spanY,
+                bands: bands, into: dst.baseAddress!, outWidth: outWidth, outHeight: outHeight, parallel: parallel,
+                vectorized: vectorized)
             return
         }
         let (bw, bh) = ((width + kx - 1) / kx, (height + ky - 1) / ky)
         var blocks = [UInt8](repeating: 0, count: bw * bh * bands)
         blocks.withUnsafeMutableBufferPointer { b in
-            blockAverage(src.baseAddress!, width: width, height: height, bands: bands, kx: kx, ky: ky, into: b.baseAddress!)
+            blockAverage(
+                src.baseAddress!, width: width, height: height, bands: bands, kx: kx, ky: ky, into: b.baseAddress!)
             // The averaged image spans the source exactly: width / kx block widths, the last
             // block partly outside (it averaged only the columns there were).
-            convolve(UnsafePointer(b.baseAddress!), width: bw, height: bh,
-                     spanX: spanX / Double(kx), spanY: spanY / Double(ky),
-                     bands: bands, into: dst.baseAddress!, outWidth: outWidth, outHeight: outHeight, parallel: parallel,
-                     vectorized: vectorized)
+            convolve(
+                UnsafePointer(b.baseAddress!), width: bw, height: bh,
+                spanX: spanX / Double(kx), spanY: spanY / Double(ky),
+                bands: bands, into: dst.baseAddress!, outWidth: outWidth, outHeight: outHeight, parallel: parallel,
+                vectorized: vectorized)
         }
     }
 
@@ -78,8 +85,10 @@ public enum Resampler {
     }
 
     /// `kx` x `ky` box averages; blocks at the right and bottom edges average the pixels they hold.
-    static func blockAverage(_ src: UnsafePointer<UInt8>, width: Int, height: Int, bands: Int, kx: Int, ky: Int,
-                             into dst: UnsafeMutablePointer<UInt8>) {
+    static func blockAverage(
+        _ src: UnsafePointer<UInt8>, width: Int, height: Int, bands: Int, kx: Int, ky: Int,
+        into dst: UnsafeMutablePointer<UInt8>
+    ) {
         let (bw, bh) = ((width + kx - 1) / kx, (height + ky - 1) / ky)
         let rowLength = width * bands
         var sums = [UInt32](repeating: 0, count: rowLength)
@@ -111,13 +120,16 @@ public enum Resampler {
 
     /// The Lanczos3 filter pass of `resize`: `width` x `height` pixels covering `spanX` x
     /// `spanY` source units (the averaged image may span a fraction less than its pixels).
-    private static func convolve(_ src: UnsafePointer<UInt8>, width: Int, height: Int, spanX: Double, spanY: Double,
-                                 bands: Int, into dst: UnsafeMutablePointer<UInt8>, outWidth: Int, outHeight: Int,
-                                 parallel: Bool, vectorized: Bool) {
+    private static func convolve(
+        _ src: UnsafePointer<UInt8>, width: Int, height: Int, spanX: Double, spanY: Double,
+        bands: Int, into dst: UnsafeMutablePointer<UInt8>, outWidth: Int, outHeight: Int,
+        parallel: Bool, vectorized: Bool
+    ) {
         let xs = FilterTaps(inputCount: width, span: spanX, outputCount: outWidth)
         let ys = FilterTaps(inputCount: height, span: spanY, outputCount: outHeight)
-        let job = ResampleJob(src: src, dst: dst, width: width, bands: bands, outWidth: outWidth, xs: xs, ys: ys,
-                              vectorized: vectorized && SIMDResample.available)
+        let job = ResampleJob(
+            src: src, dst: dst, width: width, bands: bands, outWidth: outWidth, xs: xs, ys: ys,
+            vectorized: vectorized && SIMDResample.available)
         let chunks = parallel ? min(outHeight, 16) : 1
         let rowsPerChunk = (outHeight + chunks - 1) / chunks
         DispatchQueue.concurrentPerform(iterations: (outHeight + rowsPerChunk - 1) / rowsPerChunk) { chunk in
@@ -141,15 +153,15 @@ struct FilterTaps: @unchecked Sendable {
     ///   - span: input units they cover (`inputCount` but for a block-averaged input).
     ///   - outputCount: output pixels spread over the same span.
     init(inputCount: Int, span: Double, outputCount: Int) {
-        let scale = span / Double(outputCount)        // input units per output pixel
-        let stretch = max(scale, 1)                     // the kernel widens when shrinking
+        let scale = span / Double(outputCount)  // input units per output pixel
+        let stretch = max(scale, 1)  // the kernel widens when shrinking
         let support = 3 * stretch
         var first = [Int](), count = [Int](), offset = [Int](), weights = [Float]()
         first.reserveCapacity(outputCount); count.reserveCapacity(outputCount); offset.reserveCapacity(outputCount)
         var maxCount = 1
         var real = [Double]()
         for i in 0..<outputCount {
-            let centre = (Double(i) + 0.5) * scale      // in input units; input pixel j is centred at j + 0.5
+            let centre = (Double(i) + 0.5) * scale  // in input units; input pixel j is centred at j + 0.5
             let lo = max(0, Int((centre - support - 0.5).rounded(.up)))
             let hi = min(inputCount - 1, Int((centre + support - 0.5).rounded(.down)))
             real.removeAll(keepingCapacity: true)
@@ -205,9 +217,13 @@ private struct ResampleJob: @unchecked Sendable {
     /// The horizontal weights laid out for `SIMDResample.horizontal3` (3 bands, vectorized).
     let pairWeights: PairWeights?
 
-    init(src: UnsafePointer<UInt8>, dst: UnsafeMutablePointer<UInt8>, width: Int, bands: Int, outWidth: Int,
-         xs: FilterTaps, ys: FilterTaps, vectorized: Bool) {
-        (self.src, self.dst, self.width, self.bands, self.outWidth, self.xs, self.ys) = (src, dst, width, bands, outWidth, xs, ys)
+    init(
+        src: UnsafePointer<UInt8>, dst: UnsafeMutablePointer<UInt8>, width: Int, bands: Int, outWidth: Int,
+        xs: FilterTaps, ys: FilterTaps, vectorized: Bool
+    ) {
+        (self.src, self.dst, self.width, self.bands, self.outWidth, self.xs, self.ys) = (
+            src, dst, width, bands, outWidth, xs, ys
+        )
         self.vectorized = vectorized
         pairWeights = vectorized && bands == 3 ? PairWeights(xs) : nil
     }
@@ -228,15 +244,20 @@ private struct ResampleJob: @unchecked Sendable {
                         // Vertical: weighted sum of the rows under the kernel, element by element.
                         let row = src + ys.first[y] * rowLength
                         let weights = yw.baseAddress! + ys.offset[y]
-                        if !(vectorized && SIMDResample.vertical(rows: row, stride: rowLength, weights: weights,
-                                                                 taps: ys.count[y], length: rowLength, into: line)) {
+                        if !(vectorized
+                            && SIMDResample.vertical(
+                                rows: row, stride: rowLength, weights: weights,
+                                taps: ys.count[y], length: rowLength, into: line))
+                        {
                             vertical(row, taps: ys.count[y], weights: weights, into: line)
                         }
                         // Horizontal, into the output row.
                         let out = dst + y * outWidth * bands
                         if let pairs = pairWeights,
-                           SIMDResample.horizontal3(line: line, first: first.baseAddress!, pairWeights: pairs.floats,
-                                                    taps: xs.maxCount, outWidth: outWidth, into: out) {
+                            SIMDResample.horizontal3(
+                                line: line, first: first.baseAddress!, pairWeights: pairs.floats,
+                                taps: xs.maxCount, outWidth: outWidth, into: out)
+                        {
                             continue
                         }
                         if bands == 3 {
@@ -253,8 +274,10 @@ private struct ResampleJob: @unchecked Sendable {
     /// The portable vertical pass: `line` = the `n` rows from `row` weighted by `w`.
     /// Taps two at a time: each pass over the row reads and writes it once for two source rows
     /// (the row traffic, not the arithmetic, bounds this loop).
-    private func vertical(_ row: UnsafePointer<UInt8>, taps n: Int, weights w: UnsafePointer<Float>,
-                          into line: UnsafeMutablePointer<Float>) {
+    private func vertical(
+        _ row: UnsafePointer<UInt8>, taps n: Int, weights w: UnsafePointer<Float>,
+        into line: UnsafeMutablePointer<Float>
+    ) {
         let rowLength = width * bands
         var k = 0
         if n % 2 == 1 {
@@ -284,8 +307,10 @@ private struct ResampleJob: @unchecked Sendable {
     }
 
     @inline(__always)
-    private func horizontal3(_ line: UnsafeMutablePointer<Float>, _ out: UnsafeMutablePointer<UInt8>,
-                             _ w: UnsafePointer<Float>) {
+    private func horizontal3(
+        _ line: UnsafeMutablePointer<Float>, _ out: UnsafeMutablePointer<UInt8>,
+        _ w: UnsafePointer<Float>
+    ) {
         let raw = UnsafeRawPointer(line)
         xs.first.withUnsafeBufferPointer { first in
             xs.count.withUnsafeBufferPointer { count in
@@ -310,8 +335,10 @@ private struct ResampleJob: @unchecked Sendable {
         }
     }
 
-    private func horizontal(_ line: UnsafeMutablePointer<Float>, _ out: UnsafeMutablePointer<UInt8>,
-                            _ w: UnsafePointer<Float>) {
+    private func horizontal(
+        _ line: UnsafeMutablePointer<Float>, _ out: UnsafeMutablePointer<UInt8>,
+        _ w: UnsafePointer<Float>
+    ) {
         for x in 0..<outWidth {
             let n = xs.count[x], base = xs.first[x] * bands, w0 = xs.offset[x]
             for band in 0..<bands {

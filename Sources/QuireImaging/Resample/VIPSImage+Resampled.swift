@@ -18,14 +18,17 @@ extension VIPSImage {
     ///   - span: the picture's extent in pixels when the last column or row is only partly
     ///     picture (see `Resampler.resize`).
     ///   - parallel: split the rows across the cores.
-    func resampled(toWidth outWidth: Int, height outHeight: Int, span: (width: Double, height: Double)? = nil,
-                   parallel: Bool = false) throws -> VIPSImage {
+    func resampled(
+        toWidth outWidth: Int, height outHeight: Int, span: (width: Double, height: Double)? = nil,
+        parallel: Bool = false
+    ) throws -> VIPSImage {
         precondition(format == .uchar && isInMemory, "resampled(toWidth:height:) needs 8-bit pixels in memory")
         if (outWidth, outHeight) == (width, height) && span == nil { return self }
         let out = try VIPSFrame(width: outWidth, height: outHeight, bands: bands)
         try withPixels { src in
-            Resampler.resize(src, width: width, height: height, bands: bands, into: out.pixels,
-                             outWidth: outWidth, outHeight: outHeight, span: span, parallel: parallel)
+            Resampler.resize(
+                src, width: width, height: height, bands: bands, into: out.pixels,
+                outWidth: outWidth, outHeight: outHeight, span: span, parallel: parallel)
         }
         return out.image
     }

@@ -75,19 +75,24 @@ struct PageSplitter: Sendable {
         case .at(let share)?:
             gutter = SpreadFinder.Gutter(kind: .given, position: share)
         case .gutter?:
-            let found = try StageProfile.measure("2f spread", { try Self.gutter(of: preview ?? page, aspectRatio: aspect) })
+            let found = try StageProfile.measure(
+                "2f spread", { try Self.gutter(of: preview ?? page, aspectRatio: aspect) })
             gutter = found ?? SpreadFinder.Gutter(kind: .given, position: 0.5)
         case nil:
             guard options.mode == .auto, SpreadFinder.aspectRange.contains(aspect),
-                  let found = try StageProfile.measure("2f spread", { try Self.gutter(of: preview ?? page, aspectRatio: aspect) }) else {
+                let found = try StageProfile.measure(
+                    "2f spread", { try Self.gutter(of: preview ?? page, aspectRatio: aspect) })
+            else {
                 return whole
             }
             gutter = found
         }
         guard page.width >= 2 else { return whole }
         let cut = min(page.width - 1, max(1, Int((gutter.position * Double(page.width)).rounded())))
-        let rects = [Rect(x: 0, y: 0, width: Double(cut), height: Double(page.height)),
-                     Rect(x: Double(cut), y: 0, width: Double(page.width - cut), height: Double(page.height))]
+        let rects = [
+            Rect(x: 0, y: 0, width: Double(cut), height: Double(page.height)),
+            Rect(x: Double(cut), y: 0, width: Double(page.width - cut), height: Double(page.height))
+        ]
         var parts: [Part] = []
         for (index, rect) in rects.enumerated() {
             let side: PageSplit.Side = index == 0 ? .left : .right
@@ -106,8 +111,10 @@ struct PageSplitter: Sendable {
                 break
             }
             let part = options.order == .ltr ? index + 1 : 2 - index
-            parts.append(Part(image: half, record: halfRecord,
-                              split: PageSplit(part: part, side: side, rect: rect, gutter: gutter.kind)))
+            parts.append(
+                Part(
+                    image: half, record: halfRecord,
+                    split: PageSplit(part: part, side: side, rect: rect, gutter: gutter.kind)))
         }
         return parts.sorted { $0.split!.part < $1.split!.part }
     }
@@ -123,7 +130,9 @@ struct PageSplitter: Sendable {
 
     /// The part of `quad` (display pixels of the source) that `rect` of the page warped from it shows.
     static func subQuad(of quad: Quad, page: VIPSImage, rect: Rect) -> Quad? {
-        guard let h = Homography(rectWidth: Double(page.width), height: Double(page.height), to: quad) else { return nil }
+        guard let h = Homography(rectWidth: Double(page.width), height: Double(page.height), to: quad) else {
+            return nil
+        }
         return Quad(corners: Quad(rect: rect).corners.compactMap(h.apply))
     }
 }

@@ -56,7 +56,8 @@ public enum SpreadFinder {
     /// - Complexity: O(width x height).
     public static func gutter(gray: [UInt8], width: Int, height: Int, aspectRatio: Double? = nil) -> Gutter? {
         guard width >= 64, height >= 32, gray.count >= width * height,
-              aspectRange.contains(aspectRatio ?? Double(width) / Double(height)) else { return nil }
+            aspectRange.contains(aspectRatio ?? Double(width) / Double(height))
+        else { return nil }
         let (xs, _, weights) = SkewEstimator.inkPoints(gray: gray, width: width, height: height)
         let bands = 100
         var ink = [Double](repeating: 0, count: bands)
@@ -78,7 +79,9 @@ public enum SpreadFinder {
         // turn round is as landscape, and a gap between two of its lines (or a heading's dark
         // band) looks like a gutter (a photographed invoice and article page, turned, were cut
         // in two at one).
-        guard !SkewEstimator.linesRunDown(gray: gray, width: width, height: height, margin: sidewaysMargin) else { return nil }
+        guard !SkewEstimator.linesRunDown(gray: gray, width: width, height: height, margin: sidewaysMargin) else {
+            return nil
+        }
         return found
     }
 
@@ -107,7 +110,9 @@ public enum SpreadFinder {
         // Two pages' inner margins are wider than any gap inside either page: a leaflet's
         // blank bands between its panels are all alike (a folded leaflet lying sideways had one
         // in the middle zone and two more as wide).
-        let inner = runs.filter { $0.start != best.start && $0.start > bands / 10 && $0.start + $0.length < bands - bands / 10 }
+        let inner = runs.filter {
+            $0.start != best.start && $0.start > bands / 10 && $0.start + $0.length < bands - bands / 10
+        }
         guard inner.allSatisfy({ Double($0.length) < gutterDominance * Double(best.length) }) else { return nil }
         return Gutter(kind: .margins, position: (Double(best.start) + Double(best.length) / 2) / Double(bands))
     }
@@ -139,7 +144,9 @@ public enum SpreadFinder {
         }
         let paper = medians.sorted()[width * 3 / 4]
         let lo = Int(foldZone.lowerBound * Double(width)), hi = Int(foldZone.upperBound * Double(width))
-        guard let darkest = (lo...hi).min(by: { smooth[$0] < smooth[$1] }), darkest > lo, darkest < hi else { return nil }
+        guard let darkest = (lo...hi).min(by: { smooth[$0] < smooth[$1] }), darkest > lo, darkest < hi else {
+            return nil
+        }
         let depth = paper - smooth[darkest]
         guard depth >= max(minimumFoldDepth, minimumFoldShare * paper) else { return nil }
         let half = paper - depth / 2

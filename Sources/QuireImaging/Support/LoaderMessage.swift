@@ -13,13 +13,17 @@ public enum LoaderMessage: String, Sendable, Hashable, CaseIterable {
     public var phrases: [String] {
         switch self {
         // libc's strerror for ENOSPC and EDQUOT, libjpeg/libvips's savers, libpng.
-        case .diskFull: ["no space left on device", "out of disk space", "disk quota exceeded", "disk full", "enospc", "edquot"]
+        case .diskFull:
+            ["no space left on device", "out of disk space", "disk quota exceeded", "disk full", "enospc", "edquot"]
         // libjpeg, libpng/libspng, libtiff, libwebp, libheif, giflib and libvips's loaders.
-        case .truncated: ["premature end", "truncat", "unexpected end", "end of file", "eof",
-                          "not enough data", "read error", "short read", "out of data",
-                          "incomplete", "corrupt", "crc error", "invalid", "bad huffman",
-                          "unable to read", "failed to read", "out of order read",
-                          "error reading", "read failed", "libspng", "libpng", "decode"]
+        case .truncated:
+            [
+                "premature end", "truncat", "unexpected end", "end of file", "eof",
+                "not enough data", "read error", "short read", "out of data",
+                "incomplete", "corrupt", "crc error", "invalid", "bad huffman",
+                "unable to read", "failed to read", "out of order read",
+                "error reading", "read failed", "libspng", "libpng", "decode"
+            ]
         // Sources/CVipsShim/jpeg/cvips_jpeg.c and kernels/cvips_jpeg_planes.c.
         case .jpegEndsEarly: ["the file is truncated"]
         }

@@ -24,7 +24,9 @@ enum StageProfile {
         let start = cpuMilliseconds()
         defer {
             let spent = cpuMilliseconds() - start
-            totals.withLock { $0[stage, default: (0, 0)].ms += spent; $0[stage, default: (0, 0)].count += 1 }
+            totals.withLock {
+                $0[stage, default: (0, 0)].ms += spent; $0[stage, default: (0, 0)].count += 1
+            }
         }
         return try body()
     }
@@ -42,7 +44,8 @@ enum StageProfile {
         let rows = totals.withLock { $0 }.sorted { $0.key < $1.key }
         var text = "stage                    calls   CPU ms   ms/call\n"
         for (stage, t) in rows {
-            text += String(format: "%-24@ %5d %8.1f %9.2f\n", stage as NSString, t.count, t.ms, t.ms / Double(max(1, t.count)))
+            text += String(
+                format: "%-24@ %5d %8.1f %9.2f\n", stage as NSString, t.count, t.ms, t.ms / Double(max(1, t.count)))
         }
         FileHandle.standardError.write(Data(text.utf8))
     }

@@ -19,13 +19,18 @@ public struct OCROptions: Sendable, Hashable, Codable {
     /// are), nil when they can.
     public static func problem(with languages: [String], installed: [String]) -> String? {
         guard !languages.isEmpty else { return "no language given" }
-        if let bad = languages.first(where: { !$0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" } || $0.isEmpty }) {
+        if let bad = languages.first(where: {
+            !$0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" } || $0.isEmpty
+        }) {
             return "'\(bad)' is not a language name (e.g. eng, deu, eng+deu)"
         }
         let missing = languages.filter { !installed.contains($0) || $0 == "osd" }
         guard !missing.isEmpty else { return nil }
-        let have = installed.isEmpty ? "none (install Debian's tesseract-ocr-eng, tesseract-ocr-deu, ...)" : installed.joined(separator: ", ")
-        return "language\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) not installed; installed: \(have)"
+        let have =
+            installed.isEmpty
+            ? "none (install Debian's tesseract-ocr-eng, tesseract-ocr-deu, ...)" : installed.joined(separator: ", ")
+        return
+            "language\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")) not installed; installed: \(have)"
     }
 }
 
@@ -74,8 +79,9 @@ public struct PageTextReader: Sendable {
         do {
             let page = try VIPSImage.load(file: pageFile)
             guard let image = try TextImage.pixels(of: page, dpi: dpi) else {
-                throw ImagingError(.tooLarge, path: pageFile,
-                                   reason: "is too large for text recognition (over \(TextImage.maximumSide) px on a side)")
+                throw ImagingError(
+                    .tooLarge, path: pageFile,
+                    reason: "is too large for text recognition (over \(TextImage.maximumSide) px on a side)")
             }
             reading = try engines.withEngine { try $0.read(image) }
         } catch let error as ImagingError {
@@ -90,7 +96,8 @@ public struct PageTextReader: Sendable {
                 throw ImagingError(.writeFailed, path: path, reason: "cannot be written (\(error))")
             }
         }
-        return PageTextRecord(language: options.language, meanConfidence: reading.meanConfidence,
-                              words: reading.wordConfidences.count)
+        return PageTextRecord(
+            language: options.language, meanConfidence: reading.meanConfidence,
+            words: reading.wordConfidences.count)
     }
 }

@@ -66,7 +66,8 @@ extension TextImage {
         case 2: source = try source.extractBands(0)
         default: source = try source.extractBands(0, count: 3)
         }
-        return TextImage(pixels: try source.pixelBytes(), width: source.width, height: source.height,
-                         bands: source.bands, dpi: dpi)
+        return TextImage(
+            pixels: try source.pixelBytes(), width: source.width, height: source.height,
+            bands: source.bands, dpi: dpi)
     }
 }

@@ -87,7 +87,8 @@ public struct ContentHash: Sendable {
     public func finalize() -> UInt64 {
         var h: UInt64
         if total >= 32 {
-            h = ((v1 << 1) | (v1 >> 63)) &+ ((v2 << 7) | (v2 >> 57))
+            h =
+                ((v1 << 1) | (v1 >> 63)) &+ ((v2 << 7) | (v2 >> 57))
                 &+ ((v3 << 12) | (v3 >> 52)) &+ ((v4 << 18) | (v4 >> 46))
             h = Self.merge(h, v1); h = Self.merge(h, v2); h = Self.merge(h, v3); h = Self.merge(h, v4)
         } else {

@@ -18,7 +18,9 @@ enum DiskFull {
         let ns = error as NSError
         if ns.domain == NSCocoaErrorDomain && ns.code == CocoaError.fileWriteOutOfSpace.rawValue { return true }
         if ns.domain == NSPOSIXErrorDomain && (ns.code == Int(ENOSPC) || ns.code == Int(EDQUOT)) { return true }
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying !== ns, matches(underlying) { return true }
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying !== ns, matches(underlying) {
+            return true
+        }
         return matches(String(describing: error))
     }
 }

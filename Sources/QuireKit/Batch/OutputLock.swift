@@ -19,10 +19,12 @@ public final class OutputLock: @unchecked Sendable {
     public init(output out: String) throws {
         let path = Self.path(in: out)
         do {
-            try FileManager.default.createDirectory(atPath: out + "/" + InputDiscovery.stateFolderName,
-                                                    withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                atPath: out + "/" + InputDiscovery.stateFolderName,
+                withIntermediateDirectories: true)
         } catch {
-            throw ProcessError(path: out, reason: "cannot create the output folder (\((error as NSError).localizedDescription))")
+            throw ProcessError(
+                path: out, reason: "cannot create the output folder (\((error as NSError).localizedDescription))")
         }
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
@@ -36,9 +38,12 @@ public final class OutputLock: @unchecked Sendable {
             guard code == EWOULDBLOCK else {
                 throw ProcessError(path: path, reason: "cannot be locked (\(String(cString: strerror(code))))")
             }
-            let pid = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw ProcessError(path: out, reason: "is in use by another quire process\(pid.isEmpty ? "" : " (pid \(pid))"); "
-                + "wait for it to finish or write to another folder")
+            let pid = String(decoding: buffer.prefix(max(0, count)), as: UTF8.self).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            throw ProcessError(
+                path: out,
+                reason: "is in use by another quire process\(pid.isEmpty ? "" : " (pid \(pid))"); "
+                    + "wait for it to finish or write to another folder")
         }
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(fd, 0)

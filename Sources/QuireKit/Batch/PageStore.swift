@@ -84,8 +84,12 @@ struct PageStore: Sendable {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let names = fileNames.map { folder + "/" + $0 }
         let text = textFileNames(part: 1).map { folder + "/" + $0 }
-        return (folder, PageOutputPaths(page: names[0], preview: names[names.count > 1 ? 1 : 0], thumbnail: names[names.count - 1],
-                                        hocr: text.first, txt: text.last, capture: captures ? folder + "/" + Self.captureName : nil))
+        return (
+            folder,
+            PageOutputPaths(
+                page: names[0], preview: names[names.count > 1 ? 1 : 0], thumbnail: names[names.count - 1],
+                hocr: text.first, txt: text.last, capture: captures ? folder + "/" + Self.captureName : nil)
+        )
     }
 
     /// Commits a staged page (`parts` pages of one source): renames its folder to `store/<id>`.
@@ -96,7 +100,9 @@ struct PageStore: Sendable {
         if rename(folder, target) != 0 {
             let code = errno
             let names = (1...max(1, parts)).flatMap { allFileNames(part: $0) }
-            if code == ENOTEMPTY || code == EEXIST, names.allSatisfy({ FileManager.default.fileExists(atPath: target + "/" + $0) }) {
+            if code == ENOTEMPTY || code == EEXIST,
+                names.allSatisfy({ FileManager.default.fileExists(atPath: target + "/" + $0) })
+            {
                 try? FileManager.default.removeItem(atPath: folder)
                 return
             }
@@ -126,14 +132,16 @@ struct PageStore: Sendable {
         var a = stat(), b = stat()
         if stat(stored, &a) == 0, stat(final, &b) == 0, a.st_ino == b.st_ino, a.st_dev == b.st_dev { return }
         let url = URL(fileURLWithPath: final)
-        let temporary = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".partial-"
+        let temporary =
+            url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".partial-"
             + String(UInt64.random(in: 0 ... .max), radix: 36)
         unlink(temporary)
         if link(stored, temporary) != 0 {
             do {
                 try FileManager.default.copyItem(atPath: stored, toPath: temporary)
             } catch {
-                throw ProcessError(path: final, reason: "cannot be written (\((error as NSError).localizedDescription))")
+                throw ProcessError(
+                    path: final, reason: "cannot be written (\((error as NSError).localizedDescription))")
             }
         }
         guard rename(temporary, final) == 0 else {

@@ -57,10 +57,12 @@ public final class ProgressReporter: Sendable {
     ///   - total: pages the batch will finish.
     ///   - isTerminal: whether stdout is a terminal (injected for tests).
     ///   - write: where text goes (stdout by default; the bar is drawn there with `\r`).
-    public init(style: Style, total: Int, isTerminal: Bool = isatty(STDOUT_FILENO) != 0,
-                write: @escaping @Sendable (String) -> Void = { text in
-                    FileHandle.standardOutput.write(Data(text.utf8))
-                }) {
+    public init(
+        style: Style, total: Int, isTerminal: Bool = isatty(STDOUT_FILENO) != 0,
+        write: @escaping @Sendable (String) -> Void = { text in
+            FileHandle.standardOutput.write(Data(text.utf8))
+        }
+    ) {
         self.style = style
         self.total = total
         self.drawsBar = style == .auto && isTerminal
@@ -68,15 +70,19 @@ public final class ProgressReporter: Sendable {
     }
 
     /// Records one finished page (`status` ok, skipped or failed).
-    public func pageFinished(source: String, sourcePage: Int, status: PageStatus, code: String? = nil,
-                             message: String? = nil) {
+    public func pageFinished(
+        source: String, sourcePage: Int, status: PageStatus, code: String? = nil,
+        message: String? = nil
+    ) {
         counts.withLock { counts in
             report(&counts, source: source, sourcePage: sourcePage, status: status, code: code, message: message)
         }
     }
 
-    private func report(_ counts: inout Counts, source: String, sourcePage: Int, status: PageStatus, code: String?,
-                        message: String?) {
+    private func report(
+        _ counts: inout Counts, source: String, sourcePage: Int, status: PageStatus, code: String?,
+        message: String?
+    ) {
         counts.done += 1
         if status == .ok { counts.written += 1 }
         let done = counts.done, written = counts.written
@@ -87,9 +93,10 @@ public final class ProgressReporter: Sendable {
         let left: Double? = rate > 0 ? Double(total - done) / rate : nil
         switch style {
         case .json:
-            let event = Event(done: done, total: total, source: source, sourcePage: sourcePage, status: status,
-                              code: code, message: message, pagesPerSecond: (rate * 100).rounded() / 100,
-                              secondsLeft: left.map { ($0 * 10).rounded() / 10 })
+            let event = Event(
+                done: done, total: total, source: source, sourcePage: sourcePage, status: status,
+                code: code, message: message, pagesPerSecond: (rate * 100).rounded() / 100,
+                secondsLeft: left.map { ($0 * 10).rounded() / 10 })
             if let data = try? JSONOutput.encode(event, .line), let text = String(data: data, encoding: .utf8) {
                 write(text + "\n")
             }

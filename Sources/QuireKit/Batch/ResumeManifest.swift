@@ -30,8 +30,10 @@ public final class ResumeManifest: Sendable {
 
         /// A manifest line: the source page's key, the hashes it was made from, its store id, the
         /// records of the pages it produced and their final files.
-        public init(key: String, inputHash: String, optionsHash: String, store: String, results: [PageResult],
-                    files: [LayoutReport.Files]? = nil) {
+        public init(
+            key: String, inputHash: String, optionsHash: String, store: String, results: [PageResult],
+            files: [LayoutReport.Files]? = nil
+        ) {
             self.key = key
             self.inputHash = inputHash
             self.optionsHash = optionsHash
@@ -99,13 +101,18 @@ public final class ResumeManifest: Sendable {
     /// The finished entry for a page when it can be reused as is: same input bytes, same
     /// options, and every stored file of each of its pages (`fileNames(part)`, parts from 1)
     /// still present under `storeDirectory`.
-    public func reusable(key: String, inputHash: String, optionsHash: String, storeDirectory: URL,
-                         fileNames: (Int) -> [String]) -> Entry? {
+    public func reusable(
+        key: String, inputHash: String, optionsHash: String, storeDirectory: URL,
+        fileNames: (Int) -> [String]
+    ) -> Entry? {
         let entry = state.withLock { $0.entries[key] }
-        guard let entry, entry.inputHash == inputHash, entry.optionsHash == optionsHash, !entry.results.isEmpty else { return nil }
+        guard let entry, entry.inputHash == inputHash, entry.optionsHash == optionsHash, !entry.results.isEmpty else {
+            return nil
+        }
         let folder = storeDirectory.appendingPathComponent(entry.store)
         for part in 1...entry.results.count {
-            for name in fileNames(part) where !FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) {
+            for name in fileNames(part)
+            where !FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) {
                 return nil
             }
         }

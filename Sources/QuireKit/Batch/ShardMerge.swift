@@ -29,28 +29,35 @@ public enum ShardMerge {
         var entries: [(position: ShardRun.Position, page: LayoutReport.Page, folder: String)] = []
         var errors: [(position: ShardRun.Position, error: LayoutReport.PageError)] = []
         for shard in shards {
-            for (position, page) in zip(shard.run.pages, shard.report.pages) { entries.append((position, page, shard.folder)) }
+            for (position, page) in zip(shard.run.pages, shard.report.pages) {
+                entries.append((position, page, shard.folder))
+            }
             for (position, error) in zip(shard.run.errors, shard.report.errors) { errors.append((position, error)) }
         }
         entries.sort { $0.position < $1.position }
         errors.sort { $0.position < $1.position }
         if let dup = zip(entries, entries.dropFirst()).first(where: { $0.0.position == $0.1.position }) {
-            throw ProcessError(path: dup.1.folder, reason: "holds page \(dup.1.page.source) that another shard holds too")
+            throw ProcessError(
+                path: dup.1.folder, reason: "holds page \(dup.1.page.source) that another shard holds too")
         }
 
         // Files, renumbered in the merged order.
         let thumbnailsOnly = shards[0].run.thumbnailsOnly
-        let folders = thumbnailsOnly ? [Processor.thumbnailsFolder]
-                                     : [Processor.pagesFolder, Processor.previewsFolder, Processor.thumbnailsFolder]
+        let folders =
+            thumbnailsOnly
+            ? [Processor.thumbnailsFolder]
+            : [Processor.pagesFolder, Processor.previewsFolder, Processor.thumbnailsFolder]
         let needsMasks = entries.contains { $0.page.files.mask != nil }
         let needsText = entries.contains { $0.page.text != nil }
         let needsCaptures = entries.contains { $0.page.capture != nil }
         for folder in folders + (needsMasks ? ["masks"] : []) + (needsText ? [Processor.textFolder] : [])
-            + (needsCaptures ? [Processor.capturesFolder] : []) {
+            + (needsCaptures ? [Processor.capturesFolder] : [])
+        {
             do {
                 try FileManager.default.createDirectory(atPath: out + "/" + folder, withIntermediateDirectories: true)
             } catch {
-                throw ProcessError(path: out, reason: "cannot create the output folder (\((error as NSError).localizedDescription))")
+                throw ProcessError(
+                    path: out, reason: "cannot create the output folder (\((error as NSError).localizedDescription))")
             }
         }
         let digits = Processor.fileNumberDigits(pageCount: shards.reduce(0) { $0 + $1.run.pageCount })
@@ -59,18 +66,25 @@ public enum ShardMerge {
         // A split source's parts share one capture, named after the first part's new number.
         var captures: [String: String] = [:]
         for (rank, entry) in entries.enumerated() {
-            pages.append(try placePage(entry.page, from: entry.folder, number: rank, digits: digits,
-                                       thumbnailsOnly: thumbnailsOnly, into: out, captures: &captures))
+            pages.append(
+                try placePage(
+                    entry.page, from: entry.folder, number: rank, digits: digits,
+                    thumbnailsOnly: thumbnailsOnly, into: out, captures: &captures))
         }
-        let kept = Set(pages.flatMap {
-            [$0.files.page, $0.files.preview, $0.files.thumbnail]
-                + [$0.files.mask, $0.text?.hocr, $0.text?.txt, $0.capture?.file].compactMap { $0 }
-        })
+        let kept = Set(
+            pages.flatMap {
+                [$0.files.page, $0.files.preview, $0.files.thumbnail]
+                    + [$0.files.mask, $0.text?.hocr, $0.text?.txt, $0.capture?.file].compactMap { $0 }
+            })
         Processor.removeStaleOutputs(in: out, keeping: kept)
 
-        var report = LayoutReport.relaidOut(viewport: shards[0].report.viewport, options: shards[0].report.options, pages: pages, errors: errors.map(\.error))
+        var report = LayoutReport.relaidOut(
+            viewport: shards[0].report.viewport, options: shards[0].report.options, pages: pages,
+            errors: errors.map(\.error))
         // Pages each shard's corrections excluded (shards hold whole files, so none is listed twice).
-        let excluded = shards.flatMap { $0.report.excluded ?? [] }.sorted { ($0.source, $0.sourcePage) < ($1.source, $1.sourcePage) }
+        let excluded = shards.flatMap { $0.report.excluded ?? [] }.sorted {
+            ($0.source, $0.sourcePage) < ($1.source, $1.sourcePage)
+        }
         report.excluded = excluded.isEmpty ? nil : excluded
         let layoutPath = out + "/" + Processor.layoutFileName
         do {
@@ -82,7 +96,9 @@ public enum ShardMerge {
     }
 
     /// One shard's record and layout.json, checked against each other.
-    static func readShard(_ folder: String, mergingInto out: String) throws -> (folder: String, run: ShardRun, report: LayoutReport) {
+    static func readShard(_ folder: String, mergingInto out: String) throws -> (
+        folder: String, run: ShardRun, report: LayoutReport
+    ) {
         if URL(fileURLWithPath: folder).standardizedFileURL.path == URL(fileURLWithPath: out).standardizedFileURL.path {
             throw ProcessError(path: folder, reason: "is the merge's own output folder; merge into a new folder")
         }
@@ -94,7 +110,8 @@ public enum ShardMerge {
             throw ProcessError(path: folder, reason: "\(error)")
         }
         guard run.pages.count == report.pages.count, run.errors.count == report.errors.count else {
-            throw ProcessError(path: folder, reason: "layout.json and \(ShardRun.fileName) disagree (was the folder edited?)")
+            throw ProcessError(
+                path: folder, reason: "layout.json and \(ShardRun.fileName) disagree (was the folder edited?)")
         }
         return (folder, run, report)
     }
@@ -102,13 +119,16 @@ public enum ShardMerge {
     /// Places one shard page's files into OUT under its number in the merged batch and returns
     /// its record with the new names. A split source's parts share one capture (`captures`: the
     /// shard's capture -> its new name), named after the first part's new number.
-    static func placePage(_ source: LayoutReport.Page, from folder: String, number rank: Int, digits: Int,
-                          thumbnailsOnly: Bool, into out: String, captures: inout [String: String]) throws -> LayoutReport.Page {
+    static func placePage(
+        _ source: LayoutReport.Page, from folder: String, number rank: Int, digits: Int,
+        thumbnailsOnly: Bool, into out: String, captures: inout [String: String]
+    ) throws -> LayoutReport.Page {
         let old = source.files
         let ext = (old.thumbnail as NSString).pathExtension
         var new = Processor.files(number: rank, digits: digits, extension: ext, thumbnailsOnly: thumbnailsOnly)
         if let mask = old.mask {
-            new.mask = "masks/" + ((new.thumbnail as NSString).lastPathComponent as NSString).deletingPathExtension + ".png"
+            new.mask =
+                "masks/" + ((new.thumbnail as NSString).lastPathComponent as NSString).deletingPathExtension + ".png"
             try place(folder + "/" + mask, at: out + "/" + new.mask!)
         }
         var placed = Set<String>()
@@ -127,7 +147,8 @@ public enum ShardMerge {
         }
         if var capture = page.capture {
             let shared = folder + "\u{0}" + capture.file
-            let name = captures[shared] ?? Processor.capturesFolder + "/"
+            let name =
+                captures[shared] ?? Processor.capturesFolder + "/"
                 + ((new.thumbnail as NSString).lastPathComponent as NSString).deletingPathExtension + ".jpg"
             if captures[shared] == nil {
                 try place(folder + "/" + capture.file, at: out + "/" + name)
@@ -144,24 +165,33 @@ public enum ShardMerge {
         let first = shards[0]
         for shard in shards.dropFirst() {
             let reason: String? =
-                shard.run.shardCount != first.run.shardCount ? "was cut into \(shard.run.shardCount) shards, \(first.folder) into \(first.run.shardCount)"
-                : shard.run.inputs != first.run.inputs ? "was made from other inputs than \(first.folder)"
-                : shard.run.thumbnailsOnly != first.run.thumbnailsOnly ? "is \(shard.run.thumbnailsOnly ? "" : "not ")thumbnails-only, unlike \(first.folder)"
-                : shard.report.viewport != first.report.viewport ? "has another --viewport or --strip-height than \(first.folder)"
-                : nil
+                shard.run.shardCount != first.run.shardCount
+                ? "was cut into \(shard.run.shardCount) shards, \(first.folder) into \(first.run.shardCount)"
+                : shard.run.inputs != first.run.inputs
+                    ? "was made from other inputs than \(first.folder)"
+                    : shard.run.thumbnailsOnly != first.run.thumbnailsOnly
+                        ? "is \(shard.run.thumbnailsOnly ? "" : "not ")thumbnails-only, unlike \(first.folder)"
+                        : shard.report.viewport != first.report.viewport
+                            ? "has another --viewport or --strip-height than \(first.folder)"
+                            : nil
             if let reason { throw ProcessError(path: shard.folder, reason: reason) }
         }
         var seen: [Int: String] = [:]
         for shard in shards {
             if let other = seen[shard.run.shardIndex] {
-                throw ProcessError(path: shard.folder, reason: "is shard \(shard.run.shardIndex)/\(shard.run.shardCount), as is \(other)")
+                throw ProcessError(
+                    path: shard.folder,
+                    reason: "is shard \(shard.run.shardIndex)/\(shard.run.shardCount), as is \(other)")
             }
             seen[shard.run.shardIndex] = shard.folder
         }
         let missing = (1...first.run.shardCount).filter { seen[$0] == nil }
         if !missing.isEmpty {
-            throw ProcessError(path: first.folder, reason: "shard\(missing.count == 1 ? "" : "s") "
-                + missing.map { "\($0)/\(first.run.shardCount)" }.joined(separator: ", ") + " missing from the merge")
+            throw ProcessError(
+                path: first.folder,
+                reason: "shard\(missing.count == 1 ? "" : "s") "
+                    + missing.map { "\($0)/\(first.run.shardCount)" }.joined(separator: ", ")
+                    + " missing from the merge")
         }
     }
 

@@ -50,8 +50,10 @@ public struct ShardRun: Codable, Sendable, Equatable {
     public var errors: [Position]
 
     /// The record of one shard's run, as `quire merge` reads it back.
-    public init(shard: ShardSelector, inputs: [String], pageCount: Int, thumbnailsOnly: Bool,
-                pages: [Position], errors: [Position]) {
+    public init(
+        shard: ShardSelector, inputs: [String], pageCount: Int, thumbnailsOnly: Bool,
+        pages: [Position], errors: [Position]
+    ) {
         self.schema = Self.schemaIdentifier
         self.shardIndex = shard.index
         self.shardCount = shard.count
@@ -85,7 +87,8 @@ public struct ShardRun: Codable, Sendable, Equatable {
     public static func read(from out: String) throws -> ShardRun {
         let path = out + "/" + fileName
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw ProcessError(path: out, reason: "is not the output of a `quire process --shard K/N` run (no \(fileName))")
+            throw ProcessError(
+                path: out, reason: "is not the output of a `quire process --shard K/N` run (no \(fileName))")
         }
         do {
             let run = try JSONDecoder().decode(ShardRun.self, from: data)

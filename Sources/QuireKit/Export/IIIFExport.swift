@@ -18,9 +18,11 @@ public struct IIIFExportOptions: Sendable, Equatable, Codable {
     public var force: Bool
 
     /// The options of `quire iiif`; only the base URL has no default.
-    public init(baseURL: String, label: String? = nil, behavior: IIIFManifest.Behavior = .individuals,
-                viewingDirection: IIIFManifest.ViewingDirection = .leftToRight, tileSize: Int = 512,
-                quality: Int = 85, force: Bool = false) {
+    public init(
+        baseURL: String, label: String? = nil, behavior: IIIFManifest.Behavior = .individuals,
+        viewingDirection: IIIFManifest.ViewingDirection = .leftToRight, tileSize: Int = 512,
+        quality: Int = 85, force: Bool = false
+    ) {
         self.baseURL = baseURL
         self.label = label
         self.behavior = behavior
@@ -35,7 +37,8 @@ public struct IIIFExportOptions: Sendable, Equatable, Codable {
         var text = baseURL.trimmingCharacters(in: .whitespaces)
         while text.hasSuffix("/") { text.removeLast() }
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil else { return nil }
+            let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
+        else { return nil }
         return text
     }
 }
@@ -88,10 +91,14 @@ public enum IIIFExport {
     ///   another run holds OUT, `ExportError` for a base URL that is not http(s), or when the
     ///   manifest cannot be written, no page could be tiled, or the disk fills up (then the
     ///   manifest and the page folders of the previous export are left untouched).
-    public static func run(folder: String, options: IIIFExportOptions,
-                           progress: (Int, Int) -> Void = { _, _ in }) throws -> IIIFExportResult {
+    public static func run(
+        folder: String, options: IIIFExportOptions,
+        progress: (Int, Int) -> Void = { _, _ in }
+    ) throws -> IIIFExportResult {
         guard let base = options.normalizedBaseURL else {
-            throw ExportError(path: options.baseURL, reason: "the base URL must be an absolute http:// or https:// address without ? or #")
+            throw ExportError(
+                path: options.baseURL,
+                reason: "the base URL must be an absolute http:// or https:// address without ? or #")
         }
         guard (64...4096).contains(options.tileSize), (1...100).contains(options.quality) else {
             throw ExportError(path: folder, reason: "tile size must be 64-4096 and quality 1-100")
@@ -110,8 +117,9 @@ public enum IIIFExport {
 
         let pages = out.pages
         let counts = Dictionary(pages.map { ($0.source, 1) }, uniquingKeysWith: +)
-        var result = IIIFExportResult(manifest: root + "/" + manifestName, pageCount: 0, written: 0, reused: 0,
-                                      tiles: 0, tilesRenamed: 0, tilesRendered: 0, failures: [])
+        var result = IIIFExportResult(
+            manifest: root + "/" + manifestName, pageCount: 0, written: 0, reused: 0,
+            tiles: 0, tilesRenamed: 0, tilesRendered: 0, failures: [])
         var entries: [IIIFManifest.PageEntry] = []
         var kept: Set<String> = [textFolderName]
         var keptText: Set<String> = []
@@ -119,10 +127,12 @@ public enum IIIFExport {
             defer { progress(done + 1, pages.count) }
             let id = pageID(page)
             kept.insert(id)
-            let label = counts[page.source, default: 1] > 1 || page.sourcePage > 0
+            let label =
+                counts[page.source, default: 1] > 1 || page.sourcePage > 0
                 ? "\(page.source), page \(page.sourcePage + 1)" : page.source
             do {
-                let written = try writePage(path: out.path(page.files.page), id: id, root: root, base: base, options: options)
+                let written = try writePage(
+                    path: out.path(page.files.page), id: id, root: root, base: base, options: options)
                 if let stats = written.stats {
                     result.written += 1
                     result.tiles += stats.tiles
@@ -134,14 +144,20 @@ public enum IIIFExport {
                 let thumb = thumbnailSize(written.grid)
                 let text = try writeText(page: page, out: out, id: id, root: root, base: base, grid: written.grid)
                 if text != nil { keptText.insert(id + ".json") }
-                entries.append(IIIFManifest.PageEntry(id: id, label: label, width: written.grid.width, height: written.grid.height,
-                                                      thumbnailWidth: thumb.width, thumbnailHeight: thumb.height,
-                                                      source: page.source, text: text))
+                entries.append(
+                    IIIFManifest.PageEntry(
+                        id: id, label: label, width: written.grid.width, height: written.grid.height,
+                        thumbnailWidth: thumb.width, thumbnailHeight: thumb.height,
+                        source: page.source, text: text))
             } catch {
                 // A full disk fails every later page too: stop before the manifest and the
                 // stale-page clean-up, so the last complete export stays as it was.
                 if DiskFull.matches(error) {
-                    throw ExportError(path: root, reason: "no space left on device while tiling \(page.files.page); the previous export is left as it was")
+                    throw ExportError(
+                        path: root,
+                        reason:
+                            "no space left on device while tiling \(page.files.page); the previous export is left as it was"
+                    )
                 }
                 result.failures.append("\(page.files.page): \(error)")
             }
@@ -151,10 +167,13 @@ public enum IIIFExport {
         guard !entries.isEmpty else { throw ExportError(path: root, reason: "no page could be tiled") }
         let pdf = publishPDF(out: url.path, root: root, base: base)
         let sources = Set(pages.map(\.source)).count
-        let manifest = IIIFManifest(baseURL: base, label: options.label ?? PDFExport.folderTitle(url), pages: entries,
-                                    behavior: options.behavior, viewingDirection: options.viewingDirection, pdf: pdf,
-                                    metadata: [.init("Pages", "\(entries.count)"), .init("Source files", "\(sources)"),
-                                               .init("Pages with text", "\(keptText.count)"), .init("Made with", "Quire")])
+        let manifest = IIIFManifest(
+            baseURL: base, label: options.label ?? PDFExport.folderTitle(url), pages: entries,
+            behavior: options.behavior, viewingDirection: options.viewingDirection, pdf: pdf,
+            metadata: [
+                .init("Pages", "\(entries.count)"), .init("Source files", "\(sources)"),
+                .init("Pages with text", "\(keptText.count)"), .init("Made with", "Quire")
+            ])
         do {
             try writeIfChanged(try manifest.encoded(), to: result.manifest)
         } catch {
@@ -169,19 +188,24 @@ public enum IIIFExport {
 
     /// Writes `iiif/text/ID.json` from the page's hOCR (`OUT/text/NNNN.hocr`) and returns its URL;
     /// nil (and no file) when the page has no readable text.
-    static func writeText(page: LayoutReport.Page, out: OutputFolder, id: String, root: String, base: String,
-                          grid: IIIFTileGrid) throws -> String? {
+    static func writeText(
+        page: LayoutReport.Page, out: OutputFolder, id: String, root: String, base: String,
+        grid: IIIFTileGrid
+    ) throws -> String? {
         guard let hocr = PDFExport.textFile(page, in: out), let bytes = FileManager.default.contents(atPath: hocr),
-              let text = try? HOCRReader.read(Array(bytes)), !text.words.isEmpty else { return nil }
+            let text = try? HOCRReader.read(Array(bytes)), !text.words.isEmpty
+        else { return nil }
         let url = "\(base)/\(textFolderName)/\(id).json"
-        let annotations = IIIFTextAnnotations(id: url, canvas: "\(base)/canvas/\(id)", width: grid.width, height: grid.height, text: text)
+        let annotations = IIIFTextAnnotations(
+            id: url, canvas: "\(base)/canvas/\(id)", width: grid.width, height: grid.height, text: text)
         try writeIfChanged(try annotations.encoded(), to: "\(root)/\(textFolderName)/\(id).json")
         return url
     }
 
     /// Text files of pages no longer in the batch, or no longer with text.
     static func removeStaleText(in folder: String, keeping kept: Set<String>) {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasSuffix(".json") && !kept.contains(name) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        where name.hasSuffix(".json") && !kept.contains(name) {
             try? FileManager.default.removeItem(atPath: folder + "/" + name)
         }
     }
@@ -205,10 +229,13 @@ public enum IIIFExport {
             try? fm.removeItem(atPath: target)
             return false
         }
-        if let a = ExportStamp.fileIdentity(source), let b = ExportStamp.fileIdentity(target), a.inode == b.inode { return true }
+        if let a = ExportStamp.fileIdentity(source), let b = ExportStamp.fileIdentity(target), a.inode == b.inode {
+            return true
+        }
         let temporary = root + "/.\(PDFExport.defaultFileName).partial-\(getpid())-\(UInt32.random(in: 0 ... .max))"
         guard link(source, temporary) == 0 || (try? fm.copyItem(atPath: source, toPath: temporary)) != nil,
-              rename(temporary, target) == 0 else {
+            rename(temporary, target) == 0
+        else {
             unlink(temporary)
             return false
         }
@@ -218,8 +245,11 @@ public enum IIIFExport {
     /// The image service's name: the page file's number (`pages/0001.jpg` -> `0001`).
     static func pageID(_ page: LayoutReport.Page) -> String {
         let stem = ((page.files.page as NSString).lastPathComponent as NSString).deletingPathExtension
-        let safe = !stem.isEmpty && !stem.hasPrefix(".")
-            && stem.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0) }
+        let safe =
+            !stem.isEmpty && !stem.hasPrefix(".")
+            && stem.unicodeScalars.allSatisfy {
+                CharacterSet.alphanumerics.contains($0) || "-_.".unicodeScalars.contains($0)
+            }
             && stem.allSatisfy(\.isASCII)
         return safe ? stem : String(format: "%04d", page.index + 1)
     }
@@ -236,8 +266,10 @@ public enum IIIFExport {
     }
 
     /// Writes (or keeps) one page's folder; `stats` is nil when the folder was kept.
-    static func writePage(path: String, id: String, root: String, base: String,
-                          options: IIIFExportOptions) throws -> (grid: IIIFTileGrid, stats: TileStats?) {
+    static func writePage(
+        path: String, id: String, root: String, base: String,
+        options: IIIFExportOptions
+    ) throws -> (grid: IIIFTileGrid, stats: TileStats?) {
         let fm = FileManager.default
         let final = root + "/" + id
         var stamp = ExportStamp.Builder(options: "iiif-tiles/\(formatVersion) \(options.tileSize) \(options.quality)")
@@ -246,9 +278,10 @@ public enum IIIFExport {
         let service = "\(base)/\(id)"
 
         if !options.force, let old = try? String(contentsOfFile: final + "/" + stampName, encoding: .utf8),
-           let line = old.split(separator: "\n").first, line.hasPrefix(fingerprint + " "),
-           let size = line.split(separator: " ").dropFirst().first.map(String.init),
-           let (w, h) = parseSize(size) {
+            let line = old.split(separator: "\n").first, line.hasPrefix(fingerprint + " "),
+            let size = line.split(separator: " ").dropFirst().first.map(String.init),
+            let (w, h) = parseSize(size)
+        {
             // Tiles are current; the base URL may have changed, and only info.json says it.
             let grid = IIIFTileGrid(width: w, height: h, tileSize: options.tileSize)
             try writeIfChanged(try IIIFImageInfo(id: service, grid: grid).encoded(), to: final + "/info.json")
@@ -266,17 +299,22 @@ public enum IIIFExport {
         try? fm.removeItem(atPath: staged + "/vips-properties.xml")
         try writeFullMax(staged, page: path, image: image, grid: grid, quality: options.quality)
         try IIIFImageInfo(id: service, grid: grid).encoded().write(to: URL(fileURLWithPath: staged + "/info.json"))
-        try Data("\(fingerprint) \(grid.width)x\(grid.height)\n".utf8).write(to: URL(fileURLWithPath: staged + "/" + stampName))
+        try Data("\(fingerprint) \(grid.width)x\(grid.height)\n".utf8).write(
+            to: URL(fileURLWithPath: staged + "/" + stampName))
 
         // Swap in: the old folder (if any) steps aside first, so the final name always holds a
         // complete folder or none.
         var aside: String?
         if fm.fileExists(atPath: final) {
             let moved = root + "/.\(id).old-\(UInt32.random(in: 0 ... .max))"
-            guard rename(final, moved) == 0 else { throw ExportError(path: final, reason: "cannot be replaced (\(String(cString: strerror(errno))))") }
+            guard rename(final, moved) == 0 else {
+                throw ExportError(path: final, reason: "cannot be replaced (\(String(cString: strerror(errno))))")
+            }
             aside = moved
         }
-        guard rename(staged, final) == 0 else { throw ExportError(path: final, reason: "cannot be written (\(String(cString: strerror(errno))))") }
+        guard rename(staged, final) == 0 else {
+            throw ExportError(path: final, reason: "cannot be written (\(String(cString: strerror(errno))))")
+        }
         if let aside { try? fm.removeItem(atPath: aside) }
         return (grid, stats)
     }
@@ -292,13 +330,16 @@ public enum IIIFExport {
             let target = folder + "/" + tile.path(imageWidth: grid.width, imageHeight: grid.height)
             if hasSize(target, tile.width, tile.height) { continue }
             try? fm.removeItem(atPath: target)
-            try fm.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try fm.createDirectory(
+                atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             let alternative = folder + "/" + tile.dzsavePath
             if alternative != target, hasSize(alternative, tile.width, tile.height), link(alternative, target) == 0 {
                 stats.renamed += 1
                 continue
             }
-            if source == nil { source = try VIPSImage.load(file: page).autorotated().displayReady(keepGray: true).materialized() }
+            if source == nil {
+                source = try VIPSImage.load(file: page).autorotated().displayReady(keepGray: true).materialized()
+            }
             try source!.cropped(x: tile.x, y: tile.y, width: tile.regionWidth, height: tile.regionHeight)
                 .resized(toWidth: tile.width, height: tile.height)
                 .save(to: target, options: .init(format: .jpeg, quality: quality))
@@ -309,13 +350,17 @@ public enum IIIFExport {
 
     /// `full/max/0/default.jpg`: the page's own bytes (a hard link, else a copy) when it is an
     /// upright JPEG of the same size, else the page encoded as JPEG.
-    static func writeFullMax(_ folder: String, page: String, image: VIPSImage, grid: IIIFTileGrid, quality: Int) throws {
+    static func writeFullMax(_ folder: String, page: String, image: VIPSImage, grid: IIIFTileGrid, quality: Int) throws
+    {
         let target = folder + "/full/max/0/default.jpg"
         let fm = FileManager.default
         if hasSize(target, grid.width, grid.height) { return }
         try? fm.removeItem(atPath: target)
-        try fm.createDirectory(atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        if let jpeg = JPEGFrameHeader.read(path: page), jpeg.embeddable, jpeg.width == grid.width, jpeg.height == grid.height {
+        try fm.createDirectory(
+            atPath: (target as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        if let jpeg = JPEGFrameHeader.read(path: page), jpeg.embeddable, jpeg.width == grid.width,
+            jpeg.height == grid.height
+        {
             if link(page, target) == 0 { return }
             if (try? fm.copyItem(atPath: page, toPath: target)) != nil { return }
         }
@@ -352,7 +397,8 @@ public enum IIIFExport {
     /// that hold a Quire stamp are removed, so nothing a person put there is touched.
     static func removeStalePages(in root: String, keeping kept: Set<String>) {
         let fm = FileManager.default
-        for name in (try? fm.contentsOfDirectory(atPath: root)) ?? [] where !name.hasPrefix(".") && !kept.contains(name) {
+        for name in (try? fm.contentsOfDirectory(atPath: root)) ?? [] where !name.hasPrefix(".") && !kept.contains(name)
+        {
             let folder = root + "/" + name
             if fm.fileExists(atPath: folder + "/" + stampName) { try? fm.removeItem(atPath: folder) }
         }

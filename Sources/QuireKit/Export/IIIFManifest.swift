@@ -121,8 +121,10 @@ public struct IIIFManifest: Encodable, Sendable, Equatable {
         /// The URL of the page's text annotations, when it has recognised text.
         public var text: String?
 
-        public init(id: String, label: String, width: Int, height: Int, thumbnailWidth: Int, thumbnailHeight: Int,
-                    source: String = "", text: String? = nil) {
+        public init(
+            id: String, label: String, width: Int, height: Int, thumbnailWidth: Int, thumbnailHeight: Int,
+            source: String = "", text: String? = nil
+        ) {
             self.id = id
             self.label = label
             self.width = width
@@ -157,8 +159,10 @@ public struct IIIFManifest: Encodable, Sendable, Equatable {
     /// - Parameters:
     ///   - pdf: the URL of the batch's PDF, when published.
     ///   - metadata: pairs shown in viewers' information panels.
-    public init(baseURL: String, label: String, pages: [PageEntry], behavior: Behavior = .individuals,
-                viewingDirection: ViewingDirection = .leftToRight, pdf: String? = nil, metadata: [MetadataEntry] = []) {
+    public init(
+        baseURL: String, label: String, pages: [PageEntry], behavior: Behavior = .individuals,
+        viewingDirection: ViewingDirection = .leftToRight, pdf: String? = nil, metadata: [MetadataEntry] = []
+    ) {
         context = Self.context
         self.metadata = metadata
         rendering = pdf.map { [Rendering(id: $0, label: Label("PDF of all pages"), format: "application/pdf")] }
@@ -169,16 +173,25 @@ public struct IIIFManifest: Encodable, Sendable, Equatable {
         items = pages.map { page in
             let service = [Service(id: "\(baseURL)/\(page.id)")]
             let canvas = "\(baseURL)/canvas/\(page.id)"
-            let full = Image(id: "\(baseURL)/\(page.id)/full/max/0/default.jpg", width: page.width, height: page.height,
-                             service: service)
-            let small = page.thumbnailWidth == page.width && page.thumbnailHeight == page.height ? full
-                : Image(id: "\(baseURL)/\(page.id)/full/\(page.thumbnailWidth),\(page.thumbnailHeight)/0/default.jpg",
-                        width: page.thumbnailWidth, height: page.thumbnailHeight, service: service)
-            return Canvas(id: canvas, label: Label(page.label), width: page.width, height: page.height, thumbnail: [small],
-                          items: [AnnotationPage(id: "\(canvas)/page", items: [
-                              Annotation(id: "\(canvas)/page/image", target: canvas, body: full),
-                          ])],
-                          annotations: page.text.map { [Reference(id: $0, type: "AnnotationPage")] })
+            let full = Image(
+                id: "\(baseURL)/\(page.id)/full/max/0/default.jpg", width: page.width, height: page.height,
+                service: service)
+            let small =
+                page.thumbnailWidth == page.width && page.thumbnailHeight == page.height
+                ? full
+                : Image(
+                    id: "\(baseURL)/\(page.id)/full/\(page.thumbnailWidth),\(page.thumbnailHeight)/0/default.jpg",
+                    width: page.thumbnailWidth, height: page.thumbnailHeight, service: service)
+            return Canvas(
+                id: canvas, label: Label(page.label), width: page.width, height: page.height, thumbnail: [small],
+                items: [
+                    AnnotationPage(
+                        id: "\(canvas)/page",
+                        items: [
+                            Annotation(id: "\(canvas)/page/image", target: canvas, body: full)
+                        ])
+                ],
+                annotations: page.text.map { [Reference(id: $0, type: "AnnotationPage")] })
         }
         thumbnail = items.first.map(\.thumbnail) ?? []
         var ranges: [Range] = []
@@ -187,7 +200,8 @@ public struct IIIFManifest: Encodable, Sendable, Equatable {
             if let last = ranges.last, last.label.none.first == page.source, i > 0, pages[i - 1].source == page.source {
                 ranges[ranges.count - 1].items.append(canvas)
             } else {
-                ranges.append(Range(id: "\(baseURL)/range/\(ranges.count + 1)", label: Label(page.source), items: [canvas]))
+                ranges.append(
+                    Range(id: "\(baseURL)/range/\(ranges.count + 1)", label: Label(page.source), items: [canvas]))
             }
         }
         structures = ranges.isEmpty ? nil : ranges
@@ -233,10 +247,12 @@ public struct IIIFTextAnnotations: Encodable, Sendable, Equatable {
         items = text.lines.enumerated().compactMap { n, line in
             let value = line.words.map(\.text).joined(separator: " ")
             guard !value.isEmpty else { return nil }
-            let x = max(0, Int((line.box.minX * sx).rounded(.down))), y = max(0, Int((line.box.minY * sy).rounded(.down)))
+            let x = max(0, Int((line.box.minX * sx).rounded(.down))),
+                y = max(0, Int((line.box.minY * sy).rounded(.down)))
             let w = max(1, min(width - x, Int((line.box.width * sx).rounded(.up))))
             let h = max(1, min(height - y, Int((line.box.height * sy).rounded(.up))))
-            return Annotation(id: "\(id)#line-\(n + 1)", body: Body(value: value), target: "\(canvas)#xywh=\(x),\(y),\(w),\(h)")
+            return Annotation(
+                id: "\(id)#line-\(n + 1)", body: Body(value: value), target: "\(canvas)#xywh=\(x),\(y),\(w),\(h)")
         }
     }
 

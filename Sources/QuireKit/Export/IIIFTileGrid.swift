@@ -61,8 +61,10 @@ public struct IIIFTileGrid: Sendable, Equatable {
         for y in stride(from: 0, to: height, by: span) {
             for x in stride(from: 0, to: width, by: span) {
                 let w = min(span, width - x), h = min(span, height - y)
-                result.append(Tile(scaleFactor: s, x: x, y: y, regionWidth: w, regionHeight: h,
-                                   width: Self.divideUp(w, s), height: Self.divideUp(h, s)))
+                result.append(
+                    Tile(
+                        scaleFactor: s, x: x, y: y, regionWidth: w, regionHeight: h,
+                        width: Self.divideUp(w, s), height: Self.divideUp(h, s)))
             }
         }
         return result

@@ -21,8 +21,10 @@ public struct PDFExportOptions: Sendable, Equatable, Codable {
     public var pdfA: Bool
 
     /// The options of `quire pdf`; every field defaults to what the command does without options.
-    public init(output: String? = nil, title: String? = nil, author: String? = nil, dpi: Double? = nil,
-                paper: PaperSize? = nil, creationDate: String? = nil, force: Bool = false, pdfA: Bool = false) {
+    public init(
+        output: String? = nil, title: String? = nil, author: String? = nil, dpi: Double? = nil,
+        paper: PaperSize? = nil, creationDate: String? = nil, force: Bool = false, pdfA: Bool = false
+    ) {
         self.output = output
         self.title = title
         self.author = author
@@ -76,8 +78,10 @@ public enum PDFExport {
     /// - Throws: `OutputFolderError` when OUT has no usable layout.json, `ProcessError` when
     ///   another run holds OUT, `ExportError` when the PDF cannot be written or no page could be
     ///   added (nothing is then left under the PDF's name).
-    public static func run(folder: String, options: PDFExportOptions,
-                           progress: (Int, Int) -> Void = { _, _ in }) throws -> PDFExportResult {
+    public static func run(
+        folder: String, options: PDFExportOptions,
+        progress: (Int, Int) -> Void = { _, _ in }
+    ) throws -> PDFExportResult {
         let url = URL(fileURLWithPath: folder)
         let out = try OutputFolder(url: url)
         let lock = try OutputLock(output: folder)
@@ -97,16 +101,19 @@ public enum PDFExport {
         let inputs = fingerprint.finish()
         let stampPath = Self.stampPath(folder: url, output: output)
         if !options.force, ExportStamp.isCurrent(ExportStamp.read(stampPath), inputs: inputs, output: output) {
-            return PDFExportResult(path: output, pageCount: pages.count, passedThrough: 0, lossless: 0, reused: true, failures: [])
+            return PDFExportResult(
+                path: output, pageCount: pages.count, passedThrough: 0, lossless: 0, reused: true, failures: [])
         }
 
         let recorded = PageDPIRecords.read(layoutFile)
-        var result = PDFExportResult(path: output, pageCount: 0, passedThrough: 0, lossless: 0, reused: false, failures: [])
+        var result = PDFExportResult(
+            path: output, pageCount: 0, passedThrough: 0, lossless: 0, reused: false, failures: [])
         do {
             try AtomicFile.write(to: output) { temporary in
                 let writer = try PDFDocumentWriter(
                     path: temporary,
-                    info: .init(title: title, author: options.author, creator: creator, creationDate: options.creationDate),
+                    info: .init(
+                        title: title, author: options.author, creator: creator, creationDate: options.creationDate),
                     conformance: options.pdfA ? .pdfA2b : .plain)
                 var finished = false
                 defer { if !finished { writer.abandon() } }
@@ -115,8 +122,9 @@ public enum PDFExport {
                     defer { progress(done + 1, pages.count) }
                     let path = out.path(page.files.page)
                     do {
-                        let added = try add(page: page, path: path, text: textFile(page, in: out), to: writer,
-                                            options: options, recorded: recorded[page.index])
+                        let added = try add(
+                            page: page, path: path, text: textFile(page, in: out), to: writer,
+                            options: options, recorded: recorded[page.index])
                         if added.passedThrough { result.passedThrough += 1 } else { result.lossless += 1 }
                         if added.text { result.textPages += 1 }
                     } catch {
@@ -141,7 +149,10 @@ public enum PDFExport {
             throw ExportError(path: output, reason: "\(error)")
         }
         // A IIIF export that publishes the PDF gets the new one at once.
-        if options.output == nil, FileManager.default.fileExists(atPath: url.appendingPathComponent("\(IIIFExport.folderName)/\(defaultFileName)").path) {
+        if options.output == nil,
+            FileManager.default.fileExists(
+                atPath: url.appendingPathComponent("\(IIIFExport.folderName)/\(defaultFileName)").path)
+        {
             IIIFExport.linkPublishedPDF(out: url.path)
         }
         if result.failures.isEmpty {
@@ -154,26 +165,36 @@ public enum PDFExport {
 
     /// Adds one page with its text layer (when `text` names a readable hOCR file).
     /// - Returns: whether the JPEG bytes went in as they are, and whether the page got text.
-    static func add(page: LayoutReport.Page, path: String, text: String?, to writer: PDFDocumentWriter,
-                    options: PDFExportOptions, recorded: PageResolution.DPI?) throws -> (passedThrough: Bool, text: Bool) {
+    static func add(
+        page: LayoutReport.Page, path: String, text: String?, to writer: PDFDocumentWriter,
+        options: PDFExportOptions, recorded: PageResolution.DPI?
+    ) throws -> (passedThrough: Bool, text: Bool) {
         func placement(_ width: Int, _ height: Int) throws -> PDFPagePlacement {
-            guard let size = PDFPageSize.make(pixelWidth: width, pixelHeight: height, givenDPI: options.dpi,
-                                              pageDPI: recorded ?? PageResolution.read(path: path), paper: options.paper) else {
+            guard
+                let size = PDFPageSize.make(
+                    pixelWidth: width, pixelHeight: height, givenDPI: options.dpi,
+                    pageDPI: recorded ?? PageResolution.read(path: path), paper: options.paper)
+            else {
                 throw ExportError(path: path, reason: "empty image")
             }
-            return PDFPagePlacement(pageWidth: size.width, pageHeight: size.height, x: size.imageX, y: size.imageY,
-                                    width: size.imageWidth, height: size.imageHeight)
+            return PDFPagePlacement(
+                pageWidth: size.width, pageHeight: size.height, x: size.imageX, y: size.imageY,
+                width: size.imageWidth, height: size.imageHeight)
         }
         // A text file that cannot be read costs the page its text layer, not the page itself.
-        let words = text.flatMap { FileManager.default.contents(atPath: $0) }.flatMap { try? HOCRReader.read(Array($0)) }
+        let words = text.flatMap { FileManager.default.contents(atPath: $0) }.flatMap {
+            try? HOCRReader.read(Array($0))
+        }
         if let jpeg = JPEGFrameHeader.read(path: path), jpeg.embeddable {
-            try writer.addPage(.jpeg(path: path, width: jpeg.width, height: jpeg.height, components: jpeg.components),
-                               placement: try placement(jpeg.width, jpeg.height), text: words)
+            try writer.addPage(
+                .jpeg(path: path, width: jpeg.width, height: jpeg.height, components: jpeg.components),
+                placement: try placement(jpeg.width, jpeg.height), text: words)
             return (true, words != nil)
         }
         let image = try VIPSImage.load(file: path).autorotated().displayReady(keepGray: true)
-        try writer.addPage(.pixels(try image.pixelBytes(), width: image.width, height: image.height, bands: image.bands),
-                           placement: try placement(image.width, image.height), text: words)
+        try writer.addPage(
+            .pixels(try image.pixelBytes(), width: image.width, height: image.height, bands: image.bands),
+            placement: try placement(image.width, image.height), text: words)
         return (false, words != nil)
     }
 

@@ -67,10 +67,15 @@ public struct PDFPageSize: Sendable, Equatable, CustomStringConvertible {
     ///   - pageDPI: the page's own horizontal and vertical resolution, when known.
     ///   - paper: `--paper`; nil = A4 width at the measured aspect, never snapped.
     /// - Returns: nil when the pixel size is empty.
-    public static func make(pixelWidth: Int, pixelHeight: Int, givenDPI: Double? = nil,
-                            pageDPI: (x: Double, y: Double)? = nil, paper: PaperSize? = nil) -> PDFPageSize? {
-        guard var size = unlimited(pixelWidth: pixelWidth, pixelHeight: pixelHeight, givenDPI: givenDPI,
-                                   pageDPI: pageDPI, paper: paper) else { return nil }
+    public static func make(
+        pixelWidth: Int, pixelHeight: Int, givenDPI: Double? = nil,
+        pageDPI: (x: Double, y: Double)? = nil, paper: PaperSize? = nil
+    ) -> PDFPageSize? {
+        guard
+            var size = unlimited(
+                pixelWidth: pixelWidth, pixelHeight: pixelHeight, givenDPI: givenDPI,
+                pageDPI: pageDPI, paper: paper)
+        else { return nil }
         let scale = min(1, maximumSide / max(size.width, size.height))
         if scale < 1 {
             size.width *= scale
@@ -81,8 +86,10 @@ public struct PDFPageSize: Sendable, Equatable, CustomStringConvertible {
         return size
     }
 
-    private static func unlimited(pixelWidth: Int, pixelHeight: Int, givenDPI: Double?,
-                                  pageDPI: (x: Double, y: Double)?, paper: PaperSize?) -> PDFPageSize? {
+    private static func unlimited(
+        pixelWidth: Int, pixelHeight: Int, givenDPI: Double?,
+        pageDPI: (x: Double, y: Double)?, paper: PaperSize?
+    ) -> PDFPageSize? {
         guard pixelWidth > 0, pixelHeight > 0 else { return nil }
         let w = Double(pixelWidth), h = Double(pixelHeight)
         if let dpi = givenDPI, dpi.isFinite, dpi > 0 {
@@ -97,12 +104,14 @@ public struct PDFPageSize: Sendable, Equatable, CustomStringConvertible {
         if let paper {
             let paperAspect = paper.millimetres.long / paper.millimetres.short
             if abs(aspect - paperAspect) / paperAspect <= paperSnap {
-                return portrait ? PDFPageSize(width: sheet.short, height: sheet.long, rule: .paper)
+                return portrait
+                    ? PDFPageSize(width: sheet.short, height: sheet.long, rule: .paper)
                     : PDFPageSize(width: sheet.long, height: sheet.short, rule: .paper)
             }
         }
         let long = sheet.short * aspect
-        return portrait ? PDFPageSize(width: sheet.short, height: long, rule: .paperWidth)
+        return portrait
+            ? PDFPageSize(width: sheet.short, height: long, rule: .paperWidth)
             : PDFPageSize(width: long, height: sheet.short, rule: .paperWidth)
     }
 }

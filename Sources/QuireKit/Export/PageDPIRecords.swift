@@ -20,7 +20,9 @@ enum PageDPIRecords {
                 self = .both(d)
                 return
             }
-            if var list = try? decoder.unkeyedContainer(), let x = try? list.decode(Double.self), let y = try? list.decode(Double.self) {
+            if var list = try? decoder.unkeyedContainer(), let x = try? list.decode(Double.self),
+                let y = try? list.decode(Double.self)
+            {
                 self = .pair(x: x, y: y)
                 return
             }
@@ -40,7 +42,8 @@ enum PageDPIRecords {
     /// Page index -> resolution, for the pages of `layoutFile` that have a usable `dpi`.
     static func read(_ layoutFile: URL) -> [Int: PageResolution.DPI] {
         guard let data = try? Data(contentsOf: layoutFile),
-              let report = try? JSONDecoder().decode(Report.self, from: data) else { return [:] }
+            let report = try? JSONDecoder().decode(Report.self, from: data)
+        else { return [:] }
         var result: [Int: PageResolution.DPI] = [:]
         for page in report.pages {
             if let dpi = page.dpi?.dpi, PDFPageSize.isMeaningful(dpi) {

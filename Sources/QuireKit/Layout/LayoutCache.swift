@@ -61,8 +61,9 @@ public final class LayoutCache {
             newKey = .count(n)
         case .pagesFrom(let path):
             let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-            newKey = .pagesFrom(path: path, size: (attributes?[.size] as? NSNumber)?.uint64Value ?? 0,
-                                modified: attributes?[.modificationDate] as? Date)
+            newKey = .pagesFrom(
+                path: path, size: (attributes?[.size] as? NSNumber)?.uint64Value ?? 0,
+                modified: attributes?[.modificationDate] as? Date)
         }
         if newKey == key {
             hits += 1
@@ -82,7 +83,8 @@ public final class LayoutCache {
             }
             guard report.pages.count <= LayoutLimits.maximumItemCount else {
                 key = nil
-                throw LayoutRequestError(field: "pagesFrom", message: "has more than \(LayoutLimits.maximumItemCount) pages")
+                throw LayoutRequestError(
+                    field: "pagesFrom", message: "has more than \(LayoutLimits.maximumItemCount) pages")
             }
             // A ratio outside the request bounds takes the default, like a missing one.
             ratios = report.pages.map { LayoutLimits.aspectRatioRange.contains($0.aspectRatio) ? $0.aspectRatio : nil }

@@ -46,7 +46,8 @@ public struct LayoutLineSplitter {
         chunk.withUnsafeBytes { raw -> Data.Index? in
             let offset = start - chunk.startIndex
             guard let base = raw.baseAddress, offset < raw.count,
-                  let hit = memchr(base + offset, 0x0A, raw.count - offset) else { return nil }
+                let hit = memchr(base + offset, 0x0A, raw.count - offset)
+            else { return nil }
             return chunk.startIndex + (UnsafeRawPointer(hit) - base)
         }
     }
@@ -82,9 +83,11 @@ extension LayoutService {
     /// (`quire layout --lines`). One `LayoutCache` serves every line, so requests over the
     /// same pages reuse the built page list. A line longer than `maximumLineBytes` gets an
     /// error reply (without an id: the line is not kept to find it) and the next line is answered.
-    public static func answerLines(from input: FileHandle,
-                                   maximumLineBytes: Int = LayoutLimits.maximumRequestBytes,
-                                   emit: (String) -> Void) {
+    public static func answerLines(
+        from input: FileHandle,
+        maximumLineBytes: Int = LayoutLimits.maximumRequestBytes,
+        emit: (String) -> Void
+    ) {
         let cache = LayoutCache()
         var splitter = LayoutLineSplitter(maximumLineBytes: maximumLineBytes)
         func answer(_ event: LayoutLineSplitter.Event) {
@@ -94,7 +97,11 @@ extension LayoutService {
                 guard !trimmed.isEmpty else { return }
                 emit(respond(toJSON: Data(trimmed.utf8), cache: cache).response.text)
             case .tooLong(let count):
-                let error = LayoutRequestError(field: "", message: "the request line is \(count) bytes, longer than the limit of \(maximumLineBytes); it was skipped")
+                let error = LayoutRequestError(
+                    field: "",
+                    message:
+                        "the request line is \(count) bytes, longer than the limit of \(maximumLineBytes); it was skipped"
+                )
                 emit(error.json.text)
             }
         }

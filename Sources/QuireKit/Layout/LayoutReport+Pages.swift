@@ -37,7 +37,8 @@ extension LayoutReport {
             guard let record = result.text, let files = textFiles else { return nil }
             // Word confidences are whole numbers: one decimal is all their mean says.
             let mean = record.meanConfidence.map { ($0 * 10).rounded() / 10 }
-            return PageText(hocr: files.hocr, txt: files.txt, language: record.language, meanConfidence: mean, words: record.words)
+            return PageText(
+                hocr: files.hocr, txt: files.txt, language: record.language, meanConfidence: mean, words: record.words)
         }
     }
 
@@ -63,14 +64,18 @@ extension LayoutReport {
                 dpi: r.dpi.map { DPI(x: $0.x, y: $0.y) },
                 previewSize: r.previewSize.map { PixelSizeValue(width: $0.width, height: $0.height) },
                 thumbnailSize: r.thumbnailSize.map { PixelSizeValue(width: $0.width, height: $0.height) },
-                split: r.split.map { Split(part: $0.part, count: $0.count, side: Split.Side($0.side),
-                                           rect: RectValue($0.rect), gutter: Split.Gutter($0.gutter)) },
+                split: r.split.map {
+                    Split(
+                        part: $0.part, count: $0.count, side: Split.Side($0.side),
+                        rect: RectValue($0.rect), gutter: Split.Gutter($0.gutter))
+                },
                 text: input.text,
                 pager: geometry.pager(index), strip: geometry.strip(index))
             var page = record
             if let file = input.captureFile, let size = r.captureSize, let source = r.captureCovers ?? r.sourceSize {
-                page.capture = Capture(file: file, width: size.width, height: size.height,
-                                       sourceWidth: source.width, sourceHeight: source.height)
+                page.capture = Capture(
+                    file: file, width: size.width, height: size.height,
+                    sourceWidth: source.width, sourceHeight: source.height)
             }
             page.correctionKey = input.correctionKey
             page.corrected = r.corrected.map(Corrected.init)
@@ -104,13 +109,15 @@ extension LayoutReport.Split.Gutter {
 extension LayoutReport.Corrected {
     /// layout.json's form of a corrections-file entry.
     init(_ entry: CorrectionEntry) {
-        let split: SplitValue? = switch entry.split {
-        case .join?: .flag(false)
-        case .gutter?: .flag(true)
-        case .at(let x)?: .at(x)
-        case nil: nil
-        }
-        self.init(corners: entry.corners.map { $0.corners.map { [$0.x, $0.y] } }, rotate: entry.rotate, split: split,
-                  exclude: entry.exclude ? true : nil)
+        let split: SplitValue? =
+            switch entry.split {
+            case .join?: .flag(false)
+            case .gutter?: .flag(true)
+            case .at(let x)?: .at(x)
+            case nil: nil
+            }
+        self.init(
+            corners: entry.corners.map { $0.corners.map { [$0.x, $0.y] } }, rotate: entry.rotate, split: split,
+            exclude: entry.exclude ? true : nil)
     }
 }

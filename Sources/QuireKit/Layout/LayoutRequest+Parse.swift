@@ -6,7 +6,8 @@ extension LayoutRequest {
     /// - Throws: `LayoutRequestError` naming the first bad field.
     public static func parse(_ data: Data) throws -> LayoutRequest {
         guard data.count <= LayoutLimits.maximumRequestBytes else {
-            throw LayoutRequestError(field: "", message: "the request is longer than \(LayoutLimits.maximumRequestBytes) bytes, the limit")
+            throw LayoutRequestError(
+                field: "", message: "the request is longer than \(LayoutLimits.maximumRequestBytes) bytes, the limit")
         }
         let value: LayoutJSON
         do {

@@ -35,8 +35,9 @@ public enum LayoutService {
         guard let viewport = request.viewport ?? resolved.reportViewport.map(entry.defaultViewport) else {
             throw LayoutRequestError(field: "viewport", message: "is required")
         }
-        let query = LayoutQuery(viewport: viewport, ratios: resolved.ratios, offset: request.offset, rect: request.rect,
-                                snap: request.snap, animation: request.animation, filled: resolved.filled)
+        let query = LayoutQuery(
+            viewport: viewport, ratios: resolved.ratios, offset: request.offset, rect: request.rect,
+            snap: request.snap, animation: request.animation, filled: resolved.filled)
         var out = try entry.respond(to: query, parameters: request.parameters)
         out["layout"] = .string(request.layout.rawValue)
         if let id = request.id { out["id"] = id }
@@ -44,7 +45,9 @@ public enum LayoutService {
         // The bounds on the request keep every formula finite; should one still overflow, an
         // error is honest where the writer would print 0.
         guard reply.isFinite else {
-            throw LayoutRequestError(field: "", message: "the reply would hold a number that is not finite (a bug: please report the request)")
+            throw LayoutRequestError(
+                field: "",
+                message: "the reply would hold a number that is not finite (a bug: please report the request)")
         }
         return reply
     }

@@ -16,7 +16,8 @@ public struct OutputFolder: Sendable {
         let fm = FileManager.default
         var isDirectory: ObjCBool = false
         guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue,
-              let contents = try? fm.contentsOfDirectory(atPath: url.path), !contents.isEmpty else {
+            let contents = try? fm.contentsOfDirectory(atPath: url.path), !contents.isEmpty
+        else {
             throw OutputFolderError.emptyOutput(path: url.path)
         }
         let layout = url.appendingPathComponent("layout.json")

@@ -36,7 +36,7 @@ public final class PageImageSource {
             throw OutputFolderError.invalidOption("page \(page.index): empty target size \(width)x\(height)")
         }
         let candidates: [(Origin, String)] = [
-            (.thumbnail, page.files.thumbnail), (.preview, page.files.preview), (.page, page.files.page),
+            (.thumbnail, page.files.thumbnail), (.preview, page.files.preview), (.page, page.files.page)
         ]
         // The smallest file covering the target (1 px of slack for rounding), else the largest;
         // headers are read in size order and only until one covers.

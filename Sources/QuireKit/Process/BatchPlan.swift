@@ -27,16 +27,18 @@ extension Processor {
             let allEntries = allUnits.map { job.correction(for: $0.page) }
             let kept = allUnits.indices.filter { allEntries[$0]?.exclude != true }
             excluded = allUnits.indices.filter { allEntries[$0]?.exclude == true }.map { i in
-                LayoutReport.ExcludedPage(source: allUnits[i].source, sourcePage: allUnits[i].page.page,
-                                          correctionKey: CornersFile.key(source: allUnits[i].source, page: allUnits[i].page.page))
+                LayoutReport.ExcludedPage(
+                    source: allUnits[i].source, sourcePage: allUnits[i].page.page,
+                    correctionKey: CornersFile.key(source: allUnits[i].source, page: allUnits[i].page.page))
             }
             let units = kept.map { allUnits[$0] }
             let entries = kept.map { allEntries[$0] }
             let ocr = job.effectiveOCR
             let split = job.thumbnailsOnly ? SplitOptions(mode: .none) : job.split
-            let shaping = ShapingOptions(renditions: job.renditions, correction: job.correction, clean: job.clean, split: split,
-                                         dpi: job.dpi, maxPixels: job.maxPixels,
-                                         thumbnailsOnly: job.thumbnailsOnly, ocr: ocr)
+            let shaping = ShapingOptions(
+                renditions: job.renditions, correction: job.correction, clean: job.clean, split: split,
+                dpi: job.dpi, maxPixels: job.maxPixels,
+                thumbnailsOnly: job.thumbnailsOnly, ocr: ocr)
             let batchHash = ContentHash.of(
                 String(decoding: (try? JSONOutput.encoder(.hashInput).encode(shaping)) ?? Data(), as: UTF8.self))
             var seen: [String: Int] = [:]
@@ -51,7 +53,9 @@ extension Processor {
             self.entries = entries
             self.keys = keys
             self.optionsHashes = hashes
-            self.ids = units.indices.map { PageStore.id(key: keys[$0], inputHash: units[$0].hash, optionsHash: hashes[$0]) }
+            self.ids = units.indices.map {
+                PageStore.id(key: keys[$0], inputHash: units[$0].hash, optionsHash: hashes[$0])
+            }
             self.split = split
             self.ocr = ocr
         }
@@ -62,7 +66,8 @@ extension Processor {
         static func optionsHash(_ batch: String, entry: CorrectionEntry?) -> String {
             guard let entry else { return batch }
             if let quad = entry.corners, entry == CorrectionEntry(corners: quad) {
-                return ContentHash.of(batch + "|corners:" + quad.corners.map { "\($0.x),\($0.y)" }.joined(separator: ";"))
+                return ContentHash.of(
+                    batch + "|corners:" + quad.corners.map { "\($0.x),\($0.y)" }.joined(separator: ";"))
             }
             return ContentHash.of(batch + "|correction:" + entry.jsonText)
         }

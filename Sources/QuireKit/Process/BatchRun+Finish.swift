@@ -9,8 +9,10 @@ extension Processor.BatchRun {
     /// contiguously and placed into OUT (`commit`); after Ctrl-C the finished pages stay in the
     /// store and the manifest, and OUT (numbered files and layout.json) is left as the previous
     /// complete run left it.
-    func finish(_ results: [Outcome?], errors initialErrors: [PageErrorAt],
-                started: ContinuousClock.Instant) throws -> ProcessSummary {
+    func finish(
+        _ results: [Outcome?], errors initialErrors: [PageErrorAt],
+        started: ContinuousClock.Instant
+    ) throws -> ProcessSummary {
         let complete = !results.contains { $0 == nil }
         if !complete {
             do { try manifest.rewrite(manifest.allEntries) } catch {
@@ -34,8 +36,9 @@ extension Processor.BatchRun {
                 try place(parts, of: i, total: pageTotal, into: &placed)
             case .success(let parts):
                 for result in parts {
-                    var input = LayoutReport.PageInput(source: unit.source, result: result,
-                                                       files: files(placed.pages.count, total: pageTotal))
+                    var input = LayoutReport.PageInput(
+                        source: unit.source, result: result,
+                        files: files(placed.pages.count, total: pageTotal))
                     input.correctionKey = CornersFile.key(source: unit.source, page: unit.page.page)
                     placed.pages.append(input)
                 }
@@ -44,8 +47,9 @@ extension Processor.BatchRun {
             }
         }
         errors.sort { ($0.order, $0.page) < ($1.order, $1.page) }
-        var layout = LayoutReport(viewport: job.viewport, options: job.recordedOptions, pages: placed.pages,
-                                  errors: errors.map(\.error))
+        var layout = LayoutReport(
+            viewport: job.viewport, options: job.recordedOptions, pages: placed.pages,
+            errors: errors.map(\.error))
         layout.excluded = plan.excluded.isEmpty ? nil : plan.excluded
         layout.corrections = job.recordedCorrections
         let layoutPath = job.outputDirectory + "/" + Processor.layoutFileName
@@ -77,7 +81,8 @@ extension Processor.BatchRun {
         // The source's capture, named after its first page; its parts share it.
         var capture: String?
         if store.captures, parts.first?.captureSize != nil {
-            let number = (Processor.files(placed.pages.count, total: pageTotal, ext: "jpg").page as NSString).lastPathComponent
+            let number = (Processor.files(placed.pages.count, total: pageTotal, ext: "jpg").page as NSString)
+                .lastPathComponent
             let name = Processor.capturesFolder + "/" + number
             try store.place(store.storedCapture(id: id), at: out + "/" + name)
             capture = name
@@ -99,34 +104,42 @@ extension Processor.BatchRun {
                 try store.place(stored[1], at: out + "/" + named.txt)
                 text = named
             }
-            result.files = PageOutputPaths(page: out + "/" + target.page, preview: out + "/" + target.preview,
-                                           thumbnail: out + "/" + target.thumbnail,
-                                           hocr: text.map { out + "/" + $0.hocr }, txt: text.map { out + "/" + $0.txt })
+            result.files = PageOutputPaths(
+                page: out + "/" + target.page, preview: out + "/" + target.preview,
+                thumbnail: out + "/" + target.thumbnail,
+                hocr: text.map { out + "/" + $0.hocr }, txt: text.map { out + "/" + $0.txt })
             var input = LayoutReport.PageInput(source: unit.source, result: result, files: target, textFiles: text)
             input.captureFile = capture
             input.correctionKey = CornersFile.key(source: unit.source, page: unit.page.page)
             placed.pages.append(input)
-            placed.positions.append(ShardRun.Position(order: unit.order, sourcePage: unit.page.page, part: result.split?.part))
+            placed.positions.append(
+                ShardRun.Position(order: unit.order, sourcePage: unit.page.page, part: result.split?.part))
             results.append(result)
             targets.append(target)
         }
-        placed.kept.append(.init(key: plan.keys[i], inputHash: unit.hash, optionsHash: plan.optionsHashes[i], store: id,
-                                 results: results, files: targets))
+        placed.kept.append(
+            .init(
+                key: plan.keys[i], inputHash: unit.hash, optionsHash: plan.optionsHashes[i], store: id,
+                results: results, files: targets))
     }
 
     /// The end of a complete run: stale files removed, the shard record, layout.json, the
     /// manifest, the recorded job (what `quire view --serve` reruns) and the store's garbage.
     private func commit(_ layout: LayoutReport, placed: Placed, errors: [PageErrorAt], pageTotal: Int) throws {
         let out = job.outputDirectory
-        Processor.removeStaleOutputs(in: out, keeping: Set(placed.pages.flatMap {
-            [$0.files.page, $0.files.preview, $0.files.thumbnail]
-                + [$0.files.mask, $0.textFiles?.hocr, $0.textFiles?.txt, $0.captureFile].compactMap { $0 }
-        }))
+        Processor.removeStaleOutputs(
+            in: out,
+            keeping: Set(
+                placed.pages.flatMap {
+                    [$0.files.page, $0.files.preview, $0.files.thumbnail]
+                        + [$0.files.mask, $0.textFiles?.hocr, $0.textFiles?.txt, $0.captureFile].compactMap { $0 }
+                }))
         if let shard = job.shard {
             // What `quire merge` needs to put this shard's pages back in the whole batch's order.
-            let run = ShardRun(shard: shard, inputs: job.inputs, pageCount: pageTotal, thumbnailsOnly: job.thumbnailsOnly,
-                               pages: placed.positions,
-                               errors: errors.map { ShardRun.Position(order: $0.order, sourcePage: $0.page) })
+            let run = ShardRun(
+                shard: shard, inputs: job.inputs, pageCount: pageTotal, thumbnailsOnly: job.thumbnailsOnly,
+                pages: placed.positions,
+                errors: errors.map { ShardRun.Position(order: $0.order, sourcePage: $0.page) })
             try run.write(to: out)
         }
         let layoutPath = out + "/" + Processor.layoutFileName

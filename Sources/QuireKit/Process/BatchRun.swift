@@ -29,22 +29,30 @@ extension Processor {
         /// Page `i`: reused, or processed into staging and committed to the store.
         func attempt(_ i: Int) -> (Outcome, reused: Bool) {
             let unit = plan.units[i]
-            if let entry = manifest.reusable(key: plan.keys[i], inputHash: unit.hash, optionsHash: plan.optionsHashes[i],
-                                             storeDirectory: URL(fileURLWithPath: store.storeDirectory),
-                                             fileNames: { store.allFileNames(part: $0) }),
-               entry.store == plan.ids[i] {
+            if let entry = manifest.reusable(
+                key: plan.keys[i], inputHash: unit.hash, optionsHash: plan.optionsHashes[i],
+                storeDirectory: URL(fileURLWithPath: store.storeDirectory),
+                fileNames: { store.allFileNames(part: $0) }),
+                entry.store == plan.ids[i]
+            {
                 return (.success(entry.results), true)
             }
             let staged: (folder: String, paths: PageOutputPaths)
             do { staged = try store.stage(id: plan.ids[i]) } catch {
-                return (.failure(ImagingError(.writeFailed, path: store.stagingDirectory, reason: Processor.writeReason(error))), false)
+                return (
+                    .failure(
+                        ImagingError(.writeFailed, path: store.stagingDirectory, reason: Processor.writeReason(error))),
+                    false
+                )
             }
             let (job, pipeline, entry) = (job, pipeline, plan.entries[i])
             let outcome = PageTimeLimit.run(seconds: job.pageTimeout) { () -> Outcome in
                 do {
-                    return .success(try (job.thumbnailsOnly
-                        ? [pipeline.processThumbnailOnly(unit.page, to: staged.paths.thumbnail)]
-                        : pipeline.process(unit.page, to: staged.paths, entry: entry)))
+                    return .success(
+                        try
+                            (job.thumbnailsOnly
+                            ? [pipeline.processThumbnailOnly(unit.page, to: staged.paths.thumbnail)]
+                            : pipeline.process(unit.page, to: staged.paths, entry: entry)))
                 } catch let error as ImagingError {
                     return .failure(error)
                 } catch {
@@ -61,11 +69,17 @@ extension Processor {
             }
             do {
                 try store.commit(staged: staged.folder, id: plan.ids[i], parts: result.count)
-                try manifest.record(.init(key: plan.keys[i], inputHash: unit.hash, optionsHash: plan.optionsHashes[i],
-                                          store: plan.ids[i], results: result))
+                try manifest.record(
+                    .init(
+                        key: plan.keys[i], inputHash: unit.hash, optionsHash: plan.optionsHashes[i],
+                        store: plan.ids[i], results: result))
             } catch {
                 store.discard(staged: staged.folder)
-                return (.failure(ImagingError(.writeFailed, path: store.storeDirectory, reason: Processor.writeReason(error))), false)
+                return (
+                    .failure(
+                        ImagingError(.writeFailed, path: store.storeDirectory, reason: Processor.writeReason(error))),
+                    false
+                )
             }
             return (.success(result), false)
         }
@@ -89,9 +103,12 @@ extension Processor {
                         let finished = (done.take(below: .max) ?? 0) + 1
                         if reused { _ = reusedCount.take(below: .max) }
                         let unit = plan.units[i]
-                        report.send(reused
-                            ? .pageReused(source: unit.source, sourcePage: unit.page.page, done: finished, total: total)
-                            : .pageWritten(source: unit.source, sourcePage: unit.page.page, done: finished, total: total))
+                        report.send(
+                            reused
+                                ? .pageReused(
+                                    source: unit.source, sourcePage: unit.page.page, done: finished, total: total)
+                                : .pageWritten(
+                                    source: unit.source, sourcePage: unit.page.page, done: finished, total: total))
                     case .failure(let error):
                         // Failures that are retried are reported after the retry.
                         if !(workers > 1 && Self.retried.contains(error.kind)) {
@@ -120,7 +137,8 @@ extension Processor {
                 results[i] = again
                 switch again {
                 case .success:
-                    report.send(.pageWritten(source: unit.source, sourcePage: unit.page.page, done: total, total: total))
+                    report.send(
+                        .pageWritten(source: unit.source, sourcePage: unit.page.page, done: total, total: total))
                 case .failure(let final):
                     report.send(.failed(Processor.pageError(final, unit: unit)))
                 }

@@ -32,7 +32,7 @@ public struct DiscoveredInput: Sendable, Hashable, Codable {
 public enum InputDiscovery {
     /// Extensions taken from folders (compared case-insensitively).
     public static let imageExtensions: Set<String> = [
-        "jpg", "jpeg", "jpe", "jfif", "png", "tif", "tiff", "webp", "heic", "heif", "avif", "gif", "pdf", "jxl",
+        "jpg", "jpeg", "jpe", "jfif", "png", "tif", "tiff", "webp", "heic", "heif", "avif", "gif", "pdf", "jxl"
     ]
 
     /// - Returns: the inputs in order; a missing path is returned as an input too (its
@@ -146,8 +146,11 @@ public enum InputDiscovery {
     /// `raw` as text: ASCII printable bytes as they are, every other byte (and `\\`) as `\xHH`,
     /// so the name in layout.json and on stderr shows which bytes it holds.
     static func escaped(_ raw: [UInt8]) -> String {
-        raw.map { (0x20..<0x7F).contains($0) && $0 != UInt8(ascii: "\\") ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true).leftPadded() }
-            .joined()
+        raw.map {
+            (0x20..<0x7F).contains($0) && $0 != UInt8(ascii: "\\")
+                ? String(UnicodeScalar($0)) : "\\x" + String($0, radix: 16, uppercase: true).leftPadded()
+        }
+        .joined()
     }
 
     /// A command-line input whose bytes are not UTF-8: Swift decoded it with U+FFFD in place of
@@ -158,7 +161,9 @@ public enum InputDiscovery {
         for i in 0..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[i] else { continue }
             let raw = Array(UnsafeBufferPointer(start: argument, count: strlen(argument))).map { UInt8(bitPattern: $0) }
-            guard String(validating: raw, as: UTF8.self) == nil, String(decoding: raw, as: UTF8.self) == input else { continue }
+            guard String(validating: raw, as: UTF8.self) == nil, String(decoding: raw, as: UTF8.self) == input else {
+                continue
+            }
             var info = stat()
             let exists = (raw + [0]).withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) == 0 }

@@ -31,7 +31,8 @@ public enum NaturalOrder {
         if i < x.count { return 1 }
         if j < y.count { return -1 }
         // Equal under the natural rule: fall back to the exact scalars for a total order.
-        return a == b ? 0 : (a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) { $0.value < $1.value } ? -1 : 1)
+        return a == b
+            ? 0 : (a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars) { $0.value < $1.value } ? -1 : 1)
     }
 
     private static func isDigit(_ s: Unicode.Scalar) -> Bool { s.value >= 48 && s.value <= 57 }

@@ -51,11 +51,14 @@ public struct ProcessJob: Sendable, Equatable, Codable {
     public static let defaultPageTimeout: Double = 60
 
     /// A job with Quire's defaults for everything not given (the options of `quire process`).
-    public init(inputs: [String], outputDirectory: String, renditions: RenditionOptions = RenditionOptions(),
-                correction: CorrectionOptions = CorrectionOptions(), dpi: Double = 200,
-                maxPixels: Int = ProcessJob.defaultMaxPixels, jobs: Int? = nil,
-                viewport: LayoutReport.Viewport = LayoutReport.Viewport(), force: Bool = false,
-                pageTimeout: Double? = ProcessJob.defaultPageTimeout, allowUntrustedFormats: Bool = false, corners: CornersFile? = nil, masks: Bool = false) {
+    public init(
+        inputs: [String], outputDirectory: String, renditions: RenditionOptions = RenditionOptions(),
+        correction: CorrectionOptions = CorrectionOptions(), dpi: Double = 200,
+        maxPixels: Int = ProcessJob.defaultMaxPixels, jobs: Int? = nil,
+        viewport: LayoutReport.Viewport = LayoutReport.Viewport(), force: Bool = false,
+        pageTimeout: Double? = ProcessJob.defaultPageTimeout, allowUntrustedFormats: Bool = false,
+        corners: CornersFile? = nil, masks: Bool = false
+    ) {
         self.inputs = inputs
         self.outputDirectory = outputDirectory
         self.renditions = renditions
@@ -96,12 +99,13 @@ extension ProcessJob {
 
     /// The options layout.json records (`LayoutReport.BatchOptions`).
     var recordedOptions: LayoutReport.BatchOptions {
-        LayoutReport.BatchOptions(format: renditions.format.rawValue, quality: renditions.quality,
-                                  previewSize: renditions.previewSize, thumbnailSize: renditions.thumbnailSize,
-                                  correct: correction.mode.rawValue, paper: correction.paper.rawValue,
-                                  pdfDPI: dpi, thumbnailsOnly: thumbnailsOnly,
-                                  edges: clean.edges.rawValue, background: clean.background.rawValue, mode: clean.mode.rawValue,
-                                  rotate: correction.rotate.rawValue,
-                                  split: split.mode.rawValue, splitOrder: split.order.rawValue)
+        LayoutReport.BatchOptions(
+            format: renditions.format.rawValue, quality: renditions.quality,
+            previewSize: renditions.previewSize, thumbnailSize: renditions.thumbnailSize,
+            correct: correction.mode.rawValue, paper: correction.paper.rawValue,
+            pdfDPI: dpi, thumbnailsOnly: thumbnailsOnly,
+            edges: clean.edges.rawValue, background: clean.background.rawValue, mode: clean.mode.rawValue,
+            rotate: correction.rotate.rawValue,
+            split: split.mode.rawValue, splitOrder: split.order.rawValue)
     }
 }

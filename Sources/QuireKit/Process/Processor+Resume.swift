@@ -58,29 +58,35 @@ extension Processor {
     /// The page phase: plan the pages (`BatchPlan`), run them (`BatchRun.schedule`, then
     /// `retry`) and report or commit them (`BatchRun.finish`). A full disk stops the batch like
     /// Ctrl-C, but throws: OUT keeps the previous complete run.
-    static func processPages(_ units: [Unit], job: ProcessJob, workers: Int, hashes: [String],
-                             errors initialErrors: [(order: Int, page: Int, error: LayoutReport.PageError)],
-                             stop: BatchStop?, report: Reporter, started: ContinuousClock.Instant) throws -> ProcessSummary {
+    static func processPages(
+        _ units: [Unit], job: ProcessJob, workers: Int, hashes: [String],
+        errors initialErrors: [(order: Int, page: Int, error: LayoutReport.PageError)],
+        stop: BatchStop?, report: Reporter, started: ContinuousClock.Instant
+    ) throws -> ProcessSummary {
         let out = job.outputDirectory
         let plan = BatchPlan(units: units, job: job)
-        let store = PageStore(output: out, ext: job.renditions.format.fileExtension, thumbnailsOnly: job.thumbnailsOnly,
-                              readsText: plan.ocr != nil, captures: job.captures && !job.thumbnailsOnly)
+        let store = PageStore(
+            output: out, ext: job.renditions.format.fileExtension, thumbnailsOnly: job.thumbnailsOnly,
+            readsText: plan.ocr != nil, captures: job.captures && !job.thumbnailsOnly)
         let manifest: ResumeManifest
         do {
             if job.force { try? FileManager.default.removeItem(atPath: store.storeDirectory) }
             try store.prepare()
             manifest = try ResumeManifest(outputDirectory: URL(fileURLWithPath: out), discardExisting: job.force)
         } catch {
-            throw ProcessError(path: out + "/.quire", reason: "cannot be written (\((error as NSError).localizedDescription))")
+            throw ProcessError(
+                path: out + "/.quire", reason: "cannot be written (\((error as NSError).localizedDescription))")
         }
         removeTemporaryFiles(in: out)
         // Whole decoded frames within a byte budget per two pages in flight: the peak-memory
         // bound (FrameGate).
-        let pipeline = PagePipeline(renditions: job.renditions, correction: job.correction, clean: job.clean, split: plan.split,
-                                    maxPixels: job.maxPixels,
-                                    frameGate: FrameGate.forBatch(pagesInFlight: workers), ocr: plan.ocr)
-        let run = BatchRun(plan: plan, job: job, store: store, manifest: manifest, pipeline: pipeline, workers: workers,
-                           report: report)
+        let pipeline = PagePipeline(
+            renditions: job.renditions, correction: job.correction, clean: job.clean, split: plan.split,
+            maxPixels: job.maxPixels,
+            frameGate: FrameGate.forBatch(pagesInFlight: workers), ocr: plan.ocr)
+        let run = BatchRun(
+            plan: plan, job: job, store: store, manifest: manifest, pipeline: pipeline, workers: workers,
+            report: report)
         var results = run.schedule(stop: stop)
         if run.diskFull.isRequested {
             // Pages already committed stay in the store for the rerun; OUT's numbered files and
@@ -99,7 +105,8 @@ extension Processor {
     /// are cheap next to decoding, so they are redrawn at every commit rather than stored.
     static func writeMask(of result: PageResult, number: Int, total: Int, in out: String) throws -> String? {
         guard let quad = result.correction.quad, let size = result.sourceSize else { return nil }
-        let name = files(number, total: total, ext: "png").page.split(separator: "/").last.map(String.init) ?? "mask.png"
+        let name =
+            files(number, total: total, ext: "png").page.split(separator: "/").last.map(String.init) ?? "mask.png"
         let relative = masksFolder + "/" + name
         do {
             try AtomicFile.write(to: out + "/" + relative) { temporary in
@@ -122,7 +129,6 @@ extension Processor {
     static func files(_ n: Int, total: Int, ext: String, thumbnailsOnly: Bool = false) -> LayoutReport.Files {
         files(number: n, digits: fileNumberDigits(pageCount: total), extension: ext, thumbnailsOnly: thumbnailsOnly)
     }
-
 
     /// Temporary files a killed run can leave in OUT itself: any abandoned atomic write
     /// (`.layout.json.partial-*`, `.pages.pdf.partial-*`, ...), or `.layout.json.*.tmp` from Quire 0.1.

@@ -11,7 +11,8 @@ import QuireImaging
 /// its three files are written, and only small records are kept.
 public enum Processor {
     /// Output subfolders of OUT.
-    public static let pagesFolder = "pages", previewsFolder = "previews", thumbnailsFolder = "thumbs", masksFolder = "masks"
+    public static let pagesFolder = "pages", previewsFolder = "previews", thumbnailsFolder = "thumbs",
+        masksFolder = "masks"
     /// `--ocr`: `text/NNNN.hocr` and `text/NNNN.txt`.
     public static let textFolder = "text"
     /// `captures/NNNN.jpg`: each source as it came, small, for the review (the detection copy, `PagePipeline.writeCapture`).
@@ -30,19 +31,26 @@ public enum Processor {
     ///   the disk fills up (`cannot write OUT: no space left on device`; OUT is then left as the
     ///   previous complete run left it) or when another run holds OUT's lock; failures of inputs
     ///   are in the summary's report.
-    public static func run(_ job: ProcessJob, stop: BatchStop? = nil,
-                           progress: @escaping @Sendable (ProcessEvent) -> Void = { _ in }) throws -> ProcessSummary {
+    public static func run(
+        _ job: ProcessJob, stop: BatchStop? = nil,
+        progress: @escaping @Sendable (ProcessEvent) -> Void = { _ in }
+    ) throws -> ProcessSummary {
         let started = ContinuousClock.now
         let out = job.outputDirectory
         // One run per OUT at a time; released when this run returns (or its process dies).
         let lock = try OutputLock(output: out)
         defer { lock.release() }
-        for folder in job.thumbnailsOnly ? [thumbnailsFolder] : [pagesFolder, previewsFolder, thumbnailsFolder] + (job.masks ? [masksFolder] : [])
-            + (job.effectiveOCR != nil ? [textFolder] : []) + (job.captures && !job.thumbnailsOnly ? [capturesFolder] : []) {
+        for folder in job.thumbnailsOnly
+            ? [thumbnailsFolder]
+            : [pagesFolder, previewsFolder, thumbnailsFolder] + (job.masks ? [masksFolder] : [])
+                + (job.effectiveOCR != nil ? [textFolder] : [])
+                + (job.captures && !job.thumbnailsOnly ? [capturesFolder] : [])
+        {
             do {
                 try FileManager.default.createDirectory(atPath: out + "/" + folder, withIntermediateDirectories: true)
             } catch {
-                throw ProcessError(path: out, reason: "cannot create the output folder (\((error as NSError).localizedDescription))")
+                throw ProcessError(
+                    path: out, reason: "cannot create the output folder (\((error as NSError).localizedDescription))")
             }
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
@@ -58,8 +66,9 @@ public enum Processor {
             let found = InputDiscovery.discover([input], excluding: [out])
             // Errors of no single file are reported by shard 1 alone, so a merge has each once.
             if found.isEmpty, job.shard.map({ $0.index == 1 }) ?? true {
-                let entry = LayoutReport.PageError(source: input, code: LayoutReport.PageError.noImagesCode,
-                                                   message: "no images found in this folder")
+                let entry = LayoutReport.PageError(
+                    source: input, code: LayoutReport.PageError.noImagesCode,
+                    message: "no images found in this folder")
                 errors.append((inputs.count, -1, entry))
                 report.send(.failed(entry))
             }
@@ -70,7 +79,8 @@ public enum Processor {
         // this shard's files, each keeping its position in the whole batch (`order`).
         let chosen = job.shard.map { ShardRun.select(inputs, shard: $0) } ?? Array(inputs.indices)
         let found = chosen.map { inputs[$0] }
-        let probed = ParallelWork.map(count: found.count, workers: workers) { i -> (Result<SourceInfo, ImagingError>, String) in
+        let probed = ParallelWork.map(count: found.count, workers: workers) {
+            i -> (Result<SourceInfo, ImagingError>, String) in
             probe(found[i].path, job: job)
         }
         let probes = probed.map(\.0)
@@ -81,11 +91,15 @@ public enum Processor {
             switch probe {
             case .success(let info):
                 for page in 0..<info.pageCount {
-                    units.append(Unit(order: order, source: inputs[order].source, multiPage: info.format.isMultiPage, hash: hashes[position],
-                                      page: PageSource(path: inputs[order].path, page: page, dpi: job.dpi)))
+                    units.append(
+                        Unit(
+                            order: order, source: inputs[order].source, multiPage: info.format.isMultiPage,
+                            hash: hashes[position],
+                            page: PageSource(path: inputs[order].path, page: page, dpi: job.dpi)))
                 }
             case .failure(let error):
-                let entry = LayoutReport.PageError(source: inputs[order].source, code: error.kind.code, message: error.reason)
+                let entry = LayoutReport.PageError(
+                    source: inputs[order].source, code: error.kind.code, message: error.reason)
                 errors.append((order, -1, entry))
                 report.send(.failed(entry))
             }
@@ -94,8 +108,9 @@ public enum Processor {
 
         // 3-5. Pages (reused from the manifest or processed into the store), then the commit:
         // final numbered files, layout.json, manifest (Processor+Resume.swift).
-        return try processPages(units, job: job, workers: workers, hashes: hashes, errors: errors,
-                                stop: stop, report: report, started: started)
+        return try processPages(
+            units, job: job, workers: workers, hashes: hashes, errors: errors,
+            stop: stop, report: report, started: started)
     }
 
     /// One page to process: where it comes from and where its input stands in the batch.
@@ -110,8 +125,9 @@ public enum Processor {
 
     /// The report entry for a failed page; `sourcePage` only for multi-page files.
     static func pageError(_ error: ImagingError, unit: Unit) -> LayoutReport.PageError {
-        LayoutReport.PageError(source: unit.source, sourcePage: unit.multiPage ? unit.page.page : nil,
-                               code: error.kind.code, message: error.reason)
+        LayoutReport.PageError(
+            source: unit.source, sourcePage: unit.multiPage ? unit.page.page : nil,
+            code: error.kind.code, message: error.reason)
     }
 
     /// Removes numbered outputs a previous run left (more pages, another format) and
@@ -123,8 +139,10 @@ public enum Processor {
                 let relative = folder + "/" + name
                 let stem = (name as NSString).deletingPathExtension
                 let ext = (name as NSString).pathExtension
-                let numbered = !stem.isEmpty && stem.allSatisfy(\.isASCIIDigit)
-                    && (OutputFormat.allCases.contains { $0.fileExtension == ext } || (folder == masksFolder && ext == "png")
+                let numbered =
+                    !stem.isEmpty && stem.allSatisfy(\.isASCIIDigit)
+                    && (OutputFormat.allCases.contains { $0.fileExtension == ext }
+                        || (folder == masksFolder && ext == "png")
                         || (folder == textFolder && textExtensions.contains(ext)))
                 let partial = name.hasPrefix(".") && name.contains(".partial-")
                 if (numbered && !kept.contains(relative)) || partial {

@@ -43,8 +43,9 @@ public struct RecordedBatch: Codable, Sendable, Equatable {
     public static func read(from out: String) throws -> RecordedBatch {
         let path = out + "/.quire/" + fileName
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let size = attributes[.size] as? Int, size <= maxBytes,
-              let data = FileManager.default.contents(atPath: path) else {
+            let size = attributes[.size] as? Int, size <= maxBytes,
+            let data = FileManager.default.contents(atPath: path)
+        else {
             throw ProcessError(path: path, reason: "no recorded batch (run quire process into this folder again)")
         }
         do {

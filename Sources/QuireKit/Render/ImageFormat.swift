@@ -15,7 +15,9 @@ extension VIPSImage.SaveFormat {
     /// - Parameter expected: the allowed names as the user reads them (`png, jpeg or webp`).
     /// - Throws: `ValueParseError` naming what is expected.
     public init(parsing text: String, allowed: [Self], expected: String) throws(ValueParseError) {
-        guard let format = Self(name: text), allowed.contains(format) else { throw ValueParseError("must be \(expected)") }
+        guard let format = Self(name: text), allowed.contains(format) else {
+            throw ValueParseError("must be \(expected)")
+        }
         self = format
     }
 }

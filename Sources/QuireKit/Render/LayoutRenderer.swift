@@ -20,7 +20,8 @@ public struct Sweep: Hashable, Sendable {
     public init?(parsing text: String) {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3, let from = Double(parts[0]), let to = Double(parts[1]),
-              let steps = Int(parts[2]), from.isFinite, to.isFinite, steps >= 2 else { return nil }
+            let steps = Int(parts[2]), from.isFinite, to.isFinite, steps >= 2
+        else { return nil }
         self.init(from: from, to: to, steps: steps)
     }
 
@@ -79,7 +80,9 @@ public enum LayoutRenderer {
         func fail(_ reason: String) throws -> Never { throw OutputFolderError.invalidOption(reason) }
         _ = try RenderLayouts.layout(named: options.layout)
         if !(1...3).contains(options.scale) { try fail("--scale must be 1, 2 or 3 (got \(options.scale))") }
-        if let v = options.viewport, !(v.isFinite && v.width >= 1 && v.height >= 1 && v.width <= 10_000 && v.height <= 10_000) {
+        if let v = options.viewport,
+            !(v.isFinite && v.width >= 1 && v.height >= 1 && v.width <= 10_000 && v.height <= 10_000)
+        {
             try fail("--viewport must be WxH with both sides 1-10000 points")
         }
         if let o = options.offset, !o.isFinite { try fail("--offset must be finite") }
@@ -121,17 +124,20 @@ public enum LayoutRenderer {
         guard viewport.width >= 1, viewport.height >= 1 else {
             throw OutputFolderError.invalidOption("viewport \(viewport.width)x\(viewport.height) is empty")
         }
-        let context = RenderLayoutContext(viewport: viewport, aspectRatios: pages.map(Self.aspectRatio),
-                                          reference: folder.report.viewport)
+        let context = RenderLayoutContext(
+            viewport: viewport, aspectRatios: pages.map(Self.aspectRatio),
+            reference: folder.report.viewport)
         guard let make = entry.make else {
-            throw OutputFolderError.notYetAvailable("layout '\(entry.name)' (the layout engine's Layouts.\(entry.name.capitalized))")
+            throw OutputFolderError.notYetAvailable(
+                "layout '\(entry.name)' (the layout engine's Layouts.\(entry.name.capitalized))")
         }
         var states: [RenderLayoutState] = []
         if let name = options.animation {
             let animation = try RenderLayouts.animation(named: name)
             guard animation.layouts.contains(entry.name) else {
                 throw OutputFolderError.invalidOption(
-                    "the \(animation.name) animation applies to \(animation.layouts.joined(separator: ", ")), not \(entry.name)")
+                    "the \(animation.name) animation applies to \(animation.layouts.joined(separator: ", ")), not \(entry.name)"
+                )
             }
             guard let state = animation.state else {
                 throw OutputFolderError.notYetAvailable("the \(animation.name) animation")
@@ -141,7 +147,9 @@ public enum LayoutRenderer {
             let layout = try make(context)
             if let sweep = options.sweep {
                 let base = options.offsetIsScalar ? nil : options.offset
-                states = sweep.offsets.map { RenderLayoutState(layout: layout, offset: point(along: layout.axis, $0, base: base)) }
+                states = sweep.offsets.map {
+                    RenderLayoutState(layout: layout, offset: point(along: layout.axis, $0, base: base))
+                }
             } else if let offset = options.offset {
                 let resolved = options.offsetIsScalar ? point(along: layout.axis, offset.x, base: nil) : offset
                 states = [RenderLayoutState(layout: layout, offset: resolved)]
@@ -161,8 +169,9 @@ public enum LayoutRenderer {
         var scenes: [Scene] = []
         var frames: [VIPSImage] = []
         for state in states {
-            let scene = Scene.project(state.layout.items(at: state.offset), offset: state.offset, viewport: viewport,
-                                      pages: pageIndices, aspectRatios: context.aspectRatios)
+            let scene = Scene.project(
+                state.layout.items(at: state.offset), offset: state.offset, viewport: viewport,
+                pages: pageIndices, aspectRatios: context.aspectRatios)
             var frame = try renderer.render(scene, pages: byIndex, source: source)
             if format == .jpeg || format == .gif { frame = try frame.flattened(onto: flattenOnto.rgb) }
             scenes.append(scene)
@@ -170,17 +179,21 @@ public enum LayoutRenderer {
         }
 
         let suffix = options.animation.map { "-\($0.lowercased())" } ?? (options.sweep != nil ? "-sweep" : "")
-        let path = options.output ?? folder.url.appendingPathComponent("renders/\(entry.name)\(suffix).\(format.fileExtension)").path
+        let path =
+            options.output
+            ?? folder.url.appendingPathComponent("renders/\(entry.name)\(suffix).\(format.fileExtension)").path
         try AtomicFile.write(to: path) { temporary in
             if frames.count > 1 {
-                try VIPSImage.saveAnimation(frames, to: temporary, format: format,
-                                            delayMilliseconds: options.delayMilliseconds, quality: 90)
+                try VIPSImage.saveAnimation(
+                    frames, to: temporary, format: format,
+                    delayMilliseconds: options.delayMilliseconds, quality: 90)
             } else {
                 try frames[0].save(to: temporary, options: .init(format: format, quality: 90))
             }
         }
-        return RenderResult(path: path, pixelSize: renderer.pixelSize(of: scenes[0]), frames: frames.count,
-                            firstScene: scenes[0])
+        return RenderResult(
+            path: path, pixelSize: renderer.pixelSize(of: scenes[0]), frames: frames.count,
+            firstScene: scenes[0])
     }
 
     /// A page's aspect ratio from layout.json (its pixel size when the ratio is missing).

@@ -22,7 +22,8 @@ public struct ImagePlacement: Hashable, Sendable {
             return ImagePlacement(imageRect: bounds, clipRect: bounds)
         }
         let cellAspect = cellSize.width / cellSize.height
-        let size = imageAspectRatio > cellAspect
+        let size =
+            imageAspectRatio > cellAspect
             ? Size(width: cellSize.height * imageAspectRatio, height: cellSize.height)
             : Size(width: cellSize.width, height: cellSize.width / imageAspectRatio)
         return ImagePlacement(imageRect: Rect(center: bounds.center, size: size), clipRect: bounds)
@@ -90,13 +91,16 @@ public struct Scene: Hashable, Sendable {
     ///   - pages: batch index of each layout item index.
     ///   - aspectRatios: image aspect ratio of each layout item index.
     /// - Complexity: O(n log n) in the number of items given.
-    public static func project(_ layoutItems: [any LayoutItem], offset: Point, viewport: Size,
-                               pages: [Int], aspectRatios: [Double]) -> Scene {
+    public static func project(
+        _ layoutItems: [any LayoutItem], offset: Point, viewport: Size,
+        pages: [Int], aspectRatios: [Double]
+    ) -> Scene {
         var placed: [(order: Int, item: SceneItem)] = []
         for (order, layoutItem) in layoutItems.enumerated() {
             let a = layoutItem.attributes
             guard pages.indices.contains(a.index), a.alpha > 0, a.size.width > 0, a.size.height > 0,
-                  a.transform.scale > 0 else { continue }
+                a.transform.scale > 0
+            else { continue }
             let aspect = aspectRatios[a.index]
             let placement: ImagePlacement?
             if let placing = layoutItem as? any ImagePlacing {
@@ -108,13 +112,15 @@ public struct Scene: Hashable, Sendable {
             let s = a.transform.scale
             // Cell-local (0,0) on screen: the centre, moved by the translation, less half the
             // scaled size, less the content offset.
-            let origin = Point(x: a.center.x + a.transform.tx - a.size.width * s / 2 - offset.x,
-                               y: a.center.y + a.transform.ty - a.size.height * s / 2 - offset.y)
+            let origin = Point(
+                x: a.center.x + a.transform.tx - a.size.width * s / 2 - offset.x,
+                y: a.center.y + a.transform.ty - a.size.height * s / 2 - offset.y)
             func toScreen(_ r: Rect) -> Rect {
                 Rect(x: origin.x + r.x * s, y: origin.y + r.y * s, width: r.width * s, height: r.height * s)
             }
-            let item = SceneItem(page: pages[a.index], imageRect: toScreen(placement.imageRect),
-                                 clipRect: toScreen(placement.clipRect), alpha: min(1, a.alpha), zIndex: a.zIndex)
+            let item = SceneItem(
+                page: pages[a.index], imageRect: toScreen(placement.imageRect),
+                clipRect: toScreen(placement.clipRect), alpha: min(1, a.alpha), zIndex: a.zIndex)
             placed.append((order, item))
         }
         placed.sort { ($0.item.zIndex, $0.order) < ($1.item.zIndex, $1.order) }

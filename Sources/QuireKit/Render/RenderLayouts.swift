@@ -50,7 +50,8 @@ public enum RenderLayouts {
         /// The layout names the animation applies to.
         public var layouts: [String]
         /// The state at eased progress `progress` of the animation acting on item `index`.
-        public var state: (@Sendable (_ context: RenderLayoutContext, _ index: Int, _ progress: Double) throws -> RenderLayoutState)?
+        public var state:
+            (@Sendable (_ context: RenderLayoutContext, _ index: Int, _ progress: Double) throws -> RenderLayoutState)?
     }
 
     /// The layouts of `LayoutCatalogue`, each built with its default parameters.
@@ -67,26 +68,31 @@ public enum RenderLayouts {
             let strip = Layouts.Strip(viewport: context.viewport, aspectRatios: context.aspectRatios)
             let from = index == 0 ? min(1, strip.count - 1) : 0
             guard let start = strip.offset(forIndex: from),
-                  let move = StripAnimation.move(in: strip, at: start, to: index) else {
+                let move = StripAnimation.move(in: strip, at: start, to: index)
+            else {
                 throw OutputFolderError.invalidOption("move needs a page index in 0..<\(strip.count)")
             }
             let frame = move.frame(in: strip, progress: progress, offset: start)
-            return RenderLayoutState(layout: AnyRenderLayout(strip.applying(frame), axis: .horizontal), offset: frame.offset)
+            return RenderLayoutState(
+                layout: AnyRenderLayout(strip.applying(frame), axis: .horizontal), offset: frame.offset)
         },
         // Deleting the focused page `index`: the first half of the progress collapses it, the
         // second half closes the gap (docs/layout-formulas.md#sync-and-animations, delete).
         AnimationEntry(name: "delete", layouts: [LayoutName.strip.rawValue]) { context, index, progress in
             let strip = Layouts.Strip(viewport: context.viewport, aspectRatios: context.aspectRatios)
             guard let offset = strip.offset(forIndex: index),
-                  let phases = StripAnimation.deletion(in: strip, index: index) else {
+                let phases = StripAnimation.deletion(in: strip, index: index)
+            else {
                 throw OutputFolderError.invalidOption("delete needs a page index in 0..<\(strip.count)")
             }
             let p = min(1, max(0, progress))
-            let frame = p < 0.5
+            let frame =
+                p < 0.5
                 ? phases.collapse.frame(in: strip, progress: p * 2, offset: offset)
                 : phases.delete.frame(in: strip, progress: p * 2 - 1, offset: offset)
-            return RenderLayoutState(layout: AnyRenderLayout(strip.applying(frame), axis: .horizontal), offset: frame.offset)
-        },
+            return RenderLayoutState(
+                layout: AnyRenderLayout(strip.applying(frame), axis: .horizontal), offset: frame.offset)
+        }
     ]
 
     /// The entry for a layout name.

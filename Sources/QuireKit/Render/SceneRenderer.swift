@@ -19,8 +19,9 @@ public struct SceneRenderer {
 
     /// The picture's pixel size for a scene.
     public func pixelSize(of scene: Scene) -> PixelSize {
-        PixelSize(width: max(1, Int((scene.size.width * scale).rounded())),
-                  height: max(1, Int((scene.size.height * scale).rounded())))
+        PixelSize(
+            width: max(1, Int((scene.size.width * scale).rounded())),
+            height: max(1, Int((scene.size.height * scale).rounded())))
     }
 
     /// Renders `scene`, taking page images from `source` by batch index.
@@ -32,14 +33,19 @@ public struct SceneRenderer {
         let canvas = Rect(x: 0, y: 0, width: Double(size.width), height: Double(size.height))
         var layers: [(image: VIPSImage, x: Int, y: Int)] = []
         for item in scene.items {
-            guard let page = pages[item.page] else { throw OutputFolderError.unknownPage(index: item.page, count: pages.count) }
+            guard let page = pages[item.page] else {
+                throw OutputFolderError.unknownPage(index: item.page, count: pages.count)
+            }
             let image = grid.pixelRect(item.imageRect)
             let clip = grid.pixelRect(item.clipRect)
-            let imageRect = Rect(x: Double(image.x), y: Double(image.y), width: Double(image.width), height: Double(image.height))
-            let clipRect = Rect(x: Double(clip.x), y: Double(clip.y), width: Double(clip.width), height: Double(clip.height))
+            let imageRect = Rect(
+                x: Double(image.x), y: Double(image.y), width: Double(image.width), height: Double(image.height))
+            let clipRect = Rect(
+                x: Double(clip.x), y: Double(clip.y), width: Double(clip.width), height: Double(clip.height))
             guard image.width > 0, image.height > 0,
-                  let visible = imageRect.intersection(clipRect)?.intersection(canvas),
-                  visible.width >= 1, visible.height >= 1 else { continue }
+                let visible = imageRect.intersection(clipRect)?.intersection(canvas),
+                visible.width >= 1, visible.height >= 1
+            else { continue }
             guard image.width <= maxImageSide, image.height <= maxImageSide else {
                 throw OutputFolderError.invalidOption(
                     "page \(page.index) would be drawn \(image.width)x\(image.height) px; lower --scale or --viewport")

@@ -91,7 +91,8 @@ public enum StripBuilder {
         let pages = folder.pages
         let heightPoints = options.height ?? folder.report.viewport.stripHeight
         guard heightPoints.isFinite, heightPoints >= 1 else {
-            throw OutputFolderError.invalidOption("strip height \(heightPoints) from layout.json is unusable; give --height")
+            throw OutputFolderError.invalidOption(
+                "strip height \(heightPoints) from layout.json is unusable; give --height")
         }
         let scale = Double(options.scale)
         let pixelHeight = max(1, Int((heightPoints * scale).rounded()))
@@ -116,27 +117,36 @@ public enum StripBuilder {
             // bounds memory by one sprite.
             var images: [VIPSImage] = []
             for position in group {
-                var image = try source.image(of: pages[position], width: widths[position], height: pixelHeight).materialized()
+                var image = try source.image(of: pages[position], width: widths[position], height: pixelHeight)
+                    .materialized()
                 if !opaque { image = try image.rgba() }
                 images.append(image)
-                rects.append(.init(index: pages[position].index, sprite: number, file: file, x: x, y: 0,
-                                   width: widths[position], height: pixelHeight))
+                rects.append(
+                    .init(
+                        index: pages[position].index, sprite: number, file: file, x: x, y: 0,
+                        width: widths[position], height: pixelHeight))
                 x += widths[position] + spacing
             }
-            let sprite = try VIPSImage.joinedRow(images, spacing: spacing, background: opaque ? background.rgb : background.rgba)
+            let sprite = try VIPSImage.joinedRow(
+                images, spacing: spacing, background: opaque ? background.rgb : background.rgba)
             let path = strips.appendingPathComponent(name).path
-            try AtomicFile.write(to: path) { try sprite.save(to: $0, options: .init(format: options.format, quality: options.quality)) }
+            try AtomicFile.write(to: path) {
+                try sprite.save(to: $0, options: .init(format: options.format, quality: options.quality))
+            }
             written.append(path)
-            sprites.append(.init(file: file, width: sprite.width, height: sprite.height,
-                                 firstPage: pages[group.first!].index, lastPage: pages[group.last!].index))
+            sprites.append(
+                .init(
+                    file: file, width: sprite.width, height: sprite.height,
+                    firstPage: pages[group.first!].index, lastPage: pages[group.last!].index))
         }
 
         // Focus pictures: the strip layout's own geometry, resting on page K.
         var focus: [StripManifest.FocusPicture] = []
         let focusBackground = options.background ?? .transparent
         for k in options.focus {
-            let picture = try focusPicture(folder, index: k, height: heightPoints, scale: scale,
-                                           background: focusBackground, source: source)
+            let picture = try focusPicture(
+                folder, index: k, height: heightPoints, scale: scale,
+                background: focusBackground, source: source)
             let name = "strip-focus-\(k).png"
             let path = strips.appendingPathComponent(name).path
             try AtomicFile.write(to: path) { try picture.save(to: $0, options: .init(format: .png)) }
@@ -146,12 +156,15 @@ public enum StripBuilder {
 
         var contactSheet: String?
         if options.contactSheet {
-            let sheet = try contactSheetImage(pages, columns: options.columns, scale: scale,
-                                              background: options.format == .jpeg ? (opaque ? background : .white) : background,
-                                              source: source)
+            let sheet = try contactSheetImage(
+                pages, columns: options.columns, scale: scale,
+                background: options.format == .jpeg ? (opaque ? background : .white) : background,
+                source: source)
             let name = "contact-sheet.\(ext)"
             let path = strips.appendingPathComponent(name).path
-            try AtomicFile.write(to: path) { try sheet.save(to: $0, options: .init(format: options.format, quality: options.quality)) }
+            try AtomicFile.write(to: path) {
+                try sheet.save(to: $0, options: .init(format: options.format, quality: options.quality))
+            }
             written.append(path)
             contactSheet = "strips/\(name)"
         }
@@ -159,7 +172,8 @@ public enum StripBuilder {
         let manifest = StripManifest(
             schema: StripManifest.schemaIdentifier, height: LayoutReport.round(heightPoints), scale: options.scale,
             pixelHeight: pixelHeight, spacing: spacing, format: options.format.rawValue,
-            background: background.description, sprites: sprites, pages: rects, focus: focus, contactSheet: contactSheet)
+            background: background.description, sprites: sprites, pages: rects, focus: focus, contactSheet: contactSheet
+        )
         let manifestPath = strips.appendingPathComponent("strip.json").path
         try AtomicFile.write(try manifest.encoded(), to: manifestPath)
         written.append(manifestPath)
@@ -178,24 +192,30 @@ public enum StripBuilder {
         let viewport = Size(width: folder.report.viewport.width, height: height)
         let layout = Layouts.Strip(viewport: viewport, aspectRatios: pages.map(LayoutRenderer.aspectRatio))
         let offset = layout.offset(forIndex: position) ?? .zero
-        return Scene.project(layout.items(at: offset, in: nil), offset: offset, viewport: viewport,
-                             pages: pages.map(\.index), aspectRatios: pages.map(LayoutRenderer.aspectRatio))
+        return Scene.project(
+            layout.items(at: offset, in: nil), offset: offset, viewport: viewport,
+            pages: pages.map(\.index), aspectRatios: pages.map(LayoutRenderer.aspectRatio))
     }
 
-    static func focusPicture(_ folder: OutputFolder, index: Int, height: Double, scale: Double,
-                             background: RenderColor, source: PageImageSource) throws -> VIPSImage {
+    static func focusPicture(
+        _ folder: OutputFolder, index: Int, height: Double, scale: Double,
+        background: RenderColor, source: PageImageSource
+    ) throws -> VIPSImage {
         let scene = try focusScene(folder, index: index, height: height)
         let byIndex = Dictionary(folder.pages.map { ($0.index, $0) }, uniquingKeysWith: { a, _ in a })
         return try SceneRenderer(scale: scale, background: background).render(scene, pages: byIndex, source: source)
     }
 
     /// A grid of every page fitted into a square box with its 1-based number underneath.
-    static func contactSheetImage(_ pages: [LayoutReport.Page], columns: Int?, scale: Double,
-                                  background: RenderColor, source: PageImageSource) throws -> VIPSImage {
+    static func contactSheetImage(
+        _ pages: [LayoutReport.Page], columns: Int?, scale: Double,
+        background: RenderColor, source: PageImageSource
+    ) throws -> VIPSImage {
         let box = Int((contactBox * scale).rounded())
         let labelHeight = Int((22 * scale).rounded())
         let gap = Int((12 * scale).rounded())
-        let ink: [Double] = background.isOpaque && Double(background.red) + Double(background.green) + Double(background.blue) < 384
+        let ink: [Double] =
+            background.isOpaque && Double(background.red) + Double(background.green) + Double(background.blue) < 384
             ? [235, 235, 235] : [40, 40, 40]
         var cells: [VIPSImage] = []
         for page in pages {
@@ -207,15 +227,17 @@ public enum StripBuilder {
             let canvas = try VIPSImage.solid(width: box, height: box + labelHeight, color: background.rgba)
             let cell = try canvas.compositing([
                 (image, (box - w) / 2, (box - h) / 2),
-                (label, max(0, (box - label.width) / 2), box + max(0, (labelHeight - label.height) / 2)),
+                (label, max(0, (box - label.width) / 2), box + max(0, (labelHeight - label.height) / 2))
             ]).materialized()
             cells.append(cell)
         }
         let across = columns ?? max(1, Int(Double(pages.count).squareRoot().rounded(.up)))
-        let grid = try VIPSImage.grid(cells, across: min(across, pages.count), spacing: gap, background: background.rgba)
+        let grid = try VIPSImage.grid(
+            cells, across: min(across, pages.count), spacing: gap, background: background.rgba)
         // A margin around the grid, as on a printed sheet.
-        let sheet = try grid.embedded(x: gap, y: gap, width: grid.width + 2 * gap, height: grid.height + 2 * gap,
-                                      background: background.rgba)
+        let sheet = try grid.embedded(
+            x: gap, y: gap, width: grid.width + 2 * gap, height: grid.height + 2 * gap,
+            background: background.rgba)
         return background.isOpaque ? try sheet.flattened(onto: background.rgb) : sheet
     }
 
@@ -227,8 +249,10 @@ public enum StripBuilder {
             let parts = name.split(separator: ".")
             guard parts.count == 2, extensions.contains(String(parts[1])) else { continue }
             let stem = parts[0]
-            let isSprite = stem == "strip" || (stem.hasPrefix("strip-") && !stem.dropFirst(6).isEmpty
-                                               && stem.dropFirst(6).allSatisfy(\.isNumber))
+            let isSprite =
+                stem == "strip"
+                || (stem.hasPrefix("strip-") && !stem.dropFirst(6).isEmpty
+                    && stem.dropFirst(6).allSatisfy(\.isNumber))
             if isSprite { try? FileManager.default.removeItem(at: directory.appendingPathComponent(name)) }
         }
     }

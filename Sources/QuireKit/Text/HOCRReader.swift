@@ -66,7 +66,10 @@ public enum HOCRReader {
                             let text = w.text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
                             if !text.isEmpty, wordCount < maxWords {
                                 if line == nil { line = OCRLine(box: box, words: []) }
-                                line!.words.append(OCRWord(text: text, box: box, confidence: w.title.confidence, rightToLeft: w.rightToLeft))
+                                line!.words.append(
+                                    OCRWord(
+                                        text: text, box: box, confidence: w.title.confidence, rightToLeft: w.rightToLeft
+                                    ))
                                 wordCount += 1
                             }
                         }
@@ -108,7 +111,8 @@ public enum HOCRReader {
                     guard let n = Self.coordinates(numbers), n[2] >= n[0], n[3] >= n[1] else { continue }
                     box = Rect(x: n[0], y: n[1], width: n[2] - n[0], height: n[3] - n[1])
                 case "baseline" where numbers.count == 2:
-                    guard let s = numbers[0], let o = numbers[1], abs(s) <= 10, abs(o) <= HOCRReader.maxCoordinate else { continue }
+                    guard let s = numbers[0], let o = numbers[1], abs(s) <= 10, abs(o) <= HOCRReader.maxCoordinate
+                    else { continue }
                     baseline = (s, o)
                 case "x_wconf" where numbers.count == 1:
                     if let c = numbers[0], (0...100).contains(c) { confidence = c }
@@ -119,7 +123,9 @@ public enum HOCRReader {
 
         private static func coordinates(_ numbers: [Double?]) -> [Double]? {
             let values = numbers.compactMap { $0 }
-            guard values.count == numbers.count, values.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= HOCRReader.maxCoordinate }) else { return nil }
+            guard values.count == numbers.count,
+                values.allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= HOCRReader.maxCoordinate })
+            else { return nil }
             return values
         }
     }
@@ -200,7 +206,9 @@ struct TagScanner {
                 var value = ""
                 if i < bytes.count, bytes[i] == UInt8(ascii: "=") {
                     i += 1
-                    while i < bytes.count, bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 10 || bytes[i] == 13 { i += 1 }
+                    while i < bytes.count, bytes[i] == 32 || bytes[i] == 9 || bytes[i] == 10 || bytes[i] == 13 {
+                        i += 1
+                    }
                     if i < bytes.count, bytes[i] == UInt8(ascii: "\"") || bytes[i] == UInt8(ascii: "'") {
                         let quote = bytes[i]
                         let valueStart = i + 1

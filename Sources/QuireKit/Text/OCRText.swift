@@ -48,7 +48,8 @@ public struct OCRLine: Sendable, Hashable {
     }
 
     public static func == (a: Self, b: Self) -> Bool {
-        a.box == b.box && a.words == b.words && a.baseline?.slope == b.baseline?.slope && a.baseline?.offset == b.baseline?.offset
+        a.box == b.box && a.words == b.words && a.baseline?.slope == b.baseline?.slope
+            && a.baseline?.offset == b.baseline?.offset
     }
 
     public func hash(into hasher: inout Hasher) {

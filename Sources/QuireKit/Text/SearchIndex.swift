@@ -24,7 +24,8 @@ public enum SearchIndex {
     /// The script for `pages` (in batch order; pages without words are kept, with empty lists,
     /// so the viewer knows they were read).
     public static func script(_ pages: [Page]) -> String {
-        var out = "/* Written by quire from OUT/text/*.hocr: the viewer's search index, loaded on the first search. */\n"
+        var out =
+            "/* Written by quire from OUT/text/*.hocr: the viewer's search index, loaded on the first search. */\n"
         out += "window.QUIRE_SEARCH = {\"version\":\(version),\"pages\":["
         for (n, page) in pages.enumerated() {
             if n > 0 { out += ",\n" }

@@ -22,7 +22,8 @@ public enum SearchIndexWriter {
         var warnings: [String] = []
         for page in withText {
             guard let hocr = PDFExport.textFile(page, in: out) else {
-                warnings.append("\(out.path(page.text?.hocr ?? "text")): not searchable (no such hOCR file inside the folder)")
+                warnings.append(
+                    "\(out.path(page.text?.hocr ?? "text")): not searchable (no such hOCR file inside the folder)")
                 continue
             }
             guard let bytes = FileManager.default.contents(atPath: hocr) else {
@@ -37,7 +38,8 @@ public enum SearchIndexWriter {
         }
         let url = folder.appendingPathComponent(path)
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try AtomicFile.write(Data(SearchIndex.script(pages).utf8), to: url.path)
         } catch let error as AtomicFileError {
             throw ViewerWriterError(path: url.path, reason: "cannot be written (\(error.reason))")

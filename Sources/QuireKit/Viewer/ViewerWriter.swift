@@ -24,12 +24,14 @@ public enum ViewerWriter {
         }
         // A read-only or foreign folder is one plain line, before anything is tried.
         guard access(folder.path, W_OK) == 0 else {
-            throw ViewerWriterError(path: folder.path, reason: "cannot write the viewer here (\(String(cString: strerror(errno))))")
+            throw ViewerWriterError(
+                path: folder.path, reason: "cannot write the viewer here (\(String(cString: strerror(errno))))")
         }
         for file in ViewerAssets.files {
             try write(Data(file.text.utf8), to: folder.appendingPathComponent(file.path))
         }
-        var script = Data("/* Written by quire from layout.json, for the viewer opened from file:// */\nwindow.QUIRE_LAYOUT = ".utf8)
+        var script = Data(
+            "/* Written by quire from layout.json, for the viewer opened from file:// */\nwindow.QUIRE_LAYOUT = ".utf8)
         script.append(layout)
         script.append(Data(";\n".utf8))
         try write(script, to: folder.appendingPathComponent("layout.js"))
@@ -39,7 +41,8 @@ public enum ViewerWriter {
     /// Writes one file atomically; any failure becomes one line naming the file and the reason.
     private static func write(_ data: Data, to url: URL) throws {
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try AtomicFile.write(data, to: url.path)
         } catch let error as AtomicFileError {
             throw ViewerWriterError(path: url.path, reason: "cannot be written (\(error.reason))")

@@ -14,7 +14,9 @@ public struct AnyRenderLayout: Sendable {
     ///   - layout: the layout to draw.
     ///   - axis: the axis a single `--offset` number runs along.
     ///   - keep: which items are pages to draw (e.g. not the halves' section headers).
-    public init<L: CollectionLayout>(_ layout: L, axis: Axis, keep: @escaping @Sendable (L.Item) -> Bool = { _ in true }) {
+    public init<L: CollectionLayout>(
+        _ layout: L, axis: Axis, keep: @escaping @Sendable (L.Item) -> Bool = { _ in true }
+    ) {
         self.axis = axis
         self.count = layout.count
         itemsAt = { offset in layout.items(at: offset, in: nil).filter(keep) }

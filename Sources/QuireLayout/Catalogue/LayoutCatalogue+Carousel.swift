@@ -21,7 +21,7 @@ extension LayoutCatalogue {
         public static let parameterSpecs = [
             LayoutParameter("centerIndex", .integer), LayoutParameter("sideOffset", .number),
             LayoutParameter("spacing", .number), LayoutParameter("insetLeft", .number),
-            LayoutParameter("insetRight", .number), LayoutParameter("cornerRadius", .number),
+            LayoutParameter("insetRight", .number), LayoutParameter("cornerRadius", .number)
         ]
 
         public static func parameters(from p: LayoutFields) throws -> Parameters {
@@ -39,13 +39,20 @@ extension LayoutCatalogue {
         /// - Throws: `LayoutRequestError` for a carousel that cannot run (no banner width, or
         ///   one that would recentre back and forth forever).
         public static func answer(_ query: LayoutQuery, parameters: Parameters) throws -> [String: LayoutJSON] {
-            let initial = Layouts.Carousel(viewport: query.viewport, count: query.ratios.count,
-                                           centerIndex: parameters.centerIndex, parameters: parameters.layout)
+            let initial = Layouts.Carousel(
+                viewport: query.viewport, count: query.ratios.count,
+                centerIndex: parameters.centerIndex, parameters: parameters.layout)
             switch initial.problem {
             case .oscillates?:
-                throw LayoutRequestError(field: "parameters.insetLeft", message: "this carousel would recentre back and forth forever (banner width \(LayoutJSON.format(initial.bannerWidth)) pt is less than 3 × (2·sideOffset + insetLeft − spacing)); use smaller insets or a wider viewport")
+                throw LayoutRequestError(
+                    field: "parameters.insetLeft",
+                    message:
+                        "this carousel would recentre back and forth forever (banner width \(LayoutJSON.format(initial.bannerWidth)) pt is less than 3 × (2·sideOffset + insetLeft − spacing)); use smaller insets or a wider viewport"
+                )
             case .noBannerWidth?:
-                throw LayoutRequestError(field: "parameters.sideOffset", message: "leaves no banner width (viewport.width − 2·sideOffset must be > 0)")
+                throw LayoutRequestError(
+                    field: "parameters.sideOffset",
+                    message: "leaves no banner width (viewport.width − 2·sideOffset must be > 0)")
             case .notFinite?, nil: break
             }
             let (layout, offset) = initial.recentred(at: query.offset)
@@ -60,9 +67,11 @@ extension LayoutCatalogue {
                 let slot = layout.targetSlot(forProposed: proposed)
                 let target = layout.targetOffset(forProposed: proposed, velocity: snap.velocity)
                 let settled = layout.recentred(at: target)
-                out["snap"] = .object(["targetOffset": .point(target), "index": .number(Double(layout.dataIndex(of: slot))),
-                                       "slot": .string(slot.rawValue), "restingOffset": .point(settled.offset),
-                                       "restingCenterIndex": .number(Double(settled.carousel.centerIndex))])
+                out["snap"] = .object([
+                    "targetOffset": .point(target), "index": .number(Double(layout.dataIndex(of: slot))),
+                    "slot": .string(slot.rawValue), "restingOffset": .point(settled.offset),
+                    "restingCenterIndex": .number(Double(settled.carousel.centerIndex))
+                ])
             }
             return out
         }

@@ -13,7 +13,7 @@ extension LayoutCatalogue {
         public static let parameterSpecs = [
             LayoutParameter("standardHeight", .number), LayoutParameter("featuredHeight", .number),
             LayoutParameter("dragOffset", .number, positive: true), LayoutParameter("coverAlphaMax", .number),
-            LayoutParameter("coverAlphaMin", .number), LayoutParameter("minimumTitleScale", .number),
+            LayoutParameter("coverAlphaMin", .number), LayoutParameter("minimumTitleScale", .number)
         ]
 
         public static func parameters(from p: LayoutFields) throws -> Parameters {
@@ -34,9 +34,11 @@ extension LayoutCatalogue {
             let layout = Layouts.Featured(viewport: query.viewport, count: query.ratios.count, parameters: parameters)
             var out = common(layout, query, offset: query.offset)
             out["items"] = try encodedItems(layout, at: query.offset, query) { item in
-                ["role": .string(item.role.rawValue), "delta": .number(item.delta),
-                 "coverAlpha": .number(item.coverAlpha), "titleScale": .number(item.titleScale),
-                 "detailAlpha": .number(item.detailAlpha)]
+                [
+                    "role": .string(item.role.rawValue), "delta": .number(item.delta),
+                    "coverAlpha": .number(item.coverAlpha), "titleScale": .number(item.titleScale),
+                    "detailAlpha": .number(item.detailAlpha)
+                ]
             }
             return out
         }

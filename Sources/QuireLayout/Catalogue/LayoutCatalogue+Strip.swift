@@ -31,7 +31,7 @@ extension LayoutCatalogue {
             LayoutParameter("focusedSpacing", .number), LayoutParameter("maxAspectRatio", .number),
             LayoutParameter("minAspectRatio", .number), LayoutParameter("clampsAspectRatios", .boolean),
             LayoutParameter("deletionClosesSpacing", .boolean), LayoutParameter("expandingRate", .number),
-            LayoutParameter("updates", .list),
+            LayoutParameter("updates", .list)
         ]
 
         /// A `pagesFrom` request without a viewport, and `quire render`, use the strip height.
@@ -76,7 +76,9 @@ extension LayoutCatalogue {
                 case "collapse": update = .collapse(value)
                 case "delete":
                     let name = try u.string("direction", required: false) ?? "left"
-                    guard let d = Layouts.Strip.Direction(rawValue: name) else { throw u.error("direction", "must be left or right") }
+                    guard let d = Layouts.Strip.Direction(rawValue: name) else {
+                        throw u.error("direction", "must be left or right")
+                    }
                     update = .delete(value, d)
                 default: throw u.error("kind", "must be expand, collapse or delete")
                 }
@@ -87,53 +89,66 @@ extension LayoutCatalogue {
 
         /// With an animation, the reply is its frame at the sampled progress.
         public static func answer(_ query: LayoutQuery, parameters: Parameters) throws -> [String: LayoutJSON] {
-            var layout = Layouts.Strip(viewport: query.viewport, aspectRatios: query.ratios, parameters: parameters.layout,
-                                       expandingRate: parameters.expandingRate ?? 1)
+            var layout = Layouts.Strip(
+                viewport: query.viewport, aspectRatios: query.ratios, parameters: parameters.layout,
+                expandingRate: parameters.expandingRate ?? 1)
             for u in parameters.updates { layout.updates[u.index, default: []].append(u.update) }
             var offset = query.offset
             var animationReply: LayoutJSON?
             if let a = query.animation {
                 let animation = try animation(a, in: layout, at: query.offset, expandingRate: parameters.expandingRate)
-                let frame = animation.frame(in: layout, progress: a.progress, offset: query.offset,
-                                            expandingRate: layout.expandingRate)
+                let frame = animation.frame(
+                    in: layout, progress: a.progress, offset: query.offset,
+                    expandingRate: layout.expandingRate)
                 var updates = layout.updates
                 for (k, v) in frame.updates { updates[k, default: []].append(contentsOf: v) }
                 layout.expandingRate = frame.expandingRate
                 layout.updates = updates
                 offset = frame.offset
-                animationReply = .object(["kind": .string(a.kind.rawValue), "progress": .number(a.progress),
-                                          "eased": .number(animation.easing(a.progress)),
-                                          "duration": .number(animation.duration)])
+                animationReply = .object([
+                    "kind": .string(a.kind.rawValue), "progress": .number(a.progress),
+                    "eased": .number(animation.easing(a.progress)),
+                    "duration": .number(animation.duration)
+                ])
             }
             var out = common(layout, query, offset: offset)
             if let animationReply { out["animation"] = animationReply }
             out["expandingRate"] = .number(layout.expandingRate)
             out["items"] = try encodedItems(layout, at: offset, query) { item in
-                ["expanding": .number(item.state.expanding), "collapsing": .number(item.state.collapsing),
-                 "deleting": .number(item.state.deleting),
-                 "deletingDirection": .string(item.state.deletingDirection.rawValue)]
+                [
+                    "expanding": .number(item.state.expanding), "collapsing": .number(item.state.collapsing),
+                    "deleting": .number(item.state.deleting),
+                    "deletingDirection": .string(item.state.deletingDirection.rawValue)
+                ]
             }
             return out
         }
 
         /// The animation a request samples.
         /// - Throws: `LayoutRequestError` for an index outside the items or a delete without its phase.
-        static func animation(_ a: LayoutQuery.Animation, in layout: Layouts.Strip, at offset: Point,
-                              expandingRate rate: Double?) throws -> StripAnimation {
+        static func animation(
+            _ a: LayoutQuery.Animation, in layout: Layouts.Strip, at offset: Point,
+            expandingRate rate: Double?
+        ) throws -> StripAnimation {
             switch a.kind {
             case .scrollBegin: return .scrollBegin(currentRate: rate ?? 1)
             case .scrollEnd: return .scrollEnd(currentRate: rate ?? 0)
             case .move:
                 guard let m = StripAnimation.move(in: layout, at: offset, to: a.index ?? -1) else {
-                    throw LayoutRequestError(field: "animation.index", message: "must be an item index in 0..<\(layout.count)")
+                    throw LayoutRequestError(
+                        field: "animation.index", message: "must be an item index in 0..<\(layout.count)")
                 }
                 return m
             case .delete:
                 let index = a.index ?? layout.nearestIndex(at: offset) ?? -1
                 guard let phases = StripAnimation.deletion(in: layout, index: index) else {
-                    throw LayoutRequestError(field: "animation.index", message: "must be an item index in 0..<\(layout.count)")
+                    throw LayoutRequestError(
+                        field: "animation.index", message: "must be an item index in 0..<\(layout.count)")
                 }
-                guard let phase = a.phase else { throw LayoutRequestError(field: "animation.phase", message: "is required for delete (collapse or delete)") }
+                guard let phase = a.phase else {
+                    throw LayoutRequestError(
+                        field: "animation.phase", message: "is required for delete (collapse or delete)")
+                }
                 return phase == .collapse ? phases.collapse : phases.delete
             }
         }

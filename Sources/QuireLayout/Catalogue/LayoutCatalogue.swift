@@ -63,7 +63,10 @@ extension LayoutCatalogueEntry {
     public static func checkNames(_ fields: LayoutFields) throws {
         let allowed = parameterNames
         for key in fields.object.keys.sorted() where !allowed.contains(key) {
-            throw fields.error(key, "is not a parameter of the \(name.rawValue) layout (known: \(allowed.sorted().joined(separator: ", ")))")
+            throw fields.error(
+                key,
+                "is not a parameter of the \(name.rawValue) layout (known: \(allowed.sorted().joined(separator: ", ")))"
+            )
         }
     }
 
@@ -120,8 +123,12 @@ public struct LayoutName: RawRepresentable, Hashable, Sendable, Codable, CaseIte
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let name = LayoutName(rawValue: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription:
-                "unknown layout \"\(text)\": expected one of \(LayoutCatalogue.names.map(\.rawValue).joined(separator: ", "))"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription:
+                        "unknown layout \"\(text)\": expected one of \(LayoutCatalogue.names.map(\.rawValue).joined(separator: ", "))"
+                ))
         }
         self = name
     }

@@ -17,7 +17,8 @@ public struct LayoutFields {
     /// - Throws: `LayoutRequestError` when `value` is not an object.
     public init(_ value: LayoutJSON, path: String) throws {
         guard case .object(let o) = value else {
-            throw LayoutRequestError(field: path, message: path.isEmpty ? "the request must be a JSON object" : "must be an object")
+            throw LayoutRequestError(
+                field: path, message: path.isEmpty ? "the request must be a JSON object" : "must be an object")
         }
         object = o
         self.path = path
@@ -27,7 +28,9 @@ public struct LayoutFields {
     /// The dotted path of `key`.
     public func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
     /// An error at `key` with `message`.
-    public func error(_ key: String, _ message: String) -> LayoutRequestError { LayoutRequestError(field: name(key), message: message) }
+    public func error(_ key: String, _ message: String) -> LayoutRequestError {
+        LayoutRequestError(field: name(key), message: message)
+    }
     /// Whether `key` is present and not null.
     public func has(_ key: String) -> Bool { object[key] != nil && object[key] != .null }
 
@@ -46,7 +49,9 @@ public struct LayoutFields {
             return nil
         }
         guard case .number(let d) = v, d.isFinite else { throw error(key, "must be a finite number") }
-        guard abs(d) <= LayoutLimits.maximumMagnitude else { throw error(key, "must be a number in \(LayoutLimits.magnitudeText)") }
+        guard abs(d) <= LayoutLimits.maximumMagnitude else {
+            throw error(key, "must be a number in \(LayoutLimits.magnitudeText)")
+        }
         return d
     }
 

@@ -48,8 +48,10 @@ public struct LayoutQuery {
     public var filled: (Double) -> [Double]
 
     /// A query of `ratios` in `viewport` at `offset`.
-    public init(viewport: Size, ratios: [Double?], offset: Point, rect: Rect? = nil, snap: Snap? = nil,
-                animation: Animation? = nil, filled: ((Double) -> [Double])? = nil) {
+    public init(
+        viewport: Size, ratios: [Double?], offset: Point, rect: Rect? = nil, snap: Snap? = nil,
+        animation: Animation? = nil, filled: ((Double) -> [Double])? = nil
+    ) {
         self.viewport = viewport
         self.ratios = ratios
         self.offset = offset
@@ -65,11 +67,14 @@ extension LayoutCatalogue {
     /// The items of `layout` meeting the query's rect (the viewport at `offset` without one).
     /// - Throws: `LayoutRequestError` when more meet it than one reply may hold
     ///   (`LayoutLimits.maximumReplyItems`); they are not built, so a reply's memory is bounded.
-    static func visibleItems<L: CollectionLayout>(_ layout: L, at offset: Point, _ query: LayoutQuery) throws -> [L.Item] {
+    static func visibleItems<L: CollectionLayout>(_ layout: L, at offset: Point, _ query: LayoutQuery) throws -> [L
+        .Item]
+    {
         let limit = LayoutLimits.maximumReplyItems
         guard let items = layout.items(at: offset, in: query.rect, limit: limit) else {
-            throw LayoutRequestError(field: query.rect == nil ? "viewport" : "rect",
-                                     message: "meets more than \(limit) items, the most one reply holds; query a smaller rect")
+            throw LayoutRequestError(
+                field: query.rect == nil ? "viewport" : "rect",
+                message: "meets more than \(limit) items, the most one reply holds; query a smaller rect")
         }
         return items
     }
@@ -84,8 +89,10 @@ extension LayoutCatalogue {
         out["nearestIndex"] = layout.nearestIndex(at: offset).map { .number(Double($0)) } ?? .null
         if let snap = query.snap {
             let target = layout.targetOffset(forProposed: snap.proposedOffset, velocity: snap.velocity)
-            out["snap"] = .object(["targetOffset": .point(target),
-                                   "index": layout.nearestIndex(at: target).map { .number(Double($0)) } ?? .null])
+            out["snap"] = .object([
+                "targetOffset": .point(target),
+                "index": layout.nearestIndex(at: target).map { .number(Double($0)) } ?? .null
+            ])
         }
         return out
     }
@@ -96,19 +103,24 @@ extension LayoutCatalogue {
             "index": .number(Double(a.index)),
             "center": .point(a.center),
             "size": .size(a.size),
-            "transform": .object(["tx": .number(a.transform.tx), "ty": .number(a.transform.ty), "scale": .number(a.transform.scale)]),
+            "transform": .object([
+                "tx": .number(a.transform.tx), "ty": .number(a.transform.ty), "scale": .number(a.transform.scale)
+            ]),
             "alpha": .number(a.alpha),
             "zIndex": .number(Double(a.zIndex)),
-            "frame": .rect(a.frame),
+            "frame": .rect(a.frame)
         ]
     }
 
     /// The items of `layout` at `offset`, each its geometry plus what `extra` adds.
-    static func encodedItems<L: CollectionLayout>(_ layout: L, at offset: Point, _ query: LayoutQuery,
-                                                  extra: (L.Item) -> [String: LayoutJSON]) throws -> LayoutJSON {
-        .array(try visibleItems(layout, at: offset, query).map { item in
-            .object(attributes(item.attributes).merging(extra(item)) { _, new in new })
-        })
+    static func encodedItems<L: CollectionLayout>(
+        _ layout: L, at offset: Point, _ query: LayoutQuery,
+        extra: (L.Item) -> [String: LayoutJSON]
+    ) throws -> LayoutJSON {
+        .array(
+            try visibleItems(layout, at: offset, query).map { item in
+                .object(attributes(item.attributes).merging(extra(item)) { _, new in new })
+            })
     }
 }
 
@@ -116,13 +128,16 @@ extension LayoutJSON {
     /// `{x, y}`.
     package static func point(_ p: Point) -> LayoutJSON { .object(["x": .number(p.x), "y": .number(p.y)]) }
     /// `{width, height}`.
-    package static func size(_ s: Size) -> LayoutJSON { .object(["width": .number(s.width), "height": .number(s.height)]) }
+    package static func size(_ s: Size) -> LayoutJSON {
+        .object(["width": .number(s.width), "height": .number(s.height)])
+    }
     /// `{x, y, width, height}`.
     package static func rect(_ r: Rect) -> LayoutJSON {
         .object(["x": .number(r.x), "y": .number(r.y), "width": .number(r.width), "height": .number(r.height)])
     }
     /// `{top, left, bottom, right}`.
     package static func insets(_ e: EdgeInsets) -> LayoutJSON {
-        .object(["top": .number(e.top), "left": .number(e.left), "bottom": .number(e.bottom), "right": .number(e.right)])
+        .object(["top": .number(e.top), "left": .number(e.left), "bottom": .number(e.bottom), "right": .number(e.right)]
+        )
     }
 }

@@ -58,11 +58,14 @@ public struct LayoutRequest: Equatable, Sendable {
         id = root.raw("id")
         let name = try root.string("layout", required: true)!
         guard let kind = Kind(rawValue: name) else {
-            throw LayoutRequestError(field: "layout", message: "must be one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(name)\"")
+            throw LayoutRequestError(
+                field: "layout",
+                message: "must be one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(name)\"")
         }
         layout = kind
         viewport = try root.object("viewport").map { v in
-            let size = Size(width: try v.number("width", required: true)!, height: try v.number("height", required: true)!)
+            let size = Size(
+                width: try v.number("width", required: true)!, height: try v.number("height", required: true)!)
             let side = LayoutLimits.maximumViewportSide
             guard size.width > 0 else { throw v.error("width", "must be greater than 0") }
             guard size.height > 0 else { throw v.error("height", "must be greater than 0") }
@@ -74,38 +77,49 @@ public struct LayoutRequest: Equatable, Sendable {
         let sources = ["aspectRatios", "count", "pagesFrom"].filter { root.has($0) }
         for key in ["aspectRatios", "count", "pagesFrom"] { _ = root.raw(key) }
         guard sources.count == 1 else {
-            throw LayoutRequestError(field: sources.count > 1 ? sources[1] : "aspectRatios",
-                                     message: "give exactly one of aspectRatios, count or pagesFrom")
+            throw LayoutRequestError(
+                field: sources.count > 1 ? sources[1] : "aspectRatios",
+                message: "give exactly one of aspectRatios, count or pagesFrom")
         }
         switch sources[0] {
         case "aspectRatios":
             guard case .array(let values)? = root.raw("aspectRatios") else {
                 throw root.error("aspectRatios", "must be an array of numbers")
             }
-            guard values.count <= Self.maximumCount else { throw root.error("aspectRatios", "has more than \(Self.maximumCount) entries") }
-            items = .aspectRatios(try values.enumerated().map { i, v in
-                switch v {
-                case .null: return nil
-                case .number(let r) where LayoutLimits.aspectRatioRange.contains(r): return r
-                default: throw LayoutRequestError(field: "aspectRatios[\(i)]", message: "must be a number in \(LayoutLimits.aspectRatioText) or null")
-                }
-            })
+            guard values.count <= Self.maximumCount else {
+                throw root.error("aspectRatios", "has more than \(Self.maximumCount) entries")
+            }
+            items = .aspectRatios(
+                try values.enumerated().map { i, v in
+                    switch v {
+                    case .null: return nil
+                    case .number(let r) where LayoutLimits.aspectRatioRange.contains(r): return r
+                    default:
+                        throw LayoutRequestError(
+                            field: "aspectRatios[\(i)]",
+                            message: "must be a number in \(LayoutLimits.aspectRatioText) or null")
+                    }
+                })
         case "count":
             let n = try root.integer("count", required: true)!
-            guard n >= 0, n <= Self.maximumCount else { throw root.error("count", "must be in 0...\(Self.maximumCount)") }
+            guard n >= 0, n <= Self.maximumCount else {
+                throw root.error("count", "must be in 0...\(Self.maximumCount)")
+            }
             items = .count(n)
         default:
             let path = try root.string("pagesFrom", required: true)!
             guard !path.isEmpty else { throw root.error("pagesFrom", "must be a path to an OUT/layout.json") }
             items = .pagesFrom(path)
         }
-        if viewport == nil, case .pagesFrom = items {} else if viewport == nil {
+        if viewport == nil, case .pagesFrom = items {
+        } else if viewport == nil {
             throw LayoutRequestError(field: "viewport", message: "is required (width and height in points)")
         }
         offset = try root.object("offset").map { try $0.point() } ?? .zero
         rect = try root.object("rect").map { r in
-            let rect = Rect(x: try r.number("x", required: true)!, y: try r.number("y", required: true)!,
-                            width: try r.number("width", required: true)!, height: try r.number("height", required: true)!)
+            let rect = Rect(
+                x: try r.number("x", required: true)!, y: try r.number("y", required: true)!,
+                width: try r.number("width", required: true)!, height: try r.number("height", required: true)!)
             guard rect.width >= 0 else { throw r.error("width", "must not be negative") }
             guard rect.height >= 0 else { throw r.error("height", "must not be negative") }
             try r.rejectUnknown()
@@ -119,22 +133,28 @@ public struct LayoutRequest: Equatable, Sendable {
         }
         snap = try root.object("snap").map { s in
             guard let proposed = try s.object("proposedOffset") else { throw s.error("proposedOffset", "is required") }
-            let snap = Snap(proposedOffset: try proposed.point(), velocity: try s.object("velocity").map { try $0.point() } ?? .zero)
+            let snap = Snap(
+                proposedOffset: try proposed.point(), velocity: try s.object("velocity").map { try $0.point() } ?? .zero
+            )
             try s.rejectUnknown()
             return snap
         }
         animation = try root.object("animation").map { a in
             let kindName = try a.string("kind", required: true)!
             guard let k = Animation.Kind(rawValue: kindName) else {
-                throw a.error("kind", "must be one of \(Animation.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw a.error(
+                    "kind", "must be one of \(Animation.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             let progress = try a.number("progress", required: true)!
             guard progress >= 0, progress <= 1 else { throw a.error("progress", "must be in [0, 1]") }
             let phase = try a.string("phase", required: false).map { name in
-                guard let p = Animation.Phase(rawValue: name) else { throw a.error("phase", "must be collapse or delete") }
+                guard let p = Animation.Phase(rawValue: name) else {
+                    throw a.error("phase", "must be collapse or delete")
+                }
                 return p
             }
-            let animation = Animation(kind: k, index: try a.integer("index", required: k == .move), phase: phase, progress: progress)
+            let animation = Animation(
+                kind: k, index: try a.integer("index", required: k == .move), phase: phase, progress: progress)
             try a.rejectUnknown()
             return animation
         }

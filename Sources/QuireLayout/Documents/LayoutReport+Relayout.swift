@@ -7,7 +7,9 @@ extension LayoutReport {
     /// computes for one run over all of them, since both derive them from the pages' pixel sizes.
     /// Everything else in the records (files, correction, quad ...) is kept as given.
     /// - Complexity: O(n) layout queries for n pages.
-    public static func relaidOut(viewport: Viewport, options: BatchOptions? = nil, pages: [Page], errors: [PageError]) -> LayoutReport {
+    public static func relaidOut(viewport: Viewport, options: BatchOptions? = nil, pages: [Page], errors: [PageError])
+        -> LayoutReport
+    {
         let ratios = pages.map { Double($0.width) / Double(max(1, $0.height)) }
         let geometry = ReferenceGeometry(viewport: viewport, aspectRatios: ratios)
         let records = pages.enumerated().map { index, page -> Page in
@@ -35,14 +37,16 @@ public struct ReferenceGeometry: Sendable {
 
     /// Page `index` in the preview pager at rest (docs/layout-formulas.md#pager).
     public func pager(_ index: Int) -> LayoutReport.PagerGeometry {
-        LayoutReport.PagerGeometry(frame: .init(pager.frame(ofIndex: index)), mask: .init(pager.mask(ofIndex: index)),
-                                   snapOffset: pager.offset(forIndex: index)?.x ?? 0)
+        LayoutReport.PagerGeometry(
+            frame: .init(pager.frame(ofIndex: index)), mask: .init(pager.mask(ofIndex: index)),
+            snapOffset: pager.offset(forIndex: index)?.x ?? 0)
     }
 
     /// Page `index` in the thumbnail strip, resting and focused (docs/layout-formulas.md#strip).
     public func strip(_ index: Int) -> LayoutReport.StripGeometry {
         let resting = strip.restingFrame(ofIndex: index)
-        return LayoutReport.StripGeometry(frame: .init(resting), focusedFrame: .init(strip.focusedFrame(ofIndex: index) ?? resting),
-                                          snapOffset: strip.offset(forIndex: index)?.x ?? 0)
+        return LayoutReport.StripGeometry(
+            frame: .init(resting), focusedFrame: .init(strip.focusedFrame(ofIndex: index) ?? resting),
+            snapOffset: strip.offset(forIndex: index)?.x ?? 0)
     }
 }

@@ -66,9 +66,11 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         public var splitOrder: String?
 
         /// The recorded options of a batch.
-        public init(format: String, quality: Int, previewSize: Int, thumbnailSize: Int, correct: String, paper: String,
-                    pdfDPI: Double, thumbnailsOnly: Bool, edges: String? = nil, background: String? = nil, mode: String? = nil,
-                    rotate: String? = nil, split: String? = nil, splitOrder: String? = nil) {
+        public init(
+            format: String, quality: Int, previewSize: Int, thumbnailSize: Int, correct: String, paper: String,
+            pdfDPI: Double, thumbnailsOnly: Bool, edges: String? = nil, background: String? = nil, mode: String? = nil,
+            rotate: String? = nil, split: String? = nil, splitOrder: String? = nil
+        ) {
             self.rotate = rotate
             self.split = split
             self.splitOrder = splitOrder
@@ -331,7 +333,11 @@ public struct LayoutReport: Codable, Sendable, Equatable {
 
             public init(from decoder: any Decoder) throws {
                 let c = try decoder.singleValueContainer()
-                if let flag = try? c.decode(Bool.self) { self = .flag(flag) } else { self = .at(try c.decode(Double.self)) }
+                if let flag = try? c.decode(Bool.self) {
+                    self = .flag(flag)
+                } else {
+                    self = .at(try c.decode(Double.self))
+                }
             }
 
             public func encode(to encoder: any Encoder) throws {
@@ -424,13 +430,15 @@ public struct LayoutReport: Codable, Sendable, Equatable {
         public var strip: StripGeometry
 
         /// A page record with every field given (the report builder and `quire merge` make them).
-        public init(index: Int, source: String, sourcePage: Int, orientation: Int, width: Int, height: Int,
-                    aspectRatio: Double, files: Files, correction: CorrectionKind = .none,
-                    quad: [[Double]]? = nil, quadConfidence: Double? = nil, skewDegrees: Double? = nil,
-                    crop: RectValue? = nil, edgeFill: Double? = nil, rotation: Int? = nil,
-                    rotationConfidence: Double? = nil, dpi: DPI? = nil, previewSize: PixelSizeValue? = nil,
-                    thumbnailSize: PixelSizeValue? = nil, split: Split? = nil, text: PageText? = nil,
-                    pager: PagerGeometry, strip: StripGeometry) {
+        public init(
+            index: Int, source: String, sourcePage: Int, orientation: Int, width: Int, height: Int,
+            aspectRatio: Double, files: Files, correction: CorrectionKind = .none,
+            quad: [[Double]]? = nil, quadConfidence: Double? = nil, skewDegrees: Double? = nil,
+            crop: RectValue? = nil, edgeFill: Double? = nil, rotation: Int? = nil,
+            rotationConfidence: Double? = nil, dpi: DPI? = nil, previewSize: PixelSizeValue? = nil,
+            thumbnailSize: PixelSizeValue? = nil, split: Split? = nil, text: PageText? = nil,
+            pager: PagerGeometry, strip: StripGeometry
+        ) {
             self.split = split
             self.text = text
             self.index = index
@@ -534,8 +542,9 @@ extension LayoutReport {
     public func roundedForOutput() -> LayoutReport {
         func r(_ v: RectValue) -> RectValue { v.map(Self.round) }
         var copy = self
-        copy.viewport = Viewport(width: Self.round(viewport.width), height: Self.round(viewport.height),
-                                 stripHeight: Self.round(viewport.stripHeight))
+        copy.viewport = Viewport(
+            width: Self.round(viewport.width), height: Self.round(viewport.height),
+            stripHeight: Self.round(viewport.stripHeight))
         copy.options?.pdfDPI = Self.round(options?.pdfDPI ?? 0)
         copy.pages = pages.map { page in
             var p = page
@@ -554,9 +563,11 @@ extension LayoutReport {
                 if case .at(let x)? = corrected.split { corrected.split = .at(Self.round(x)) }
                 p.corrected = corrected
             }
-            p.pager = PagerGeometry(frame: r(p.pager.frame), mask: r(p.pager.mask), snapOffset: Self.round(p.pager.snapOffset))
-            p.strip = StripGeometry(frame: r(p.strip.frame), focusedFrame: r(p.strip.focusedFrame),
-                                    snapOffset: Self.round(p.strip.snapOffset))
+            p.pager = PagerGeometry(
+                frame: r(p.pager.frame), mask: r(p.pager.mask), snapOffset: Self.round(p.pager.snapOffset))
+            p.strip = StripGeometry(
+                frame: r(p.strip.frame), focusedFrame: r(p.strip.focusedFrame),
+                snapOffset: Self.round(p.strip.snapOffset))
             return p
         }
         return copy

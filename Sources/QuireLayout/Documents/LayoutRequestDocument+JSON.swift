@@ -11,7 +11,9 @@ extension LayoutRequestDocument {
         o["count"] = count.map { .number(Double($0)) }
         o["pagesFrom"] = pagesFrom.map(LayoutJSON.string)
         o["offset"] = offset.map { .point($0) }
-        o["rect"] = rect.map { .object(["x": .number($0.x), "y": .number($0.y), "width": .number($0.width), "height": .number($0.height)]) }
+        o["rect"] = rect.map {
+            .object(["x": .number($0.x), "y": .number($0.y), "width": .number($0.width), "height": .number($0.height)])
+        }
         o["parameters"] = parameters.map(LayoutJSON.object)
         o["snap"] = snap.map { snap in
             var s: [String: LayoutJSON] = ["proposedOffset": .point(snap.proposedOffset)]

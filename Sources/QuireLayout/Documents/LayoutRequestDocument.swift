@@ -60,9 +60,11 @@ public struct LayoutRequestDocument: Codable, Sendable, Equatable {
     public var animation: Animation?
 
     /// A request for `layout`; set the items and whatever else is needed.
-    public init(id: LayoutJSON? = nil, layout: Layout, viewport: Size? = nil, aspectRatios: [Double?]? = nil,
-                count: Int? = nil, pagesFrom: String? = nil, offset: Point? = nil, rect: LayoutReport.RectValue? = nil,
-                parameters: [String: LayoutJSON]? = nil, snap: Snap? = nil, animation: Animation? = nil) {
+    public init(
+        id: LayoutJSON? = nil, layout: Layout, viewport: Size? = nil, aspectRatios: [Double?]? = nil,
+        count: Int? = nil, pagesFrom: String? = nil, offset: Point? = nil, rect: LayoutReport.RectValue? = nil,
+        parameters: [String: LayoutJSON]? = nil, snap: Snap? = nil, animation: Animation? = nil
+    ) {
         self.id = id
         self.layout = layout
         self.viewport = viewport

@@ -43,7 +43,7 @@ import Testing
         let bw = PageTone.blackAndWhite(g, width: Self.width, height: Self.height, block: 20)
         #expect(Set(bw) == [0, 255])
         for x in [20, 560] {
-            #expect(bw[25 * Self.width + x] == 0, "ink at x \(x)")      // a text stroke
+            #expect(bw[25 * Self.width + x] == 0, "ink at x \(x)")  // a text stroke
             #expect(bw[10 * Self.width + x] == 255, "paper at x \(x)")  // paper above it
         }
         // (A large flat picture comes out as its outline: black and white is for text.)

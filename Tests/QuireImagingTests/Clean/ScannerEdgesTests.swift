@@ -21,9 +21,9 @@ import Testing
         let result = ScannerEdges.find(grey: g, width: 400, height: 560, paper: 240)
         try #require(result != nil)
         let found = result!
-        #expect(found.mask[100 * 400 + 15])          // in the bar
-        #expect(!found.mask[40 * 400 + 100])         // text stays
-        #expect(!found.mask[400 * 400 + 15])         // paper below the bar stays
+        #expect(found.mask[100 * 400 + 15])  // in the bar
+        #expect(!found.mask[40 * 400 + 100])  // text stays
+        #expect(!found.mask[400 * 400 + 15])  // paper below the bar stays
         #expect(found.area < 300 * 40)
     }
 
@@ -35,13 +35,16 @@ import Testing
         case "a small mark on the edge": x < 10 && y > 100 && y < 130
         case "a chessboard": (x / 50 + y / 70) % 2 == 0
         // A dark strip along its side, as a scanner bar would be, but the rest is no paper.
-        case "a photograph with a dark strip along a side": x < 20 || (x * 7 + y * 13) % 97 < 45 || (x / 40 + y / 35) % 3 == 0
+        case "a photograph with a dark strip along a side":
+            x < 20 || (x * 7 + y * 13) % 97 < 45 || (x / 40 + y / 35) % 3 == 0
         default: false
         }
     }
 
-    @Test(arguments: ["text close to the edge", "a picture touching the edge and reaching far in",
-                      "a small mark on the edge", "a blank page", "a chessboard", "a photograph with a dark strip along a side"])
+    @Test(arguments: [
+        "text close to the edge", "a picture touching the edge and reaching far in",
+        "a small mark on the edge", "a blank page", "a chessboard", "a photograph with a dark strip along a side"
+    ])
     func pageContentIsNeverTakenForAnEdge(_ name: String) {
         let found = ScannerEdges.find(grey: page { Self.content(name, $0, $1) }, width: 400, height: 560, paper: 240)
         #expect(found == nil, "\(name): \(found?.area ?? 0) pixels taken")

@@ -9,7 +9,9 @@ import VipsBridge
     /// Always says "turn `rotate` degrees", surely.
     struct Sure: OrientationDetector {
         var rotate: Int
-        func guess(_ page: VIPSImage) throws -> OrientationGuess? { OrientationGuess(rotate: rotate, confidence: 20, scriptConfidence: 5) }
+        func guess(_ page: VIPSImage) throws -> OrientationGuess? {
+            OrientationGuess(rotate: rotate, confidence: 20, scriptConfidence: 5)
+        }
     }
 
     /// A portrait page of text lines (words not lined up from line to line), as 3-band pixels.
@@ -25,10 +27,12 @@ import VipsBridge
         return px
     }
 
-    static let quad = Quad(topLeft: Point(x: 10, y: 20), topRight: Point(x: 110, y: 22),
-                           bottomRight: Point(x: 112, y: 160), bottomLeft: Point(x: 8, y: 158))
+    static let quad = Quad(
+        topLeft: Point(x: 10, y: 20), topRight: Point(x: 110, y: 22),
+        bottomRight: Point(x: 112, y: 160), bottomLeft: Point(x: 8, y: 158))
 
-    static func turned(_ image: VIPSImage, by detector: any OrientationDetector) throws -> (VIPSImage, CorrectionRecord) {
+    static func turned(_ image: VIPSImage, by detector: any OrientationDetector) throws -> (VIPSImage, CorrectionRecord)
+    {
         let corrector = PageCorrector(options: CorrectionOptions(), orientation: .some(detector))
         let record = CorrectionRecord(kind: .perspective, quad: quad, quadConfidence: 0.9)
         let (page, preview, turned) = try corrector.turnedUpright(image, preview: image, record: record)
@@ -53,7 +57,9 @@ import VipsBridge
         #expect(record.rotationConfidence == 20)
         // The page's own corners, its top-left first: the turned page's top-left was the
         // sideways page's top-right.
-        #expect(record.quad?.corners == [Self.quad.topRight, Self.quad.bottomRight, Self.quad.bottomLeft, Self.quad.topLeft])
+        #expect(
+            record.quad?.corners == [Self.quad.topRight, Self.quad.bottomRight, Self.quad.bottomLeft, Self.quad.topLeft]
+        )
         // A detector that would turn it upside down is not followed: its lines run down.
         let (same, unsure) = try Self.turned(sideways, by: Sure(rotate: 180))
         #expect(same.width == 1000 && unsure.rotation == 0 && unsure.rotationConfidence == 20)
@@ -62,16 +68,20 @@ import VipsBridge
     @Test func cornersAreRenamedForEachTurn() {
         let q = Self.quad
         #expect(PageCorrector.quarterTurned(q, turns: 0).corners == q.corners)
-        #expect(PageCorrector.quarterTurned(q, turns: 1).corners == [q.bottomLeft, q.topLeft, q.topRight, q.bottomRight])
-        #expect(PageCorrector.quarterTurned(q, turns: 2).corners == [q.bottomRight, q.bottomLeft, q.topLeft, q.topRight])
-        #expect(PageCorrector.quarterTurned(q, turns: 3).corners == [q.topRight, q.bottomRight, q.bottomLeft, q.topLeft])
+        #expect(
+            PageCorrector.quarterTurned(q, turns: 1).corners == [q.bottomLeft, q.topLeft, q.topRight, q.bottomRight])
+        #expect(
+            PageCorrector.quarterTurned(q, turns: 2).corners == [q.bottomRight, q.bottomLeft, q.topLeft, q.topRight])
+        #expect(
+            PageCorrector.quarterTurned(q, turns: 3).corners == [q.topRight, q.bottomRight, q.bottomLeft, q.topLeft])
     }
 
     /// With Tesseract installed, a real photo of a printed page turned a quarter comes out
     /// upright, its quad the same page corners as the upright photo's.
     @Test func aRealPhotoTakenSidewaysComesOutUpright() throws {
         guard TesseractOSD.installed != nil else { return }
-        let photo = TestSupport.repoRoot.appendingPathComponent("Tools/accuracy/real-photos/dynamsoft_about_page.jpg").path
+        let photo = TestSupport.repoRoot.appendingPathComponent("Tools/accuracy/real-photos/dynamsoft_about_page.jpg")
+            .path
         let dir = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let upright = try VIPSImage.load(file: photo).autorotated()
@@ -79,7 +89,8 @@ import VipsBridge
         try upright.rotated(quarterTurns: 1).save(to: path, options: .init(format: .png))
         let pipeline = PagePipeline(renditions: RenditionOptions(format: .png, previewSize: 1000, thumbnailSize: 64))
         func run(_ source: String, _ name: String) throws -> PageResult {
-            let paths = PageOutputPaths(page: dir + "/\(name).png", preview: dir + "/\(name)-p.png", thumbnail: dir + "/\(name)-t.png")
+            let paths = PageOutputPaths(
+                page: dir + "/\(name).png", preview: dir + "/\(name)-p.png", thumbnail: dir + "/\(name)-t.png")
             return try #require(try pipeline.process(PageSource(path: source), to: paths).first)
         }
         let straight = try run(photo, "straight")

@@ -66,9 +66,16 @@ enum SharedData {
     @Test func boxOnAScannedPageIsNotAPhoto() throws {
         let (w, h) = (620, 877)
         var pixels = [UInt8](repeating: 250, count: w * h * 3)
-        for y in 400..<520 { for x in 60..<560 { for c in 0..<3 { pixels[(y * w + x) * 3 + c] = UInt8((x * 7 + y * 3 + c * 50) % 200) } } }
-        for row in 0..<10 { for y in (80 + row * 24)..<(90 + row * 24) { for x in 60..<540 where (x / 40) % 4 != 3 {
-            for c in 0..<3 { pixels[(y * w + x) * 3 + c] = 30 } } } }
+        for y in 400..<520 {
+            for x in 60..<560 { for c in 0..<3 { pixels[(y * w + x) * 3 + c] = UInt8((x * 7 + y * 3 + c * 50) % 200) } }
+        }
+        for row in 0..<10 {
+            for y in (80 + row * 24)..<(90 + row * 24) {
+                for x in 60..<540 where (x / 40) % 4 != 3 {
+                    for c in 0..<3 { pixels[(y * w + x) * 3 + c] = 30 }
+                }
+            }
+        }
         let image = try VIPSImage.fromPixels(pixels, width: w, height: h, bands: 3)
         let (_, record) = try PageCorrector(options: .init()).correct(image, userQuad: nil)
         #expect(record.kind == .deskew)
@@ -80,12 +87,20 @@ enum SharedData {
     @Test func aDeskewedScanIsComputedOnce() throws {
         let (w, h) = (620, 877)
         var pixels = [UInt8](repeating: 250, count: w * h)
-        for row in 0..<24 { for y in (80 + row * 28)..<(88 + row * 28) { for x in 60..<540 where (x / 40) % 4 != 3 {
-            pixels[y * w + x] = 30 } } }
+        for row in 0..<24 {
+            for y in (80 + row * 28)..<(88 + row * 28) {
+                for x in 60..<540 where (x / 40) % 4 != 3 {
+                    pixels[y * w + x] = 30
+                }
+            }
+        }
         let straight = try VIPSImage.fromPixels(pixels, width: w, height: h, bands: 1)
         let skewed = try straight.rotated(degrees: 3, background: [250]).materialized()
-        for detector in [nil, TextOrientationTests.Fixed(OrientationGuess(rotate: 90, confidence: 20))] as [(any OrientationDetector)?] {
-            let (page, record) = try PageCorrector(options: .init(), orientation: .some(detector)).correct(skewed, userQuad: nil)
+        for detector in [nil, TextOrientationTests.Fixed(OrientationGuess(rotate: 90, confidence: 20))]
+            as [(any OrientationDetector)?]
+        {
+            let (page, record) = try PageCorrector(options: .init(), orientation: .some(detector)).correct(
+                skewed, userQuad: nil)
             #expect(record.kind == .deskew && abs(record.skewDegrees ?? 0) > 1, "\(record)")
             #expect(page.isInMemory, "turned \(record.rotation): the page is still a lazy view")
         }

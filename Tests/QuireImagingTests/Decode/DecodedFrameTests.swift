@@ -18,8 +18,10 @@ import VipsBridge
         }
         // The stored frame's corners land on the display frame's corners.
         let (w, h) = map.displaySize
-        let corners = [Point(x: 0, y: 0), Point(x: 300, y: 0), Point(x: 300, y: 450), Point(x: 0, y: 450)].map(map.display)
-        #expect(Set(corners.map { [$0.x, $0.y] }) == Set([[0, 0], [Double(w), 0], [Double(w), Double(h)], [0, Double(h)]]))
+        let corners = [Point(x: 0, y: 0), Point(x: 300, y: 0), Point(x: 300, y: 450), Point(x: 0, y: 450)].map(
+            map.display)
+        #expect(
+            Set(corners.map { [$0.x, $0.y] }) == Set([[0, 0], [Double(w), 0], [Double(w), Double(h)], [0, Double(h)]]))
     }
 
     @Test func mirroredOrientationsAreDeclined() {
@@ -50,7 +52,8 @@ import VipsBridge
         for y in 0..<h {
             for x in 0..<w {
                 let o = (y * w + x) * 3
-                pixels[o] = UInt8((x * 255) / w); pixels[o + 1] = UInt8((y * 255) / h); pixels[o + 2] = UInt8((x ^ y) & 127)
+                pixels[o] = UInt8((x * 255) / w); pixels[o + 1] = UInt8((y * 255) / h);
+                pixels[o + 2] = UInt8((x ^ y) & 127)
             }
         }
         // A bright 24 px marker centred at display (1500, 400).
@@ -58,16 +61,20 @@ import VipsBridge
         let upright = try VIPSImage.fromPixels(pixels, width: w, height: h, bands: 3)
         let turns = [1: 0, 3: 2, 6: 3, 8: 1][orientation]!  // stored = upright turned back
         let storedImage = try upright.rotated(quarterTurns: turns).materialized()
-        let map = try #require(StoredOrientation(orientation: orientation, storedWidth: storedImage.width,
-                                                 storedHeight: storedImage.height))
-        let stored = DecodedFrame(frame: try VIPSFrame(rendering: storedImage), orientation: map,
-                                  exifOrientation: orientation, format: .jpeg)
+        let map = try #require(
+            StoredOrientation(
+                orientation: orientation, storedWidth: storedImage.width,
+                storedHeight: storedImage.height))
+        let stored = DecodedFrame(
+            frame: try VIPSFrame(rendering: storedImage), orientation: map,
+            exifOrientation: orientation, format: .jpeg)
         let reference = try DecodedFrame(upright: upright)
         #expect(try stored.uprightImage().maxAbsoluteDifference(to: upright) == 0)
 
         let copy = stored.detectionCopy()
-        let quad = Quad(topLeft: Point(x: 300, y: 150), topRight: Point(x: 1800, y: 250),
-                        bottomRight: Point(x: 1700, y: 1350), bottomLeft: Point(x: 200, y: 1250))
+        let quad = Quad(
+            topLeft: Point(x: 300, y: 150), topRight: Point(x: 1800, y: 250),
+            bottomRight: Point(x: 1700, y: 1350), bottomLeft: Point(x: 200, y: 1250))
         let corrector = PageCorrector(options: CorrectionOptions())
         let (a, qa) = try corrector.straighten(stored, quad: quad, refinement: nil)
         let (b, qb) = try corrector.straighten(reference, quad: quad, refinement: nil)
@@ -80,14 +87,18 @@ import VipsBridge
         #expect((copy.width, copy.height) == (683, 500))
         var (sx, sy, n) = (0.0, 0.0, 0.0)
         for y in 0..<copy.height {
-            for x in 0..<copy.width where copy.pixels[(y * copy.width + x) * 3 + 2] > 250 && copy.pixels[(y * copy.width + x) * 3] > 250 {
+            for x in 0..<copy.width
+            where copy.pixels[(y * copy.width + x) * 3 + 2] > 250 && copy.pixels[(y * copy.width + x) * 3] > 250 {
                 sx += Double(x); sy += Double(y); n += 1
             }
         }
         #expect(n > 0)
-        let centre = PageAnalyzer.display(Quad(topLeft: Point(x: sx / n, y: sy / n), topRight: Point(x: sx / n, y: sy / n),
-                                               bottomRight: Point(x: sx / n, y: sy / n), bottomLeft: Point(x: sx / n, y: sy / n)),
-                                          copy).topLeft
+        let centre = PageAnalyzer.display(
+            Quad(
+                topLeft: Point(x: sx / n, y: sy / n), topRight: Point(x: sx / n, y: sy / n),
+                bottomRight: Point(x: sx / n, y: sy / n), bottomLeft: Point(x: sx / n, y: sy / n)),
+            copy
+        ).topLeft
         #expect(abs(centre.x - 1500) <= 1.5 && abs(centre.y - 400) <= 1.5, "marker at \(centre)")
     }
 
@@ -97,13 +108,15 @@ import VipsBridge
         var pixels = [UInt8](repeating: 0, count: w * h)
         for i in pixels.indices { pixels[i] = UInt8(truncatingIfNeeded: i &* 7) }
         let image = try VIPSImage.fromPixels(pixels, width: w, height: h, bands: 1)
-        let quad = Quad(topLeft: Point(x: 100, y: 300), topRight: Point(x: 500, y: 320),
-                        bottomRight: Point(x: 480, y: 600), bottomLeft: Point(x: 120, y: 580))
+        let quad = Quad(
+            topLeft: Point(x: 100, y: 300), topRight: Point(x: 500, y: 320),
+            bottomRight: Point(x: 480, y: 600), bottomLeft: Point(x: 120, y: 580))
         let corrector = PageCorrector(options: CorrectionOptions())
         let frame = try DecodedFrame(upright: image)
         let (page, _) = try corrector.straighten(frame, quad: quad, refinement: nil)
-        let expected = try PerspectiveWarp.warp(pixels: pixels, width: w, height: h, bands: 1, quad: quad,
-                                                outputWidth: page.width, outputHeight: page.height)
+        let expected = try PerspectiveWarp.warp(
+            pixels: pixels, width: w, height: h, bands: 1, quad: quad,
+            outputWidth: page.width, outputHeight: page.height)
         #expect(try page.pixelBytes() == expected)
         // The rows above and below the page now read as zero (returned to the kernel).
         let frameBytes = try frame.interleaved().pixels

@@ -20,8 +20,9 @@ import VipsBridge
     /// other way (its size comes from the shrunk image, ours from the header), so `b` is
     /// brought to the size of `a` when they differ by that.
     static func difference(_ a: VIPSImage, _ b: VIPSImage, _ label: String) throws -> Double {
-        try #require(a.bands == b.bands && abs(a.width - b.width) <= 1 && abs(a.height - b.height) <= 1,
-                     "\(label): \(a.width)x\(a.height)x\(a.bands) vs \(b.width)x\(b.height)x\(b.bands)")
+        try #require(
+            a.bands == b.bands && abs(a.width - b.width) <= 1 && abs(a.height - b.height) <= 1,
+            "\(label): \(a.width)x\(a.height)x\(a.bands) vs \(b.width)x\(b.height)x\(b.bands)")
         let c = (a.width, a.height) == (b.width, b.height) ? b : try b.resized(toWidth: a.width, height: a.height)
         return try a.meanAbsoluteDifference(to: c)
     }
@@ -39,7 +40,8 @@ import VipsBridge
 
     @Test func shrinkIsTheLargestThatStillCoversTheThumbnail() {
         #expect(JPEGDraft.shrink(storedWidth: 3900, storedHeight: 2600, covering: (256, 171)) == 8)  // 488 x 325
-        #expect(JPEGDraft.shrink(storedWidth: 3072, storedHeight: 2056, covering: (256, 171)) == 8)  // 384 x 257: 1.5 x exactly
+        // 384 x 257: 1.5 x exactly
+        #expect(JPEGDraft.shrink(storedWidth: 3072, storedHeight: 2056, covering: (256, 171)) == 8)
         #expect(JPEGDraft.shrink(storedWidth: 3064, storedHeight: 2056, covering: (256, 171)) == 4)  // 383 is short
         #expect(JPEGDraft.shrink(storedWidth: 2048, storedHeight: 1366, covering: (256, 171)) == 4)
         #expect(JPEGDraft.shrink(storedWidth: 1200, storedHeight: 800, covering: (256, 171)) == 2)
@@ -84,7 +86,8 @@ import VipsBridge
         try #require((draft.width, draft.height) == (reference.width, reference.height))
         let error = try draft.meanAbsoluteDifference(to: Self.ideal(path, like: draft))
         let libvipsError = try Self.difference(Self.ideal(path, like: draft), reference, "\(kind)_\(orientation)")
-        #expect(error <= max(1, libvipsError), "\(kind)_\(orientation): \(error) from the ideal, libvips \(libvipsError)")
+        #expect(
+            error <= max(1, libvipsError), "\(kind)_\(orientation): \(error) from the ideal, libvips \(libvipsError)")
         if orientation != 1 {
             // The letter F is not symmetric: the unturned stored pixels are far from upright.
             let wrong = try (draft.applyingEXIFOrientation(orientation == 2 ? 2 : 3))
@@ -114,10 +117,12 @@ import VipsBridge
         try TestSupport.card(width: 500, height: 400).save(to: "\(dir)/small.jpg")
         let small = try #require(try Self.draftThumbnail("\(dir)/small.jpg"))
         #expect(try small.meanAbsoluteDifference(to: Self.ideal("\(dir)/small.jpg", like: small)) == 0)
-        try TestSupport.card(width: 600, height: 450).save(to: "\(dir)/quarter.jpg")  // 150 x 113 at 1/4 >= 1.5 x 96 x 72
+        // 150 x 113 at 1/4 >= 1.5 x 96 x 72
+        try TestSupport.card(width: 600, height: 450).save(to: "\(dir)/quarter.jpg")
         let quarter = try #require(try Self.draftThumbnail("\(dir)/quarter.jpg"))
-        #expect(try quarter.meanAbsoluteDifference(to: Self.ideal("\(dir)/quarter.jpg", like: quarter)) > 0,
-                "decoded at 1/4, not full size")
+        #expect(
+            try quarter.meanAbsoluteDifference(to: Self.ideal("\(dir)/quarter.jpg", like: quarter)) > 0,
+            "decoded at 1/4, not full size")
     }
 
     @Test func notAJPEGThrows() throws {
@@ -132,7 +137,9 @@ import VipsBridge
 
     /// Same outcome as the libvips path for each file: both refuse it, or both give a thumbnail,
     /// ours as close to the ideal as libvips's (CMYK files are declined, so identical).
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: TestSupport.realData.path), "../shared/data/real is absent"))
+    @Test(
+        .enabled(if: FileManager.default.fileExists(atPath: TestSupport.realData.path), "../shared/data/real is absent")
+    )
     func realJPEGsGiveTheLibvipsThumbnail() throws {
         let files = TestSupport.realJPEGs()
         try #require(files.count > 20)
@@ -140,9 +147,12 @@ import VipsBridge
         for path in files {
             let name = String(path.dropFirst(TestSupport.realData.path.count + 1))
             guard let header = try? PageDecoder(maxPixels: 100_000_000).decode(PageSource(path: path)),
-                  header.format == .jpeg else { continue }
-            let reference = try? Self.pipeline.thumbnail(of: header.image, source: PageSource(path: path),
-                                                        format: .jpeg, corrected: false).materialized()
+                header.format == .jpeg
+            else { continue }
+            let reference = try? Self.pipeline.thumbnail(
+                of: header.image, source: PageSource(path: path),
+                format: .jpeg, corrected: false
+            ).materialized()
             let draft = try? Self.pipeline.draftThumbnail(of: header, source: PageSource(path: path))
             guard let draft else { continue }  // declined: the libvips path handles it
             guard let reference else {
@@ -159,6 +169,8 @@ import VipsBridge
         #expect(compared > 20)
         let mean = differences.reduce(0, +) / Double(max(1, differences.count))
         #expect(mean < 2, "mean error \(mean) over \(compared) files")
-        print("JPEGDraft: \(compared) of \(files.count) real JPEGs compared, mean error from the ideal \(mean), max \(differences.max() ?? 0)")
+        print(
+            "JPEGDraft: \(compared) of \(files.count) real JPEGs compared, mean error from the ideal \(mean), max \(differences.max() ?? 0)"
+        )
     }
 }

@@ -27,7 +27,8 @@ import VipsBridge
         try TestSupport.card(width: c.width, height: c.height, bands: c.bands)
             .save(to: path, options: .init(quality: c.quality))
         let reference = try Self.libvipsPixels(path)
-        let frame = try #require(try VIPSFrame.decodingJPEG(file: path, width: c.width, height: c.height, bands: c.bands))
+        let frame = try #require(
+            try VIPSFrame.decodingJPEG(file: path, width: c.width, height: c.height, bands: c.bands))
         #expect((reference.width, reference.height, reference.bands) == (c.width, c.height, c.bands))
         #expect(Self.differences(frame.pixels, reference.bytes) == 0)
     }
@@ -70,15 +71,22 @@ import VipsBridge
     }
 
     /// Every JPEG of other projects' test suites: decoded to libvips's bytes, or declined.
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: TestSupport.realData.path), "../shared/data/real is absent"))
+    @Test(
+        .enabled(if: FileManager.default.fileExists(atPath: TestSupport.realData.path), "../shared/data/real is absent")
+    )
     func realJPEGsDecodeToLibvipsBytesOrAreDeclined() throws {
         let files = TestSupport.realJPEGs()
         var decoded = 0
         for path in files {
             let name = String(path.dropFirst(TestSupport.realData.path.count + 1))
-            guard let reference = try? Self.libvipsPixels(path), reference.width * reference.height < 50_000_000 else { continue }
-            guard let frame = try? VIPSFrame.decodingJPEG(file: path, width: reference.width, height: reference.height,
-                                                          bands: reference.bands) else { continue }
+            guard let reference = try? Self.libvipsPixels(path), reference.width * reference.height < 50_000_000 else {
+                continue
+            }
+            guard
+                let frame = try? VIPSFrame.decodingJPEG(
+                    file: path, width: reference.width, height: reference.height,
+                    bands: reference.bands)
+            else { continue }
             #expect(Self.differences(frame.pixels, reference.bytes) == 0, "\(name)")
             decoded += 1
         }

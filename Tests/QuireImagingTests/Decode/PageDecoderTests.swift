@@ -33,7 +33,9 @@ import VipsBridge
     func listedFormatsDecode(format: OutputFormat) throws {
         let out = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let image = try TestSupport.image(width: 64, height: 48, bands: 3) { x, y, b in UInt8((x * 3 + y * 2 + b * 40) % 256) }
+        let image = try TestSupport.image(width: 64, height: 48, bands: 3) { x, y, b in
+            UInt8((x * 3 + y * 2 + b * 40) % 256)
+        }
         let path = "\(out)/in.\(format.fileExtension)"
         try image.save(to: path, options: .init(format: format.saveFormat, quality: 95))
         let decoded = try PageDecoder(maxPixels: 1_000_000).decode(PageSource(path: path))
@@ -44,7 +46,9 @@ import VipsBridge
     @Test func gifGivesItsFirstFrame() throws {
         let out = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let frames = try [20, 230].map { level in try TestSupport.image(width: 32, height: 24, bands: 3) { _, _, _ in UInt8(level) } }
+        let frames = try [20, 230].map { level in
+            try TestSupport.image(width: 32, height: 24, bands: 3) { _, _, _ in UInt8(level) }
+        }
         let gif = "\(out)/anim.gif"
         try VIPSImage.joiningPages(frames).save(to: gif, options: .init(format: .gif))
         let info = try SourceProbe.probe(gif)
@@ -101,13 +105,16 @@ import VipsBridge
     @Test func aJPEGFarSmallerThanItsDeclaredSizeIsTruncated() throws {
         let out = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let image = try TestSupport.image(width: 64, height: 64, bands: 3) { x, y, b in UInt8((x * 7 + y * 3 + b * 50) % 256) }
+        let image = try TestSupport.image(width: 64, height: 64, bands: 3) { x, y, b in
+            UInt8((x * 7 + y * 3 + b * 50) % 256)
+        }
         try image.save(to: "\(out)/small.jpg", options: .init(format: .jpeg, quality: 80))
         var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(out)/small.jpg")))
         let header = try #require(JPEGFrameHeader.parse(bytes))
         #expect(header.width == 64)
         // Patch the frame header (SOF0/SOF2): height then width, big-endian, after precision.
-        let sof = try #require((0..<bytes.count - 1).first { bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2) })
+        let sof = try #require(
+            (0..<bytes.count - 1).first { bytes[$0] == 0xFF && (bytes[$0 + 1] == 0xC0 || bytes[$0 + 1] == 0xC2) })
         for (offset, value) in [(5, 15_000), (7, 15_000)] {
             bytes[sof + offset] = UInt8(value >> 8)
             bytes[sof + offset + 1] = UInt8(value & 0xFF)

@@ -6,16 +6,20 @@ import VipsBridge
 /// Reading the resolution a page file declares, and the JPEG header that decides pass-through.
 @Suite struct PageResolutionTests {
     /// SOI + a JFIF APP0 with `unit` and densities + a baseline SOF0 of `width` x `height`.
-    static func jpegHeader(unit: UInt8, x: Int, y: Int, width: Int = 640, height: Int = 480, components: UInt8 = 3,
-                           sof: UInt8 = 0xC0, exif: [UInt8]? = nil) -> [UInt8] {
+    static func jpegHeader(
+        unit: UInt8, x: Int, y: Int, width: Int = 640, height: Int = 480, components: UInt8 = 3,
+        sof: UInt8 = 0xC0, exif: [UInt8]? = nil
+    ) -> [UInt8] {
         var b: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10]
         b += Array("JFIF\0".utf8) + [1, 2, unit, UInt8(x >> 8), UInt8(x & 255), UInt8(y >> 8), UInt8(y & 255), 0, 0]
         if let exif {
             let body = Array("Exif\0\0".utf8) + exif
             b += [0xFF, 0xE1, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 255)] + body
         }
-        b += [0xFF, sof, 0x00, UInt8(8 + 3 * Int(components)), 8, UInt8(height >> 8), UInt8(height & 255),
-              UInt8(width >> 8), UInt8(width & 255), components]
+        b += [
+            0xFF, sof, 0x00, UInt8(8 + 3 * Int(components)), 8, UInt8(height >> 8), UInt8(height & 255),
+            UInt8(width >> 8), UInt8(width & 255), components
+        ]
         for c in 0..<components { b += [c + 1, 0x11, 0] }
         return b + [0xFF, 0xDA, 0x00, 0x02]
     }
@@ -56,17 +60,24 @@ import VipsBridge
         let exif = Self.exifBlock(xRes: (600, 1), yRes: (600, 1), unit: 2)
         let dpi = try #require(PageResolution.parse(Self.jpegHeader(unit: 0, x: 1, y: 1, exif: exif)))
         #expect(dpi.x == 600 && dpi.y == 600)
-        let cm = try #require(PageResolution.parse(Self.jpegHeader(unit: 0, x: 1, y: 1,
-                                                                   exif: Self.exifBlock(xRes: (236, 2), yRes: (236, 2), unit: 3))))
+        let cm = try #require(
+            PageResolution.parse(
+                Self.jpegHeader(
+                    unit: 0, x: 1, y: 1,
+                    exif: Self.exifBlock(xRes: (236, 2), yRes: (236, 2), unit: 3))))
         #expect(abs(cm.x - 299.72) < 0.01)
-        #expect(PageResolution.parse(Self.jpegHeader(unit: 0, x: 1, y: 1, exif: Self.exifBlock(xRes: (72, 1), yRes: (72, 1), unit: 2))) == nil)
+        #expect(
+            PageResolution.parse(
+                Self.jpegHeader(unit: 0, x: 1, y: 1, exif: Self.exifBlock(xRes: (72, 1), yRes: (72, 1), unit: 2)))
+                == nil)
     }
 
     @Test func pngPhysChunk() throws {
         // 11811 px/m = 299.99 dpi.
         func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
             let n = data.count
-            return [UInt8(n >> 24), UInt8(n >> 16 & 255), UInt8(n >> 8 & 255), UInt8(n & 255)] + Array(type.utf8) + data + [0, 0, 0, 0]
+            return [UInt8(n >> 24), UInt8(n >> 16 & 255), UInt8(n >> 8 & 255), UInt8(n & 255)] + Array(type.utf8) + data
+                + [0, 0, 0, 0]
         }
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         let ihdr = chunk("IHDR", [0, 0, 1, 0, 0, 0, 1, 0, 8, 2, 0, 0, 0])
@@ -90,15 +101,21 @@ import VipsBridge
     }
 
     @Test func jpegFrameHeader() throws {
-        let header = try #require(JPEGFrameHeader.parse(Self.jpegHeader(unit: 1, x: 300, y: 300, width: 1239, height: 1753)))
+        let header = try #require(
+            JPEGFrameHeader.parse(Self.jpegHeader(unit: 1, x: 300, y: 300, width: 1239, height: 1753)))
         #expect(header.width == 1239 && header.height == 1753 && header.components == 3 && header.embeddable)
         let gray = try #require(JPEGFrameHeader.parse(Self.jpegHeader(unit: 0, x: 1, y: 1, components: 1, sof: 0xC2)))
         #expect(gray.progressive && gray.embeddable)
         // CMYK, arithmetic coding and a rotation to apply all need decoding.
-        #expect(try #require(JPEGFrameHeader.parse(Self.jpegHeader(unit: 0, x: 1, y: 1, components: 4))).embeddable == false)
-        #expect(try #require(JPEGFrameHeader.parse(Self.jpegHeader(unit: 0, x: 1, y: 1, sof: 0xC9))).embeddable == false)
-        let rotated = try #require(JPEGFrameHeader.parse(Self.jpegHeader(
-            unit: 0, x: 1, y: 1, exif: Self.exifBlock(xRes: nil, yRes: nil, unit: nil, orientation: 6))))
+        #expect(
+            try #require(JPEGFrameHeader.parse(Self.jpegHeader(unit: 0, x: 1, y: 1, components: 4))).embeddable == false
+        )
+        #expect(
+            try #require(JPEGFrameHeader.parse(Self.jpegHeader(unit: 0, x: 1, y: 1, sof: 0xC9))).embeddable == false)
+        let rotated = try #require(
+            JPEGFrameHeader.parse(
+                Self.jpegHeader(
+                    unit: 0, x: 1, y: 1, exif: Self.exifBlock(xRes: nil, yRes: nil, unit: nil, orientation: 6))))
         #expect(rotated.orientation == 6 && !rotated.embeddable)
         #expect(JPEGFrameHeader.parse([0x89, 0x50]) == nil)
     }

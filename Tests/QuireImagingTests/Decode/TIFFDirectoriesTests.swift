@@ -9,7 +9,9 @@ import VipsBridge
 @Suite struct TIFFDirectoriesTests {
     /// A TIFF of `count` pages of 40 x 30 grey, page i at level 10 + 20 i.
     static func pages(_ count: Int, in dir: String) throws -> String {
-        let pages = try (0..<count).map { i in try TestSupport.image(width: 40, height: 30, bands: 1) { _, _, _ in UInt8(10 + 20 * i) } }
+        let pages = try (0..<count).map { i in
+            try TestSupport.image(width: 40, height: 30, bands: 1) { _, _, _ in UInt8(10 + 20 * i) }
+        }
         let path = dir + "/pages.tif"
         try VIPSImage.joiningPages(pages).save(to: path, options: .init(format: .tiff))
         return path
@@ -48,7 +50,8 @@ import VipsBridge
         let little = bytes[0] == 0x49
         // Point the second directory's link back at the first.
         let second = Int(offsets[1])
-        let count = little ? Int(bytes[second]) | Int(bytes[second + 1]) << 8 : Int(bytes[second]) << 8 | Int(bytes[second + 1])
+        let count =
+            little ? Int(bytes[second]) | Int(bytes[second + 1]) << 8 : Int(bytes[second]) << 8 | Int(bytes[second + 1])
         let link = second + 2 + 12 * count
         let first = UInt32(offsets[0])
         for i in 0..<4 { bytes[link + (little ? i : 3 - i)] = UInt8((first >> (8 * UInt32(i))) & 0xFF) }

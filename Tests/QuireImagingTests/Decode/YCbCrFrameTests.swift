@@ -41,8 +41,10 @@ import VipsBridge
     func expectLibvipsBytes(_ path: String, width: Int, height: Int, verticalFactor: Int) throws {
         let reference = try VIPSImage.load(file: path).pixelBytes()
         var admitted = 0
-        let frame = try #require(try YCbCrFrame.decodingJPEG(file: path, width: width, height: height,
-                                                              admit: { admitted = $0 }))
+        let frame = try #require(
+            try YCbCrFrame.decodingJPEG(
+                file: path, width: width, height: height,
+                admit: { admitted = $0 }))
         #expect(frame.verticalFactor == verticalFactor && frame.horizontalFactor == 2)
         #expect(admitted == frame.byteCount && frame.byteCount < width * height * 3 || width < 16)
         let rgb = try frame.rgbFrame()
@@ -60,9 +62,13 @@ import VipsBridge
         let path = try Self.card420(dir, width: 300, height: 200)
         #expect(try YCbCrFrame.decodingJPEG(file: path, width: 200, height: 300) == nil)
         try TestSupport.writeTruncatedJPEG("\(dir)/cut.jpg", width: 1200, height: 900, fraction: 2.0 / 3)
-        #expect(throws: VIPSError.self) { try YCbCrFrame.decodingJPEG(file: "\(dir)/cut.jpg", width: 1200, height: 900) }
+        #expect(throws: VIPSError.self) {
+            try YCbCrFrame.decodingJPEG(file: "\(dir)/cut.jpg", width: 1200, height: 900)
+        }
         // The page decoder then refuses the page, naming the file.
-        #expect { try PageDecoder(maxPixels: .max).decodeFrame(PageSource(path: "\(dir)/cut.jpg"), planar: true) } throws: {
+        #expect {
+            try PageDecoder(maxPixels: .max).decodeFrame(PageSource(path: "\(dir)/cut.jpg"), planar: true)
+        } throws: {
             ($0 as? ImagingError)?.kind == .truncated && "\($0)".contains("cut.jpg")
         }
     }
@@ -80,14 +86,18 @@ import VipsBridge
         let (w, h) = (image.width, image.height)
         let frame = try #require(try YCbCrFrame.decodingJPEG(file: path, width: w, height: h))
         // A tilted quad reaching past the image's edges (the clamped path) and well inside.
-        let quad = Quad(topLeft: Point(x: -0.02 * Double(w), y: 0.1 * Double(h)), topRight: Point(x: 0.9 * Double(w), y: 0),
-                        bottomRight: Point(x: Double(w) * 1.01, y: 0.95 * Double(h)), bottomLeft: Point(x: 0.05 * Double(w), y: Double(h)))
+        let quad = Quad(
+            topLeft: Point(x: -0.02 * Double(w), y: 0.1 * Double(h)), topRight: Point(x: 0.9 * Double(w), y: 0),
+            bottomRight: Point(x: Double(w) * 1.01, y: 0.95 * Double(h)),
+            bottomLeft: Point(x: 0.05 * Double(w), y: Double(h)))
         let (ow, oh) = (w * 4 / 5, h * 4 / 5)
-        let expected = try PerspectiveWarp.warp(pixels: try image.pixelBytes(), width: w, height: h, bands: 3,
-                                                quad: quad, outputWidth: ow, outputHeight: oh)
+        let expected = try PerspectiveWarp.warp(
+            pixels: try image.pixelBytes(), width: w, height: h, bands: 3,
+            quad: quad, outputWidth: ow, outputHeight: oh)
         var got = [UInt8](repeating: 0, count: ow * oh * 3)
         try got.withUnsafeMutableBufferPointer {
-            try PerspectiveWarp.warp(planes: PlanarPixels(frame), quad: quad, outputWidth: ow, outputHeight: oh, into: $0)
+            try PerspectiveWarp.warp(
+                planes: PlanarPixels(frame), quad: quad, outputWidth: ow, outputHeight: oh, into: $0)
         }
         func luma(_ p: [UInt8], _ i: Int) -> Double {
             0.299 * Double(p[3 * i]) + 0.587 * Double(p[3 * i + 1]) + 0.114 * Double(p[3 * i + 2])
@@ -113,17 +123,21 @@ import VipsBridge
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let path = try Self.card420(dir, width: 1203, height: 901)
         let frame = try #require(try YCbCrFrame.decodingJPEG(file: path, width: 1203, height: 901))
-        var corners = [Point(x: 100.3, y: 40.7), Point(x: 1150.2, y: 90.1), Point(x: 1100.9, y: 880.4), Point(x: 30.2, y: 820.8)]
+        var corners = [
+            Point(x: 100.3, y: 40.7), Point(x: 1150.2, y: 90.1), Point(x: 1100.9, y: 880.4), Point(x: 30.2, y: 820.8)
+        ]
         corners = Array(corners[turn...] + corners[..<turn])  // the page stored turned
         let quad = try #require(Quad(corners: corners))
         for (ow, oh) in [(997, 763), (1501, 1100), (301, 229)] {
             var a = [UInt8](repeating: 0, count: ow * oh * 3), b = a
             try a.withUnsafeMutableBufferPointer {
-                try PerspectiveWarp.warp(planes: PlanarPixels(frame), quad: quad, outputWidth: ow, outputHeight: oh, into: $0)
+                try PerspectiveWarp.warp(
+                    planes: PlanarPixels(frame), quad: quad, outputWidth: ow, outputHeight: oh, into: $0)
             }
             try b.withUnsafeMutableBufferPointer {
-                try PerspectiveWarp.warp(planes: PlanarPixels(frame), quad: quad, outputWidth: ow, outputHeight: oh, into: $0,
-                                         vectorized: false)
+                try PerspectiveWarp.warp(
+                    planes: PlanarPixels(frame), quad: quad, outputWidth: ow, outputHeight: oh, into: $0,
+                    vectorized: false)
             }
             var differing = 0
             for i in a.indices where a[i] != b[i] { differing += 1 }
@@ -140,7 +154,8 @@ import VipsBridge
         let rgb = try #require(try VIPSFrame.decodingJPEG(file: path, width: 2050, height: 1501, bands: 3))
         let frame = try #require(try YCbCrFrame.decodingJPEG(file: path, width: 2050, height: 1501))
         let map = try #require(StoredOrientation(orientation: orientation, storedWidth: 2050, storedHeight: 1501))
-        let a = DetectionCopy(frame: UnsafeBufferPointer(rgb.pixels), width: 2050, height: 1501, bands: 3, orientation: map)
+        let a = DetectionCopy(
+            frame: UnsafeBufferPointer(rgb.pixels), width: 2050, height: 1501, bands: 3, orientation: map)
         let b = DetectionCopy(planes: PlanarPixels(frame), orientation: map)
         #expect((a.width, a.height, a.offsetX, a.offsetY) == (b.width, b.height, b.offsetX, b.offsetY))
         var worst = 0, total = 0
@@ -157,8 +172,10 @@ import VipsBridge
 
     /// The C box averages give the Swift loop's bytes: 4:2:0 and 4:2:2, odd sizes whose last
     /// chroma block is cut at the plane's edge, factors from 1 to 7, padded strides.
-    @Test(arguments: [(1203, 901, 1, 1, 256), (1203, 901, 1, 0, 300), (640, 480, 1, 1, 1024),
-                      (97, 1201, 1, 1, 200), (2050, 1501, 1, 1, 1024), (33, 29, 1, 0, 5)])
+    @Test(arguments: [
+        (1203, 901, 1, 1, 256), (1203, 901, 1, 0, 300), (640, 480, 1, 1, 1024),
+        (97, 1201, 1, 1, 200), (2050, 1501, 1, 1, 1024), (33, 29, 1, 0, 5)
+    ])
     func cBoxAveragesEqualTheSwiftLoop(_ c: (Int, Int, Int, Int, Int)) {
         let (w, h, hs, vs, longSide) = c
         let (cw, ch) = ((w + (1 << hs) - 1) >> hs, (h + (1 << vs) - 1) >> vs)
@@ -180,9 +197,10 @@ import VipsBridge
         luma.withUnsafeBufferPointer { l in
             cb.withUnsafeBufferPointer { b in
                 cr.withUnsafeBufferPointer { r in
-                    let p = PlanarPixels(luma: l.baseAddress!, cb: b.baseAddress!, cr: r.baseAddress!, width: w, height: h,
-                                         chromaWidth: cw, chromaHeight: ch, lumaStride: ls, chromaStride: cs,
-                                         horizontalShift: hs, verticalShift: vs)
+                    let p = PlanarPixels(
+                        luma: l.baseAddress!, cb: b.baseAddress!, cr: r.baseAddress!, width: w, height: h,
+                        chromaWidth: cw, chromaHeight: ch, lumaStride: ls, chromaStride: cs,
+                        horizontalShift: hs, verticalShift: vs)
                     let map = StoredOrientation(orientation: 1, storedWidth: w, storedHeight: h)!
                     let fast = DetectionCopy(planes: p, orientation: map, longSide: longSide)
                     let loop = DetectionCopy(planes: p, orientation: map, longSide: longSide, portable: true)

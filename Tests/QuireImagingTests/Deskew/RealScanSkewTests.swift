@@ -33,7 +33,9 @@ import Testing
         let result = try Detector.detect(file: row.path, dpi: dpi, fullResolution: true)
         let skew = result.skewDegrees ?? 0
         #expect(abs(skew - row.truth) <= 0.3, "\(row.name): turned \(skew), true angle \(row.truth)")
-        if row.truth != 0 { #expect(result.kind == .scan, "\(row.name) was taken for \(String(describing: result.kind))") }
+        if row.truth != 0 {
+            #expect(result.kind == .scan, "\(row.name) was taken for \(String(describing: result.kind))")
+        }
     }
 
     @Test("The committed real scans are turned within 0.3 degree", arguments: rows(root: "repo"))

@@ -30,14 +30,16 @@ import QuireTestSupport
     }
 
     /// Rows of dark rectangles ("words") inside `area`, in paragraphs.
-    static func drawText(_ canvas: inout Canvas, area: (x: Int, y: Int, w: Int, h: Int), seed: UInt64,
-                         lineHeight: Int = 14, lineGap: Int = 12) {
+    static func drawText(
+        _ canvas: inout Canvas, area: (x: Int, y: Int, w: Int, h: Int), seed: UInt64,
+        lineHeight: Int = 14, lineGap: Int = 12
+    ) {
         var rng = SplitMix64(seed: seed)
         var y = area.y
         var line = 0
         while y + lineHeight <= area.y + area.h {
             var x = area.x
-            let lineEnd = line % 7 == 6 ? area.x + area.w / 2 : area.x + area.w   // paragraph ends short
+            let lineEnd = line % 7 == 6 ? area.x + area.w / 2 : area.x + area.w  // paragraph ends short
             while true {
                 let w = rng.int(lineHeight * 2...lineHeight * 9)
                 if x + w > lineEnd { break }
@@ -50,10 +52,13 @@ import QuireTestSupport
     }
 
     /// A text page of `size` with margins, centred on a lid `margin` pixels wider on each side.
-    static func textScan(pageWidth: Int = 1000, pageHeight: Int = 1300, margin: Int = 60, lid: UInt8 = 90,
-                         seed: UInt64 = 1) -> Canvas {
-        var c = Canvas(width: pageWidth + 2 * margin, height: pageHeight + 2 * margin, lid: lid,
-                       page: (margin, margin, pageWidth, pageHeight))
+    static func textScan(
+        pageWidth: Int = 1000, pageHeight: Int = 1300, margin: Int = 60, lid: UInt8 = 90,
+        seed: UInt64 = 1
+    ) -> Canvas {
+        var c = Canvas(
+            width: pageWidth + 2 * margin, height: pageHeight + 2 * margin, lid: lid,
+            page: (margin, margin, pageWidth, pageHeight))
         drawText(&c, area: (margin + 90, margin + 110, pageWidth - 180, pageHeight - 220), seed: seed)
         return c
     }
@@ -103,8 +108,9 @@ import QuireTestSupport
             #expect(abs(estimate.degrees - (left + right) / 2) <= 0.15, "estimated \(estimate.degrees)")
             #expect(estimate.confidence >= SkewEstimator.minimumConfidence)
         } else {
-            #expect(estimate.degrees == 0 && estimate.confidence < SkewEstimator.minimumConfidence,
-                    "estimated \(estimate.degrees) at \(estimate.confidence)")
+            #expect(
+                estimate.degrees == 0 && estimate.confidence < SkewEstimator.minimumConfidence,
+                "estimated \(estimate.degrees) at \(estimate.confidence)")
         }
     }
 
@@ -159,7 +165,7 @@ import QuireTestSupport
                 c.fill(x: rng.int(0...1119), y: rng.int(0...1419), w: 1, h: 1, value: rng.int(0...1) == 0 ? 0 : 255)
             }
         }
-        if kind == "shadow" {   // darker towards the left, as along a book's spine
+        if kind == "shadow" {  // darker towards the left, as along a book's spine
             for y in 0..<c.height {
                 for x in 0..<c.width {
                     let f = 0.45 + 0.55 * min(1, Double(x) / 600)
@@ -207,8 +213,10 @@ import QuireTestSupport
         for y in 0..<h {
             for x in 0..<w {
                 let onPage = x >= 70 && x < 970 && y >= 40 && y < 1240
-                let c: [UInt8] = onPage ? (y % 40 < 12 && x > 150 && x < 900 && y > 120 ? [30, 30, 30] : [250, 246, 235])
-                                        : [20, 30, 70]
+                let c: [UInt8] =
+                    onPage
+                    ? (y % 40 < 12 && x > 150 && x < 900 && y > 120 ? [30, 30, 30] : [250, 246, 235])
+                    : [20, 30, 70]
                 rgb.replaceSubrange((y * w + x) * 3..<((y * w + x) * 3 + 3), with: c)
             }
         }
@@ -221,8 +229,9 @@ import QuireTestSupport
     }
 
     @Test func rgbaScanKeepsItsBandsAndTrims() throws {
-        let grey = try Self.skewed(try Self.textScan(pageWidth: 700, pageHeight: 900, seed: 8).image(),
-                                   degrees: -2.5, lid: 90)
+        let grey = try Self.skewed(
+            try Self.textScan(pageWidth: 700, pageHeight: 900, seed: 8).image(),
+            degrees: -2.5, lid: 90)
         let px = try grey.pixelBytes()
         var rgba = [UInt8](repeating: 255, count: px.count * 4)
         for i in px.indices { rgba[i * 4] = px[i]; rgba[i * 4 + 1] = px[i]; rgba[i * 4 + 2] = px[i] }
@@ -289,8 +298,8 @@ import QuireTestSupport
     /// alone (too much light detail outside any box).
     static func bookOnCloth(degrees: Double) throws -> (scan: VIPSImage, page: Quad) {
         var c = textScan(pageWidth: 1000, pageHeight: 1300, margin: 120, lid: 15, seed: 17)
-        c.fill(x: 150, y: 1465, w: 960, h: 30, value: 200)     // the page stack's edge below
-        c.fill(x: 10, y: 500, w: 60, h: 300, value: 235)       // a bookmark on the left
+        c.fill(x: 150, y: 1465, w: 960, h: 30, value: 200)  // the page stack's edge below
+        c.fill(x: 10, y: 500, w: 60, h: 300, value: 235)  // a bookmark on the left
         let scan = try skewed(try c.image(), degrees: degrees, lid: 15)
         let corners = [(120.0, 120.0), (1120.0, 120.0), (1120.0, 1420.0), (120.0, 1420.0)].map {
             skewedPoint(Point(x: $0.0, y: $0.1), degrees: degrees, from: (c.width, c.height))
@@ -311,8 +320,10 @@ import QuireTestSupport
         let px = try page.pixelBytes()
         let (w, h) = (page.width, page.height)
         func mean(_ indices: [Int]) -> Double { Double(indices.reduce(0) { $0 + Int(px[$1]) }) / Double(indices.count) }
-        for line in [(0..<w).map { 4 * w + $0 }, (0..<w).map { (h - 5) * w + $0 },
-                     (0..<h).map { $0 * w + 4 }, (0..<h).map { $0 * w + w - 5 }] {
+        for line in [
+            (0..<w).map { 4 * w + $0 }, (0..<w).map { (h - 5) * w + $0 },
+            (0..<h).map { $0 * w + 4 }, (0..<h).map { $0 * w + w - 5 }
+        ] {
             #expect(mean(line) > 225, "edge mean \(mean(line))")
         }
     }
@@ -321,9 +332,10 @@ import QuireTestSupport
         // The detector's quad is a large table on the page, not the page: paper lies around it.
         let (scan, _) = try Self.bookOnCloth(degrees: 1.5)
         let (w, h) = (1240, 1540)
-        let table = Quad(corners: [(250.0, 280.0), (1000.0, 280.0), (1000.0, 1300.0), (250.0, 1300.0)].map {
-            Self.skewedPoint(Point(x: $0.0, y: $0.1), degrees: 1.5, from: (w, h))
-        })!
+        let table = Quad(
+            corners: [(250.0, 280.0), (1000.0, 280.0), (1000.0, 1300.0), (250.0, 1300.0)].map {
+                Self.skewedPoint(Point(x: $0.0, y: $0.1), degrees: 1.5, from: (w, h))
+            })!
         let (page, _) = try ScanDeskew.deskewAndTrim(scan, skew: SkewEstimate(degrees: 1.5, confidence: 1), page: table)
         #expect(page.width >= 1200 && page.height >= 1500, "cut to \(page.width) x \(page.height)")
     }
@@ -333,7 +345,8 @@ import QuireTestSupport
         var c = Canvas(width: 1400, height: 1800, lid: 245, page: (0, 0, 1400, 1800))
         Self.drawText(&c, area: (40, 40, 1320, 1720), seed: 5)
         let skewed = try Self.skewed(try c.image(), degrees: degrees, lid: 245)
-        return try skewed.cropped(x: (skewed.width - 1000) / 2, y: (skewed.height - 1300) / 2, width: 1000, height: 1300)
+        return try skewed.cropped(
+            x: (skewed.width - 1000) / 2, y: (skewed.height - 1300) / 2, width: 1000, height: 1300)
     }
 
     @Test(arguments: [-3.2, 1.4, 12.5])
@@ -381,8 +394,10 @@ import QuireTestSupport
     static let dataRoot: URL = TestSupport.sharedData
     static let scansTruth = dataRoot.appendingPathComponent("synthetic/scans/truth.json")
 
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: scansTruth.path),
-                   "../shared/data/synthetic/scans is absent"))
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(atPath: scansTruth.path),
+            "../shared/data/synthetic/scans is absent"))
     func syntheticScansMeetTheTargets() throws {
         let data = try Data(contentsOf: Self.scansTruth)
         let truth = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
@@ -390,8 +405,9 @@ import QuireTestSupport
         for (name, entry) in truth.sorted(by: { $0.key < $1.key }) {
             guard let skew = entry["skew_deg"] as? Double else { continue }
             let path = Self.scansTruth.deletingLastPathComponent().appendingPathComponent(name).path
-            let image = try VIPSImage.thumbnail(file: path, width: ScanDeskew.analysisLongSide,
-                                                height: ScanDeskew.analysisLongSide)
+            let image = try VIPSImage.thumbnail(
+                file: path, width: ScanDeskew.analysisLongSide,
+                height: ScanDeskew.analysisLongSide)
             let estimate = try Self.estimate(image)
             errors.append(abs(estimate.degrees - skew))
             #expect(abs(estimate.degrees - skew) <= 0.5, "\(name): \(estimate.degrees) vs \(skew)")
@@ -401,14 +417,18 @@ import QuireTestSupport
         #expect(mean <= 0.1, "mean abs error \(mean) over \(errors.count) scans")
     }
 
-    @Test(.enabled(if: FileManager.default.fileExists(
-        atPath: dataRoot.appendingPathComponent("real/ocrmypdf-test-resources/skew.pdf").path),
-        "../shared/data/real/ocrmypdf-test-resources is absent"))
+    @Test(
+        .enabled(
+            if: FileManager.default.fileExists(
+                atPath: dataRoot.appendingPathComponent("real/ocrmypdf-test-resources/skew.pdf").path),
+            "../shared/data/real/ocrmypdf-test-resources is absent"))
     func ocrmypdfSkewedPagesMeetTheTargets() throws {
         let folder = Self.dataRoot.appendingPathComponent("real/ocrmypdf-test-resources")
         // Exact skews from the PDFs' content matrices (see real/SOURCES.md).
-        let cases = [("skew.pdf", atan2(-19.9187622, 611.6731567) * 180 / .pi),
-                     ("rotated_skew.pdf", atan2(611.2716064, -29.8081055) * 180 / .pi - 90)]
+        let cases = [
+            ("skew.pdf", atan2(-19.9187622, 611.6731567) * 180 / .pi),
+            ("rotated_skew.pdf", atan2(611.2716064, -29.8081055) * 180 / .pi - 90)
+        ]
         for (name, skew) in cases {
             let image = try VIPSImage.load(file: folder.appendingPathComponent(name).path, options: .init(dpi: 150))
             let estimate = try Self.estimate(image)

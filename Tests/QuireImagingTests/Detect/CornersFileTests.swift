@@ -5,7 +5,8 @@ import Testing
     func parse(_ text: String) throws -> CornersFile { try CornersFile(json: Array(text.utf8), file: "c.json") }
 
     @Test func readsCornersAndMatchesSources() throws {
-        let file = try parse("""
+        let file = try parse(
+            """
             {"page1.jpg": [[10, 20], [300, 25], [310, 400], [5, 390]],
              "scans/doc.pdf#2": [[1, 1], [100, 1], [100, 150], [1, 150]],
              "/abs/exact.png": [[0, 0], [50, 0], [50, 50], [0, 50]],
@@ -33,7 +34,7 @@ import Testing
         // Used to parse, then trap converting to Int in the warp (issue 34).
         (#"{"a.jpg": [[0, 0], [1e10, 0], [1e10, 1e10], [0, 1e10]]}"#, "coordinate over 10000000 px"),
         (#"{"a.jpg": [[0, 0], [10000001, 0], [10, 10], [0, 10]]}"#, "corner 2 has a coordinate over"),
-        (String(repeating: "[", count: 100_000), "nested deeper than 16 levels"),
+        (String(repeating: "[", count: 100_000), "nested deeper than 16 levels")
     ])
     func rejectsBadFiles(_ text: String, _ expected: String) {
         do {
@@ -53,10 +54,15 @@ import Testing
 
     /// What `quire detect --corners-out` writes reads back as the same corners, for odd names too.
     @Test func writtenFilesReadBack() throws {
-        let quad = try #require(Quad(corners: [Point(x: 10.004, y: 0), Point(x: 90.5, y: 2.25),
-                                               Point(x: 88, y: 120.126), Point(x: 0, y: 118)]))
-        let keys = [CornersFile.key(source: "dir/a.jpg", page: 0), CornersFile.key(source: "doc.pdf", page: 2),
-                    CornersFile.key(source: "odd #1 \"quoted\"\tname.jpg", page: 0)]
+        let quad = try #require(
+            Quad(corners: [
+                Point(x: 10.004, y: 0), Point(x: 90.5, y: 2.25),
+                Point(x: 88, y: 120.126), Point(x: 0, y: 118)
+            ]))
+        let keys = [
+            CornersFile.key(source: "dir/a.jpg", page: 0), CornersFile.key(source: "doc.pdf", page: 2),
+            CornersFile.key(source: "odd #1 \"quoted\"\tname.jpg", page: 0)
+        ]
         #expect(keys[0] == "dir/a.jpg" && keys[1] == "doc.pdf#3" && keys[2].hasSuffix(".jpg#1"))
         let file = CornersFile(entries: Dictionary(uniqueKeysWithValues: keys.map { ($0, quad) }))
         let text = file.jsonText()

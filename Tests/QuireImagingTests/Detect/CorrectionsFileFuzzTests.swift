@@ -32,7 +32,8 @@ import Testing
     }
 
     static func corpus() throws -> [[UInt8]] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: corpusFolder).filter { $0.hasSuffix(".json") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: corpusFolder).filter { $0.hasSuffix(".json") }
+            .sorted()
         return try names.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: corpusFolder + "/" + $0))) }
     }
 
@@ -40,7 +41,7 @@ import Testing
     static let hostileValues = [
         "1e10", "-1", "-0", "1e308", "1e400", "-1e400", "NaN", "Infinity", "-Infinity", "0.0000001",
         "9223372036854775807", "9223372036854775808", "18446744073709551616", "10000000", "10000000.5",
-        "true", "null", "\"12\"", "{}", "[]", "[1]", "[1, 2, 3]", "[[1, 2]]", "\"\"", "1.5e-320",
+        "true", "null", "\"12\"", "{}", "[]", "[1]", "[1, 2, 3]", "[[1, 2]]", "\"\"", "1.5e-320"
     ]
 
     /// One random mutation of `seed` (or a splice with `other`).
@@ -55,7 +56,10 @@ import Testing
                 }
             case 1:  // insert random bytes
                 let at = Int.random(in: 0...bytes.count, using: &rng)
-                bytes.insert(contentsOf: (0..<Int.random(in: 1...16, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }, at: at)
+                bytes.insert(
+                    contentsOf: (0..<Int.random(in: 1...16, using: &rng)).map { _ in
+                        UInt8.random(in: 0...255, using: &rng)
+                    }, at: at)
             case 2 where !bytes.isEmpty:  // delete a range
                 let a = Int.random(in: 0..<bytes.count, using: &rng)
                 bytes.removeSubrange(a..<min(bytes.count, a + Int.random(in: 1...32, using: &rng)))
@@ -63,25 +67,34 @@ import Testing
                 let digits = bytes.indices.filter { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[$0]) }
                 if let start = digits.randomElement(using: &rng) {
                     var end = start
-                    while end < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) || bytes[end] == UInt8(ascii: ".") { end += 1 }
+                    while end < bytes.count,
+                        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) || bytes[end] == UInt8(ascii: ".")
+                    { end += 1 }
                     bytes.replaceSubrange(start..<end, with: Array(hostileValues.randomElement(using: &rng)!.utf8))
                 }
             case 5:  // wrap in deep nesting
                 let depth = [2, 8, 17, 100, 5_000].randomElement(using: &rng)!
                 let open = Bool.random(using: &rng) ? "[" : "{\"k\":"
                 let close = open == "[" ? "]" : "}"
-                bytes = Array(String(repeating: open, count: depth).utf8) + bytes + Array(String(repeating: close, count: depth).utf8)
+                bytes =
+                    Array(String(repeating: open, count: depth).utf8) + bytes
+                    + Array(String(repeating: close, count: depth).utf8)
             case 6:  // a huge key
-                let key = String(repeating: ["a", "é", "#", "\\u0000", "页"].randomElement(using: &rng)!, count: Int.random(in: 1...5_000, using: &rng))
+                let key = String(
+                    repeating: ["a", "é", "#", "\\u0000", "页"].randomElement(using: &rng)!,
+                    count: Int.random(in: 1...5_000, using: &rng))
                 bytes = Array("{\"\(key)\": [[0, 0], [1, 0], [1, 1], [0, 1]]}".utf8)
             case 7:  // wrong types and values in place of an entry or one of its keys
-                let value = ["\"corners\"", "4", "true", "null", "{\"x\": 1}", "[[0,0],[1,0],[1,1],[0,1],[2,2]]",
-                             "[[0,0],[1,0],[1,1],[0,1,2]]", "[[\"0\",0],[1,0],[1,1],[0,1]]", "[[true,0],[1,0],[1,1],[0,1]]",
-                             "{\"rotate\": 91}", "{\"rotate\": -90}", "{\"rotate\": 360}", "{\"rotate\": 9e99}", "{\"rotate\": false}",
-                             "{\"split\": 0.19999}", "{\"split\": 1e400}", "{\"split\": -0.5}", "{\"split\": [0.5]}",
-                             "{\"exclude\": 0}", "{\"exclude\": null}", "{\"corners\": {}}", "{\"Rotate\": 90}",
-                             "{\"corners\": [[0,0],[1,0],[1,1],[0,1]], \"rotate\": 90, \"split\": 0.5, \"exclude\": true}"]
-                    .randomElement(using: &rng)!
+                let value = [
+                    "\"corners\"", "4", "true", "null", "{\"x\": 1}", "[[0,0],[1,0],[1,1],[0,1],[2,2]]",
+                    "[[0,0],[1,0],[1,1],[0,1,2]]", "[[\"0\",0],[1,0],[1,1],[0,1]]", "[[true,0],[1,0],[1,1],[0,1]]",
+                    "{\"rotate\": 91}", "{\"rotate\": -90}", "{\"rotate\": 360}", "{\"rotate\": 9e99}",
+                    "{\"rotate\": false}",
+                    "{\"split\": 0.19999}", "{\"split\": 1e400}", "{\"split\": -0.5}", "{\"split\": [0.5]}",
+                    "{\"exclude\": 0}", "{\"exclude\": null}", "{\"corners\": {}}", "{\"Rotate\": 90}",
+                    "{\"corners\": [[0,0],[1,0],[1,1],[0,1]], \"rotate\": 90, \"split\": 0.5, \"exclude\": true}"
+                ]
+                .randomElement(using: &rng)!
                 bytes = Array("{\"a.jpg\": \(value)}".utf8)
             case 8 where !bytes.isEmpty:  // truncate
                 bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &rng)))
@@ -98,16 +111,22 @@ import Testing
     /// What a parsed file guarantees to the rest of Quire.
     static func isValid(_ file: CorrectionsFile) -> Bool {
         file.entries.allSatisfy { key, entry in
-            let quadOK = entry.corners.map { quad in
-                quad.corners.count == 4 && quad.isConvex && quad.signedArea > 0
-                    && quad.corners.allSatisfy { p in
-                        p.x.isFinite && p.y.isFinite && p.x >= 0 && p.y >= 0
-                            && p.x <= CornersFile.maxCoordinate && p.y <= CornersFile.maxCoordinate
-                    }
-            } ?? true
+            let quadOK =
+                entry.corners.map { quad in
+                    quad.corners.count == 4 && quad.isConvex && quad.signedArea > 0
+                        && quad.corners.allSatisfy { p in
+                            p.x.isFinite && p.y.isFinite && p.x >= 0 && p.y >= 0
+                                && p.x <= CornersFile.maxCoordinate && p.y <= CornersFile.maxCoordinate
+                        }
+                } ?? true
             let splitOK: Bool
-            if case .at(let x)? = entry.split { splitOK = x.isFinite && CorrectionEntry.splitRange.contains(x) } else { splitOK = true }
-            return !key.isEmpty && quadOK && splitOK && (entry.rotate.map { CorrectionEntry.rotations.contains($0) } ?? true)
+            if case .at(let x)? = entry.split {
+                splitOK = x.isFinite && CorrectionEntry.splitRange.contains(x)
+            } else {
+                splitOK = true
+            }
+            return !key.isEmpty && quadOK && splitOK
+                && (entry.rotate.map { CorrectionEntry.rotations.contains($0) } ?? true)
         }
     }
 
@@ -122,7 +141,8 @@ import Testing
     @Test func mutatedCorrectionsFilesParseOrThrowCornersFileError() throws {
         let seeds = try Self.corpus()
         try #require(!seeds.isEmpty, "no seeds in \(Self.corpusFolder)")
-        let iterations = ProcessInfo.processInfo.environment["QUIRE_FUZZ_ITERATIONS"].flatMap(Int.init) ?? Self.defaultIterations
+        let iterations =
+            ProcessInfo.processInfo.environment["QUIRE_FUZZ_ITERATIONS"].flatMap(Int.init) ?? Self.defaultIterations
         var rng = SplitMix(state: 0x51_4955_5245)  // "QUIRE"
         var parsed = 0, refused = 0
         for i in 0..<iterations {
@@ -141,7 +161,9 @@ import Testing
                 refused += 1
                 #expect(error.file == "fuzz.json")
             } catch {
-                Issue.record("iteration \(i): \(type(of: error)) \(error) for \(String(decoding: input.prefix(300), as: UTF8.self))")
+                Issue.record(
+                    "iteration \(i): \(type(of: error)) \(error) for \(String(decoding: input.prefix(300), as: UTF8.self))"
+                )
             }
         }
         // Both outcomes occur, so the mutations neither always break nor never break the file.

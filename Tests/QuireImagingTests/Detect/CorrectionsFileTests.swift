@@ -16,13 +16,16 @@ import Testing
     }
 
     @Test func everyKeyIsRead() throws {
-        let file = try Self.parse("""
+        let file = try Self.parse(
+            """
             {"a.jpg": {"corners": [[1, 2], [30, 2], [30, 40], [1, 40]], "rotate": 90, "split": 0.4},
              "b.jpg": {"split": false}, "c.jpg": {"split": true, "rotate": 0}, "d.pdf#2": {"exclude": true},
              "e.jpg": {"exclude": false}, "f.jpg": {}}
             """)
         let a = try #require(file.entries["a.jpg"])
-        #expect(a.corners == Quad(corners: [Point(x: 1, y: 2), Point(x: 30, y: 2), Point(x: 30, y: 40), Point(x: 1, y: 40)]))
+        #expect(
+            a.corners == Quad(corners: [Point(x: 1, y: 2), Point(x: 30, y: 2), Point(x: 30, y: 40), Point(x: 1, y: 40)])
+        )
         #expect(a.rotate == 90)
         #expect(a.split == .at(0.4))
         #expect(!a.exclude)
@@ -67,7 +70,7 @@ import Testing
         (#"{"a.jpg": 5}"#, "a.jpg", "four corners or an object"),
         (#"{"a.jpg": null}"#, "a.jpg", "four corners or an object"),
         (#"{"a.jpg#0": {}}"#, "a.jpg#0", "number from 1"),
-        (#"{"": {}}"#, "", "empty file name"),
+        (#"{"": {}}"#, "", "empty file name")
     ])
     func badEntriesAreRefusedNamingTheFileAndTheKey(text: String, key: String, reason: String) throws {
         let error = try #require(Self.refusal(text), "\(text) was read")
@@ -78,7 +81,9 @@ import Testing
         #expect(!error.description.contains("\n") && error.description.hasPrefix("c.json: \"\(key)\": "))
     }
 
-    @Test(arguments: ["", "[]", "{\"a\": ", "not json", String(repeating: "[", count: 40) + String(repeating: "]", count: 40)])
+    @Test(arguments: [
+        "", "[]", "{\"a\": ", "not json", String(repeating: "[", count: 40) + String(repeating: "]", count: 40)
+    ])
     func filesThatAreNotAnObjectAreRefusedNamingTheFile(text: String) throws {
         let error = try #require(Self.refusal(text))
         #expect(error.file == "c.json" && error.key == nil)
@@ -93,22 +98,24 @@ import Testing
     @Test func theWriterPutsOneEntryPerLineSortedAndReadsBackTheSame() throws {
         let file = CorrectionsFile(entries: [
             "b.jpg": CorrectionEntry(rotate: 270, split: .join),
-            "a.jpg": CorrectionEntry(corners: Quad(rect: Rect(x: 1.234, y: 2, width: 30, height: 40)), split: .at(0.4567)),
+            "a.jpg": CorrectionEntry(
+                corners: Quad(rect: Rect(x: 1.234, y: 2, width: 30, height: 40)), split: .at(0.4567)),
             "c.pdf#3": CorrectionEntry(exclude: true),
             "d.jpg": CorrectionEntry(split: .gutter),
-            "e.jpg": CorrectionEntry(),
+            "e.jpg": CorrectionEntry()
         ])
         let text = file.jsonText()
-        #expect(text == """
-            {
-              "a.jpg": {"corners": [[1.23, 2], [31.23, 2], [31.23, 42], [1.23, 42]], "split": 0.4567},
-              "b.jpg": {"rotate": 270, "split": false},
-              "c.pdf#3": {"exclude": true},
-              "d.jpg": {"split": true},
-              "e.jpg": {}
-            }
+        #expect(
+            text == """
+                {
+                  "a.jpg": {"corners": [[1.23, 2], [31.23, 2], [31.23, 42], [1.23, 42]], "split": 0.4567},
+                  "b.jpg": {"rotate": 270, "split": false},
+                  "c.pdf#3": {"exclude": true},
+                  "d.jpg": {"split": true},
+                  "e.jpg": {}
+                }
 
-            """)
+                """)
         let back = try CorrectionsFile(json: Array(text.utf8))
         #expect(back.jsonText() == text)
         #expect(back.entries["b.jpg"] == file.entries["b.jpg"])

@@ -7,7 +7,7 @@ import Testing
 @Suite struct DetectionCopyTests {
     @Test(arguments: [(1, 3), (3, 3), (6, 3), (8, 3), (6, 1), (1, 1)])
     func equalsANaiveBoxAverageTurnedUpright(_ c: (orientation: Int, bands: Int)) throws {
-        let (w, h, bands) = (1037, 763, c.bands)   // not multiples of the factor
+        let (w, h, bands) = (1037, 763, c.bands)  // not multiples of the factor
         var pixels = [UInt8](repeating: 0, count: w * h * bands)
         for i in pixels.indices { pixels[i] = UInt8(truncatingIfNeeded: (i &* 2_654_435_761) >> 13) }
         let map = try #require(StoredOrientation(orientation: c.orientation, storedWidth: w, storedHeight: h))
@@ -31,13 +31,16 @@ import Testing
         for y in 0..<copy.height {
             for x in 0..<copy.width {
                 // Display pixel (x, y) of the upright copy shows this stored copy pixel.
-                let (sx, sy): (Int, Int) = switch c.orientation {
-                case 3: (cw - 1 - x, ch - 1 - y)
-                case 6: (y, ch - 1 - x)
-                case 8: (cw - 1 - y, x)
-                default: (x, y)
+                let (sx, sy): (Int, Int) =
+                    switch c.orientation {
+                    case 3: (cw - 1 - x, ch - 1 - y)
+                    case 6: (y, ch - 1 - x)
+                    case 8: (cw - 1 - y, x)
+                    default: (x, y)
+                    }
+                for b in 0..<bands where copy.pixels[(y * copy.width + x) * bands + b] != stored(sx, sy, b) {
+                    wrong += 1
                 }
-                for b in 0..<bands where copy.pixels[(y * copy.width + x) * bands + b] != stored(sx, sy, b) { wrong += 1 }
             }
         }
         #expect(wrong == 0, "\(wrong) values differ from the naive box average")

@@ -5,8 +5,10 @@ import Testing
 /// tells them apart: a scanner lid is flat (even with the page crossing it), a desk is textured.
 @Suite struct PageAnalyzerFrameTests {
     /// RGB copy: `background(x, y)` everywhere, and a white page rectangle with text lines.
-    static func copy(width: Int, height: Int, page: (Int, Int, Int, Int),
-                     background: (Int, Int) -> (UInt8, UInt8, UInt8)) -> DetectionCopy {
+    static func copy(
+        width: Int, height: Int, page: (Int, Int, Int, Int),
+        background: (Int, Int) -> (UInt8, UInt8, UInt8)
+    ) -> DetectionCopy {
         var px = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             for x in 0..<width {

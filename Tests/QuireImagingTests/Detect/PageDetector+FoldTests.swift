@@ -6,8 +6,10 @@ import Testing
 @Suite struct PageDetectorFoldTests {
     /// RGB pixels of `polygons` (corners in order) filled with `fill` over `ground`, and rows of
     /// print inside each (dark words every 24 px, 30 px in from its bounding box).
-    static func picture(width w: Int, height h: Int, ground: (Int, Int, Int), polygons: [[Point]],
-                        fill: (Int, Int, Int), crease: ClosedRange<Int>? = nil) -> [UInt8] {
+    static func picture(
+        width w: Int, height h: Int, ground: (Int, Int, Int), polygons: [[Point]],
+        fill: (Int, Int, Int), crease: ClosedRange<Int>? = nil
+    ) -> [UInt8] {
         var px = [UInt8](repeating: 0, count: w * h * 3)
         var seed: UInt32 = 99
         func inside(_ p: Point, _ polygon: [Point]) -> Bool {
@@ -26,7 +28,8 @@ import Testing
                 var v = (ground.0 + grain, ground.1 + grain, ground.2 + grain)
                 if let polygon = polygons.first(where: { inside(p, $0) }) {
                     let xs = polygon.map(\.x), ys = polygon.map(\.y)
-                    let print = Double(x) > xs.min()! + 40 && Double(x) < xs.max()! - 40
+                    let print =
+                        Double(x) > xs.min()! + 40 && Double(x) < xs.max()! - 40
                         && Double(y) > ys.min()! + 30 && Double(y) < ys.max()! - 20 && y % 24 < 5 && x % 50 < 36
                     v = print ? (40, 40, 50) : (fill.0 + grain, fill.1 + grain, fill.2 + grain)
                     if let crease, crease.contains(y) { v = (v.0 - 35, v.1 - 35, v.2 - 35) }
@@ -45,8 +48,9 @@ import Testing
 
     @Test func aSheetFoldedAcrossIsBothPanelsHeldWhole() throws {
         let (w, h) = (800, 600)
-        let px = Self.picture(width: w, height: h, ground: (120, 90, 60), polygons: [Self.upper, Self.lower],
-                              fill: (232, 232, 228), crease: 296...304)
+        let px = Self.picture(
+            width: w, height: h, ground: (120, 90, 60), polygons: [Self.upper, Self.lower],
+            fill: (232, 232, 228), crease: 296...304)
         let found = PageDetector().detect(pixels: px, width: w, height: h, bands: 3)
         let quad = try #require(found.quad, "confidence \(found.confidence)")
         // Every corner of both panels inside (within 3 px): none of the sheet's print is lost.
@@ -62,7 +66,8 @@ import Testing
         // sbrunner/deskew's scanned paper: two renderings side by side under its title, each
         // closed by the other's edges running on. They are dark on the page, not two panels of a
         // sheet lighter than its ground; once united at confidence 0.8, the scan is kept whole.
-        let path = TestSupport.repoRoot.appendingPathComponent("Tools/accuracy/real-scans/sbrunner-deskew/deskew-6.png").path
+        let path = TestSupport.repoRoot.appendingPathComponent("Tools/accuracy/real-scans/sbrunner-deskew/deskew-6.png")
+            .path
         let result = try Detector.detect(file: path)
         #expect(result.quad == nil, "found \(String(describing: result.quad)) at \(result.confidence)")
     }
@@ -76,7 +81,11 @@ import Testing
         func work(gap: (Int, Int, Int)) -> WorkImage {
             let sheets = [top, bottom].map { $0.map { Point(x: $0.0, y: $0.1) } }
             var px = Self.picture(width: w, height: h, ground: (70, 60, 50), polygons: sheets, fill: (232, 232, 228))
-            for y in 144..<156 { for x in 100..<300 { let o = (y * w + x) * 3; (px[o], px[o + 1], px[o + 2]) = (UInt8(gap.0), UInt8(gap.1), UInt8(gap.2)) } }
+            for y in 144..<156 {
+                for x in 100..<300 {
+                    let o = (y * w + x) * 3; (px[o], px[o + 1], px[o + 2]) = (UInt8(gap.0), UInt8(gap.1), UInt8(gap.2))
+                }
+            }
             var image = WorkImage(pixels: px, width: w, height: h, bands: 3, factor: 1)
             image.blur()
             return image

@@ -6,8 +6,10 @@ import Testing
 @Suite struct PageDetectorFrameBandTests {
     /// RGB pixels: a textured grey-green carpet and a slanted strip of paper with rows of print,
     /// its left edge from (`topLeft`, `top`) to (`bottomLeft`, frame bottom), `width` wide.
-    static func receipt(width w: Int, height h: Int, topLeft: Double, bottomLeft: Double, stripWidth: Double,
-                        top: Int = 0) -> [UInt8] {
+    static func receipt(
+        width w: Int, height h: Int, topLeft: Double, bottomLeft: Double, stripWidth: Double,
+        top: Int = 0
+    ) -> [UInt8] {
         var px = [UInt8](repeating: 0, count: w * h * 3)
         var seed: UInt32 = 12345
         for y in 0..<h {
@@ -19,7 +21,8 @@ import Testing
                 if y >= top, Double(x) >= left, Double(x) < left + stripWidth {
                     // Words on lines of print, not bars: a bar across the strip is a line too.
                     let word = Int(Double(x) - left) % (37 + (y - top) / 30 % 3 * 11) < 25
-                    let ink = (y - top) % 30 >= 15 && (y - top) % 30 < 20 && word
+                    let ink =
+                        (y - top) % 30 >= 15 && (y - top) % 30 < 20 && word
                         && Double(x) > left + 30 && Double(x) < left + stripWidth - 30
                     let v: UInt8 = ink ? 50 : 228
                     (px[o], px[o + 1], px[o + 2]) = (v, v, v &+ (ink ? 0 : 3))
@@ -36,8 +39,11 @@ import Testing
         let px = Self.receipt(width: w, height: h, topLeft: 280, bottomLeft: 220, stripWidth: 300)
         let found = PageDetector().detect(pixels: px, width: w, height: h, bands: 3)
         let quad = try #require(found.quad)
-        let truth = try #require(Quad(corners: [Point(x: 280, y: 0), Point(x: 580, y: 0), Point(x: 520, y: 600),
-                                                Point(x: 220, y: 600)]))
+        let truth = try #require(
+            Quad(corners: [
+                Point(x: 280, y: 0), Point(x: 580, y: 0), Point(x: 520, y: 600),
+                Point(x: 220, y: 600)
+            ]))
         #expect(quad.intersectionOverUnion(with: truth) >= 0.97, "found \(quad)")
         // Two edges seen, two inferred: found, but never as sure as a page seen whole.
         #expect(found.confidence >= PageDetector().minConfidence && found.confidence <= 0.85)
@@ -48,8 +54,11 @@ import Testing
         let px = Self.receipt(width: w, height: h, topLeft: 280, bottomLeft: 220, stripWidth: 300, top: 90)
         let found = PageDetector().detect(pixels: px, width: w, height: h, bands: 3)
         let quad = try #require(found.quad)
-        let truth = try #require(Quad(corners: [Point(x: 271, y: 90), Point(x: 571, y: 90), Point(x: 520, y: 600),
-                                                Point(x: 220, y: 600)]))
+        let truth = try #require(
+            Quad(corners: [
+                Point(x: 271, y: 90), Point(x: 571, y: 90), Point(x: 520, y: 600),
+                Point(x: 220, y: 600)
+            ]))
         #expect(quad.intersectionOverUnion(with: truth) >= 0.97, "found \(quad)")
     }
 
@@ -88,10 +97,14 @@ import Testing
                     v = (60 + grain, 58 + grain, 50 + grain)  // the desk
                 } else {
                     let inTable = (200...620).contains(x) && (120...520).contains(y)
-                    let rule = inTable && ([200, 201, 340, 341, 480, 481, 619, 620].contains(x)
-                                           || [120, 121, 220, 221, 320, 321, 420, 421, 519, 520].contains(y))
+                    let rule =
+                        inTable
+                        && ([200, 201, 340, 341, 480, 481, 619, 620].contains(x)
+                            || [120, 121, 220, 221, 320, 321, 420, 421, 519, 520].contains(y))
                     // Words in the table's cells, and lines of print around it.
-                    let ink = inTable ? y % 100 > 40 && y % 100 < 48 && x % 140 > 80 && x % 140 < 130
+                    let ink =
+                        inTable
+                        ? y % 100 > 40 && y % 100 < 48 && x % 140 > 80 && x % 140 < 130
                         : x > left + 30 && x < right - 30 && y > top + 30 && y % 26 < 6 && x % 57 < 40
                     // The table's cells are tinted grey: four sides as clear as a page's.
                     let paper = inTable ? 186 : 212
@@ -108,16 +121,21 @@ import Testing
         let px = Self.pageWithTable(width: w, height: h, left: 60, top: 50, right: 720)
         let found = PageDetector().detect(pixels: px, width: w, height: h, bands: 3)
         let quad = try #require(found.quad)
-        let page = try #require(Quad(corners: [Point(x: 60, y: 50), Point(x: 720, y: 50), Point(x: 720, y: 600),
-                                               Point(x: 60, y: 600)]))
+        let page = try #require(
+            Quad(corners: [
+                Point(x: 60, y: 50), Point(x: 720, y: 50), Point(x: 720, y: 600),
+                Point(x: 60, y: 600)
+            ]))
         #expect(quad.intersectionOverUnion(with: page) >= 0.97, "found \(quad)")
         #expect(found.confidence >= PageDetector().minConfidence && found.confidence <= 0.85)
     }
 
     @Test func aBandHoldsWhatLiesWithinIt() throws {
         func candidate(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> QuadCandidate {
-            let lines = [PageDetector.Line(nx: 1, ny: 0, c: x0), PageDetector.Line(nx: 0, ny: 1, c: y0),
-                         PageDetector.Line(nx: 1, ny: 0, c: x1), PageDetector.Line(nx: 0, ny: 1, c: y1)]
+            let lines = [
+                PageDetector.Line(nx: 1, ny: 0, c: x0), PageDetector.Line(nx: 0, ny: 1, c: y0),
+                PageDetector.Line(nx: 1, ny: 0, c: x1), PageDetector.Line(nx: 0, ny: 1, c: y1)
+            ]
             return QuadCandidate(lines: lines, confidence: 1, insideBrighter: true, score: 1)
         }
         let band = candidate(10, 0, 300, 400)

@@ -5,12 +5,17 @@ import Testing
 /// desk is.
 @Suite struct PageDetectorPaperCheckTests {
     /// RGB pixels: `background` everywhere, a `page` rectangle, and a 3-pixel dark box outline.
-    static func image(width: Int, height: Int, background: UInt8, page: (Int, Int, Int, Int)?,
-                      box: (Int, Int, Int, Int)?) -> [UInt8] {
+    static func image(
+        width: Int, height: Int, background: UInt8, page: (Int, Int, Int, Int)?,
+        box: (Int, Int, Int, Int)?
+    ) -> [UInt8] {
         var px = [UInt8](repeating: background, count: width * height * 3)
         func fill(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, _ v: UInt8) {
-            for y in max(0, y0)..<min(height, y1) { for x in max(0, x0)..<min(width, x1) {
-                let o = (y * width + x) * 3; px[o] = v; px[o + 1] = v; px[o + 2] = v } }
+            for y in max(0, y0)..<min(height, y1) {
+                for x in max(0, x0)..<min(width, x1) {
+                    let o = (y * width + x) * 3; px[o] = v; px[o + 1] = v; px[o + 2] = v
+                }
+            }
         }
         if let p = page { fill(p.0, p.1, p.2, p.3, 228) }
         // Lines of "text" over the paper (the page, or the whole frame when it is paper).
@@ -53,7 +58,9 @@ import Testing
     @Test func darkPictureOnAPrintedPageIsNotThePage() {
         let (w, h) = (600, 800)
         var px = Self.image(width: w, height: h, background: 228, page: nil, box: nil)
-        for y in 250..<550 { for x in 180..<420 { let o = (y * w + x) * 3; px[o] = 25; px[o + 1] = 25; px[o + 2] = 25 } }
+        for y in 250..<550 {
+            for x in 180..<420 { let o = (y * w + x) * 3; px[o] = 25; px[o + 1] = 25; px[o + 2] = 25 }
+        }
         let picture = Quad(rect: Rect(x: 180, y: 250, width: 240, height: 300))
         px.withUnsafeBufferPointer {
             #expect(PageDetector.liesInsidePaper(picture, pixels: $0, width: w, height: h, bands: 3))

@@ -9,8 +9,11 @@ import Testing
     static func note(width: Int, height: Int, sheet: (Int, Int, Int, Int), margin: Int) -> [UInt8] {
         var px = [UInt8](repeating: 0, count: width * height * 3)
         func fill(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int, _ rgb: (UInt8, UInt8, UInt8)) {
-            for y in max(0, y0)..<min(height, y1) { for x in max(0, x0)..<min(width, x1) {
-                let o = (y * width + x) * 3; px[o] = rgb.0; px[o + 1] = rgb.1; px[o + 2] = rgb.2 } }
+            for y in max(0, y0)..<min(height, y1) {
+                for x in max(0, x0)..<min(width, x1) {
+                    let o = (y * width + x) * 3; px[o] = rgb.0; px[o + 1] = rgb.1; px[o + 2] = rgb.2
+                }
+            }
         }
         fill(0, 0, width, height, (236, 214, 186))
         let (x0, y0, x1, y1) = sheet

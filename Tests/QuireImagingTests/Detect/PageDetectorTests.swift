@@ -13,14 +13,16 @@ import Testing
         Case(degrees: 12, keystone: 0.1, aspect: 0.707, background: .texture, landscape: false),
         Case(degrees: -28, keystone: 0.15, aspect: 0.77, background: .clutter, landscape: true),
         Case(degrees: 20, keystone: 0.05, aspect: 0.38, background: .texture, landscape: false),  // receipt
-        Case(degrees: -8, keystone: 0.12, aspect: 1.41, background: .light, landscape: true),     // landscape page, light desk
-        Case(degrees: 25, keystone: 0.0, aspect: 0.707, background: .light, landscape: false),
+        // landscape page, light desk
+        Case(degrees: -8, keystone: 0.12, aspect: 1.41, background: .light, landscape: true),
+        Case(degrees: 25, keystone: 0.0, aspect: 0.707, background: .light, landscape: false)
     ]
 
     @Test(arguments: cases)
     func findsTheDrawnPage(_ c: Case) throws {
         let (w, h) = c.landscape ? (800, 600) : (600, 800)
-        let truth = SyntheticPhoto.quad(width: w, height: h, pageAspect: c.aspect, degrees: c.degrees, keystone: c.keystone)
+        let truth = SyntheticPhoto.quad(
+            width: w, height: h, pageAspect: c.aspect, degrees: c.degrees, keystone: c.keystone)
         let photo = SyntheticPhoto(width: w, height: h, quad: truth, pageAspect: c.aspect, background: c.background)
         let found = Detector.detect(pixels: photo.pixels, width: w, height: h, bands: 3)
         let quad = try #require(found.quad)
@@ -53,9 +55,11 @@ import Testing
     }
 
     @Test func cornersComeInReadingOrder() {
-        let q = Quad(topLeft: Point(x: 10, y: 0), topRight: Point(x: 100, y: 20),
-                     bottomRight: Point(x: 90, y: 150), bottomLeft: Point(x: 0, y: 130))
-        let shuffled = Quad(topLeft: q.bottomRight, topRight: q.topLeft, bottomRight: q.bottomLeft, bottomLeft: q.topRight)
+        let q = Quad(
+            topLeft: Point(x: 10, y: 0), topRight: Point(x: 100, y: 20),
+            bottomRight: Point(x: 90, y: 150), bottomLeft: Point(x: 0, y: 130))
+        let shuffled = Quad(
+            topLeft: q.bottomRight, topRight: q.topLeft, bottomRight: q.bottomLeft, bottomLeft: q.topRight)
         #expect(shuffled.readingOrdered() == q)
     }
 }

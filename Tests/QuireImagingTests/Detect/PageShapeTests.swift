@@ -2,9 +2,9 @@ import Testing
 @testable import QuireImaging
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #else
-import Darwin
+    import Darwin
 #endif
 
 @Suite struct PageShapeTests {
@@ -20,7 +20,8 @@ import Darwin
             (x, y) = (x * cos(rz) - y * sin(rz), x * sin(rz) + y * cos(rz))
             return (x, y, z)
         }
-        let corners = [(-aspect / 2, -0.5), (aspect / 2, -0.5), (aspect / 2, 0.5), (-aspect / 2, 0.5)].map { c -> Point in
+        let corners = [(-aspect / 2, -0.5), (aspect / 2, -0.5), (aspect / 2, 0.5), (-aspect / 2, 0.5)].map {
+            c -> Point in
             let (x, y, z) = rotate((c.0, c.1, 0))
             let (X, Y, Z) = (x + 0.1, y - 0.05, z + 2.5)
             return Point(x: f * X / Z + w / 2, y: f * Y / Z + h / 2)
@@ -31,14 +32,16 @@ import Darwin
     }
 
     @Test func paperSizeSetsTheAspect() {
-        let quad = Quad(topLeft: Point(x: 0, y: 0), topRight: Point(x: 1000, y: 0),
-                        bottomRight: Point(x: 1000, y: 1100), bottomLeft: Point(x: 0, y: 1100))
+        let quad = Quad(
+            topLeft: Point(x: 0, y: 0), topRight: Point(x: 1000, y: 0),
+            bottomRight: Point(x: 1000, y: 1100), bottomLeft: Point(x: 0, y: 1100))
         let a4 = PageShape.outputSize(for: quad, imageWidth: 2000, imageHeight: 2000, paper: .a4)
         #expect(abs(Double(a4.width) / Double(a4.height) - 210.0 / 297.0) < 0.002)
         let auto = PageShape.outputSize(for: quad, imageWidth: 2000, imageHeight: 2000, paper: .auto)
         #expect(auto.width == 1000 && auto.height == 1100)
-        let landscape = Quad(topLeft: Point(x: 0, y: 0), topRight: Point(x: 1400, y: 0),
-                             bottomRight: Point(x: 1400, y: 1000), bottomLeft: Point(x: 0, y: 1000))
+        let landscape = Quad(
+            topLeft: Point(x: 0, y: 0), topRight: Point(x: 1400, y: 0),
+            bottomRight: Point(x: 1400, y: 1000), bottomLeft: Point(x: 0, y: 1000))
         let letter = PageShape.outputSize(for: landscape, imageWidth: 2000, imageHeight: 2000, paper: .letter)
         #expect(abs(Double(letter.width) / Double(letter.height) - 11 / 8.5) < 0.002)
     }

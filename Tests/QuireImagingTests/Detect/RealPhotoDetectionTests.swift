@@ -22,24 +22,28 @@ import Testing
     static func photos() -> [Photo] {
         let truthURL = folder.appendingPathComponent("truth.json")
         guard let data = try? Data(contentsOf: truthURL),
-              let truth = try? JSONSerialization.jsonObject(with: data) as? [String: [String: Any]] else { return [] }
+            let truth = try? JSONSerialization.jsonObject(with: data) as? [String: [String: Any]]
+        else { return [] }
         return truth.keys.sorted().compactMap { name in
             guard let corners = truth[name]?["corners"] as? [[Double]], corners.count == 4 else { return nil }
-            return Photo(path: folder.appendingPathComponent(name).path, name: name, corners: corners,
-                         known: truth[name]?["known"] as? String, source: truth[name]?["source"] as? String,
-                         split: truth[name]?["split"] as? String)
+            return Photo(
+                path: folder.appendingPathComponent(name).path, name: name, corners: corners,
+                known: truth[name]?["known"] as? String, source: truth[name]?["source"] as? String,
+                split: truth[name]?["split"] as? String)
         }
     }
 
     /// Both ways `Detector.detect(file:)` reads a photo: the whole frame, as `quire process`
     /// does, and the shrink-on-load copy (`fullResolution: false`), whose slightly different
     /// pixels once tipped DewarpNet's leaflet into a picture row at confidence 0.88.
-    @Test("No real photo comes out as a wrong region; confident quads are the page",
-          arguments: photos(), [true, false])
+    @Test(
+        "No real photo comes out as a wrong region; confident quads are the page",
+        arguments: photos(), [true, false])
     func realPhoto(_ photo: Photo, fullResolution: Bool) throws {
         let result = try Detector.detect(file: photo.path, fullResolution: fullResolution)
         let truth = try #require(Quad(corners: photo.corners.map { Point(x: $0[0], y: $0[1]) }))
-        let used = result.quad ?? Quad(rect: Rect(x: 0, y: 0, width: Double(result.width), height: Double(result.height)))
+        let used =
+            result.quad ?? Quad(rect: Rect(x: 0, y: 0, width: Double(result.width), height: Double(result.height)))
         let iou = truth.intersectionOverUnion(with: used)
         let confident = result.quad != nil && result.confidence >= 0.75
         func promises() {
@@ -72,8 +76,11 @@ import Testing
     /// scored in no group, and a source marked neither way could not be told held-out.
     @Test func everyPhotoNamesItsSourceAndWhetherTheRulesWereTunedOnIt() {
         for photo in Self.photos() {
-            #expect(photo.source?.split(separator: "/").count == 2, "\(photo.name): source \(photo.source ?? "missing")")
-            #expect(["held-out", "tuned-on"].contains(photo.split ?? ""), "\(photo.name): split \(photo.split ?? "missing")")
+            #expect(
+                photo.source?.split(separator: "/").count == 2, "\(photo.name): source \(photo.source ?? "missing")")
+            #expect(
+                ["held-out", "tuned-on"].contains(photo.split ?? ""), "\(photo.name): split \(photo.split ?? "missing")"
+            )
         }
         // A source is one or the other for all its photos.
         let splits = Dictionary(grouping: Self.photos(), by: { $0.source ?? "" }).mapValues { Set($0.map(\.split)) }

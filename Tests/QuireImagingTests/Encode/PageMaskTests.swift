@@ -5,8 +5,9 @@ import VipsBridge
 
 @Suite struct PageMaskTests {
     @Test func fillsTheQuad() {
-        let quad = Quad(topLeft: Point(x: 2, y: 1), topRight: Point(x: 7, y: 1),
-                        bottomRight: Point(x: 7, y: 5), bottomLeft: Point(x: 2, y: 5))
+        let quad = Quad(
+            topLeft: Point(x: 2, y: 1), topRight: Point(x: 7, y: 1),
+            bottomRight: Point(x: 7, y: 5), bottomLeft: Point(x: 2, y: 5))
         let mask = PageMask.pixels(quad: quad, width: 10, height: 8)
         // Pixel centres x + 0.5 in 2...7 and y + 0.5 in 1...5: columns 2-6, rows 1-4.
         #expect(mask.filter { $0 == 255 }.count == 5 * 4)
@@ -15,8 +16,9 @@ import VipsBridge
     }
 
     @Test func areaFollowsATiltedQuad() {
-        let quad = Quad(topLeft: Point(x: 50, y: 10), topRight: Point(x: 190, y: 60),
-                        bottomRight: Point(x: 150, y: 190), bottomLeft: Point(x: 10, y: 140))
+        let quad = Quad(
+            topLeft: Point(x: 50, y: 10), topRight: Point(x: 190, y: 60),
+            bottomRight: Point(x: 150, y: 190), bottomLeft: Point(x: 10, y: 140))
         let mask = PageMask.pixels(quad: quad, width: 200, height: 200)
         let inside = Double(mask.filter { $0 == 255 }.count)
         #expect(abs(inside - quad.area) / quad.area < 0.02)

@@ -11,14 +11,15 @@ import VipsBridge
         "The quick brown fox jumps over the lazy dog, and keeps going.",
         "Pack my box with five dozen liquor jugs before the night falls.",
         "A page of printed text sits on its baseline; few letters hang below it.",
-        "Sphinx of black quartz, judge my vow: the ledger is kept in good order.",
+        "Sphinx of black quartz, judge my vow: the ledger is kept in good order."
     ]
 
     /// A white page 1700 x 1100 of fourteen lines of rendered serif text at 200 dpi, grey.
     static func textPage() throws -> VIPSImage {
         var layers: [(image: VIPSImage, x: Int, y: Int)] = []
         for i in 0..<14 {
-            layers.append((try VIPSImage.text(sentences[i % sentences.count], font: "serif 11", dpi: 200), 80, 80 + i * 65))
+            layers.append(
+                (try VIPSImage.text(sentences[i % sentences.count], font: "serif 11", dpi: 200), 80, 80 + i * 65))
         }
         return try VIPSImage.solid(width: 1700, height: 1100, color: [255, 255, 255]).rgba().compositing(layers)
             .flattened(onto: [255, 255, 255]).extractBands(1).materialized()
@@ -50,8 +51,10 @@ import VipsBridge
     }
 
     /// Real scans of the shared test images, each turned four ways (skipped without ../shared).
-    @Test(arguments: ["tesseract-test-images/phototest.tif", "unpaper-tests/imgsrc001.png",
-                      "ocrmypdf-test-resources/linn.png"])
+    @Test(arguments: [
+        "tesseract-test-images/phototest.tif", "unpaper-tests/imgsrc001.png",
+        "ocrmypdf-test-resources/linn.png"
+    ])
     func realScansAreReadEveryWayUp(_ name: String) throws {
         let path = TestSupport.realData.appendingPathComponent(name).path
         guard FileManager.default.fileExists(atPath: path) else { return }
@@ -90,17 +93,20 @@ import VipsBridge
     /// A finding at its thresholds scores the confidence a guess needs to turn a page.
     @Test func aSureFindingTurnsAPage() {
         #expect(LineOrientation.sureConfidence == OrientationPolicy.minimumConfidence)
-        let edge = LineOrientation.Finding(rotate: 90, votes: LineOrientation.minimumVotes,
-                                           directionShare: LineOrientation.minimumDirectionShare,
-                                           linePieces: LineOrientation.minimumLinePiecesRead,
-                                           edgeMargin: LineOrientation.minimumEdgeMargin)
-        #expect(edge.isSure && OrientationPolicy.turns(OrientationGuess(rotate: edge.rotate, confidence: edge.confidence)))
+        let edge = LineOrientation.Finding(
+            rotate: 90, votes: LineOrientation.minimumVotes,
+            directionShare: LineOrientation.minimumDirectionShare,
+            linePieces: LineOrientation.minimumLinePiecesRead,
+            edgeMargin: LineOrientation.minimumEdgeMargin)
+        #expect(
+            edge.isSure && OrientationPolicy.turns(OrientationGuess(rotate: edge.rotate, confidence: edge.confidence)))
     }
 
     /// Boxes turned a quarter clockwise land where the turned page's pixels do.
     @Test func boxesTurnWithThePage() {
         let box = LineOrientation.Box(x0: 10, y0: 2, x1: 19, y1: 5)
         // On a 100-row page, (10, 2) goes to (97, 10) and (19, 5) to (94, 19).
-        #expect(LineOrientation.turnedClockwise(box, height: 100) == LineOrientation.Box(x0: 94, y0: 10, x1: 97, y1: 19))
+        #expect(
+            LineOrientation.turnedClockwise(box, height: 100) == LineOrientation.Box(x0: 94, y0: 10, x1: 97, y1: 19))
     }
 }

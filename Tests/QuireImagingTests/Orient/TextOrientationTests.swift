@@ -20,9 +20,14 @@ import QuireTestSupport
         // Tesseract's "Orientation in degrees" is counter-clockwise; the page turns the other way.
         let found = ScriptOrientation(counterClockwise: 90, confidence: 8.7234, scriptConfidence: 1.6271)
         #expect(TesseractOSD.guess(found) == OrientationGuess(rotate: 270, confidence: 8.72, scriptConfidence: 1.63))
-        #expect(TesseractOSD.guess(ScriptOrientation(counterClockwise: 180, confidence: 3, scriptConfidence: 1))?.rotate == 180)
-        #expect(TesseractOSD.guess(ScriptOrientation(counterClockwise: 0, confidence: .nan, scriptConfidence: 1)) == nil)
-        #expect(TesseractOSD.guess(ScriptOrientation(counterClockwise: 0, confidence: 5, scriptConfidence: .infinity))?.scriptConfidence == nil)
+        #expect(
+            TesseractOSD.guess(ScriptOrientation(counterClockwise: 180, confidence: 3, scriptConfidence: 1))?.rotate
+                == 180)
+        #expect(
+            TesseractOSD.guess(ScriptOrientation(counterClockwise: 0, confidence: .nan, scriptConfidence: 1)) == nil)
+        #expect(
+            TesseractOSD.guess(ScriptOrientation(counterClockwise: 0, confidence: 5, scriptConfidence: .infinity))?
+                .scriptConfidence == nil)
         #expect(OrientationGuess(rotate: -90, confidence: 1).rotate == 270)
     }
 
@@ -36,7 +41,11 @@ import QuireTestSupport
         // Lines of rendered text on a page, turned a quarter clockwise.
         var layers: [(image: VIPSImage, x: Int, y: Int)] = []
         for i in 0..<12 {
-            layers.append((try VIPSImage.text("Orientation is found in process, line \(i)", font: "serif 12", dpi: 300), 100, 120 + i * 110))
+            layers.append(
+                (
+                    try VIPSImage.text("Orientation is found in process, line \(i)", font: "serif 12", dpi: 300), 100,
+                    120 + i * 110
+                ))
         }
         let page = try VIPSImage.solid(width: 2200, height: 1600, color: [255, 255, 255]).rgba().compositing(layers)
             .flattened(onto: [255, 255, 255]).extractBands(1).rotated(quarterTurns: 1).materialized()
@@ -49,7 +58,8 @@ import QuireTestSupport
             report.split(separator: "\n").first { $0.hasPrefix(name + ":") }
                 .flatMap { Double($0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces)) }
         }
-        #expect(guess.rotate == 270 && Double(guess.rotate) == value("Rotate"), "in process \(guess), command:\n\(report)")
+        #expect(
+            guess.rotate == 270 && Double(guess.rotate) == value("Rotate"), "in process \(guess), command:\n\(report)")
         #expect(guess.confidence == value("Orientation confidence"), "in process \(guess), command:\n\(report)")
         #expect(guess.scriptConfidence == value("Script confidence"), "in process \(guess), command:\n\(report)")
     }
@@ -61,7 +71,9 @@ import QuireTestSupport
         #expect(!OrientationPolicy.turns(OrientationGuess(rotate: 180, confidence: 5.7, scriptConfidence: 0.4)))
         #expect(OrientationPolicy.turns(OrientationGuess(rotate: 180, confidence: 5.7, scriptConfidence: 1.2)))
         #expect(OrientationPolicy.turns(OrientationGuess(rotate: 90, confidence: 12, scriptConfidence: 0.2)))
-        #expect(OrientationPolicy.turns(OrientationGuess(rotate: 90, confidence: 3)), "no script reported: confidence alone")
+        #expect(
+            OrientationPolicy.turns(OrientationGuess(rotate: 90, confidence: 3)), "no script reported: confidence alone"
+        )
         #expect(!OrientationPolicy.turns(OrientationGuess(rotate: 0, confidence: 40, scriptConfidence: 9)))
         #expect(!OrientationPolicy.turns(OrientationGuess(rotate: 270, confidence: 1.9, scriptConfidence: 9)))
     }
@@ -74,7 +86,8 @@ import QuireTestSupport
         let path = TestSupport.repoRoot.appendingPathComponent("Tools/accuracy/real-photos/" + name).path
         let decoded = try PageDecoder(maxPixels: .max).decodeFrame(PageSource(path: path), planar: true)
         let (_, record) = try PageCorrector(options: CorrectionOptions()).correct(decoded, userQuad: nil)
-        #expect(record.rotation == 0, "\(name): turned \(record.rotation) (confidence \(record.rotationConfidence ?? -1))")
+        #expect(
+            record.rotation == 0, "\(name): turned \(record.rotation) (confidence \(record.rotationConfidence ?? -1))")
     }
 
     /// A text-like scan 300 x 200 (wider than high) that the detector says must turn 90 degrees.
@@ -111,7 +124,8 @@ import QuireTestSupport
         let quad = SyntheticPhoto.quad(width: 800, height: 600, pageAspect: 0.707, degrees: 15, keystone: 0.1)
         let photo = SyntheticPhoto(width: 800, height: 600, quad: quad, pageAspect: 0.707, background: .texture)
         let image = try VIPSImage.fromPixels(photo.pixels, width: 800, height: 600, bands: 3)
-        let (_, record) = try PageCorrector(options: CorrectionOptions(), orientation: detector).correct(image, userQuad: nil)
+        let (_, record) = try PageCorrector(options: CorrectionOptions(), orientation: detector).correct(
+            image, userQuad: nil)
         #expect(record.kind == .perspective)
         #expect(detector.asked == 0 && record.rotation == 0)
     }
@@ -124,7 +138,8 @@ import QuireTestSupport
         defer { try? FileManager.default.removeItem(atPath: out) }
         var turns: [Int] = []
         for page in 0..<4 {
-            let paths = PageOutputPaths(page: "\(out)/p\(page).jpg", preview: "\(out)/v\(page).jpg", thumbnail: "\(out)/t\(page).jpg")
+            let paths = PageOutputPaths(
+                page: "\(out)/p\(page).jpg", preview: "\(out)/v\(page).jpg", thumbnail: "\(out)/t\(page).jpg")
             let result = try PagePipeline().process(PageSource(path: pdf, page: page, dpi: 100), to: paths)[0]
             turns.append(result.correction.rotation)
             #expect(result.width < result.height, "page \(page + 1) is portrait once upright")
@@ -140,11 +155,14 @@ import QuireTestSupport
         let out = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
         let turned = "\(out)/turned.png"
-        try VIPSImage.load(file: tif).rotated(degrees: -35, background: [255]).save(to: turned, options: .init(format: .png))
+        try VIPSImage.load(file: tif).rotated(degrees: -35, background: [255]).save(
+            to: turned, options: .init(format: .png))
         let paths = PageOutputPaths(page: "\(out)/p.png", preview: "\(out)/v.png", thumbnail: "\(out)/t.png")
-        let result = try PagePipeline(renditions: RenditionOptions(format: .png)).process(PageSource(path: turned), to: paths)[0]
+        let result = try PagePipeline(renditions: RenditionOptions(format: .png)).process(
+            PageSource(path: turned), to: paths)[0]
         #expect(result.correction.kind == .deskew)
-        #expect(abs((result.correction.skewDegrees ?? 0) - 34.22) < 0.3, "skew \(result.correction.skewDegrees ?? .nan)")
+        #expect(
+            abs((result.correction.skewDegrees ?? 0) - 34.22) < 0.3, "skew \(result.correction.skewDegrees ?? .nan)")
         #expect(result.correction.rotation == 0)
     }
 }

@@ -8,8 +8,10 @@ import VipsBridge
 @Suite struct TextPresenceTests {
     /// A page `width` x `height` of paper (230) with `rows` x `columns` marks of ink (20), each
     /// `size` px high, drawn by `mark(x, y)` inside its cell (x, y from 0 to size - 1).
-    static func page(width: Int = 800, height: Int = 600, rows: Int = 12, columns: Int = 20, size: Int = 14,
-                     mark: (Int, Int) -> Bool) -> [UInt8] {
+    static func page(
+        width: Int = 800, height: Int = 600, rows: Int = 12, columns: Int = 20, size: Int = 14,
+        mark: (Int, Int) -> Bool
+    ) -> [UInt8] {
         var gray = [UInt8](repeating: 230, count: width * height)
         for row in 0..<rows {
             for column in 0..<columns {

@@ -6,8 +6,9 @@ import VipsBridge
 /// A multi-page TIFF and a multi-page PDF, made in the test, give one page per page, each with
 /// its own content (and, for the PDF, its own size at the requested resolution).
 @Suite struct MultiPageTests {
-    let pipeline = PagePipeline(renditions: RenditionOptions(format: .png, previewSize: 64, thumbnailSize: 32),
-                                correction: CorrectionOptions(mode: .none))
+    let pipeline = PagePipeline(
+        renditions: RenditionOptions(format: .png, previewSize: 64, thumbnailSize: 32),
+        correction: CorrectionOptions(mode: .none))
 
     func outputs(_ out: String, _ n: Int) -> PageOutputPaths {
         PageOutputPaths(page: "\(out)/p\(n).png", preview: "\(out)/v\(n).png", thumbnail: "\(out)/t\(n).png")
@@ -17,7 +18,9 @@ import VipsBridge
         let out = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
         let levels: [UInt8] = [30, 120, 220]
-        let pages = try levels.map { level in try TestSupport.image(width: 120, height: 80, bands: 3) { _, _, _ in level } }
+        let pages = try levels.map { level in
+            try TestSupport.image(width: 120, height: 80, bands: 3) { _, _, _ in level }
+        }
         let tiff = "\(out)/three.tif"
         try VIPSImage.joiningPages(pages).save(to: tiff, options: .init(format: .tiff))
 
@@ -32,7 +35,9 @@ import VipsBridge
             // The thumbnail is shrunk on load from the same page.
             #expect(abs(try VIPSImage.load(file: outputs(out, page).thumbnail).average() - Double(level)) < 2)
         }
-        #expect(throws: ImagingError.self) { try pipeline.process(PageSource(path: tiff, page: 3), to: outputs(out, 9))[0] }
+        #expect(throws: ImagingError.self) {
+            try pipeline.process(PageSource(path: tiff, page: 3), to: outputs(out, 9))[0]
+        }
     }
 
     @Test func multiPagePDFGivesOnePagePerPageAtTheRequestedDPI() throws {
@@ -40,7 +45,8 @@ import VipsBridge
         defer { try? FileManager.default.removeItem(atPath: out) }
         let pdf = "\(out)/two.pdf"
         // Page 1: 200x100 pt, black square bottom-left; page 2: 100x300 pt, square top-right.
-        try TestSupport.pdf(pages: [(200, 100, (0, 0, 50)), (100, 300, (50, 250, 50))]).write(to: URL(fileURLWithPath: pdf))
+        try TestSupport.pdf(pages: [(200, 100, (0, 0, 50)), (100, 300, (50, 250, 50))]).write(
+            to: URL(fileURLWithPath: pdf))
 
         let info = try SourceProbe.probe(pdf, dpi: 144)
         #expect(info.format == .pdf)

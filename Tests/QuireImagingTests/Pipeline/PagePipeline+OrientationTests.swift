@@ -17,11 +17,13 @@ import VipsBridge
 
     func render(_ name: String, into out: String) throws -> Rendered {
         let stem = (name as NSString).deletingPathExtension
-        let paths = PageOutputPaths(page: "\(out)/\(stem)-page.png", preview: "\(out)/\(stem)-preview.png",
-                                    thumbnail: "\(out)/\(stem)-thumb.png")
+        let paths = PageOutputPaths(
+            page: "\(out)/\(stem)-page.png", preview: "\(out)/\(stem)-preview.png",
+            thumbnail: "\(out)/\(stem)-thumb.png")
         // PNG output so the comparison sees only the decoder and resampler, not re-encoding.
-        let pipeline = PagePipeline(renditions: RenditionOptions(format: .png, previewSize: 200, thumbnailSize: 96),
-                                    correction: CorrectionOptions(mode: .none))
+        let pipeline = PagePipeline(
+            renditions: RenditionOptions(format: .png, previewSize: 200, thumbnailSize: 96),
+            correction: CorrectionOptions(mode: .none))
         let result = try pipeline.process(PageSource(path: "\(Self.folder)/\(name)"), to: paths)[0]
         return Rendered(result: result, paths: paths)
     }
@@ -39,12 +41,16 @@ import VipsBridge
         let scale = orientation == 0 ? 4 : 1
         #expect(rendered.result.width == reference.result.width * scale)
         #expect(rendered.result.height == reference.result.height * scale)
-        for (a, b) in [(rendered.paths.page, reference.paths.page), (rendered.paths.thumbnail, reference.paths.thumbnail),
-                       (rendered.paths.preview, reference.paths.preview)] {
+        for (a, b) in [
+            (rendered.paths.page, reference.paths.page), (rendered.paths.thumbnail, reference.paths.thumbnail),
+            (rendered.paths.preview, reference.paths.preview)
+        ] {
             var x = try VIPSImage.load(file: a)
             let y = try VIPSImage.load(file: b)
             // Same shape (portrait stays portrait), then the same size for the pixel comparison.
-            try #require((x.width > x.height) == (y.width > y.height), "\(a) is \(x.width)x\(x.height), \(b) is \(y.width)x\(y.height)")
+            try #require(
+                (x.width > x.height) == (y.width > y.height),
+                "\(a) is \(x.width)x\(x.height), \(b) is \(y.width)x\(y.height)")
             if x.width != y.width || x.height != y.height { x = try x.resized(toWidth: y.width, height: y.height) }
             // The _0 files are full size, the others downscaled copies: allow resampling noise.
             let difference = try x.meanAbsoluteDifference(to: y)
@@ -57,7 +63,7 @@ import VipsBridge
         let upright = try VIPSImage.load(file: "\(Self.folder)/Landscape_1.jpg")
         let mirrored = try upright.flipped(horizontal: true)
         #expect(try mirrored.meanAbsoluteDifference(to: upright) > 30)
-        let stored = try VIPSImage.load(file: "\(Self.folder)/Landscape_2.jpg") // stored mirrored, tag 2
+        let stored = try VIPSImage.load(file: "\(Self.folder)/Landscape_2.jpg")  // stored mirrored, tag 2
         #expect(stored.orientation == 2)
         #expect(try stored.meanAbsoluteDifference(to: upright) > 30)
     }

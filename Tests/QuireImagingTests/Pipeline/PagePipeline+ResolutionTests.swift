@@ -6,12 +6,15 @@ import VipsBridge
 /// A page keeps the resolution its source states, through to the files written and the result
 /// recorded in layout.json; renditions state theirs in proportion.
 @Suite struct PagePipelineResolutionTests {
-    func process(_ path: String, into out: String, format: OutputFormat = .jpeg,
-                 correction: CorrectionOptions = CorrectionOptions(mode: .none), dpi: Double = 200) throws -> (PageResult, PageOutputPaths) {
+    func process(
+        _ path: String, into out: String, format: OutputFormat = .jpeg,
+        correction: CorrectionOptions = CorrectionOptions(mode: .none), dpi: Double = 200
+    ) throws -> (PageResult, PageOutputPaths) {
         let ext = format.fileExtension
         let paths = PageOutputPaths(page: "\(out)/p.\(ext)", preview: "\(out)/v.\(ext)", thumbnail: "\(out)/t.\(ext)")
-        let pipeline = PagePipeline(renditions: RenditionOptions(format: format, previewSize: 100, thumbnailSize: 50),
-                                    correction: correction)
+        let pipeline = PagePipeline(
+            renditions: RenditionOptions(format: format, previewSize: 100, thumbnailSize: 50),
+            correction: correction)
         return (try pipeline.process(PageSource(path: path, dpi: dpi), to: paths)[0], paths)
     }
 
@@ -20,7 +23,8 @@ import VipsBridge
         let out = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
         let input = "\(out)/scan." + source.fileExtension
-        try TestSupport.card(width: 400, height: 300).save(to: input, options: .init(format: source, dpi: Resolution(150)))
+        try TestSupport.card(width: 400, height: 300).save(
+            to: input, options: .init(format: source, dpi: Resolution(150)))
 
         for format in OutputFormat.allCases {
             let (result, paths) = try process(input, into: out, format: format)
@@ -49,7 +53,9 @@ import VipsBridge
     @Test func placeholderOrMissingDensityIsUnknown() throws {
         let out = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        for (name, dpi) in [("a.png", Resolution(72)), ("b.tif", Resolution(96)), ("c.jpg", nil)] as [(String, Resolution?)] {
+        for (name, dpi) in [("a.png", Resolution(72)), ("b.tif", Resolution(96)), ("c.jpg", nil)]
+            as [(String, Resolution?)]
+        {
             let input = "\(out)/\(name)"
             let format: VIPSImage.SaveFormat = name.hasSuffix("png") ? .png : name.hasSuffix("tif") ? .tiff : .jpeg
             try TestSupport.card(width: 200, height: 150).save(to: input, options: .init(format: format, dpi: dpi))
@@ -70,16 +76,25 @@ import VipsBridge
 
     @Test func aStraightenedPhotoHasAResolutionOnlyWhenThePaperIsKnown() {
         // A4 portrait 1240 px wide is 150 dpi; landscape takes the long side.
-        #expect(PageDPI.of(page: 1240, 1754, correction: .perspective, paper: .a4, sourceDPI: Resolution(72), orientation: 1)
+        #expect(
+            PageDPI.of(
+                page: 1240, 1754, correction: .perspective, paper: .a4, sourceDPI: Resolution(72), orientation: 1
+            )
             .map { abs($0.x - 149.98) < 0.01 } == true)
-        #expect(PageDPI.of(page: 1100, 850, correction: .perspective, paper: .letter, sourceDPI: nil, orientation: 1) == Resolution(100))
-        #expect(PageDPI.of(page: 1240, 1754, correction: .perspective, paper: .auto, sourceDPI: Resolution(300), orientation: 1) == nil)
+        #expect(
+            PageDPI.of(page: 1100, 850, correction: .perspective, paper: .letter, sourceDPI: nil, orientation: 1)
+                == Resolution(100))
+        #expect(
+            PageDPI.of(
+                page: 1240, 1754, correction: .perspective, paper: .auto, sourceDPI: Resolution(300), orientation: 1)
+                == nil)
     }
 
     @Test func aQuarterTurnSwapsAcrossAndDown() {
         let stored = Resolution(x: 100, y: 200)
         for orientation in 1...8 {
-            let dpi = PageDPI.of(page: 10, 10, correction: .deskew, paper: .auto, sourceDPI: stored, orientation: orientation)
+            let dpi = PageDPI.of(
+                page: 10, 10, correction: .deskew, paper: .auto, sourceDPI: stored, orientation: orientation)
             #expect(dpi == (orientation >= 5 ? Resolution(x: 200, y: 100) : stored), "orientation \(orientation)")
         }
         #expect(PageDPI.of(page: 10, 10, correction: .none, paper: .a4, sourceDPI: nil, orientation: 1) == nil)

@@ -22,13 +22,16 @@ import VipsBridge
         return bytes
     }
 
-    static func resize(_ src: [UInt8], _ w: Int, _ h: Int, _ bands: Int, to ow: Int, _ oh: Int,
-                       parallel: Bool = false, vectorized: Bool = true) -> [UInt8] {
+    static func resize(
+        _ src: [UInt8], _ w: Int, _ h: Int, _ bands: Int, to ow: Int, _ oh: Int,
+        parallel: Bool = false, vectorized: Bool = true
+    ) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: ow * oh * bands)
         src.withUnsafeBufferPointer { s in
             out.withUnsafeMutableBufferPointer { d in
-                Resampler.resize(s, width: w, height: h, bands: bands, into: d, outWidth: ow, outHeight: oh,
-                                 parallel: parallel, vectorized: vectorized)
+                Resampler.resize(
+                    s, width: w, height: h, bands: bands, into: d, outWidth: ow, outHeight: oh,
+                    parallel: parallel, vectorized: vectorized)
             }
         }
         return out
@@ -71,8 +74,10 @@ import VipsBridge
     }
 
     /// Factors from a preview's (about 1.3) through the block-averaged thumbnail path (6.25).
-    @Test(arguments: [(1257, 1711, 1175, 1600, 3), (1175, 1600, 188, 256, 3), (900, 700, 256, 199, 1),
-                      (640, 480, 101, 76, 3), (300, 200, 299, 133, 3)])
+    @Test(arguments: [
+        (1257, 1711, 1175, 1600, 3), (1175, 1600, 188, 256, 3), (900, 700, 256, 199, 1),
+        (640, 480, 101, 76, 3), (300, 200, 299, 133, 3)
+    ])
     func agreesWithTheExactFilter(_ c: (Int, Int, Int, Int, Int)) throws {
         let (w, h, ow, oh, bands) = c
         let src = Self.card(width: w, height: h, bands: bands)
@@ -95,7 +100,8 @@ import VipsBridge
     func closeToLibvips(_ c: (Int, Int, Int, Int, Int)) throws {
         let (w, h, ow, oh, bands) = c
         let src = Self.card(width: w, height: h, bands: bands)
-        let ours = try VIPSImage.fromPixels(Self.resize(src, w, h, bands, to: ow, oh), width: ow, height: oh, bands: bands)
+        let ours = try VIPSImage.fromPixels(
+            Self.resize(src, w, h, bands, to: ow, oh), width: ow, height: oh, bands: bands)
         let theirs = try VIPSImage.fromPixels(src, width: w, height: h, bands: bands)
             .resized(toWidth: ow, height: oh).materialized()
         #expect((theirs.width, theirs.height) == (ow, oh))
@@ -125,9 +131,12 @@ import VipsBridge
     /// The AVX2 passes (`SIMDResample`) give the Swift loops' bytes: filter only, after block
     /// averaging, grey, odd sizes (pixels left over after the 8-pixel and 32-column steps), one
     /// pixel wide, and a page-sized preview.
-    @Test(.enabled(if: SIMDResample.available),
-          arguments: [(1257, 1711, 1175, 1600, 3), (1175, 1600, 188, 256, 3), (901, 703, 257, 199, 1),
-                      (7, 300, 1, 40, 3), (33, 17, 9, 5, 3), (61, 45, 23, 31, 3), (2481, 3508, 1131, 1600, 3)])
+    @Test(
+        .enabled(if: SIMDResample.available),
+        arguments: [
+            (1257, 1711, 1175, 1600, 3), (1175, 1600, 188, 256, 3), (901, 703, 257, 199, 1),
+            (7, 300, 1, 40, 3), (33, 17, 9, 5, 3), (61, 45, 23, 31, 3), (2481, 3508, 1131, 1600, 3)
+        ])
     func vectorizedEqualsTheSwiftLoops(_ c: (Int, Int, Int, Int, Int)) {
         let (w, h, ow, oh, bands) = c
         let src = Self.card(width: w, height: h, bands: bands)
@@ -147,7 +156,8 @@ import VipsBridge
         var blocks = [UInt8](repeating: 0, count: bw * bh)
         src.withUnsafeBufferPointer { s in
             blocks.withUnsafeMutableBufferPointer { b in
-                Resampler.blockAverage(s.baseAddress!, width: w, height: h, bands: 1, kx: 8, ky: 8, into: b.baseAddress!)
+                Resampler.blockAverage(
+                    s.baseAddress!, width: w, height: h, bands: 1, kx: 8, ky: 8, into: b.baseAddress!)
             }
         }
         let full = Self.resize(src, w, h, 1, to: ow, oh)
@@ -155,7 +165,8 @@ import VipsBridge
             var out = [UInt8](repeating: 0, count: ow * oh)
             blocks.withUnsafeBufferPointer { b in
                 out.withUnsafeMutableBufferPointer { d in
-                    Resampler.resize(b, width: bw, height: bh, bands: 1, into: d, outWidth: ow, outHeight: oh, span: span)
+                    Resampler.resize(
+                        b, width: bw, height: bh, bands: 1, into: d, outWidth: ow, outHeight: oh, span: span)
                 }
             }
             return out
@@ -188,8 +199,10 @@ import VipsBridge
     /// The `VIPSImage` entry point: frames and memory images are resampled at the size
     /// `fitted(inside:)` gives; pipelines are left to libvips (nil), never copied whole.
     @Test func resampledOnlyFromMemory() throws {
-        let image = try VIPSImage.fromPixels(Self.card(width: 900, height: 640, bands: 3), width: 900, height: 640, bands: 3)
-            .materialized()
+        let image = try VIPSImage.fromPixels(
+            Self.card(width: 900, height: 640, bands: 3), width: 900, height: 640, bands: 3
+        )
+        .materialized()
         #expect(image.isInMemory)
         let small = try #require(try image.resampled(toFit: 256))
         #expect((small.width, small.height) == (256, 182))

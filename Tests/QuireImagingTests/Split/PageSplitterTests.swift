@@ -15,9 +15,11 @@ import VipsBridge
     }
 
     static func run(_ path: String, split: SplitOptions, in dir: String) throws -> [PageResult] {
-        let pipeline = PagePipeline(renditions: RenditionOptions(format: .png, previewSize: 200, thumbnailSize: 64),
-                                    correction: CorrectionOptions(rotate: .none), split: split)
-        let paths = PageOutputPaths(page: dir + "/page.png", preview: dir + "/preview.png", thumbnail: dir + "/thumb.png")
+        let pipeline = PagePipeline(
+            renditions: RenditionOptions(format: .png, previewSize: 200, thumbnailSize: 64),
+            correction: CorrectionOptions(rotate: .none), split: split)
+        let paths = PageOutputPaths(
+            page: dir + "/page.png", preview: dir + "/preview.png", thumbnail: dir + "/thumb.png")
         return try pipeline.process(PageSource(path: path), to: paths)
     }
 
@@ -84,7 +86,8 @@ import VipsBridge
             let pages = try Self.run(file, split: SplitOptions(), in: dir)
             guard pages.count == 2 else { continue }
             split.append(name)
-            guard let truePages = truth[name]?["pages"] as? [[String: Any]], pages[0].correction.kind == .perspective else { continue }
+            guard let truePages = truth[name]?["pages"] as? [[String: Any]], pages[0].correction.kind == .perspective
+            else { continue }
             for (page, expected) in zip(pages, truePages) {
                 let corners = try #require(expected["corners"] as? [[Double]])
                 let trueQuad = try #require(Quad(corners: corners.map { Point(x: $0[0], y: $0[1]) }))
@@ -106,7 +109,8 @@ import VipsBridge
         let dir = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let turned = dir + "/turned.png"
-        try VIPSImage.load(file: photo).autorotated().rotated(quarterTurns: degrees / 90).save(to: turned, options: .init(format: .png))
+        try VIPSImage.load(file: photo).autorotated().rotated(quarterTurns: degrees / 90).save(
+            to: turned, options: .init(format: .png))
         let pages = try Self.run(turned, split: SplitOptions(), in: dir)
         #expect(pages.count == 1, "\(name) turned \(degrees): split at \(pages.first?.split?.rect as Any)")
     }

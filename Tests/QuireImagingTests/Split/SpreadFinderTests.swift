@@ -7,8 +7,10 @@ import Testing
 @Suite struct SpreadFinderTests {
     /// A grey page `width` x `height` on `paper`: text lines (dark dashes every 14 rows) over the
     /// column spans given as shares of the width, and a `shade` function darkening columns.
-    static func page(width: Int = 1000, height: Int = 700, paper: UInt8 = 235, columns: [ClosedRange<Double>],
-                     shade: (Double) -> Double = { _ in 0 }) -> [UInt8] {
+    static func page(
+        width: Int = 1000, height: Int = 700, paper: UInt8 = 235, columns: [ClosedRange<Double>],
+        shade: (Double) -> Double = { _ in 0 }
+    ) -> [UInt8] {
         var gray = [UInt8](repeating: paper, count: width * height)
         for y in 0..<height {
             for x in 0..<width {
@@ -48,7 +50,8 @@ import Testing
 
     @Test func singlePagesAreNeverSplit() {
         // Two columns with a 2 % gap.
-        #expect(SpreadFinder.gutter(gray: Self.page(columns: [0.06...0.49, 0.51...0.94]), width: 1000, height: 700) == nil)
+        #expect(
+            SpreadFinder.gutter(gray: Self.page(columns: [0.06...0.49, 0.51...0.94]), width: 1000, height: 700) == nil)
         // Lines running across the whole page.
         #expect(SpreadFinder.gutter(gray: Self.page(columns: [0.06...0.94]), width: 1000, height: 700) == nil)
         // A rule down the middle of two columns (a table): thin, so not a fold.
@@ -58,12 +61,15 @@ import Testing
         let lit = Self.page(columns: [0.06...0.49, 0.51...0.94]) { u in 80 * u }
         #expect(SpreadFinder.gutter(gray: lit, width: 1000, height: 700) == nil)
         // A portrait page, even with a gutter.
-        #expect(SpreadFinder.gutter(gray: Self.page(width: 600, height: 800, columns: [0.06...0.44, 0.56...0.94]),
-                                    width: 600, height: 800) == nil)
+        #expect(
+            SpreadFinder.gutter(
+                gray: Self.page(width: 600, height: 800, columns: [0.06...0.44, 0.56...0.94]),
+                width: 600, height: 800) == nil)
         // A blank facing page: nothing to split off.
         #expect(SpreadFinder.gutter(gray: Self.page(columns: [0.56...0.94]), width: 1000, height: 700) == nil)
         // A gutter off to one side is a wide margin, not the middle of a book.
-        #expect(SpreadFinder.gutter(gray: Self.page(columns: [0.06...0.25, 0.32...0.94]), width: 1000, height: 700) == nil)
+        #expect(
+            SpreadFinder.gutter(gray: Self.page(columns: [0.06...0.25, 0.32...0.94]), width: 1000, height: 700) == nil)
         // A leaflet of four panels with equal blank bands between them: one lies in the middle.
         let panels = Self.page(columns: [0.04...0.21, 0.27...0.44, 0.50...0.67, 0.73...0.94])
         #expect(SpreadFinder.gutter(gray: panels, width: 1000, height: 700) == nil)

@@ -16,7 +16,9 @@ import VipsBridge
         var calls = 0
         let value = try ImagingError.retryingLostReason { () throws -> Int in
             calls += 1
-            if calls == 1 { throw ImagingError(.decodeFailed, path: "a.jpg", reason: "cannot decode (\(VIPSError.unknownMessage))") }
+            if calls == 1 {
+                throw ImagingError(.decodeFailed, path: "a.jpg", reason: "cannot decode (\(VIPSError.unknownMessage))")
+            }
             return 7
         }
         #expect(value == 7 && calls == 2)

@@ -10,7 +10,7 @@ import Testing
         "pngsave: Disk quota exceeded",
         "vips__file_write: write failed: disk full",
         "write: ENOSPC",
-        "write: EDQUOT",
+        "write: EDQUOT"
     ])
     func fullDisks(message: String) {
         #expect(LoaderMessage.diskFull.isSaid(by: message))
@@ -38,7 +38,7 @@ import Testing
         "webpload: read failed",
         "libspng: IDAT stream error",
         "libpng error: IDAT: invalid distance too far back",
-        "webpload: unable to decode image",
+        "webpload: unable to decode image"
     ])
     func truncationsAndCorruption(message: String) {
         #expect(LoaderMessage.recognise(message).contains(.truncated))
@@ -50,9 +50,10 @@ import Testing
         let messages = [
             "no space left on device", "out of disk space", "disk quota exceeded", "disk full", "enospc", "edquot",
             "premature end", "truncated", "unexpected end", "end of file", "eof", "not enough data", "read error",
-            "short read", "out of data", "incomplete", "corrupt", "crc error", "invalid", "bad huffman", "unable to read",
+            "short read", "out of data", "incomplete", "corrupt", "crc error", "invalid", "bad huffman",
+            "unable to read",
             "failed to read", "out of order read", "error reading", "read failed", "libspng", "libpng", "decode",
-            "the file is truncated",
+            "the file is truncated"
         ]
         for kind in LoaderMessage.allCases {
             for phrase in kind.phrases {
@@ -68,19 +69,26 @@ import Testing
     }
 
     @Test func aMessageCanSayTwoThings() {
-        #expect(LoaderMessage.recognise("cannot decode (jpegsave: Output file write error --- out of disk space?)")
-            == [.diskFull, .truncated])
+        #expect(
+            LoaderMessage.recognise("cannot decode (jpegsave: Output file write error --- out of disk space?)")
+                == [.diskFull, .truncated])
     }
 
-    @Test(arguments: ["VipsForeignLoad: \"a.bmp\" is not a known file format", "VipsImage: memory area too small",
-                      "unknown error", ""])
+    @Test(arguments: [
+        "VipsForeignLoad: \"a.bmp\" is not a known file format", "VipsImage: memory area too small",
+        "unknown error", ""
+    ])
     func otherMessagesSayNothing(message: String) {
         #expect(LoaderMessage.recognise(message).isEmpty)
     }
 
     @Test func decodingFailuresUseTheRecogniser() {
         struct Failure: Error, CustomStringConvertible { var description: String }
-        #expect(ImagingError.decoding(Failure(description: "VipsJpeg: Premature end of JPEG file"), path: "a.jpg").kind == .truncated)
-        #expect(ImagingError.decoding(Failure(description: "vips_image_new: bad format"), path: "a.jpg").kind == .decodeFailed)
+        #expect(
+            ImagingError.decoding(Failure(description: "VipsJpeg: Premature end of JPEG file"), path: "a.jpg").kind
+                == .truncated)
+        #expect(
+            ImagingError.decoding(Failure(description: "vips_image_new: bad format"), path: "a.jpg").kind
+                == .decodeFailed)
     }
 }

@@ -63,9 +63,10 @@ import QuireTestSupport
 
 @Suite struct ResumeManifestTests {
     func result(_ file: String) -> PageResult {
-        PageResult(source: PageSource(path: file), format: .jpeg, orientation: 1, width: 10, height: 20,
-                   correction: CorrectionRecord(kind: .none),
-                   files: PageOutputPaths(page: "p", preview: "v", thumbnail: "t"))
+        PageResult(
+            source: PageSource(path: file), format: .jpeg, orientation: 1, width: 10, height: 20,
+            correction: CorrectionRecord(kind: .none),
+            files: PageOutputPaths(page: "p", preview: "v", thumbnail: "t"))
     }
 
     @Test func reusesOnlyUnchangedPagesWithStoredFilesPresentAndSurvivesATornLine() throws {
@@ -73,12 +74,15 @@ import QuireTestSupport
         defer { try? FileManager.default.removeItem(at: out) }
         let store = out.appendingPathComponent(".quire/store")
         let names = ["page.jpg", "preview.jpg", "thumb.jpg"]
-        try FileManager.default.createDirectory(at: store.appendingPathComponent("s1"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: store.appendingPathComponent("s1"), withIntermediateDirectories: true)
         for name in names { try Data([1]).write(to: store.appendingPathComponent("s1/" + name)) }
         do {
             let manifest = try ResumeManifest(outputDirectory: out)
-            try manifest.record(.init(key: "a.jpg#0", inputHash: "h1", optionsHash: "o1", store: "s1", results: [result("a.jpg")]))
-            try manifest.record(.init(key: "b.jpg#0", inputHash: "h2", optionsHash: "o1", store: "s2", results: [result("b.jpg")]))
+            try manifest.record(
+                .init(key: "a.jpg#0", inputHash: "h1", optionsHash: "o1", store: "s1", results: [result("a.jpg")]))
+            try manifest.record(
+                .init(key: "b.jpg#0", inputHash: "h2", optionsHash: "o1", store: "s2", results: [result("b.jpg")]))
         }
         // A kill mid-append leaves a torn last line.
         let handle = try FileHandle(forWritingTo: ResumeManifest.url(in: out))
@@ -88,21 +92,43 @@ import QuireTestSupport
 
         let reopened = try ResumeManifest(outputDirectory: out)
         #expect(reopened.count == 2)
-        #expect(reopened.reusable(key: "a.jpg#0", inputHash: "h1", optionsHash: "o1", storeDirectory: store, fileNames: { _ in names })?.results == [result("a.jpg")])
-        #expect(reopened.reusable(key: "a.jpg#0", inputHash: "CHANGED", optionsHash: "o1", storeDirectory: store, fileNames: { _ in names }) == nil)
-        #expect(reopened.reusable(key: "a.jpg#0", inputHash: "h1", optionsHash: "CHANGED", storeDirectory: store, fileNames: { _ in names }) == nil)
+        #expect(
+            reopened.reusable(
+                key: "a.jpg#0", inputHash: "h1", optionsHash: "o1", storeDirectory: store, fileNames: { _ in names })?
+                .results == [result("a.jpg")])
+        #expect(
+            reopened.reusable(
+                key: "a.jpg#0", inputHash: "CHANGED", optionsHash: "o1", storeDirectory: store,
+                fileNames: { _ in names }) == nil)
+        #expect(
+            reopened.reusable(
+                key: "a.jpg#0", inputHash: "h1", optionsHash: "CHANGED", storeDirectory: store,
+                fileNames: { _ in names }) == nil)
         // b's stored files (s2) were never written: not reusable.
-        #expect(reopened.reusable(key: "b.jpg#0", inputHash: "h2", optionsHash: "o1", storeDirectory: store, fileNames: { _ in names }) == nil)
+        #expect(
+            reopened.reusable(
+                key: "b.jpg#0", inputHash: "h2", optionsHash: "o1", storeDirectory: store, fileNames: { _ in names })
+                == nil)
         // A split source's entry is reusable only while both pages' files are stored.
-        try reopened.record(.init(key: "e.jpg#0", inputHash: "h5", optionsHash: "o1", store: "s1",
-                                  results: [result("e.jpg"), result("e.jpg")]))
-        let parts: (Int) -> [String] = { part in part == 1 ? names : names.map { $0.replacingOccurrences(of: ".jpg", with: "-\(part).jpg") } }
-        #expect(reopened.reusable(key: "e.jpg#0", inputHash: "h5", optionsHash: "o1", storeDirectory: store, fileNames: parts) == nil)
+        try reopened.record(
+            .init(
+                key: "e.jpg#0", inputHash: "h5", optionsHash: "o1", store: "s1",
+                results: [result("e.jpg"), result("e.jpg")]))
+        let parts: (Int) -> [String] = { part in
+            part == 1 ? names : names.map { $0.replacingOccurrences(of: ".jpg", with: "-\(part).jpg") }
+        }
+        #expect(
+            reopened.reusable(
+                key: "e.jpg#0", inputHash: "h5", optionsHash: "o1", storeDirectory: store, fileNames: parts) == nil)
         for name in parts(2) { try Data([1]).write(to: store.appendingPathComponent("s1/" + name)) }
-        #expect(reopened.reusable(key: "e.jpg#0", inputHash: "h5", optionsHash: "o1", storeDirectory: store, fileNames: parts)?.results.count == 2)
+        #expect(
+            reopened.reusable(
+                key: "e.jpg#0", inputHash: "h5", optionsHash: "o1", storeDirectory: store, fileNames: parts)?.results
+                .count == 2)
         // The end-of-run rewrite keeps exactly the entries given, and appends still work after it.
         try reopened.rewrite([reopened.allEntries[0]])
-        try reopened.record(.init(key: "d.jpg#0", inputHash: "h4", optionsHash: "o1", store: "s4", results: [result("d.jpg")]))
+        try reopened.record(
+            .init(key: "d.jpg#0", inputHash: "h4", optionsHash: "o1", store: "s4", results: [result("d.jpg")]))
         #expect(try ResumeManifest(outputDirectory: out).allEntries.map(\.key) == ["a.jpg#0", "d.jpg#0"])
         let forced = try ResumeManifest(outputDirectory: out, discardExisting: true)
         #expect(forced.count == 0)
@@ -144,7 +170,9 @@ import QuireTestSupport
     }
 
     @Test func barAndClockFormatting() {
-        #expect(ProgressReporter.bar(done: 5, total: 10, rate: 2.5, secondsLeft: 2, width: 10) == "[#####-----] 5/10  2.5 pages/s ETA 0:02")
+        #expect(
+            ProgressReporter.bar(done: 5, total: 10, rate: 2.5, secondsLeft: 2, width: 10)
+                == "[#####-----] 5/10  2.5 pages/s ETA 0:02")
         #expect(ProgressReporter.clock(seconds: 3725) == "1:02:05")
     }
 }
@@ -171,7 +199,9 @@ import QuireTestSupport
     @Test func returnsTheValueInTimeAndGivesUpOnOverrunningWork() {
         #expect(PageTimeLimit.run(seconds: 5) { 42 } == 42)
         #expect(PageTimeLimit.run(seconds: nil) { 7 } == 7)
-        let gaveUp = PageTimeLimit.run(seconds: 0.05) { () -> Int in usleep(2_000_000); return 1 }
+        let gaveUp = PageTimeLimit.run(seconds: 0.05) { () -> Int in
+            usleep(2_000_000); return 1
+        }
         #expect(gaveUp == nil)
     }
 

@@ -8,7 +8,8 @@ import QuireTestSupport
 /// projects' suites (../shared/data/real), mutated samples (a fuzz test), and hostile names.
 /// Each must end in a page or a one-line error: never a crash, a hang or runaway memory.
 @Suite(.serialized) struct HostileInputTests {
-    static let realTree = TestSupport.repoRoot.deletingLastPathComponent().appendingPathComponent("shared/data/real").path
+    static let realTree = TestSupport.repoRoot.deletingLastPathComponent().appendingPathComponent("shared/data/real")
+        .path
     static var hasRealTree: Bool { FileManager.default.fileExists(atPath: realTree + "/SOURCES.md") }
 
     struct Outcome {
@@ -21,9 +22,10 @@ import QuireTestSupport
     /// Runs `quire process` on `inputs`, killing it (and failing) after `limit` seconds.
     /// Awaited, so the child's run does not hold a test worker thread.
     static func process(_ inputs: [String], out: String, extra: [String] = [], limit: Double) async throws -> Outcome {
-        let done = try await Subprocess.run(try #require(ProcessorResumeTests.binary, "quire binary not built"),
-                                            ["process"] + inputs + ["-o", out, "--jobs", "2", "--progress", "none"] + extra,
-                                            stdout: .discard, limit: limit)
+        let done = try await Subprocess.run(
+            try #require(ProcessorResumeTests.binary, "quire binary not built"),
+            ["process"] + inputs + ["-o", out, "--jobs", "2", "--progress", "none"] + extra,
+            stdout: .discard, limit: limit)
         #expect(!done.timedOut, "quire did not finish within \(limit) s")
         let report = try? LayoutReport.read(from: URL(fileURLWithPath: out + "/layout.json"))
         return Outcome(status: done.status, terminatedBySignal: done.signalled, stderr: done.err, report: report)
@@ -62,9 +64,15 @@ import QuireTestSupport
         while let rel = enumerator?.nextObject() as? String {
             let path = Self.realTree + "/" + rel
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+                continue
+            }
             let name = (rel as NSString).lastPathComponent
-            if skipped.contains((name as NSString).pathExtension.lowercased()) || name == "README" || name.contains("LICENSE") { continue }
+            if skipped.contains((name as NSString).pathExtension.lowercased()) || name == "README"
+                || name.contains("LICENSE")
+            {
+                continue
+            }
             inputs.append(path)
         }
         inputs.sort()
@@ -72,9 +80,12 @@ import QuireTestSupport
         let out = try TestSupport.temporaryFolder("hostile-real")
         defer { try? FileManager.default.removeItem(atPath: out) }
         // Small renditions and PDFs at 50 dpi keep the time modest; decoding is what is tested.
-        let outcome = try await Self.process(inputs, out: out,
-                                             extra: ["--correct", "none", "--preview-size", "200", "--thumb-size", "48", "--dpi", "50",
-                                                     "--page-timeout", "20"], limit: 900)
+        let outcome = try await Self.process(
+            inputs, out: out,
+            extra: [
+                "--correct", "none", "--preview-size", "200", "--thumb-size", "48", "--dpi", "50",
+                "--page-timeout", "20"
+            ], limit: 900)
         Self.checkAccounted(outcome, inputs: inputs)
         #expect((outcome.report?.pages.count ?? 0) > 200)
         #expect(Self.childPeakMegabytes < 800, "peak RSS \(Self.childPeakMegabytes) MB")
@@ -100,7 +111,7 @@ import QuireTestSupport
         for n in 0..<320 {
             let original = originals[n % originals.count]
             var (_, bytes) = mutator.mutate(original.bytes)
-            if n % 5 == 0 { bytes = mutator.mutate(bytes).bytes } // some get two kinds of damage
+            if n % 5 == 0 { bytes = mutator.mutate(bytes).bytes }  // some get two kinds of damage
             let path = "\(dir)/m\(n).\(original.ext)"
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             inputs.append(path)
@@ -111,8 +122,9 @@ import QuireTestSupport
             let slice = Array(inputs[batch..<min(inputs.count, batch + 160)])
             let out = try TestSupport.temporaryFolder("fuzz-out")
             defer { try? FileManager.default.removeItem(atPath: out) }
-            let outcome = try await Self.process(slice, out: out, extra: ["--preview-size", "64", "--thumb-size", "32", "--page-timeout", "20"],
-                                           limit: 300)
+            let outcome = try await Self.process(
+                slice, out: out, extra: ["--preview-size", "64", "--thumb-size", "32", "--page-timeout", "20"],
+                limit: 300)
             Self.checkAccounted(outcome, inputs: slice)
             pages += outcome.report?.pages.count ?? 0
             failures += outcome.report?.errors.count ?? 0
@@ -161,7 +173,8 @@ import QuireTestSupport
 
     @Test(.enabled(if: hasRealTree, "../shared/data/real is absent"))
     func aPageThatNeverEndsIsGivenUpOnAndTheBatchFinishes() async throws {
-        let dir = try TestSupport.temporaryFolder("hostile-timeout"), out = try TestSupport.temporaryFolder("hostile-timeout-out")
+        let dir = try TestSupport.temporaryFolder("hostile-timeout"),
+            out = try TestSupport.temporaryFolder("hostile-timeout-out")
         defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
         let spinner = Self.realTree + "/libvips-test-suite/truncated.svgz"
         try TestSupport.writeImage("\(dir)/fine.jpg", width: 80, height: 60)
@@ -171,8 +184,9 @@ import QuireTestSupport
         #expect(declined.report?.errors.first?.message.contains("--allow-untrusted-formats") == true)
         // Allowed, libvips spins on it forever: the time limit gives up on it and the batch ends.
         let start = Date()
-        let limited = try await Self.process([spinner, "\(dir)/fine.jpg"], out: out,
-                                       extra: ["--allow-untrusted-formats", "--page-timeout", "1"], limit: 60)
+        let limited = try await Self.process(
+            [spinner, "\(dir)/fine.jpg"], out: out,
+            extra: ["--allow-untrusted-formats", "--page-timeout", "1"], limit: 60)
         Self.checkAccounted(limited, inputs: [spinner, "\(dir)/fine.jpg"])
         #expect(limited.status == 1)
         #expect(limited.report?.pages.map(\.source) == ["\(dir)/fine.jpg"])

@@ -93,7 +93,9 @@ import VipsBridge
                 // Noise compresses badly: a few pages fill the disk.
                 var bytes = [UInt8](repeating: 0, count: 500 * 400 * 3)
                 var state: UInt32 = UInt32(i + 1) &* 2_654_435_761
-                for j in bytes.indices { state = state &* 1_664_525 &+ 1_013_904_223; bytes[j] = UInt8(truncatingIfNeeded: state >> 24) }
+                for j in bytes.indices {
+                    state = state &* 1_664_525 &+ 1_013_904_223; bytes[j] = UInt8(truncatingIfNeeded: state >> 24)
+                }
                 try VIPSImage.fromPixels(bytes, width: 500, height: 400, bands: 3)
                     .save(to: path + "/p\(i + 1).jpg", options: .init(format: .jpeg, quality: 95))
             }
@@ -135,7 +137,8 @@ private final class EventLog: @unchecked Sendable {
 @Suite struct AbandonedPartialTests {
     /// A PID no process has: above the kernel's `pid_max`.
     static var deadPID: Int32 {
-        let max = (try? String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8))
+        let max =
+            (try? String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8))
             .flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 4_194_304
         return max + 1
     }
@@ -155,7 +158,9 @@ private final class EventLog: @unchecked Sendable {
         let dead = fixture.url.appendingPathComponent(".pages.pdf.partial-\(Self.deadPID)-42").path
         let deadLayout = fixture.url.appendingPathComponent(".layout.json.partial-\(Self.deadPID)-7").path
         let live = fixture.url.appendingPathComponent(".pages.pdf.partial-\(getppid())-43").path
-        for path in [dead, deadLayout, live] { FileManager.default.createFile(atPath: path, contents: Data("half".utf8)) }
+        for path in [dead, deadLayout, live] {
+            FileManager.default.createFile(atPath: path, contents: Data("half".utf8))
+        }
         _ = try PDFExport.run(folder: fixture.url.path, options: PDFExportOptions())
         #expect(!FileManager.default.fileExists(atPath: dead))
         #expect(!FileManager.default.fileExists(atPath: deadLayout))

@@ -12,8 +12,9 @@ import VipsBridge
         try FileManager.default.createDirectory(atPath: "\(dir)/book", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: "\(dir)/nothing", withIntermediateDirectories: true)
         for i in 0..<11 {
-            try TestSupport.writeImage("\(dir)/book/page\(i + 1).jpg", width: 120 + 17 * i, height: 200 - 9 * i,
-                                       level: UInt8(20 * i))
+            try TestSupport.writeImage(
+                "\(dir)/book/page\(i + 1).jpg", width: 120 + 17 * i, height: 200 - 9 * i,
+                level: UInt8(20 * i))
         }
         try TestSupport.write(Array("not an image\n".utf8), to: "\(dir)/book/page5b.jpg")
         try TestSupport.writeImage("\(dir)/loose.png", width: 300, height: 90, level: 7, format: .png)
@@ -29,12 +30,16 @@ import VipsBridge
             if relative == ".quire" || relative.hasPrefix(".quire/") { continue }
             var isDirectory: ObjCBool = false
             FileManager.default.fileExists(atPath: root + "/" + relative, isDirectory: &isDirectory)
-            if !isDirectory.boolValue { files[relative] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + relative)) }
+            if !isDirectory.boolValue {
+                files[relative] = try Data(contentsOf: URL(fileURLWithPath: root + "/" + relative))
+            }
         }
         return files
     }
 
-    func runShards(_ batch: (dir: String, inputs: [String]), count: Int, thumbnailsOnly: Bool = false) throws -> [String] {
+    func runShards(_ batch: (dir: String, inputs: [String]), count: Int, thumbnailsOnly: Bool = false) throws
+        -> [String]
+    {
         try (1...count).map { k in
             let out = try TestSupport.temporaryFolder("shard\(k)")
             var job = ProcessJob(inputs: batch.inputs, outputDirectory: out, jobs: 2)
@@ -58,7 +63,8 @@ import VipsBridge
         // The shards split the pages between them, each page in exactly one.
         let shardReports = try shards.map { try LayoutReport.read(from: URL(fileURLWithPath: $0 + "/layout.json")) }
         #expect(shardReports.map(\.pages.count).reduce(0, +) == 12)
-        #expect(shardReports.filter { !$0.pages.isEmpty }.count >= 2, "the hash spreads 12 pages over more than one shard")
+        #expect(
+            shardReports.filter { !$0.pages.isEmpty }.count >= 2, "the hash spreads 12 pages over more than one shard")
         #expect(Set(shardReports.flatMap { $0.pages.map(\.source) }).count == 12)
 
         // Merged in a scrambled order of shard folders: still the one run's output.
@@ -124,15 +130,20 @@ import VipsBridge
         job.thumbnailsOnly = true
         let summary = try Processor.run(job)
 
-        #expect(try FileManager.default.contentsOfDirectory(atPath: out).sorted() == [".quire", "layout.json", "thumbs"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: out).sorted() == [".quire", "layout.json", "thumbs"])
         let pages = summary.report.pages
         #expect(pages.map { [$0.width, $0.height] } == [[100, 60], [1200, 800]])
-        #expect(pages.allSatisfy { $0.correction == .none && $0.files.page == $0.files.thumbnail && $0.files.preview == $0.files.thumbnail })
+        #expect(
+            pages.allSatisfy {
+                $0.correction == .none && $0.files.page == $0.files.thumbnail && $0.files.preview == $0.files.thumbnail
+            })
         let thumb = try VIPSImage.load(file: "\(out)/\(pages[1].files.thumbnail)")
         #expect(thumb.width == 256 && thumb.height == 171)
         // The thumbnail shows the picture: its left edge is dark in green, its right edge bright.
         let px = try thumb.pixelBytes()
-        let left = Int(px[(85 * thumb.width + 2) * 3 + 1]), right = Int(px[(85 * thumb.width + thumb.width - 3) * 3 + 1])
+        let left = Int(px[(85 * thumb.width + 2) * 3 + 1]),
+            right = Int(px[(85 * thumb.width + thumb.width - 3) * 3 + 1])
         #expect(left < 30 && right > 225, "\(left) \(right)")
         let small = try VIPSImage.load(file: "\(out)/\(pages[0].files.thumbnail)")
         #expect(small.width == 100 && small.height == 60, "never enlarged")

@@ -62,7 +62,9 @@ import VipsBridge
         defer { fixture.remove() }
         var report = try LayoutReport.read(from: fixture.url.appendingPathComponent("layout.json"))
         try OutputFixture.image(OutputFixture.spec(1, aspectRatio: 1.5), width: 300, height: 200)
-            .save(to: fixture.url.appendingPathComponent("pages/0002.jpg").path, options: .init(format: .jpeg, quality: 90))
+            .save(
+                to: fixture.url.appendingPathComponent("pages/0002.jpg").path,
+                options: .init(format: .jpeg, quality: 90))
         try OutputFixture.image(OutputFixture.spec(2, aspectRatio: 1), width: 512, height: 512)
             .save(to: fixture.url.appendingPathComponent("pages/0003.png").path, options: .init(format: .png))
         report.pages[2].files.page = "pages/0003.png"
@@ -78,9 +80,13 @@ import VipsBridge
         let page = try Data(contentsOf: fixture.url.appendingPathComponent("pages/0001.jpg"))
         #expect(try Data(contentsOf: fixture.url.appendingPathComponent("iiif/0001/full/max/0/default.jpg")) == page)
         // dzsave's own files that are not part of the service are gone.
-        #expect(!FileManager.default.fileExists(atPath: fixture.url.appendingPathComponent("iiif/0001/vips-properties.xml").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: fixture.url.appendingPathComponent("iiif/0001/vips-properties.xml").path))
         // The manifest lists the three canvases in order.
-        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: result.manifest))) as! [String: Any]
+        let manifest =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: result.manifest)))
+            as! [String: Any]
         let canvases = manifest["items"] as! [[String: Any]]
         #expect(canvases.map { $0["id"] as! String } == ["0001", "0002", "0003"].map { Self.base + "/canvas/" + $0 })
         #expect(canvases[1]["width"] as? Int == 300 && canvases[1]["height"] as? Int == 200)
@@ -106,11 +112,13 @@ import VipsBridge
         let stats = try IIIFExport.complete(folder, grid: grid, page: page, quality: 85)
         #expect(stats.rendered == removed.count)
         for tile in grid.allTiles {
-            let cut = try VIPSImage.load(file: folder + "/" + tile.path(imageWidth: grid.width, imageHeight: grid.height))
+            let cut = try VIPSImage.load(
+                file: folder + "/" + tile.path(imageWidth: grid.width, imageHeight: grid.height))
             #expect(cut.width == tile.width && cut.height == tile.height)
         }
         // A cut tile shows its region: the right edge of this page is in the right-hand colour.
-        let edge = try VIPSImage.load(file: folder + "/" + removed[0].path(imageWidth: grid.width, imageHeight: grid.height))
+        let edge = try VIPSImage.load(
+            file: folder + "/" + removed[0].path(imageWidth: grid.width, imageHeight: grid.height))
         let expected = OutputFixture.spec(0, aspectRatio: 0.69).right
         let mean = try edge.displayReady(keepGray: false).extractBands(0).average()
         #expect(abs(mean - expected[0]) < 8)
@@ -127,10 +135,13 @@ import VipsBridge
         let again = try IIIFExport.run(folder: fixture.url.path, options: IIIFExportOptions(baseURL: Self.base))
         #expect(again.written == 0 && again.reused == 3)
         // A new base URL rewrites the JSON only.
-        let moved = try IIIFExport.run(folder: fixture.url.path, options: IIIFExportOptions(baseURL: "http://127.0.0.1:8080/iiif"))
+        let moved = try IIIFExport.run(
+            folder: fixture.url.path, options: IIIFExportOptions(baseURL: "http://127.0.0.1:8080/iiif"))
         #expect(moved.written == 0 && moved.reused == 3)
         #expect(try Self.info(fixture.url, "0001")["id"] as? String == "http://127.0.0.1:8080/iiif/0001")
-        #expect(try String(contentsOfFile: moved.manifest, encoding: .utf8).contains("http://127.0.0.1:8080/iiif/canvas/0003"))
+        #expect(
+            try String(contentsOfFile: moved.manifest, encoding: .utf8).contains(
+                "http://127.0.0.1:8080/iiif/canvas/0003"))
         #expect(ExportStamp.fileIdentity(tile)?.inode == before.inode)
 
         // A rewritten page is tiled again; the others are kept.
@@ -146,10 +157,12 @@ import VipsBridge
         var report = try LayoutReport.read(from: fixture.url.appendingPathComponent("layout.json"))
         report.pages.removeLast()
         try report.encoded().write(to: fixture.url.appendingPathComponent("layout.json"))
-        try FileManager.default.createDirectory(at: fixture.url.appendingPathComponent("iiif/extra"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: fixture.url.appendingPathComponent("iiif/extra"), withIntermediateDirectories: true)
         let shrunk = try IIIFExport.run(folder: fixture.url.path, options: IIIFExportOptions(baseURL: Self.base))
         #expect(shrunk.pageCount == 2)
-        let names = try FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("iiif").path).sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("iiif").path)
+            .sorted()
         #expect(names == ["0001", "0002", "extra", "manifest.json"])
     }
 
@@ -160,7 +173,8 @@ import VipsBridge
         var report = try LayoutReport.read(from: fixture.url.appendingPathComponent("layout.json"))
         report.pages[1].source = report.pages[0].source
         try report.encoded().write(to: fixture.url.appendingPathComponent("layout.json"))
-        try FileManager.default.createDirectory(at: fixture.url.appendingPathComponent("text"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: fixture.url.appendingPathComponent("text"), withIntermediateDirectories: true)
         let page = fixture.url.appendingPathComponent("pages/0001.jpg").path
         let size = try #require(JPEGFrameHeader.read(path: page))
         let hocr = """
@@ -172,12 +186,18 @@ import VipsBridge
         _ = try PDFExport.run(folder: fixture.url.path, options: PDFExportOptions())
 
         let result = try IIIFExport.run(folder: fixture.url.path, options: IIIFExportOptions(baseURL: Self.base))
-        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: result.manifest))) as! [String: Any]
+        let manifest =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: result.manifest)))
+            as! [String: Any]
         let canvases = manifest["items"] as! [[String: Any]]
         let reference = (canvases[0]["annotations"] as? [[String: Any]])?.first
-        #expect(reference?["id"] as? String == Self.base + "/text/0001.json" && reference?["type"] as? String == "AnnotationPage")
+        #expect(
+            reference?["id"] as? String == Self.base + "/text/0001.json"
+                && reference?["type"] as? String == "AnnotationPage")
         #expect(canvases[1]["annotations"] == nil)
-        let text = try JSONSerialization.jsonObject(with: Data(contentsOf: fixture.url.appendingPathComponent("iiif/text/0001.json"))) as! [String: Any]
+        let text =
+            try JSONSerialization.jsonObject(
+                with: Data(contentsOf: fixture.url.appendingPathComponent("iiif/text/0001.json"))) as! [String: Any]
         let line = (text["items"] as! [[String: Any]])[0]
         #expect(line["motivation"] as? String == "supplementing")
         #expect((line["body"] as? [String: Any])?["value"] as? String == "Hello world")
@@ -186,8 +206,11 @@ import VipsBridge
         let ranges = manifest["structures"] as! [[String: Any]]
         #expect(ranges.map { ($0["items"] as! [[String: Any]]).count } == [2, 1])
         let rendering = (manifest["rendering"] as? [[String: Any]])?.first
-        #expect(rendering?["id"] as? String == Self.base + "/pages.pdf" && rendering?["format"] as? String == "application/pdf")
-        #expect(ExportStamp.fileIdentity(fixture.url.appendingPathComponent("iiif/pages.pdf").path)?.inode
+        #expect(
+            rendering?["id"] as? String == Self.base + "/pages.pdf"
+                && rendering?["format"] as? String == "application/pdf")
+        #expect(
+            ExportStamp.fileIdentity(fixture.url.appendingPathComponent("iiif/pages.pdf").path)?.inode
                 == ExportStamp.fileIdentity(fixture.url.appendingPathComponent("pages.pdf").path)?.inode)
         #expect((manifest["metadata"] as? [[String: Any]])?.count == 4)
 
@@ -200,7 +223,9 @@ import VipsBridge
     @Test func aBadBaseURLIsRefused() throws {
         let fixture = try OutputFixture.make(aspectRatios: [1.0])
         defer { fixture.remove() }
-        #expect(throws: ExportError.self) { try IIIFExport.run(folder: fixture.url.path, options: IIIFExportOptions(baseURL: "example.org/iiif")) }
+        #expect(throws: ExportError.self) {
+            try IIIFExport.run(folder: fixture.url.path, options: IIIFExportOptions(baseURL: "example.org/iiif"))
+        }
         #expect(!FileManager.default.fileExists(atPath: fixture.url.appendingPathComponent("iiif").path))
     }
 }
@@ -240,7 +265,9 @@ import VipsBridge
         for name in ["0004", "0005"] {
             var bytes = [UInt8](repeating: 0, count: 900 * 900 * 3)
             var state: UInt32 = name == "0004" ? 17 : 23
-            for j in bytes.indices { state = state &* 1_664_525 &+ 1_013_904_223; bytes[j] = UInt8(truncatingIfNeeded: state >> 24) }
+            for j in bytes.indices {
+                state = state &* 1_664_525 &+ 1_013_904_223; bytes[j] = UInt8(truncatingIfNeeded: state >> 24)
+            }
             try VIPSImage.fromPixels(bytes, width: 900, height: 900, bands: 3)
                 .save(to: out + "/pages/\(name).jpg", options: .init(format: .jpeg, quality: 95))
         }
@@ -253,7 +280,8 @@ import VipsBridge
         try filler.close()
 
         #expect(throws: ExportError.self) {
-            try IIIFExport.run(folder: out, options: IIIFExportOptions(baseURL: "https://example.org/iiif", force: true))
+            try IIIFExport.run(
+                folder: out, options: IIIFExportOptions(baseURL: "https://example.org/iiif", force: true))
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: first.manifest)) == manifest)
         for id in ["0001", "0002", "0003", "0004", "0005"] {

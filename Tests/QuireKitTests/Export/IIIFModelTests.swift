@@ -17,10 +17,13 @@ import Testing
         let grid = IIIFTileGrid(width: 1301, height: 901, tileSize: 512)
         let s1 = grid.tiles(scaleFactor: 1)
         #expect(s1.count == 3 * 2)
-        #expect(s1.last == .init(scaleFactor: 1, x: 1024, y: 512, regionWidth: 277, regionHeight: 389, width: 277, height: 389))
+        #expect(
+            s1.last
+                == .init(scaleFactor: 1, x: 1024, y: 512, regionWidth: 277, regionHeight: 389, width: 277, height: 389))
         let s2 = grid.tiles(scaleFactor: 2)
         #expect(s2.count == 2)
-        #expect(s2[1] == .init(scaleFactor: 2, x: 1024, y: 0, regionWidth: 277, regionHeight: 901, width: 139, height: 451))
+        #expect(
+            s2[1] == .init(scaleFactor: 2, x: 1024, y: 0, regionWidth: 277, regionHeight: 901, width: 139, height: 451))
         #expect(s2[1].path(imageWidth: 1301, imageHeight: 901) == "1024,0,277,901/139,451/0/default.jpg")
         let s4 = grid.tiles(scaleFactor: 4)
         #expect(s4.count == 1)
@@ -51,7 +54,9 @@ import Testing
 
     @Test func infoJSONIsALevel0Service() throws {
         let grid = IIIFTileGrid(width: 1882, height: 2021, tileSize: 512)
-        let json = try JSONSerialization.jsonObject(with: IIIFImageInfo(id: "https://x.org/iiif/0001", grid: grid).encoded()) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: IIIFImageInfo(id: "https://x.org/iiif/0001", grid: grid).encoded())
+            as? [String: Any]
         #expect(json?["@context"] as? String == "http://iiif.io/api/image/3/context.json")
         #expect(json?["type"] as? String == "ImageService3")
         #expect(json?["profile"] as? String == "level0")
@@ -62,11 +67,15 @@ import Testing
 
     @Test func manifestHasOneCanvasPerPageInOrder() throws {
         let pages = [
-            IIIFManifest.PageEntry(id: "0001", label: "scan_004.jpg", width: 1239, height: 1753, thumbnailWidth: 310, thumbnailHeight: 439),
-            IIIFManifest.PageEntry(id: "0002", label: "book.pdf, page 2", width: 300, height: 450, thumbnailWidth: 300, thumbnailHeight: 450),
+            IIIFManifest.PageEntry(
+                id: "0001", label: "scan_004.jpg", width: 1239, height: 1753, thumbnailWidth: 310, thumbnailHeight: 439),
+            IIIFManifest.PageEntry(
+                id: "0002", label: "book.pdf, page 2", width: 300, height: 450, thumbnailWidth: 300,
+                thumbnailHeight: 450)
         ]
-        let manifest = IIIFManifest(baseURL: "https://x.org/b/iiif", label: "My scans", pages: pages,
-                                    behavior: .paged, viewingDirection: .rightToLeft)
+        let manifest = IIIFManifest(
+            baseURL: "https://x.org/b/iiif", label: "My scans", pages: pages,
+            behavior: .paged, viewingDirection: .rightToLeft)
         let json = try #require(try JSONSerialization.jsonObject(with: manifest.encoded()) as? [String: Any])
         #expect(json["@context"] as? String == "http://iiif.io/api/presentation/3/context.json")
         #expect(json["id"] as? String == "https://x.org/b/iiif/manifest.json")
@@ -75,8 +84,14 @@ import Testing
         #expect(json["behavior"] as? [String] == ["paged"])
         #expect(json["viewingDirection"] as? String == "right-to-left")
         let canvases = try #require(json["items"] as? [[String: Any]])
-        #expect(canvases.map { $0["id"] as? String } == ["https://x.org/b/iiif/canvas/0001", "https://x.org/b/iiif/canvas/0002"])
-        #expect(canvases.map { ($0["label"] as? [String: [String]])?["none"]?.first } == ["scan_004.jpg", "book.pdf, page 2"])
+        #expect(
+            canvases.map { $0["id"] as? String } == [
+                "https://x.org/b/iiif/canvas/0001", "https://x.org/b/iiif/canvas/0002"
+            ])
+        #expect(
+            canvases.map { ($0["label"] as? [String: [String]])?["none"]?.first } == [
+                "scan_004.jpg", "book.pdf, page 2"
+            ])
         #expect(canvases[0]["width"] as? Int == 1239 && canvases[0]["height"] as? Int == 1753)
         let page = try #require((canvases[0]["items"] as? [[String: Any]])?.first)
         let annotation = try #require((page["items"] as? [[String: Any]])?.first)

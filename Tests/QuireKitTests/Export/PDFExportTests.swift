@@ -11,7 +11,9 @@ import VipsBridge
         let n = Array(needle.utf8)
         guard n.count <= haystack.count else { return 0 }
         var found = 0
-        for i in 0...(haystack.count - n.count) where haystack[i] == n[0] && Array(haystack[i..<(i + n.count)]) == n { found += 1 }
+        for i in 0...(haystack.count - n.count) where haystack[i] == n[0] && Array(haystack[i..<(i + n.count)]) == n {
+            found += 1
+        }
         return found
     }
 
@@ -73,7 +75,8 @@ import VipsBridge
     @Test func creationDateOnlyWhenAsked() throws {
         let fixture = try OutputFixture.make(aspectRatios: [1.0])
         defer { fixture.remove() }
-        let result = try PDFExport.run(folder: fixture.url.path, options: PDFExportOptions(creationDate: "2026-01-02T03:04:05Z"))
+        let result = try PDFExport.run(
+            folder: fixture.url.path, options: PDFExportOptions(creationDate: "2026-01-02T03:04:05Z"))
         let pdf = try bytes(result.path)
         #expect(count("/CreationDate (D:20260102030405Z)", in: pdf) == 1)
     }
@@ -92,13 +95,16 @@ import VipsBridge
         try report.encoded().write(to: fixture.url.appendingPathComponent("layout.json"))
         try FileManager.default.removeItem(at: fixture.url.appendingPathComponent("pages/0003.jpg"))
 
-        let result = try PDFExport.run(folder: fixture.url.path, options: PDFExportOptions(output: fixture.url.path + "/b.pdf"))
+        let result = try PDFExport.run(
+            folder: fixture.url.path, options: PDFExportOptions(output: fixture.url.path + "/b.pdf"))
         #expect(result.pageCount == 2 && result.lossless == 1 && result.passedThrough == 1)
         #expect(result.failures.count == 1 && result.failures[0].hasPrefix("pages/0003.jpg: "))
         let pdf = try bytes(result.path)
         #expect(count("/FlateDecode", in: pdf) >= 1 && count("/DCTDecode", in: pdf) == 1)
         // Not stamped: the next run tries again.
-        #expect(!(try PDFExport.run(folder: fixture.url.path, options: PDFExportOptions(output: fixture.url.path + "/b.pdf"))).reused)
+        #expect(
+            !(try PDFExport.run(
+                folder: fixture.url.path, options: PDFExportOptions(output: fixture.url.path + "/b.pdf"))).reused)
     }
 
     @Test func nothingLeftUnderTheFinalNameWhenNoPageCanBeAdded() throws {

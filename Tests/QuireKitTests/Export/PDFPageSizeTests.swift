@@ -6,12 +6,15 @@ import Testing
     private func close(_ a: Double, _ b: Double, _ tolerance: Double = 0.01) -> Bool { abs(a - b) <= tolerance }
 
     @Test func givenDPIWinsOverEverything() throws {
-        let size = try #require(PDFPageSize.make(pixelWidth: 2480, pixelHeight: 3508, givenDPI: 300,
-                                                 pageDPI: (150, 150), paper: .letter))
+        let size = try #require(
+            PDFPageSize.make(
+                pixelWidth: 2480, pixelHeight: 3508, givenDPI: 300,
+                pageDPI: (150, 150), paper: .letter))
         #expect(size.rule == .givenDPI)
         // 2480 px at 300 dpi = 8.2667 in = 595.2 pt (A4 at 300 dpi).
         #expect(close(size.width, 2480.0 / 300 * 72) && close(size.height, 3508.0 / 300 * 72))
-        #expect(size.imageWidth == size.width && size.imageHeight == size.height && size.imageX == 0 && size.imageY == 0)
+        #expect(
+            size.imageWidth == size.width && size.imageHeight == size.height && size.imageX == 0 && size.imageY == 0)
     }
 
     @Test func aScanKeepsItsResolution() throws {

@@ -18,7 +18,8 @@ import Testing
     @Test func textStringsEscapeOrGoUTF16() {
         #expect(PDFSyntax.textString("in/0.jpg") == "(in/0.jpg)")
         #expect(PDFSyntax.textString("a(b)\\c") == "(a\\(b\\)\\\\c)")
-        #expect(PDFSyntax.textString("café") == "<FEFF0063006100660065>".replacingOccurrences(of: "0065>", with: "00E9>"))
+        #expect(
+            PDFSyntax.textString("café") == "<FEFF0063006100660065>".replacingOccurrences(of: "0065>", with: "00E9>"))
         #expect(PDFSyntax.utf16Hex("😀") == "D83DDE00")
         #expect(PDFSyntax.date(fromISO: "2026-01-02T03:04:05Z") == "D:20260102030405Z")
         #expect(PDFSyntax.date(fromISO: "yesterday") == nil)
@@ -28,12 +29,15 @@ import Testing
     private let placement = PDFPagePlacement(pageWidth: 500, pageHeight: 400, width: 500, height: 400)
 
     @Test func eachWordSpansItsBoxOnItsLinesBaseline() {
-        let line = OCRLine(box: Rect(x: 100, y: 100, width: 400, height: 40), baseline: (0, -10), words: [
-            OCRWord(text: "Hello", box: Rect(x: 100, y: 102, width: 200, height: 28)),
-            OCRWord(text: "world", box: Rect(x: 320, y: 104, width: 180, height: 36)),
-        ])
-        let ops = PDFTextLayer.operators(for: OCRPage(width: 1000, height: 800, lines: [line]), pixelWidth: 1000, pixelHeight: 800,
-                                         placement: placement)
+        let line = OCRLine(
+            box: Rect(x: 100, y: 100, width: 400, height: 40), baseline: (0, -10),
+            words: [
+                OCRWord(text: "Hello", box: Rect(x: 100, y: 102, width: 200, height: 28)),
+                OCRWord(text: "world", box: Rect(x: 320, y: 104, width: 180, height: 36))
+            ])
+        let ops = PDFTextLayer.operators(
+            for: OCRPage(width: 1000, height: 800, lines: [line]), pixelWidth: 1000, pixelHeight: 800,
+            placement: placement)
         // Baseline at y = 140 - 10 = 130 px -> 400 - 65 = 335 pt; size = (130 - 100) px = 15 pt.
         // "Hello" is 200 px = 100 pt wide: 5 units of 0.5 em at 15 pt = 37.5 pt -> Tz 266.67.
         #expect(ops.hasPrefix("BT\n3 Tr\n") && ops.hasSuffix("ET\n"))
@@ -43,20 +47,31 @@ import Testing
     }
 
     @Test func rightToLeftWordsGoInVisualOrder() {
-        let line = OCRLine(box: Rect(x: 0, y: 0, width: 1000, height: 40), words: [
-            OCRWord(text: "שלום", box: Rect(x: 600, y: 0, width: 200, height: 40), rightToLeft: true),
-        ])
-        let ops = PDFTextLayer.operators(for: OCRPage(width: 1000, height: 800, lines: [line]), pixelWidth: 1000, pixelHeight: 800,
-                                         placement: placement)
+        let line = OCRLine(
+            box: Rect(x: 0, y: 0, width: 1000, height: 40),
+            words: [
+                OCRWord(text: "שלום", box: Rect(x: 600, y: 0, width: 200, height: 40), rightToLeft: true)
+            ])
+        let ops = PDFTextLayer.operators(
+            for: OCRPage(width: 1000, height: 800, lines: [line]), pixelWidth: 1000, pixelHeight: 800,
+            placement: placement)
         // Reversed, from the box's left edge: readers restore the logical order.
         #expect(ops.contains("1 0 0 1 300 380 Tm <05DD05D505DC05E9> Tj"))
     }
 
     @Test func aPageWithoutWordsOrSizeHasNoTextObject() {
-        #expect(PDFTextLayer.operators(for: OCRPage(width: 10, height: 10, lines: []), pixelWidth: 10, pixelHeight: 10,
-                                       placement: placement).isEmpty)
-        let degenerate = OCRLine(box: Rect(x: 5, y: 5, width: 0, height: 0), words: [OCRWord(text: "x", box: Rect(x: 5, y: 5, width: 0, height: 0))])
-        #expect(PDFTextLayer.operators(for: OCRPage(width: 10, height: 10, lines: [degenerate]), pixelWidth: 10, pixelHeight: 10,
-                                       placement: placement).isEmpty)
+        #expect(
+            PDFTextLayer.operators(
+                for: OCRPage(width: 10, height: 10, lines: []), pixelWidth: 10, pixelHeight: 10,
+                placement: placement
+            ).isEmpty)
+        let degenerate = OCRLine(
+            box: Rect(x: 5, y: 5, width: 0, height: 0),
+            words: [OCRWord(text: "x", box: Rect(x: 5, y: 5, width: 0, height: 0))])
+        #expect(
+            PDFTextLayer.operators(
+                for: OCRPage(width: 10, height: 10, lines: [degenerate]), pixelWidth: 10, pixelHeight: 10,
+                placement: placement
+            ).isEmpty)
     }
 }

@@ -10,7 +10,8 @@ import Testing
     /// The Codable defaults of an entry's parameters, flattened one level (`layout` holds the
     /// layout's own parameters), as JSON values.
     static func defaults<E: LayoutCatalogueEntry>(_ entry: E.Type) throws -> [String: Any] {
-        let object = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(entry.defaultParameters)) as? [String: Any])
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(entry.defaultParameters)) as? [String: Any])
         var out = object
         if let inner = object["layout"] as? [String: Any] {
             out["layout"] = nil
@@ -34,7 +35,8 @@ import Testing
         let properties = try #require(schema["properties"] as? [String: Any])
         let layoutNames = try #require((properties["layout"] as? [String: Any])?["enum"] as? [String])
         #expect(layoutNames == LayoutCatalogue.names.map(\.rawValue))
-        let parameters = try #require((properties["parameters"] as? [String: Any])?["properties"] as? [String: [String: Any]])
+        let parameters = try #require(
+            (properties["parameters"] as? [String: Any])?["properties"] as? [String: [String: Any]])
         let specs = LayoutCatalogue.entries.flatMap { entry in entry.parameterSpecs.map { (entry, $0) } }
         #expect(Set(parameters.keys) == Set(specs.map(\.1.name)), "schema parameters and the catalogue differ")
         for (entry, spec) in specs {
@@ -68,7 +70,9 @@ import Testing
                 }
             }
             let names = entry.parameterNames
-            for key in try Self.defaults(entry).keys { #expect(names.contains(key), "\(entry.name): default \(key) is no parameter") }
+            for key in try Self.defaults(entry).keys {
+                #expect(names.contains(key), "\(entry.name): default \(key) is no parameter")
+            }
         }
     }
 
@@ -88,12 +92,16 @@ import Testing
             let file = "layouts/\(name).js"
             #expect(html.contains("src=\"quire-viewer/\(file)\""), "index.html does not load \(file)")
             let script = try String(contentsOf: viewer.appendingPathComponent(file), encoding: .utf8)
-            #expect(script.contains("Quire.\(name.prefix(1).uppercased() + name.dropFirst())"), "\(file) defines no constructor")
+            #expect(
+                script.contains("Quire.\(name.prefix(1).uppercased() + name.dropFirst())"),
+                "\(file) defines no constructor")
             let defaults = try Self.defaults(entry)
             for match in script.matches(of: /this\.(\w+) = (?:[^;]*: )?(-?[0-9.]+);/) {
                 let key = String(match.1)
                 guard entry.parameterNames.contains(key), let value = defaults[key] as? Double else { continue }
-                #expect(Double(String(match.2)) == value, "\(file): \(key) defaults to \(match.2), the catalogue to \(value)")
+                #expect(
+                    Double(String(match.2)) == value,
+                    "\(file): \(key) defaults to \(match.2), the catalogue to \(value)")
                 checked += 1
             }
         }

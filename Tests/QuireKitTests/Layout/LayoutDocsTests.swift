@@ -21,7 +21,9 @@ import QuireKit
         for pair in stride(from: 0, to: blocks.count - 1, by: 2) {
             let response = LayoutService.respond(toJSON: Data(blocks[pair].utf8)).response
             #expect(response.text == blocks[pair + 1], "docs/layouts.md example \(pair / 2 + 1) is stale")
-            if let request = try? LayoutRequest.parse(Data(blocks[pair].utf8)) { layouts.insert(request.layout.rawValue) }
+            if let request = try? LayoutRequest.parse(Data(blocks[pair].utf8)) {
+                layouts.insert(request.layout.rawValue)
+            }
         }
         #expect(layouts == Set(LayoutRequest.Kind.allCases.map(\.rawValue)))
     }

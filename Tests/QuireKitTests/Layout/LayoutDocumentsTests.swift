@@ -16,7 +16,7 @@ import QuireLayout
         #"{"layout":"carousel","viewport":{"width":375,"height":180},"count":5,"offset":{"x":686,"y":0},"snap":{"proposedOffset":{"x":700,"y":0}}}"#,
         #"{"layout":"featured","viewport":{"width":375,"height":667},"count":5,"offset":{"x":0,"y":90},"rect":{"x":0,"y":0,"width":375,"height":2000}}"#,
         #"{"id":[1],"layout":"pager","viewport":{"width":0,"height":844},"count":3}"#,
-        #"{not json"#,
+        #"{not json"#
     ]
 
     /// JSON without its null members, for comparing (the typed model writes absent for null).
@@ -47,7 +47,9 @@ import QuireLayout
             offset: Point(x: 195, y: 0),
             snap: .init(proposedOffset: Point(x: 300, y: 0), velocity: Point(x: 1, y: 0)))
         let encoded = try JSONEncoder().encode(typed)
-        #expect(LayoutService.respond(toJSON: encoded).response == LayoutService.respond(toJSON: Data(Self.requests[0].utf8)).response)
+        #expect(
+            LayoutService.respond(toJSON: encoded).response
+                == LayoutService.respond(toJSON: Data(Self.requests[0].utf8)).response)
         // And every request above decodes into the typed model and back to the same request.
         for text in Self.requests.dropLast(2) {
             let request = try JSONDecoder().decode(LayoutRequestDocument.self, from: Data(text.utf8))
@@ -66,7 +68,8 @@ import QuireLayout
         #expect(report.pages.map(\.source) == ["a.jpg", "b.jpg"])
         #expect(report.pages[0].previewSize == LayoutReport.PixelSizeValue(width: 300, height: 200))
         // An app lays the pages out again for its own viewport, with QuireLayout only.
-        let wide = LayoutReport.relaidOut(viewport: .init(width: 800, height: 600, stripHeight: 80), pages: report.pages, errors: [])
+        let wide = LayoutReport.relaidOut(
+            viewport: .init(width: 800, height: 600, stripHeight: 80), pages: report.pages, errors: [])
         #expect(wide.pages[1].pager.frame.x == 800)
         #expect(wide.pages[1].pager.mask.height == 600)
     }

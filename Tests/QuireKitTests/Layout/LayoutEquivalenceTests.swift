@@ -24,8 +24,9 @@ import Testing
         var errors = 0
         for (request, expected) in zip(requests, replies) {
             let folder = Self.folder.path
-            let (response, isError) = LayoutService.respond(toJSON: Data(request.replacingOccurrences(of: "{FOLDER}", with: folder).utf8),
-                                                            cache: cache)
+            let (response, isError) = LayoutService.respond(
+                toJSON: Data(request.replacingOccurrences(of: "{FOLDER}", with: folder).utf8),
+                cache: cache)
             if isError { errors += 1 }
             #expect(response.text.replacingOccurrences(of: folder, with: "{FOLDER}") == expected, "request \(request)")
         }

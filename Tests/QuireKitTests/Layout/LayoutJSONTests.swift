@@ -20,16 +20,22 @@ import QuireImaging
     @Test func aRealRunRecordsWhatViewersNeed() throws {
         let input = try makeInputs(), out = try TestSupport.temporaryFolder()
         defer { for p in [input, out] { try? FileManager.default.removeItem(atPath: p) } }
-        let summary = try Processor.run(ProcessJob(inputs: [input], outputDirectory: out, renditions: RenditionOptions(previewSize: 150), jobs: 2))
+        let summary = try Processor.run(
+            ProcessJob(inputs: [input], outputDirectory: out, renditions: RenditionOptions(previewSize: 150), jobs: 2))
         #expect(summary.pageCount == 3)
         #expect(summary.failureCount == 1)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary.layoutPath))) as? [String: Any])
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: summary.layoutPath)))
+                as? [String: Any])
         let options = try #require(json["options"] as? [String: Any])
         #expect(options["previewSize"] as? Int == 150 && options["format"] as? String == "jpeg")
         let pages = try #require(json["pages"] as? [[String: Any]])
         for page in pages {
-            for key in ["index", "source", "sourcePage", "orientation", "width", "height", "aspectRatio", "files", "pager", "strip",
-                        "dpi", "previewSize", "thumbnailSize"] {
+            for key in [
+                "index", "source", "sourcePage", "orientation", "width", "height", "aspectRatio", "files", "pager",
+                "strip",
+                "dpi", "previewSize", "thumbnailSize"
+            ] {
                 #expect(page[key] != nil, "missing \(key)")
             }
         }

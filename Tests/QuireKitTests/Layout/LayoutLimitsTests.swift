@@ -12,7 +12,9 @@ import QuireKit
     }
 
     func errorField(_ reply: LayoutJSON) -> String? {
-        guard case .object(let o) = reply, case .object(let e)? = o["error"], case .string(let f)? = e["field"] else { return nil }
+        guard case .object(let o) = reply, case .object(let e)? = o["error"], case .string(let f)? = e["field"] else {
+            return nil
+        }
         return f
     }
 
@@ -30,19 +32,46 @@ import QuireKit
 
     @Test(arguments: [
         (#"{"layout":"pager","viewport":{"width":390,"height":844},"count":3,"offset":{"x":1e308,"y":0}}"#, "offset.x"),
-        (#"{"layout":"pager","viewport":{"width":390,"height":844},"count":3,"offset":{"x":0,"y":-1.5e308}}"#, "offset.y"),
+        (
+            #"{"layout":"pager","viewport":{"width":390,"height":844},"count":3,"offset":{"x":0,"y":-1.5e308}}"#,
+            "offset.y"
+        ),
         (#"{"layout":"pager","viewport":{"width":1e308,"height":844},"count":3}"#, "viewport.width"),
         (#"{"layout":"strip","viewport":{"width":390,"height":100001},"count":3}"#, "viewport.height"),
-        (#"{"layout":"strip","viewport":{"width":390,"height":66},"count":3,"rect":{"x":-1e308,"y":0,"width":10,"height":10}}"#, "rect.x"),
-        (#"{"layout":"strip","viewport":{"width":390,"height":66},"count":3,"rect":{"x":0,"y":0,"width":1e300,"height":10}}"#, "rect.width"),
-        (#"{"layout":"strip","viewport":{"width":390,"height":66},"count":3,"snap":{"proposedOffset":{"x":1e308,"y":0}}}"#, "snap.proposedOffset.x"),
-        (#"{"layout":"strip","viewport":{"width":390,"height":66},"count":3,"snap":{"proposedOffset":{"x":0,"y":0},"velocity":{"x":-1e200,"y":0}}}"#, "snap.velocity.x"),
-        (#"{"layout":"strip","viewport":{"width":390,"height":66},"count":3,"parameters":{"spacing":1e308}}"#, "parameters.spacing"),
-        (#"{"layout":"halves","viewport":{"width":187,"height":812},"count":3,"parameters":{"cellZIndex":1e300}}"#, "parameters.cellZIndex"),
-        (#"{"layout":"carousel","viewport":{"width":375,"height":180},"count":3,"parameters":{"centerIndex":-1e18}}"#, "parameters.centerIndex"),
+        (
+            #"{"layout":"strip","viewport":{"width":390,"height":66},"count":3,"rect":{"x":-1e308,"y":0,"width":10,"height":10}}"#,
+            "rect.x"
+        ),
+        (
+            #"{"layout":"strip","viewport":{"width":390,"height":66},"count":3,"rect":{"x":0,"y":0,"width":1e300,"height":10}}"#,
+            "rect.width"
+        ),
+        (
+            #"{"layout":"strip","viewport":{"width":390,"height":66},"count":3,"snap":{"proposedOffset":{"x":1e308,"y":0}}}"#,
+            "snap.proposedOffset.x"
+        ),
+        (
+            #"{"layout":"strip","viewport":{"width":390,"height":66},"count":3,"snap":{"proposedOffset":{"x":0,"y":0},"velocity":{"x":-1e200,"y":0}}}"#,
+            "snap.velocity.x"
+        ),
+        (
+            #"{"layout":"strip","viewport":{"width":390,"height":66},"count":3,"parameters":{"spacing":1e308}}"#,
+            "parameters.spacing"
+        ),
+        (
+            #"{"layout":"halves","viewport":{"width":187,"height":812},"count":3,"parameters":{"cellZIndex":1e300}}"#,
+            "parameters.cellZIndex"
+        ),
+        (
+            #"{"layout":"carousel","viewport":{"width":375,"height":180},"count":3,"parameters":{"centerIndex":-1e18}}"#,
+            "parameters.centerIndex"
+        ),
         (#"{"layout":"strip","viewport":{"width":390,"height":66},"aspectRatios":[1,1e308]}"#, "aspectRatios[1]"),
         (#"{"layout":"pager","viewport":{"width":390,"height":844},"aspectRatios":[1e-310]}"#, "aspectRatios[0]"),
-        (#"{"layout":"strip","viewport":{"width":390,"height":66},"count":3,"parameters":{"updates":[{"index":1e300,"kind":"expand","value":1}]}}"#, "parameters.updates[0].index"),
+        (
+            #"{"layout":"strip","viewport":{"width":390,"height":66},"count":3,"parameters":{"updates":[{"index":1e300,"kind":"expand","value":1}]}}"#,
+            "parameters.updates[0].index"
+        )
     ])
     func numbersOutOfRangeAreRefusedNamingTheField(request: String, field: String) {
         let (reply, isError) = respond(request)
@@ -52,7 +81,8 @@ import QuireKit
     }
 
     @Test func numbersAtTheBoundsAreAccepted() {
-        let request = #"{"layout":"strip","viewport":{"width":100000,"height":100000},"aspectRatios":[1e-4,1e4,null],"offset":{"x":-1e9,"y":1e9},"snap":{"proposedOffset":{"x":1e9,"y":-1e9},"velocity":{"x":1e9,"y":1e9}},"parameters":{"spacing":1e9,"focusedSpacing":-1e9}}"#
+        let request =
+            #"{"layout":"strip","viewport":{"width":100000,"height":100000},"aspectRatios":[1e-4,1e4,null],"offset":{"x":-1e9,"y":1e9},"snap":{"proposedOffset":{"x":1e9,"y":-1e9},"velocity":{"x":1e9,"y":1e9}},"parameters":{"spacing":1e9,"focusedSpacing":-1e9}}"#
         let (reply, isError) = respond(request)
         #expect(!isError, "\(reply.text)")
         #expect(isJSONObject(reply.text), "\(reply.text)")
@@ -85,7 +115,8 @@ import QuireKit
     /// A rect over a million items used to build every one of them (2.5 GB for 10^6).
     @Test(arguments: ["pager", "strip", "halves", "featured"])
     func aRectMeetingMoreItemsThanAReplyHoldsIsRefused(layout: String) {
-        let request = #"{"layout":"\#(layout)","viewport":{"width":390,"height":400},"count":1000000,"rect":{"x":-5e8,"y":-5e8,"width":1e9,"height":1e9}}"#
+        let request =
+            #"{"layout":"\#(layout)","viewport":{"width":390,"height":400},"count":1000000,"rect":{"x":-5e8,"y":-5e8,"width":1e9,"height":1e9}}"#
         let (reply, isError) = respond(request)
         #expect(isError, "\(reply.text.prefix(200))")
         #expect(errorField(reply) == "rect")
@@ -107,7 +138,8 @@ import QuireKit
 
     @Test func aViewportMeetingTooManyItemsNamesTheViewport() {
         // Featured rows of 1 pt over a 100,000 pt viewport: the default rect meets ~10^5 rows.
-        let request = #"{"layout":"featured","viewport":{"width":390,"height":100000},"count":1000000,"parameters":{"standardHeight":1}}"#
+        let request =
+            #"{"layout":"featured","viewport":{"width":390,"height":100000},"count":1000000,"parameters":{"standardHeight":1}}"#
         let (reply, isError) = respond(request)
         #expect(isError)
         #expect(errorField(reply) == "viewport")
@@ -116,7 +148,8 @@ import QuireKit
     @Test func stripUpdatesAreBounded() {
         func request(_ n: Int) -> String {
             let updates = (0..<n).map { #"{"index":\#($0),"kind":"expand","value":0.5}"# }.joined(separator: ",")
-            return #"{"layout":"strip","viewport":{"width":390,"height":66},"count":3,"parameters":{"updates":[\#(updates)]}}"#
+            return
+                #"{"layout":"strip","viewport":{"width":390,"height":66},"count":3,"parameters":{"updates":[\#(updates)]}}"#
         }
         #expect(!respond(request(LayoutLimits.maximumUpdates)).isError)
         let (reply, isError) = respond(request(LayoutLimits.maximumUpdates + 1))
@@ -134,9 +167,12 @@ import QuireKit
 
     /// The messages' texts name the same bounds as the constants.
     @Test func limitTextsMatchTheConstants() {
-        let (big, _) = respond(#"{"layout":"pager","viewport":{"width":390,"height":844},"count":3,"offset":{"x":1000000000.5,"y":0}}"#)
+        let (big, _) = respond(
+            #"{"layout":"pager","viewport":{"width":390,"height":844},"count":3,"offset":{"x":1000000000.5,"y":0}}"#)
         #expect(big.text.contains("-1e9...1e9") && LayoutLimits.maximumMagnitude == 1e9)
-        #expect(!respond(#"{"layout":"pager","viewport":{"width":390,"height":844},"count":3,"offset":{"x":1e9,"y":0}}"#).isError)
+        #expect(
+            !respond(#"{"layout":"pager","viewport":{"width":390,"height":844},"count":3,"offset":{"x":1e9,"y":0}}"#)
+                .isError)
         #expect(LayoutLimits.aspectRatioRange == 1e-4...1e4)
     }
 }

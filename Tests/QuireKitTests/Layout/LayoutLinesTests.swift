@@ -48,7 +48,9 @@ import QuireKit
         let padded = Self.request + String(repeating: " ", count: LayoutLimits.maximumRequestBytes + 10)
         let replies = answer(padded + "\n" + Self.request + "\n")
         #expect(replies.count == 2)
-        #expect(replies.first?.hasPrefix(#"{"error":{"field":"","message":"the request line is"#) == true, "\(replies.first ?? "")")
+        #expect(
+            replies.first?.hasPrefix(#"{"error":{"field":"","message":"the request line is"#) == true,
+            "\(replies.first ?? "")")
         #expect(replies.last?.contains(#""id":1"#) == true && replies.last?.contains("error") == false)
     }
 

@@ -26,7 +26,7 @@ import QuireTestSupport
         "1000000", "10000000", "0.5", "null", "true", "false", "\"\"", "\"\\u0000\"", "\"\\ud800\"",
         "{}", "[]", "{", "}", "[", "]", ",", ":", "\"", "\\", "\u{0}", "\u{FEFF}", "é",
         String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
-        String(repeating: "{\"a\":", count: 600) + "1" + String(repeating: "}", count: 600),
+        String(repeating: "{\"a\":", count: 600) + "1" + String(repeating: "}", count: 600)
     ]
 
     /// Field names the request knows, so structural edits reach deep validation paths.
@@ -34,14 +34,16 @@ import QuireTestSupport
         "id", "layout", "viewport", "width", "height", "aspectRatios", "count", "pagesFrom", "offset", "x", "y",
         "rect", "parameters", "snap", "proposedOffset", "velocity", "animation", "kind", "index", "phase",
         "progress", "updates", "value", "direction", "spacing", "centerIndex", "pizzaSize", "dragOffset",
-        "standardHeight", "orientation", "expandingRate", "defaultAspectRatio", "viewPort",
+        "standardHeight", "orientation", "expandingRate", "defaultAspectRatio", "viewPort"
     ]
 
     /// The placeholder a structural edit leaves for a raw token (written as `\u0001T<n>\u0001`).
     static func placeholder(_ n: Int) -> LayoutJSON { .string("\u{1}T\(n)\u{1}") }
 
     static func corpus() throws -> [String] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: corpusFolder.path).filter { $0.hasSuffix(".json") }.sorted()
+        let names = try FileManager.default.contentsOfDirectory(atPath: corpusFolder.path).filter {
+            $0.hasSuffix(".json")
+        }.sorted()
         return try names.map { try String(contentsOf: corpusFolder.appendingPathComponent($0), encoding: .utf8) }
     }
 
@@ -58,7 +60,9 @@ import QuireTestSupport
     enum PathStep { case index(Int), key(String) }
 
     /// `value` with the node at `path` passed through `change` (nil removes it from its parent).
-    static func editing(_ value: LayoutJSON, at path: ArraySlice<PathStep>, _ change: (LayoutJSON) -> LayoutJSON?) -> LayoutJSON? {
+    static func editing(_ value: LayoutJSON, at path: ArraySlice<PathStep>, _ change: (LayoutJSON) -> LayoutJSON?)
+        -> LayoutJSON?
+    {
         guard let step = path.first else { return change(value) }
         switch (value, step) {
         case (.array(var a), .index(let i)) where a.indices.contains(i):
@@ -75,22 +79,22 @@ import QuireTestSupport
     static func mutate(_ text: String, corpus: [String], rng: inout SplitMix64) -> String {
         var bytes = Array(text.utf8)
         switch Int.random(in: 0..<14, using: &rng) {
-        case 0 where !bytes.isEmpty:   // flip a byte
+        case 0 where !bytes.isEmpty:  // flip a byte
             bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
-        case 1 where !bytes.isEmpty:   // cut a span
+        case 1 where !bytes.isEmpty:  // cut a span
             let a = Int.random(in: 0..<bytes.count, using: &rng)
             bytes.removeSubrange(a..<min(bytes.count, a + Int.random(in: 1...16, using: &rng)))
-        case 2:                        // splice in a span of another request
+        case 2:  // splice in a span of another request
             let other = Array(corpus.randomElement(using: &rng)!.utf8)
             let a = Int.random(in: 0..<other.count, using: &rng)
             let span = other[a..<min(other.count, a + Int.random(in: 1...40, using: &rng))]
             bytes.insert(contentsOf: span, at: Int.random(in: 0...bytes.count, using: &rng))
-        case 3:                        // a hostile token anywhere
+        case 3:  // a hostile token anywhere
             let token = Array(tokens.randomElement(using: &rng)!.utf8)
             bytes.insert(contentsOf: token, at: Int.random(in: 0...bytes.count, using: &rng))
-        case 4 where !bytes.isEmpty:   // truncate
+        case 4 where !bytes.isEmpty:  // truncate
             bytes.removeSubrange(Int.random(in: 0..<bytes.count, using: &rng)...)
-        default:                       // structural: edit a parsed value, write it back
+        default:  // structural: edit a parsed value, write it back
             guard let value = try? LayoutJSON.parse(Data(text.utf8)) else { return text }
             var all: [[PathStep]] = []
             paths(value, into: &all)
@@ -98,22 +102,24 @@ import QuireTestSupport
             var raw: [String] = []
             func token(_ t: String) -> LayoutJSON { raw.append(t); return placeholder(raw.count - 1) }
             let choice = Int.random(in: 0..<8, using: &rng)
-            let edited = editing(value, at: path[...]) { node in
-                switch choice {
-                case 0: return token(tokens.randomElement(using: &rng)!)
-                case 1: return nil
-                case 2:
-                    guard case .object(var o) = node else { return token("{}") }
-                    o[keys.randomElement(using: &rng)!] = token(tokens.randomElement(using: &rng)!)
-                    return .object(o)
-                case 3:
-                    return [.null, .bool(true), .string("x"), .array([node]), .object(["x": node])].randomElement(using: &rng)!
-                default:
-                    guard case .number(let d) = node else { return token(tokens.randomElement(using: &rng)!) }
-                    let scale = [-1.0, 0, 0.5, 2, 10, 1e3, 1e6, 1e9, 1.000001e9, 1e12].randomElement(using: &rng)!
-                    return .number(d * scale)
-                }
-            } ?? .null
+            let edited =
+                editing(value, at: path[...]) { node in
+                    switch choice {
+                    case 0: return token(tokens.randomElement(using: &rng)!)
+                    case 1: return nil
+                    case 2:
+                        guard case .object(var o) = node else { return token("{}") }
+                        o[keys.randomElement(using: &rng)!] = token(tokens.randomElement(using: &rng)!)
+                        return .object(o)
+                    case 3:
+                        return [.null, .bool(true), .string("x"), .array([node]), .object(["x": node])].randomElement(
+                            using: &rng)!
+                    default:
+                        guard case .number(let d) = node else { return token(tokens.randomElement(using: &rng)!) }
+                        let scale = [-1.0, 0, 0.5, 2, 10, 1e3, 1e6, 1e9, 1.000001e9, 1e12].randomElement(using: &rng)!
+                        return .number(d * scale)
+                    }
+                } ?? .null
             var out = edited.text
             for (i, t) in raw.enumerated() { out = out.replacingOccurrences(of: "\"\\u0001T\(i)\\u0001\"", with: t) }
             return out
@@ -129,7 +135,8 @@ import QuireTestSupport
             return "the reply is not a JSON object"
         }
         if isError {
-            guard let error = object["error"] as? [String: Any], error["field"] is String, error["message"] is String else {
+            guard let error = object["error"] as? [String: Any], error["field"] is String, error["message"] is String
+            else {
                 return "an error reply without {field, message}"
             }
         } else {
@@ -142,7 +149,7 @@ import QuireTestSupport
     @Test func mutatedRequestsAlwaysGetOneJSONObject() throws {
         let corpus = try Self.corpus()
         try #require(corpus.count >= 10, "seed corpus missing in \(Self.corpusFolder.path)")
-        for seed in corpus {   // the seeds themselves are valid requests (one reads a missing file)
+        for seed in corpus {  // the seeds themselves are valid requests (one reads a missing file)
             let (reply, isError) = LayoutService.respond(toJSON: Data(seed.utf8))
             #expect(Self.problem(with: reply, isError: isError) == nil, "\(seed)")
         }
@@ -151,19 +158,25 @@ import QuireTestSupport
         var errors = 0
         for iteration in 0..<Self.iterations {
             var text = corpus.randomElement(using: &rng)!
-            for _ in 0..<[1, 1, 1, 2, 3].randomElement(using: &rng)! { text = Self.mutate(text, corpus: corpus, rng: &rng) }
+            for _ in 0..<[1, 1, 1, 2, 3].randomElement(using: &rng)! {
+                text = Self.mutate(text, corpus: corpus, rng: &rng)
+            }
             let (reply, isError) = LayoutService.respond(toJSON: Data(text.utf8))
             if isError { errors += 1 }
             if let problem = Self.problem(with: reply, isError: isError) {
                 failures += 1
-                Issue.record("iteration \(iteration) (seed \(Self.seed)): \(problem)\nrequest: \(text.prefix(600))\nreply: \(reply.text.prefix(600))")
+                Issue.record(
+                    "iteration \(iteration) (seed \(Self.seed)): \(problem)\nrequest: \(text.prefix(600))\nreply: \(reply.text.prefix(600))"
+                )
                 if failures >= 5 { break }
             }
         }
         // The mutations must reach past the JSON reader, and not only produce errors (about 90%
         // are errors: seed 34 gives 180,664 of 200,000).
         if Self.iterations >= 500 {
-            #expect(errors > Self.iterations / 10 && errors < Self.iterations * 19 / 20, "\(errors) errors of \(Self.iterations)")
+            #expect(
+                errors > Self.iterations / 10 && errors < Self.iterations * 19 / 20,
+                "\(errors) errors of \(Self.iterations)")
         }
     }
 }

@@ -23,7 +23,9 @@ import VipsBridge
             for (i, byte) in path.utf8.prefix(buffer.count - 1).enumerated() { buffer[i] = byte }
         }
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
         }
         close(fd)
         try #require(bound == 0, "bind \(path)")
@@ -33,7 +35,9 @@ import VipsBridge
     static func rawNamedCopy(of source: String, in dir: String, name: [UInt8]) throws {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: source))
         let path = Array(dir.utf8) + [UInt8(ascii: "/")] + name + [0]
-        let fd = path.withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) } }
+        let fd = path.withUnsafeBufferPointer {
+            $0.withMemoryRebound(to: CChar.self) { open($0.baseAddress!, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        }
         try #require(fd >= 0)
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
@@ -57,8 +61,11 @@ import VipsBridge
         let summary = try Processor.run(job)
         #expect(summary.report.pages.map(\.source) == ["a.jpg"])
         let codes = Dictionary(uniqueKeysWithValues: summary.report.errors.map { ($0.source, $0.code) })
-        #expect(codes == ["b.jpg": "not-a-file", "pipe": "not-a-file", "c.sock": "not-a-file",
-                          "d.jpg": "dangling-link", "\(named)/given.jpg": "not-a-file"], "\(summary.report.errors)")
+        #expect(
+            codes == [
+                "b.jpg": "not-a-file", "pipe": "not-a-file", "c.sock": "not-a-file",
+                "d.jpg": "dangling-link", "\(named)/given.jpg": "not-a-file"
+            ], "\(summary.report.errors)")
         let messages = summary.report.errors.map(\.message)
         #expect(messages.contains("is a FIFO (named pipe), not a regular file"))
         #expect(messages.contains("is a socket, not a regular file"))
@@ -70,7 +77,8 @@ import VipsBridge
         defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
         try TestSupport.writeImage("\(dir)/a.jpg", width: 80, height: 60, level: 20)
         try TestSupport.writeImage("\(dir)/model.jpg", width: 70, height: 90, level: 200)
-        try Self.rawNamedCopy(of: "\(dir)/model.jpg", in: dir, name: Array("b".utf8) + [0xFF, 0xFE] + Array(".jpg".utf8))
+        try Self.rawNamedCopy(
+            of: "\(dir)/model.jpg", in: dir, name: Array("b".utf8) + [0xFF, 0xFE] + Array(".jpg".utf8))
         try FileManager.default.removeItem(atPath: "\(dir)/model.jpg")
 
         let found = InputDiscovery.discover([dir])
@@ -93,8 +101,11 @@ import VipsBridge
         defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
         try TestSupport.writeImage("\(dir)/model.jpg", width: 70, height: 90)
         try Self.rawNamedCopy(of: "\(dir)/model.jpg", in: dir, name: Array("c".utf8) + [0xE9] + Array(".jpg".utf8))
-        let run = try await ProcessorResumeTests.quire(["-c", #"exec "$0" process "$(printf '%s/c\351.jpg' "$1")" -o "$2" --progress none"#,
-                                                  binary, dir, out], executable: "/bin/sh")
+        let run = try await ProcessorResumeTests.quire(
+            [
+                "-c", #"exec "$0" process "$(printf '%s/c\351.jpg' "$1")" -o "$2" --progress none"#,
+                binary, dir, out
+            ], executable: "/bin/sh")
         #expect(run.status == 0, "\(run.stderr)")
         let report = try LayoutReport.read(from: URL(fileURLWithPath: out + "/layout.json"))
         #expect(report.pages.map(\.source) == ["\(dir)/c\\xE9.jpg"])
@@ -106,7 +117,8 @@ import VipsBridge
         let binary = try #require(ProcessorResumeTests.binary, "quire binary not built")
         let asRoot = getuid() == 0
         let setpriv = "/usr/bin/setpriv"
-        try #require(!asRoot || FileManager.default.isExecutableFile(atPath: setpriv), "running as root without setpriv")
+        try #require(
+            !asRoot || FileManager.default.isExecutableFile(atPath: setpriv), "running as root without setpriv")
         let root = try TestSupport.temporaryFolder()
         defer {
             chmod(root + "/in/locked", 0o755)
@@ -120,9 +132,11 @@ import VipsBridge
         chmod(root + "/in/a.jpg", 0o644)
         chmod(root + "/in/locked", 0o000)
         let arguments = ["process", root + "/in", "-o", root + "/out", "--progress", "none"]
-        let run = asRoot
-            ? try await ProcessorResumeTests.quire(["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments,
-                                                   executable: setpriv)
+        let run =
+            asRoot
+            ? try await ProcessorResumeTests.quire(
+                ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + arguments,
+                executable: setpriv)
             : try await ProcessorResumeTests.quire(arguments)
         #expect(run.status == 1, "\(run.stderr)")
         let report = try LayoutReport.read(from: URL(fileURLWithPath: root + "/out/layout.json"))
@@ -133,8 +147,10 @@ import VipsBridge
 
         // Named directly, it is reported the same way (not "no images found").
         let direct = ["process", root + "/in/locked", "-o", root + "/out2", "--progress", "none"]
-        let again = asRoot
-            ? try await ProcessorResumeTests.quire(["--reuid=65534", "--regid=65534", "--clear-groups", binary] + direct, executable: setpriv)
+        let again =
+            asRoot
+            ? try await ProcessorResumeTests.quire(
+                ["--reuid=65534", "--regid=65534", "--clear-groups", binary] + direct, executable: setpriv)
             : try await ProcessorResumeTests.quire(direct)
         #expect(again.status == 1, "\(again.stderr)")
         let second = try LayoutReport.read(from: URL(fileURLWithPath: root + "/out2/layout.json"))

@@ -38,7 +38,8 @@ import Testing
         // Within half the image's size outside it, but 590 x 440 = 259,600 px > 150,000.
         let wide = Quad(rect: Rect(x: 0, y: 0, width: 590, height: 440))
         let corners = CornersFile(entries: ["a.png": far, "b.png": wide])
-        let summary = try Processor.run(ProcessJob(inputs: [dir], outputDirectory: out, maxPixels: 150_000, corners: corners))
+        let summary = try Processor.run(
+            ProcessJob(inputs: [dir], outputDirectory: out, maxPixels: 150_000, corners: corners))
         #expect(summary.report.pages.map(\.source) == ["c.png"])
         #expect(summary.report.errors.map(\.source) == ["a.png", "b.png"])
         #expect(summary.report.errors.map(\.code) == ["bad-corners", "too-large"])
@@ -47,7 +48,9 @@ import Testing
     }
 
     @Test func cornersFileErrorsNameTheFile() {
-        #expect(throws: CornersFileError.self) { try CornersFile(json: Array("{\"a.jpg\": [[0,0],[1,0]]}".utf8), file: "c.json") }
+        #expect(throws: CornersFileError.self) {
+            try CornersFile(json: Array("{\"a.jpg\": [[0,0],[1,0]]}".utf8), file: "c.json")
+        }
         do {
             _ = try CornersFile(contentsOf: "/nonexistent/corners.json")
             Issue.record("a missing corners file was read")
@@ -65,18 +68,20 @@ import Testing
         try TestSupport.writeImage("\(dir)/a.png", width: 400, height: 300, format: .png)
         try TestSupport.writeImage("\(dir)/b.png", width: 400, height: 300, format: .png)
         let quad = Quad(rect: Rect(x: 50, y: 40, width: 200, height: 100))
-        let job = ProcessJob(inputs: [dir], outputDirectory: out, corners: CornersFile(entries: ["a.png": quad]), masks: true)
+        let job = ProcessJob(
+            inputs: [dir], outputDirectory: out, corners: CornersFile(entries: ["a.png": quad]), masks: true)
         let pages = try Processor.run(job).report.pages
         #expect(pages[0].files.mask == "masks/0001.png")
-        #expect(pages[1].files.mask == nil) // no quad: no mask
+        #expect(pages[1].files.mask == nil)  // no quad: no mask
         let mask = try VIPSImage.load(file: "\(out)/masks/0001.png")
         #expect(mask.width == 400 && mask.height == 300 && mask.bands == 1)
         let bytes = try mask.pixelBytes()
-        #expect(bytes[100 * 400 + 150] == 255) // inside the quad
-        #expect(bytes[10 * 400 + 10] == 0)     // outside
+        #expect(bytes[100 * 400 + 150] == 255)  // inside the quad
+        #expect(bytes[10 * 400 + 10] == 0)  // outside
         #expect(bytes[200 * 400 + 350] == 0)
         // Without --masks the next run removes the stale mask.
-        _ = try Processor.run(ProcessJob(inputs: [dir], outputDirectory: out, corners: CornersFile(entries: ["a.png": quad])))
+        _ = try Processor.run(
+            ProcessJob(inputs: [dir], outputDirectory: out, corners: CornersFile(entries: ["a.png": quad])))
         #expect(!FileManager.default.fileExists(atPath: "\(out)/masks/0001.png"))
     }
 }

@@ -41,7 +41,8 @@ import VipsBridge
 
     /// The text and `bbox` of each `ocrx_word` of an hOCR file.
     static func words(_ hocr: String) -> [(text: String, box: [Int])] {
-        let pattern = try! NSRegularExpression(pattern: "class='ocrx_word'[^>]*title='bbox (\\d+) (\\d+) (\\d+) (\\d+)[^']*'[^>]*>([^<]*)<")
+        let pattern = try! NSRegularExpression(
+            pattern: "class='ocrx_word'[^>]*title='bbox (\\d+) (\\d+) (\\d+) (\\d+)[^']*'[^>]*>([^<]*)<")
         let ns = hocr as NSString
         return pattern.matches(in: hocr, range: NSRange(location: 0, length: ns.length)).map { m in
             (ns.substring(with: m.range(at: 5)), (1...4).map { Int(ns.substring(with: m.range(at: $0)))! })
@@ -74,7 +75,9 @@ import VipsBridge
             #expect(abs(invoice.box[0] - 200) < 15 && abs(invoice.box[1] - 560) < 40, "\(invoice)")
         }
         // The encoded record has every key of the file contract.
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/layout.json"))) as? [String: Any]
+        let json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/layout.json")))
+            as? [String: Any]
         let first = ((json?["pages"] as? [[String: Any]])?.first?["text"] as? [String: Any]) ?? [:]
         #expect(first.keys.sorted() == ["hocr", "language", "meanConfidence", "txt", "words"])
         #expect(first["hocr"] as? String == "text/0001.hocr" && first["words"] as? Int == 11)
@@ -123,18 +126,22 @@ import VipsBridge
         var layers: [(image: VIPSImage, x: Int, y: Int)] = []
         for (side, x) in [("left", 150), ("right", 1550)] {
             for n in 0..<5 {
-                layers.append((try VIPSImage.text("The \(side) page line \(n + 1)", font: "serif 14", dpi: 300), x, 200 + 200 * n))
+                layers.append(
+                    (try VIPSImage.text("The \(side) page line \(n + 1)", font: "serif 14", dpi: 300), x, 200 + 200 * n)
+                )
             }
         }
         try VIPSImage.solid(width: 2800, height: 2000, color: [255, 255, 255]).rgba().compositing(layers)
-            .flattened(onto: [255, 255, 255]).extractBands(1).save(to: dir + "/spread.png", options: .init(format: .png))
+            .flattened(onto: [255, 255, 255]).extractBands(1).save(
+                to: dir + "/spread.png", options: .init(format: .png))
         var job = ProcessJob(inputs: [dir + "/spread.png"], outputDirectory: out, jobs: 2)
         job.ocr = OCROptions()
         let report = try Processor.run(job).report
         #expect(report.pages.map { $0.split?.side } == [.left, .right])
         #expect(Self.text(out + "/text/0001.txt").contains("The left page line 3"))
         #expect(Self.text(out + "/text/0002.txt").contains("The right page line 3"))
-        #expect(!Self.text(out + "/text/0001.txt").contains("right") && !Self.text(out + "/text/0002.txt").contains("left"))
+        #expect(
+            !Self.text(out + "/text/0001.txt").contains("right") && !Self.text(out + "/text/0002.txt").contains("left"))
         #expect(report.pages.map { $0.text?.words } == [25, 25])
     }
 
@@ -143,8 +150,9 @@ import VipsBridge
     /// so upgrading does not redo every page.
     @Test func theLanguagesAreInTheFingerprintOnlyWhenReading() throws {
         func shaping(_ ocr: OCROptions?) throws -> String {
-            let options = Processor.ShapingOptions(renditions: RenditionOptions(), correction: CorrectionOptions(), clean: CleanOptions(),
-                                                   split: SplitOptions(), dpi: 200, maxPixels: 1000, thumbnailsOnly: false, ocr: ocr)
+            let options = Processor.ShapingOptions(
+                renditions: RenditionOptions(), correction: CorrectionOptions(), clean: CleanOptions(),
+                split: SplitOptions(), dpi: 200, maxPixels: 1000, thumbnailsOnly: false, ocr: ocr)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             return String(decoding: try encoder.encode(options), as: UTF8.self)

@@ -28,8 +28,10 @@ import QuireTestSupport
     /// `afterLines` JSON progress lines appeared on stdout). `executable` runs another program
     /// instead (a shell or `setpriv` that starts quire itself). Awaited, so the child's run
     /// does not hold a test worker thread.
-    static func quire(_ arguments: [String], signal: Int32? = nil, delay: Double = 0, afterLines: Int? = nil,
-                      executable: String? = nil) async throws -> Run {
+    static func quire(
+        _ arguments: [String], signal: Int32? = nil, delay: Double = 0, afterLines: Int? = nil,
+        executable: String? = nil
+    ) async throws -> Run {
         let child = try Subprocess(try executable ?? #require(binary, "quire binary not built"), arguments)
         if let signal {
             if let afterLines {
@@ -51,7 +53,9 @@ import QuireTestSupport
         while let rel = enumerator?.nextObject() as? String {
             if rel == ".quire" || rel.hasPrefix(".quire/") { continue }
             var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: out + "/" + rel, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
+            guard FileManager.default.fileExists(atPath: out + "/" + rel, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            else { continue }
             var data = (try? Data(contentsOf: URL(fileURLWithPath: out + "/" + rel))) ?? Data()
             if rel == "layout.json" {
                 data = Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: out, with: "OUT").utf8)
@@ -67,18 +71,24 @@ import QuireTestSupport
         let enumerator = FileManager.default.enumerator(atPath: out)
         while let rel = enumerator?.nextObject() as? String {
             let name = (rel as NSString).lastPathComponent
-            if name.contains(".partial-") || name.hasSuffix(".tmp") || rel.hasPrefix(".quire/staging") { found.append(rel) }
+            if name.contains(".partial-") || name.hasSuffix(".tmp") || rel.hasPrefix(".quire/staging") {
+                found.append(rel)
+            }
         }
         return found
     }
 
     static func arguments(_ input: String, _ out: String, _ extra: [String] = []) -> [String] {
-        ["process", input, "-o", out, "--jobs", "2", "--preview-size", "200", "--thumb-size", "64", "--progress", "none"] + extra
+        [
+            "process", input, "-o", out, "--jobs", "2", "--preview-size", "200", "--thumb-size", "64", "--progress",
+            "none"
+        ] + extra
     }
 
     @Test func sigkillAtAnyMomentThenRerunEqualsACleanRun() async throws {
         let input = try Self.inputs()
-        let clean = try TestSupport.temporaryFolder("resume-clean"), killed = try TestSupport.temporaryFolder("resume-killed")
+        let clean = try TestSupport.temporaryFolder("resume-clean"),
+            killed = try TestSupport.temporaryFolder("resume-killed")
         defer { for p in [input, clean, killed] { try? FileManager.default.removeItem(atPath: p) } }
 
         let start = Date()
@@ -127,7 +137,9 @@ import QuireTestSupport
         try TestSupport.writeImage("\(input)/p7.jpg", width: 300, height: 320, level: 70)
         let repaired = try await Self.quire(Self.arguments(input, out))
         #expect(repaired.status == 0, "\(repaired.stderr)")
-        #expect(repaired.stderr.contains("20 pages written") && repaired.stderr.contains("(19 reused)"), "\(repaired.stderr)")
+        #expect(
+            repaired.stderr.contains("20 pages written") && repaired.stderr.contains("(19 reused)"),
+            "\(repaired.stderr)")
         let clean = try TestSupport.temporaryFolder("resume-change-clean")
         defer { try? FileManager.default.removeItem(atPath: clean) }
         _ = try await Self.quire(Self.arguments(input, clean))
@@ -141,9 +153,13 @@ import QuireTestSupport
 
     @Test func sigintStopsAfterThePagesInFlightAndExits130() async throws {
         let input = try Self.inputs()
-        let out = try TestSupport.temporaryFolder("resume-sigint"), clean = try TestSupport.temporaryFolder("resume-sigint-clean")
+        let out = try TestSupport.temporaryFolder("resume-sigint"),
+            clean = try TestSupport.temporaryFolder("resume-sigint-clean")
         defer { for p in [input, out, clean] { try? FileManager.default.removeItem(atPath: p) } }
-        let arguments = ["process", input, "-o", out, "--jobs", "1", "--preview-size", "200", "--thumb-size", "64", "--progress", "json"]
+        let arguments = [
+            "process", input, "-o", out, "--jobs", "1", "--preview-size", "200", "--thumb-size", "64", "--progress",
+            "json"
+        ]
         let stopped = try await Self.quire(arguments, signal: SIGINT, afterLines: 3)
         #expect(stopped.status == 130, "\(stopped.stderr)")
         #expect(stopped.stderr.contains("interrupted"), "\(stopped.stderr)")

@@ -14,7 +14,9 @@ import VipsBridge
         for y in 60..<940 where y % 14 < 4 {
             for x in 0..<1400 {
                 let u = Double(x) / 1400
-                if ((0.06...0.44).contains(u) || (0.56...0.94).contains(u)) && (x / 9) % 6 != 5 { gray[y * 1400 + x] = 30 }
+                if ((0.06...0.44).contains(u) || (0.56...0.94).contains(u)) && (x / 9) % 6 != 5 {
+                    gray[y * 1400 + x] = 30
+                }
             }
         }
         try VIPSImage.fromPixels(gray, width: 1400, height: 1000, bands: 1).save(to: path, options: .init(format: .png))
@@ -29,8 +31,9 @@ import VipsBridge
     }
 
     static func job(_ inputs: [String], out: String, split: SplitOptions = SplitOptions()) -> ProcessJob {
-        var job = ProcessJob(inputs: inputs, outputDirectory: out, renditions: RenditionOptions(previewSize: 300, thumbnailSize: 64),
-                             correction: CorrectionOptions(rotate: .none), jobs: 2)
+        var job = ProcessJob(
+            inputs: inputs, outputDirectory: out, renditions: RenditionOptions(previewSize: 300, thumbnailSize: 64),
+            correction: CorrectionOptions(rotate: .none), jobs: 2)
         job.split = split
         return job
     }
@@ -42,7 +45,10 @@ import VipsBridge
 
         let first = try Processor.run(Self.job(batch.inputs, out: out))
         let pages = first.report.pages
-        #expect(pages.map { ($0.source as NSString).lastPathComponent } == ["a.jpg", "b-spread.png", "b-spread.png", "c.jpg"])
+        #expect(
+            pages.map { ($0.source as NSString).lastPathComponent } == [
+                "a.jpg", "b-spread.png", "b-spread.png", "c.jpg"
+            ])
         #expect(pages.map(\.files.page) == ["pages/0001.jpg", "pages/0002.jpg", "pages/0003.jpg", "pages/0004.jpg"])
         #expect(pages.map { $0.split?.part } == [nil, 1, 2, nil])
         #expect(pages.map { $0.split?.side } == [nil, .left, .right, nil])
@@ -52,7 +58,9 @@ import VipsBridge
             #expect(image.width == page.width && image.height == page.height)
         }
         let json = try String(contentsOfFile: out + "/layout.json", encoding: .utf8)
-        #expect(json.contains("\"split\" : {") && json.contains("\"split\" : null") && json.contains("\"splitOrder\" : \"ltr\""))
+        #expect(
+            json.contains("\"split\" : {") && json.contains("\"split\" : null")
+                && json.contains("\"splitOrder\" : \"ltr\""))
 
         // A rerun reuses all three sources (four pages) and writes the same layout.json.
         let before = try Data(contentsOf: URL(fileURLWithPath: out + "/layout.json"))
@@ -72,7 +80,8 @@ import VipsBridge
 
     @Test func shardsWithASpreadMergeToOneRunsOutput() throws {
         let batch = try Self.batch()
-        let single = try TestSupport.temporaryFolder("splitsingle"), merged = try TestSupport.temporaryFolder("splitmerged")
+        let single = try TestSupport.temporaryFolder("splitsingle"),
+            merged = try TestSupport.temporaryFolder("splitmerged")
         _ = try Processor.run(Self.job(batch.inputs, out: single))
         let shards = try (1...2).map { k -> String in
             let out = try TestSupport.temporaryFolder("splitshard\(k)")

@@ -28,13 +28,19 @@ import VipsBridge
         try TestSupport.write([], to: "\(dir)/empty.jpg")
         try TestSupport.write(Array("hello, not an image\n".utf8), to: "\(dir)/notes.jpg")
         try TestSupport.write(TestSupport.bmp, to: "\(dir)/picture.bmp")
-        try TestSupport.write(Array("P6\n2 2\n255\n".utf8) + [UInt8](repeating: 90, count: 12), to: "\(dir)/picture.ppm")
+        try TestSupport.write(
+            Array("P6\n2 2\n255\n".utf8) + [UInt8](repeating: 90, count: 12), to: "\(dir)/picture.ppm")
 
-        let names = ["good1.jpg", "missing.jpg", "empty.jpg", "truncated.jpg", "notes.jpg", "picture.bmp",
-                     "picture.ppm", "big.jpg", "truncated.png", "good2.png"]
+        let names = [
+            "good1.jpg", "missing.jpg", "empty.jpg", "truncated.jpg", "notes.jpg", "picture.bmp",
+            "picture.ppm", "big.jpg", "truncated.png", "good2.png"
+        ]
         let events = Events()
-        let summary = try Processor.run(ProcessJob(inputs: names.map { "\(dir)/\($0)" }, outputDirectory: out,
-                                                   maxPixels: 100_000, jobs: 3)) { events.add($0) }
+        let summary = try Processor.run(
+            ProcessJob(
+                inputs: names.map { "\(dir)/\($0)" }, outputDirectory: out,
+                maxPixels: 100_000, jobs: 3)
+        ) { events.add($0) }
 
         #expect(summary.report.pages.map(\.source) == ["\(dir)/good1.jpg", "\(dir)/good2.png"])
         #expect(summary.report.pages.map(\.index) == [0, 1])
@@ -45,12 +51,19 @@ import VipsBridge
         #expect(second.width == 90 && second.height == 150)
         #expect(!FileManager.default.fileExists(atPath: "\(out)/pages/0003.jpg"))
 
-        let messages = Dictionary(uniqueKeysWithValues: summary.report.errors.map { (($0.source as NSString).lastPathComponent, $0.message) })
-        #expect(summary.report.errors.map { ($0.source as NSString).lastPathComponent } == Array(names[1...8]), "errors follow input order")
+        let messages = Dictionary(
+            uniqueKeysWithValues: summary.report.errors.map { (($0.source as NSString).lastPathComponent, $0.message) })
+        #expect(
+            summary.report.errors.map { ($0.source as NSString).lastPathComponent } == Array(names[1...8]),
+            "errors follow input order")
         #expect(messages["missing.jpg"] == "no such file")
         #expect(messages["empty.jpg"] == "empty file")
-        #expect(messages["truncated.jpg"]?.hasPrefix("truncated or corrupt image data") == true, "\(messages["truncated.jpg"] ?? "")")
-        #expect(messages["truncated.png"]?.hasPrefix("truncated or corrupt image data") == true, "\(messages["truncated.png"] ?? "")")
+        #expect(
+            messages["truncated.jpg"]?.hasPrefix("truncated or corrupt image data") == true,
+            "\(messages["truncated.jpg"] ?? "")")
+        #expect(
+            messages["truncated.png"]?.hasPrefix("truncated or corrupt image data") == true,
+            "\(messages["truncated.png"] ?? "")")
         #expect(messages["notes.jpg"] == "not an image (unknown format)")
         #expect(messages["picture.bmp"] == "unsupported format (BMP; --allow-untrusted-formats to decode it)")
         #expect(messages["picture.ppm"] == "unsupported format (PPM)")
@@ -74,7 +87,8 @@ import VipsBridge
         }
         try TestSupport.write(Array("{}".utf8), to: "\(dir)/truth.json")
         let summary = try Processor.run(ProcessJob(inputs: [dir], outputDirectory: out, jobs: 2))
-        #expect(summary.report.pages.map(\.source) == ["ch2/a.jpg", "ch10/a.jpg", "page1.jpg", "page2.jpg", "page10.jpg"])
+        #expect(
+            summary.report.pages.map(\.source) == ["ch2/a.jpg", "ch10/a.jpg", "page1.jpg", "page2.jpg", "page10.jpg"])
         #expect(summary.succeeded)
     }
 
@@ -82,11 +96,13 @@ import VipsBridge
         let dir = try TestSupport.temporaryFolder(), out = try TestSupport.temporaryFolder()
         defer { for p in [dir, out] { try? FileManager.default.removeItem(atPath: p) } }
         let pages = try [30, 200].map { level -> VIPSImage in
-            try VIPSImage.fromPixels([UInt8](repeating: UInt8(level), count: 50 * 40 * 3), width: 50, height: 40, bands: 3)
+            try VIPSImage.fromPixels(
+                [UInt8](repeating: UInt8(level), count: 50 * 40 * 3), width: 50, height: 40, bands: 3)
         }
         try VIPSImage.joiningPages(pages).save(to: "\(dir)/two.tif", options: .init(format: .tiff))
         try TestSupport.writeImage("\(dir)/after.jpg", width: 20, height: 20)
-        let summary = try Processor.run(ProcessJob(inputs: ["\(dir)/two.tif", "\(dir)/after.jpg"], outputDirectory: out))
+        let summary = try Processor.run(
+            ProcessJob(inputs: ["\(dir)/two.tif", "\(dir)/after.jpg"], outputDirectory: out))
         #expect(summary.report.pages.map(\.sourcePage) == [0, 1, 0])
         #expect(summary.report.pages.map(\.files.page) == ["pages/0001.jpg", "pages/0002.jpg", "pages/0003.jpg"])
         #expect(abs(try VIPSImage.load(file: "\(out)/pages/0002.jpg").average() - 200) < 3)
@@ -122,7 +138,7 @@ import VipsBridge
         for i in 0..<6 { try TestSupport.writeImage("\(dir)/p\(i).jpg", width: 300 + i, height: 200) }
         try TestSupport.write(Array("x".utf8), to: "\(dir)/bad.jpg")
         let job = ProcessJob(inputs: [dir], outputDirectory: out, jobs: 2)
-        _ = try Processor.run(job) // warm-up: libvips's lazily created singletons
+        _ = try Processor.run(job)  // warm-up: libvips's lazily created singletons
         // The count is process-wide and suites running in parallel hold images of their own, so
         // compare against the size of a leak: one image a page would add 70 over 10 batches.
         let before = VIPSRuntime.liveImageCount

@@ -35,7 +35,9 @@ import VipsBridge
             let y = Int((visible.midY * 2).rounded())
             // Either side of the image's colour boundary (which moves with the image translation).
             let boundary = image.minX + image.width / 2
-            let probes = [visible.minX + 2, visible.maxX - 2, boundary - 6, boundary + 6].filter { $0 > visible.minX && $0 < visible.maxX }
+            let probes = [visible.minX + 2, visible.maxX - 2, boundary - 6, boundary + 6].filter {
+                $0 > visible.minX && $0 < visible.maxX
+            }
             #expect(probes.count >= 3)
             for px in probes {
                 let x = Int((px * 2).rounded())
@@ -45,7 +47,9 @@ import VipsBridge
                 #expect(ok, "page \(item.attributes.index) at x \(px)")
             }
             // Just outside the visible part (left/right, and above the mask): background.
-            for (px, py) in [(visible.minX - 2, visible.midY), (visible.maxX + 2, visible.midY), (visible.midX, visible.minY - 2)] {
+            for (px, py) in [
+                (visible.minX - 2, visible.midY), (visible.maxX + 2, visible.midY), (visible.midX, visible.minY - 2)
+            ] {
                 let x = Int((px * 2).rounded()), yy = Int((py * 2).rounded())
                 guard x >= 0 && x < 780 && yy >= 0 && yy < 1200 else { continue }
                 let ok = pixels.matches(x, yy, [0, 0, 0], tolerance: 2)
@@ -62,7 +66,8 @@ import VipsBridge
         defer { fixture.remove() }
         let viewport = Size(width: 390, height: 700)
         let make = try #require(try RenderLayouts.layout(named: name).make)
-        let layout = try make(RenderLayoutContext(viewport: viewport, aspectRatios: aspects, reference: LayoutReport.Viewport()))
+        let layout = try make(
+            RenderLayoutContext(viewport: viewport, aspectRatios: aspects, reference: LayoutReport.Viewport()))
         let offset = try #require(layout.offset(forIndex: 1))
         var options = RenderOptions()
         options.layout = name
@@ -81,7 +86,9 @@ import VipsBridge
         let screen = front.frame.offsetBy(dx: -offset.x, dy: -offset.y)
         let spec = fixture.specs[front.index]
         let y = Int(screen.midY.rounded())
-        for (px, colour) in [(screen.minX + screen.width * 0.2, spec.left), (screen.minX + screen.width * 0.8, spec.right)] {
+        for (px, colour) in [
+            (screen.minX + screen.width * 0.2, spec.left), (screen.minX + screen.width * 0.8, spec.right)
+        ] {
             let ok = pixels.matches(Int(px.rounded()), y, colour)
             #expect(ok, "\(name): page \(front.index) at \(px),\(y)")
         }
@@ -93,8 +100,9 @@ import VipsBridge
         defer { fixture.remove() }
         for (animation, progress) in [("move", 0.0), ("move", 1.0), ("delete", 0.25), ("delete", 0.75)] {
             let entry = try RenderLayouts.animation(named: animation)
-            let context = RenderLayoutContext(viewport: Size(width: 390, height: 66), aspectRatios: aspects,
-                                              reference: LayoutReport.Viewport())
+            let context = RenderLayoutContext(
+                viewport: Size(width: 390, height: 66), aspectRatios: aspects,
+                reference: LayoutReport.Viewport())
             let makeState = try #require(entry.state)
             let state = try makeState(context, 2, progress)
             var options = RenderOptions()
@@ -106,7 +114,8 @@ import VipsBridge
             options.output = fixture.url.appendingPathComponent("renders/\(animation)-\(progress).png").path
             let result = try LayoutRenderer.render(try fixture.folder(), options: options)
             let pixels = try Pixels(file: result.path)
-            for item in state.layout.items(at: state.offset).map(\.attributes) where item.alpha == 1 && item.frame.width > 8 {
+            for item in state.layout.items(at: state.offset).map(\.attributes)
+            where item.alpha == 1 && item.frame.width > 8 {
                 let screen = item.frame.offsetBy(dx: -state.offset.x, dy: 0)
                 let x = Int((screen.minX + 3).rounded())
                 guard x >= 0, x < pixels.width else { continue }
@@ -118,7 +127,9 @@ import VipsBridge
         let strip = Layouts.Strip(viewport: Size(width: 390, height: 66), aspectRatios: aspects)
         let moveState = try #require(try RenderLayouts.animation(named: "move").state)
         let moved = try moveState(
-            RenderLayoutContext(viewport: Size(width: 390, height: 66), aspectRatios: aspects, reference: LayoutReport.Viewport()), 2, 1)
+            RenderLayoutContext(
+                viewport: Size(width: 390, height: 66), aspectRatios: aspects, reference: LayoutReport.Viewport()), 2, 1
+        )
         #expect(moved.offset == strip.offset(forIndex: 2))
     }
 
@@ -145,15 +156,22 @@ import VipsBridge
         let fixture = try OutputFixture.make(aspectRatios: [1, 1])
         defer { fixture.remove() }
         struct Item: LayoutItem { var attributes: LayoutAttributes }
-        let front = Item(attributes: LayoutAttributes(index: 0, center: Point(x: 50, y: 50), size: Size(width: 60, height: 60),
-                                                      transform: ItemTransform(tx: 5, ty: 0, scale: 1), alpha: 1, zIndex: 2))
-        let back = Item(attributes: LayoutAttributes(index: 1, center: Point(x: 80, y: 50), size: Size(width: 40, height: 40),
-                                                     transform: ItemTransform(tx: 0, ty: 0, scale: 1.5), alpha: 1, zIndex: 1))
-        let faded = Item(attributes: LayoutAttributes(index: 1, center: Point(x: 150, y: 50), size: Size(width: 20, height: 20),
-                                                      alpha: 0.5, zIndex: 0))
+        let front = Item(
+            attributes: LayoutAttributes(
+                index: 0, center: Point(x: 50, y: 50), size: Size(width: 60, height: 60),
+                transform: ItemTransform(tx: 5, ty: 0, scale: 1), alpha: 1, zIndex: 2))
+        let back = Item(
+            attributes: LayoutAttributes(
+                index: 1, center: Point(x: 80, y: 50), size: Size(width: 40, height: 40),
+                transform: ItemTransform(tx: 0, ty: 0, scale: 1.5), alpha: 1, zIndex: 1))
+        let faded = Item(
+            attributes: LayoutAttributes(
+                index: 1, center: Point(x: 150, y: 50), size: Size(width: 20, height: 20),
+                alpha: 0.5, zIndex: 0))
         // Listed front first: zIndex, not list order, decides what is on top.
-        let scene = Scene.project([front, back, faded], offset: Point(x: 0, y: 0), viewport: Size(width: 200, height: 100),
-                                  pages: [0, 1], aspectRatios: [1, 1])
+        let scene = Scene.project(
+            [front, back, faded], offset: Point(x: 0, y: 0), viewport: Size(width: 200, height: 100),
+            pages: [0, 1], aspectRatios: [1, 1])
         #expect(scene.items.map(\.zIndex) == [0, 1, 2])
         // The scaled item: 40 x 1.5 = 60 wide about its centre (80, 50) -> 50...110.
         #expect(scene.items[1].imageRect == Rect(x: 50, y: 20, width: 60, height: 60))
@@ -161,7 +179,8 @@ import VipsBridge
         #expect(scene.items[2].imageRect == Rect(x: 25, y: 20, width: 60, height: 60))
         let folder = try fixture.folder()
         let pages = Dictionary(uniqueKeysWithValues: folder.pages.map { ($0.index, $0) })
-        let image = try SceneRenderer(scale: 1, background: .white).render(scene, pages: pages, source: PageImageSource(folder: folder))
+        let image = try SceneRenderer(scale: 1, background: .white).render(
+            scene, pages: pages, source: PageImageSource(folder: folder))
         let pixels = try Pixels(image)
         // Overlap 50...85: the front page (0) wins; its right half starts at 55.
         #expect(pixels.matches(80, 50, fixture.specs[0].right))
@@ -206,13 +225,28 @@ import VipsBridge
             change(&options)
             _ = try LayoutRenderer.render(folder, options: options)
         }
-        #expect(throws: OutputFolderError.unknownLayout(name: "grid", known: ["pager", "strip", "halves", "carousel", "featured"])) {
+        #expect(
+            throws: OutputFolderError.unknownLayout(
+                name: "grid", known: ["pager", "strip", "halves", "carousel", "featured"])
+        ) {
             try render { $0.layout = "grid" }
         }
         #expect(throws: OutputFolderError.unknownPage(index: 7, count: 3)) { try render { $0.index = 7 } }
-        #expect(throws: OutputFolderError.self) { try render { $0.animation = "delete"; $0.index = 1; $0.progress = 1.5 } }
-        #expect(throws: OutputFolderError.self) { try render { $0.animation = "move"; $0.progress = 0.5 } }
-        #expect(throws: OutputFolderError.self) { try render { $0.sweep = Sweep(from: 0, to: 1, steps: 2); $0.format = .png } }
+        #expect(throws: OutputFolderError.self) {
+            try render {
+                $0.animation = "delete"; $0.index = 1; $0.progress = 1.5
+            }
+        }
+        #expect(throws: OutputFolderError.self) {
+            try render {
+                $0.animation = "move"; $0.progress = 0.5
+            }
+        }
+        #expect(throws: OutputFolderError.self) {
+            try render {
+                $0.sweep = Sweep(from: 0, to: 1, steps: 2); $0.format = .png
+            }
+        }
         #expect(throws: OutputFolderError.self) { try render { $0.format = .gif } }
         #expect(throws: OutputFolderError.self) { try render { $0.scale = 0 } }
         #expect(throws: OutputFolderError.self) { try render { $0.viewport = Size(width: 0, height: 10) } }

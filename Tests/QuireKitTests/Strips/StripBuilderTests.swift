@@ -27,7 +27,8 @@ import VipsBridge
             x += rect.width + m.spacing
             let crop = try sprite.cropped(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
             // Compared at the thumbnail's own resolution (the larger crop scaled down to it).
-            let thumbFile = try VIPSImage.load(file: fixture.url.appendingPathComponent(String(format: "thumbs/%04d.jpg", i + 1)).path)
+            let thumbFile = try VIPSImage.load(
+                file: fixture.url.appendingPathComponent(String(format: "thumbs/%04d.jpg", i + 1)).path)
             let difference = try crop.resized(toWidth: thumbFile.width, height: thumbFile.height)
                 .meanAbsoluteDifference(to: thumbFile)
             #expect(difference < 4, "page \(i): mean difference \(difference)")
@@ -36,7 +37,9 @@ import VipsBridge
             if i + 1 < m.pages.count {
                 let next = m.pages[i + 1]
                 let other = try sprite.cropped(x: next.x, y: 0, width: min(next.width, rect.width), height: 132)
-                #expect(try other.meanAbsoluteDifference(to: thumb.cropped(x: 0, y: 0, width: other.width, height: 132)) > 20)
+                #expect(
+                    try other.meanAbsoluteDifference(to: thumb.cropped(x: 0, y: 0, width: other.width, height: 132))
+                        > 20)
             }
         }
         #expect(x - m.spacing == sprite.width)
@@ -74,7 +77,8 @@ import VipsBridge
         options.maxWidth = 16_000
         let again = try StripBuilder.build(try fixture.folder(), options: options).manifest
         #expect(again.sprites.map(\.file) == ["strips/strip.png"])
-        let names = try FileManager.default.contentsOfDirectory(atPath: fixture.url.appendingPathComponent("strips").path)
+        let names = try FileManager.default.contentsOfDirectory(
+            atPath: fixture.url.appendingPathComponent("strips").path)
         #expect(!names.contains { $0.hasPrefix("strip-") && $0.hasSuffix(".png") && !$0.contains("focus") })
     }
 
@@ -112,8 +116,10 @@ import VipsBridge
             }
             // 1.5 pt inside each edge: the page; 1.5 pt outside: the transparent background
             // (gaps are at least 4 pt). This pins every frame edge to within 1.5 pt.
-            let probes: [(Double, [Double]?)] = [(f.minX + 1.5, spec.left), (f.maxX - 1.5, spec.right),
-                                                 (f.minX - 1.5, nil), (f.maxX + 1.5, nil)]
+            let probes: [(Double, [Double]?)] = [
+                (f.minX + 1.5, spec.left), (f.maxX - 1.5, spec.right),
+                (f.minX - 1.5, nil), (f.maxX + 1.5, nil)
+            ]
             for (pointX, colour) in probes {
                 let x = Int((pointX * 2).rounded())
                 guard x >= 0 && x < pixels.width else { continue }
@@ -178,7 +184,9 @@ import VipsBridge
         #expect(throws: OutputFolderError.self) { try StripBuilder.validate(jpegTransparent) }
         var badScale = StripOptions()
         badScale.scale = 4
-        #expect(throws: OutputFolderError.invalidOption("--scale must be 1, 2 or 3 (got 4)")) { try StripBuilder.validate(badScale) }
+        #expect(throws: OutputFolderError.invalidOption("--scale must be 1, 2 or 3 (got 4)")) {
+            try StripBuilder.validate(badScale)
+        }
 
         // A page whose files are all gone is named in the error.
         try FileManager.default.removeItem(at: fixture.url.appendingPathComponent("thumbs"))

@@ -25,9 +25,10 @@ import QuireTestSupport
 
     @Test func entitiesScriptsDirectionAndLineKindsAreRead() throws {
         let page = try HOCRReader.read(try Self.fixture("scripts.hocr"))
-        #expect(page.lines.map { $0.words.map(\.text) } == [
-            ["Fish&Chips", "<café>", "Ελληνικά", "日本語"], ["مرحبا", "بالعالم"], ["שלום", "2026"],
-        ])
+        #expect(
+            page.lines.map { $0.words.map(\.text) } == [
+                ["Fish&Chips", "<café>", "Ελληνικά", "日本語"], ["مرحبا", "بالعالم"], ["שלום", "2026"]
+            ])
         #expect(page.lines[0].words.allSatisfy { !$0.rightToLeft })
         #expect(page.lines[1].words.allSatisfy { $0.rightToLeft })  // from the paragraph's dir
         #expect(page.lines[2].words.map(\.rightToLeft) == [true, false])  // a word's own dir wins
@@ -36,7 +37,9 @@ import QuireTestSupport
 
     @Test func aFileWithoutAPageIsRefusedAndBrokenNumbersAreDropped() {
         #expect(throws: HOCRError.noPage) { try HOCRReader.read(Array("<html><body>text</body></html>".utf8)) }
-        #expect(throws: HOCRError.noPage) { try HOCRReader.read(Array("<div class='ocr_page' title='bbox 0 0 1e400 5'>".utf8)) }
+        #expect(throws: HOCRError.noPage) {
+            try HOCRReader.read(Array("<div class='ocr_page' title='bbox 0 0 1e400 5'>".utf8))
+        }
         let odd = """
             <div class='ocr_page' title='bbox 0 0 100 100'>
             <span class='ocr_line' title='bbox 0 0 100 10; baseline nan -3'>
@@ -59,14 +62,19 @@ import QuireTestSupport
         try #require(!corpus.isEmpty, "the seed corpus Tests/Fixtures/fuzz/hocr is missing")
         var mutator = FuzzMutator(seed: FuzzMutator.seedFromEnvironment)
         for _ in 0..<FuzzMutator.iterations {
-            let input = mutator.mutate(corpus[mutator.next(below: corpus.count)],
-                                       tokens: ["<", ">", "</span>", "<span class='ocrx_word' title='bbox 1 2 3 4'>", "&#x", "&#99999999;",
-                                                "&amp", "'", "\"", "bbox ", "baseline ", "1e308", "-5", "dir='rtl'", "<!--", "<?"])
+            let input = mutator.mutate(
+                corpus[mutator.next(below: corpus.count)],
+                tokens: [
+                    "<", ">", "</span>", "<span class='ocrx_word' title='bbox 1 2 3 4'>", "&#x", "&#99999999;",
+                    "&amp", "'", "\"", "bbox ", "baseline ", "1e308", "-5", "dir='rtl'", "<!--", "<?"
+                ])
             do {
                 let page = try HOCRReader.read(input)
                 #expect(page.width >= 1 && page.height >= 1)
                 for word in page.words {
-                    #expect(!word.text.isEmpty && word.box.minX >= 0 && word.box.maxY <= HOCRReader.maxCoordinate, "seed \(mutator.seed)")
+                    #expect(
+                        !word.text.isEmpty && word.box.minX >= 0 && word.box.maxY <= HOCRReader.maxCoordinate,
+                        "seed \(mutator.seed)")
                 }
             } catch {
                 #expect(error == .noPage)

@@ -7,15 +7,17 @@ import QuireImaging
 /// rerun at a time (409 for a second), and the saved file is the canonical one.
 @Suite struct CorrectionsEndpointTests {
     /// A summary of no pages, for a rerun that does nothing.
-    static let empty = ProcessSummary(report: LayoutReport(viewport: .init(), pages: [LayoutReport.PageInput](), errors: []),
-                                      layoutPath: "layout.json")
+    static let empty = ProcessSummary(
+        report: LayoutReport(viewport: .init(), pages: [LayoutReport.PageInput](), errors: []),
+        layoutPath: "layout.json")
 
     /// The first save runs on a thread of its own (not a task: blocking the test's cooperative
     /// threads could starve it on two cores).
     @Test func aSecondSaveWhileOneRunsIsRefusedWith409() throws {
         let out = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), finished = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0),
+            finished = DispatchSemaphore(value: 0)
         let endpoint = CorrectionsEndpoint(output: out, token: "t") { _, _ in
             started.signal()
             _ = release.wait(timeout: .now() + 60)  // a hang guard only
@@ -33,7 +35,9 @@ import QuireImaging
         try #require(finished.wait(timeout: .now() + 60) == .success)
         #expect(first.value?.status == 200)
         #expect(first.value?.json == #"{"errors":[],"excluded":0,"layout":"layout.json","redone":[]}"#)
-        #expect(try String(contentsOfFile: out + "/corrections.json", encoding: .utf8) == "{\n  \"a.jpg\": {\"rotate\": 90}\n}\n")
+        #expect(
+            try String(contentsOfFile: out + "/corrections.json", encoding: .utf8)
+                == "{\n  \"a.jpg\": {\"rotate\": 90}\n}\n")
         // Free again once the first is done (this rerun is let through at once).
         release.signal()
         #expect(endpoint.handle(body: Array("{}".utf8)).status == 200)

@@ -16,10 +16,13 @@ import QuireTestSupport
         var mutator = FuzzMutator(seed: FuzzMutator.seedFromEnvironment)
         let limits = HTTPRequestHead.Limits()
         for _ in 0..<FuzzMutator.iterations {
-            let input = mutator.mutate(Self.corpus[mutator.next(below: Self.corpus.count)],
-                                       tokens: ["\r\n", "\n", ":", " ", "%", "%2e%2e", "..", "/", "HTTP/1.1", "Host: ",
-                                                "Range: bytes=", "-", ",", "\0", "\u{7f}", "99999999999999999999"],
-                                       maxRun: 20_000)
+            let input = mutator.mutate(
+                Self.corpus[mutator.next(below: Self.corpus.count)],
+                tokens: [
+                    "\r\n", "\n", ":", " ", "%", "%2e%2e", "..", "/", "HTTP/1.1", "Host: ",
+                    "Range: bytes=", "-", ",", "\0", "\u{7f}", "99999999999999999999"
+                ],
+                maxRun: 20_000)
             let end = HTTPRequestHead.endOfHead(in: input)
             do {
                 let head = try HTTPRequestHead.parse(Array(input[..<(end ?? input.count)]), limits: limits)
@@ -27,8 +30,10 @@ import QuireTestSupport
                 #expect(head.version == "HTTP/1.1" || head.version == "HTTP/1.0")
                 if let segments = ServedTarget.relativePath(of: head.target) {
                     for segment in segments {
-                        #expect(!segment.isEmpty && !segment.hasPrefix(".") && !segment.contains("/") && !segment.contains("\0"),
-                                "seed \(mutator.seed): \(segments)")
+                        #expect(
+                            !segment.isEmpty && !segment.hasPrefix(".") && !segment.contains("/")
+                                && !segment.contains("\0"),
+                            "seed \(mutator.seed): \(segments)")
                     }
                 }
                 let size = mutator.next(below: 5000)

@@ -19,15 +19,15 @@ import Testing
     }
 
     @Test(arguments: [
-        ("GET /\r\n\r\n", 400),                                   // no version
+        ("GET /\r\n\r\n", 400),  // no version
         ("GET / HTTP/2.0\r\n\r\n", 505),
-        ("GET  / HTTP/1.1\r\n\r\n", 400),                         // two blanks
-        ("G(T / HTTP/1.1\r\n\r\n", 400),                          // method not a token
-        ("GET /a\u{7f} HTTP/1.1\r\n\r\n", 400),                   // control byte in target
-        ("GET / HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n", 400),    // obsolete line folding
+        ("GET  / HTTP/1.1\r\n\r\n", 400),  // two blanks
+        ("G(T / HTTP/1.1\r\n\r\n", 400),  // method not a token
+        ("GET /a\u{7f} HTTP/1.1\r\n\r\n", 400),  // control byte in target
+        ("GET / HTTP/1.1\r\nHost: a\r\n folded\r\n\r\n", 400),  // obsolete line folding
         ("GET / HTTP/1.1\r\nNo colon\r\n\r\n", 400),
-        ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),    // two Hosts
-        ("GET / HTTP/1.1\r\nX: a\u{1}b\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),  // two Hosts
+        ("GET / HTTP/1.1\r\nX: a\u{1}b\r\n\r\n", 400)
     ])
     func malformedHeadsAreRefusedWithTheirStatus(text: String, status: Int) {
         #expect(throws: HTTPRequestError.self) { try parse(text) }
@@ -54,8 +54,10 @@ import Testing
         #expect(ServedTarget.relativePath(of: "/pages/0001.jpg?v=2#x") == ["pages", "0001.jpg"])
         #expect(ServedTarget.relativePath(of: "/iiif/") == ["iiif", "index.html"])
         #expect(ServedTarget.relativePath(of: "/a%20b.jpg") == ["a b.jpg"])
-        for refused in ["/../etc/passwd", "/pages/%2e%2e/%2e%2e/etc/passwd", "/.quire/manifest.json",
-                        "/pages/.0001.jpg.partial-1-2", "http://evil/x", "/a%00b", "/a%zz", "/a%c3", "/a\\..\\b", "*"] {
+        for refused in [
+            "/../etc/passwd", "/pages/%2e%2e/%2e%2e/etc/passwd", "/.quire/manifest.json",
+            "/pages/.0001.jpg.partial-1-2", "http://evil/x", "/a%00b", "/a%zz", "/a%c3", "/a\\..\\b", "*"
+        ] {
             #expect(ServedTarget.relativePath(of: refused) == nil, "\(refused)")
         }
     }
@@ -64,7 +66,9 @@ import Testing
         for host in ["127.0.0.1", "127.0.0.1:8000", "LOCALHOST:8000", "[::1]:8000", nil] as [String?] {
             #expect(ServedTarget.isLocalHost(host, port: 8000), "\(host ?? "nil")")
         }
-        for host in ["evil.example", "evil.example:8000", "127.0.0.1:9000", "127.0.0.1.evil.example", "localhost.evil", ""] {
+        for host in [
+            "evil.example", "evil.example:8000", "127.0.0.1:9000", "127.0.0.1.evil.example", "localhost.evil", ""
+        ] {
             #expect(!ServedTarget.isLocalHost(host, port: 8000), "\(host)")
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 import QuireKit
 import Testing
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `quire view --serve` under abuse: idle and slow clients, symbolic links out of the folder,
@@ -20,7 +20,9 @@ import Glibc
         return folder
     }
 
-    private func server(_ folder: String, _ configure: (inout StaticServer.Limits) -> Void = { _ in }) throws -> StaticServer {
+    private func server(_ folder: String, _ configure: (inout StaticServer.Limits) -> Void = { _ in }) throws
+        -> StaticServer
+    {
         var limits = StaticServer.Limits()
         configure(&limits)
         let server = try StaticServer(folder: URL(fileURLWithPath: folder), port: 0, limits: limits)
@@ -48,7 +50,9 @@ import Glibc
     }
 
     @Test func aFloodPastTheCapIsAnswered503AndTheServerRecovers() throws {
-        let s = try server(try servedFolder()) { $0.maxConnections = 2; $0.headTimeout = 1 }
+        let s = try server(try servedFolder()) {
+            $0.maxConnections = 2; $0.headTimeout = 1
+        }
         defer { s.stop() }
         let held = try (0..<2).map { _ in try RawClient(port: s.port) }
         Thread.sleep(forTimeInterval: 0.2)
@@ -146,7 +150,9 @@ struct RawClient {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw RawClientError.connect }
     }
@@ -175,7 +181,8 @@ struct RawClient {
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(
+                in: .whitespaces)
         }
         return Reply(status: status, headers: headers, body: Array(bytes[end...]))
     }
@@ -183,7 +190,9 @@ struct RawClient {
     func close() { _ = Glibc.close(fd) }
 
     /// One request on a fresh connection.
-    static func get(port: UInt16, _ target: String, method: String = "GET", host: String? = nil, extra: String = "") throws -> Reply {
+    static func get(port: UInt16, _ target: String, method: String = "GET", host: String? = nil, extra: String = "")
+        throws -> Reply
+    {
         let client = try RawClient(port: port)
         defer { client.close() }
         try client.send("\(method) \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n\(extra)\r\n")

@@ -15,7 +15,8 @@ import QuireKit
         while let url = walker?.nextObject() as? URL {
             guard ["html", "css", "js"].contains(url.pathExtension) else { continue }
             let relative = String(url.standardizedFileURL.path.dropFirst(viewer.standardizedFileURL.path.count + 1))
-            onDisk[relative == "index.html" ? relative : "quire-viewer/" + relative] = try String(contentsOf: url, encoding: .utf8)
+            onDisk[relative == "index.html" ? relative : "quire-viewer/" + relative] = try String(
+                contentsOf: url, encoding: .utf8)
         }
         let embedded = Dictionary(uniqueKeysWithValues: ViewerAssets.files.map { ($0.path, $0.text) })
         #expect(Set(embedded.keys) == Set(onDisk.keys), "run Scripts/embed_viewer.py")

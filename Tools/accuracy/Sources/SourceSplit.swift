@@ -41,8 +41,9 @@ struct SourceReport {
     var scores: [PhotoSource: Scores] = [:]
 
     mutating func add(_ source: PhotoSource, truth: Quad, quad: Quad?, width: Int, height: Int, confidence: Double) {
-        scores[source, default: Scores()].add(truth: truth, quad: quad, width: width, height: height, ms: nil,
-                                              confidence: confidence)
+        scores[source, default: Scores()].add(
+            truth: truth, quad: quad, width: width, height: height, ms: nil,
+            confidence: confidence)
     }
 
     func lines() -> [String] {
@@ -50,9 +51,10 @@ struct SourceReport {
         var out: [String] = []
         for heldOut in [true, false] {
             let group = scores.keys.filter { $0.heldOut == heldOut }.sorted()
-            out.append(heldOut
-                ? "held-out sources (\(group.count); the rules were never tuned on them; leave-one-source-out, nothing fitted yet):"
-                : "in-sample: tuned-on sources (\(group.count); the rules were tuned on these photos):")
+            out.append(
+                heldOut
+                    ? "held-out sources (\(group.count); the rules were never tuned on them; leave-one-source-out, nothing fitted yet):"
+                    : "in-sample: tuned-on sources (\(group.count); the rules were tuned on these photos):")
             guard !group.isEmpty else { continue }
             var all = Scores()
             for source in group { all.merge(scores[source]!) }

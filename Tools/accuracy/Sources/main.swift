@@ -34,7 +34,9 @@ struct Scores {
             if quad != nil, confidence >= 0.75 {
                 sure = (sure ?? 0) + 1
                 if iou < 0.9 { sureOff += 1 }
-            } else if sure == nil { sure = 0 }
+            } else if sure == nil {
+                sure = 0
+            }
         }
         ious.append(iou)
         let diagonal = (Double(width * width + height * height)).squareRoot()
@@ -55,12 +57,18 @@ struct Scores {
         // Harmful: the user would get the wrong region (IoU < 0.6 with the true page).
         let harmful = ious.filter { $0 < 0.6 }.count
         let msText = ms.isEmpty ? "-" : String(format: "%.1f", ms.reduce(0, +) / Double(ms.count))
-        let aspect = aspectErrors.isEmpty ? "" : String(format: "  aspect err mean %.1f%% worst %.1f%%",
-            aspectErrors.reduce(0, +) / Double(aspectErrors.count) * 100, aspectErrors.max()! * 100)
+        let aspect =
+            aspectErrors.isEmpty
+            ? ""
+            : String(
+                format: "  aspect err mean %.1f%% worst %.1f%%",
+                aspectErrors.reduce(0, +) / Double(aspectErrors.count) * 100, aspectErrors.max()! * 100)
         // Sure but off: a quad reported at confidence >= 0.75 that is not the page (IoU < 0.9).
         let sureText = sure.map { String(format: "  sure(conf>=0.75)=%d under IoU 0.9: %d", $0, sureOff) } ?? ""
-        return String(format: "%-10@ n=%3d  meanIoU=%.4f  IoU>=0.9: %5.1f%%  minIoU=%.3f  worstCorner/diag=%.4f  found=%d  harmful(IoU<0.6)=%d  ms/page=%@",
-                      name as NSString, ious.count, mean, share * 100, ious.min()!, corner, found, harmful, msText as NSString)
+        return String(
+            format:
+                "%-10@ n=%3d  meanIoU=%.4f  IoU>=0.9: %5.1f%%  minIoU=%.3f  worstCorner/diag=%.4f  found=%d  harmful(IoU<0.6)=%d  ms/page=%@",
+            name as NSString, ious.count, mean, share * 100, ious.min()!, corner, found, harmful, msText as NSString)
             + sureText + aspect
     }
 }
@@ -126,18 +134,26 @@ for dataset in datasets {
         for name in names {
             let path = (dataset as NSString).appendingPathComponent(name)
             let trueSkew = truth[name]?["skew_deg"] as? Double ?? 0
-            guard let r = try? Detector.detect(file: path, fullResolution: fullResolution) else { print("  \(name): unreadable"); continue }
+            guard let r = try? Detector.detect(file: path, fullResolution: fullResolution) else {
+                print("  \(name): unreadable"); continue
+            }
             if verbose {
-                print(String(format: "  %@ true %.3f measured %@", name as NSString, trueSkew,
-                             r.skewDegrees.map { String(format: "%.3f (conf %.2f)", $0, r.confidence) } ?? "- (taken as photo)"))
+                print(
+                    String(
+                        format: "  %@ true %.3f measured %@", name as NSString, trueSkew,
+                        r.skewDegrees.map { String(format: "%.3f (conf %.2f)", $0, r.confidence) }
+                            ?? "- (taken as photo)"))
             }
             if r.skewDegrees != nil { asScan += 1 }
             errors.append(abs((r.skewDegrees ?? 0) - trueSkew))
             if let t = r.detectionMilliseconds { ms.append(t) }
         }
         let n = Double(max(1, errors.count))
-        print(String(format: "quire      n=%3d  taken as scan: %d  mean|skew err|=%.3f deg  worst=%.3f deg  ms/page=%.1f",
-                     errors.count, asScan, errors.reduce(0, +) / n, errors.max() ?? 0, ms.reduce(0, +) / Double(max(1, ms.count))))
+        print(
+            String(
+                format: "quire      n=%3d  taken as scan: %d  mean|skew err|=%.3f deg  worst=%.3f deg  ms/page=%.1f",
+                errors.count, asScan, errors.reduce(0, +) / n, errors.max() ?? 0,
+                ms.reduce(0, +) / Double(max(1, ms.count))))
         continue
     }
     var quire = Scores()
@@ -161,30 +177,41 @@ for dataset in datasets {
             // The machine is shared: the best of several runs is the cost of detection itself.
             for _ in 1..<repeats {
                 let again = try Detector.detect(file: path, fullResolution: fullResolution)
-                r.detectionMilliseconds = min(r.detectionMilliseconds ?? .infinity, again.detectionMilliseconds ?? .infinity)
+                r.detectionMilliseconds = min(
+                    r.detectionMilliseconds ?? .infinity, again.detectionMilliseconds ?? .infinity)
             }
-            if r.skewDegrees == nil { asPhoto += 1 } else if r.quad == nil {
+            if r.skewDegrees == nil {
+                asPhoto += 1
+            } else if r.quad == nil {
                 // Taken for a scan: the user gets the page deskewed and trimmed, not the frame.
                 r.quad = scanRegion(path, width: r.width, height: r.height)
             }
             if verbose {
                 let used = r.quad ?? Quad(rect: Rect(x: 0, y: 0, width: Double(r.width), height: Double(r.height)))
-                print(String(format: "  %@ IoU=%.4f conf=%.2f scan=%@ ms=%.1f", name as NSString, t.intersectionOverUnion(with: used),
-                             r.confidence, r.skewDegrees == nil ? "no" : "yes", r.detectionMilliseconds ?? 0))
+                print(
+                    String(
+                        format: "  %@ IoU=%.4f conf=%.2f scan=%@ ms=%.1f", name as NSString,
+                        t.intersectionOverUnion(with: used),
+                        r.confidence, r.skewDegrees == nil ? "no" : "yes", r.detectionMilliseconds ?? 0))
             }
-            quire.add(truth: t, quad: r.quad, width: r.width, height: r.height, ms: r.detectionMilliseconds,
-                      confidence: r.confidence)
+            quire.add(
+                truth: t, quad: r.quad, width: r.width, height: r.height, ms: r.detectionMilliseconds,
+                confidence: r.confidence)
             if let source {
                 bySource.add(source, truth: t, quad: r.quad, width: r.width, height: r.height, confidence: r.confidence)
             }
             if let q = r.quad, let paper = entry["paper_aspect"] as? Double {
-                quire.addAspect(estimated: PageCorrection.estimatedAspectRatio(of: q, imageWidth: r.width, imageHeight: r.height),
-                                truth: paper)
+                quire.addAspect(
+                    estimated: PageCorrection.estimatedAspectRatio(of: q, imageWidth: r.width, imageHeight: r.height),
+                    truth: paper)
                 let fromTruth = PageCorrection.estimatedAspectRatio(of: t, imageWidth: r.width, imageHeight: r.height)
                 if ProcessInfo.processInfo.environment["QUIRE_ASPECT_DEBUG"] != nil {
                     let e = t.edgeLengths
-                    print(String(format: "  %@ aspect true %.4f  from true quad %.4f  edges %.4f", name as NSString, paper, fromTruth,
-                                 (e.top + e.bottom) / (e.left + e.right)))
+                    print(
+                        String(
+                            format: "  %@ aspect true %.4f  from true quad %.4f  edges %.4f", name as NSString, paper,
+                            fromTruth,
+                            (e.top + e.bottom) / (e.left + e.right)))
                 }
             }
         } catch {
@@ -192,8 +219,9 @@ for dataset in datasets {
         }
         for (peer, map) in peerResults {
             let hit = map[name] ?? map[path]
-            peerScores[peer, default: Scores()].add(truth: t, quad: hit?.0 ?? nil, width: size[0], height: size[1],
-                                                    ms: hit?.1 ?? nil)
+            peerScores[peer, default: Scores()].add(
+                truth: t, quad: hit?.0 ?? nil, width: size[0], height: size[1],
+                ms: hit?.1 ?? nil)
         }
         if let dir = pagesDir {
             try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -223,11 +251,14 @@ func scanRegion(_ path: String, width: Int, height: Int) -> Quad? {
     let work = NSTemporaryDirectory() + "quire-scan-\(getpid())"
     try? FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: work) }
-    let pipeline = PagePipeline(renditions: RenditionOptions(previewSize: 64, thumbnailSize: 32),
-                                correction: CorrectionOptions(rotate: .none), split: SplitOptions(mode: .none))
-    let paths = PageOutputPaths(page: work + "/page.jpg", preview: work + "/preview.jpg", thumbnail: work + "/thumb.jpg")
+    let pipeline = PagePipeline(
+        renditions: RenditionOptions(previewSize: 64, thumbnailSize: 32),
+        correction: CorrectionOptions(rotate: .none), split: SplitOptions(mode: .none))
+    let paths = PageOutputPaths(
+        page: work + "/page.jpg", preview: work + "/preview.jpg", thumbnail: work + "/thumb.jpg")
     guard let record = try? pipeline.process(PageSource(path: path), to: paths).first?.correction,
-          record.kind == .deskew, let crop = record.crop else { return nil }
+        record.kind == .deskew, let crop = record.crop
+    else { return nil }
     return unturned(crop, degrees: record.skewDegrees ?? 0, width: Double(width), height: Double(height))
 }
 
@@ -251,8 +282,12 @@ func scoreSpreads(dataset: String, truth: [String: [String: Any]]) {
     var split = 0, good = 0, ious: [Double] = []
     for name in spreads {
         guard let pages = truth[name]?["pages"] as? [[String: Any]] else { continue }
-        let paths = PageOutputPaths(page: work + "/page.jpg", preview: work + "/preview.jpg", thumbnail: work + "/thumb.jpg")
-        guard let results = try? pipeline.process(PageSource(path: (dataset as NSString).appendingPathComponent(name)), to: paths) else {
+        let paths = PageOutputPaths(
+            page: work + "/page.jpg", preview: work + "/preview.jpg", thumbnail: work + "/thumb.jpg")
+        guard
+            let results = try? pipeline.process(
+                PageSource(path: (dataset as NSString).appendingPathComponent(name)), to: paths)
+        else {
             print("  spread \(name): cannot be processed"); continue
         }
         guard results.count == pages.count else { print("  spread \(name): not split"); continue }
@@ -263,53 +298,70 @@ func scoreSpreads(dataset: String, truth: [String: [String: Any]]) {
             if region == nil, let rect = result.split?.rect {
                 // No quad: its part of the spread, after a scan's trim, turned back into the photo.
                 let origin = result.correction.crop.map { Point(x: $0.minX, y: $0.minY) } ?? Point(x: 0, y: 0)
-                let part = Rect(x: rect.minX + origin.x, y: rect.minY + origin.y, width: rect.width, height: rect.height)
+                let part = Rect(
+                    x: rect.minX + origin.x, y: rect.minY + origin.y, width: rect.width, height: rect.height)
                 let size = truth[name]?["display_size"] as? [Double] ?? [0, 0]
-                region = result.correction.kind == .deskew
+                region =
+                    result.correction.kind == .deskew
                     ? unturned(part, degrees: result.correction.skewDegrees ?? 0, width: size[0], height: size[1])
                     : Quad(rect: part)
             }
             let iou = region.map { t.intersectionOverUnion(with: $0) } ?? 0
             ious.append(iou)
             if iou >= 0.9 { good += 1 }
-            print(String(format: "  spread %@ page %d (%@): IoU=%.4f", name as NSString, result.split?.part ?? 0,
-                         result.correction.kind.rawValue as NSString, iou))
+            print(
+                String(
+                    format: "  spread %@ page %d (%@): IoU=%.4f", name as NSString, result.split?.part ?? 0,
+                    result.correction.kind.rawValue as NSString, iou))
         }
     }
-    print(String(format: "spreads    n=%3d  split=%d  pages IoU>=0.9: %d of %d  minIoU=%.3f", spreads.count, split, good,
-                 ious.count, ious.min() ?? 0))
+    print(
+        String(
+            format: "spreads    n=%3d  split=%d  pages IoU>=0.9: %d of %d  minIoU=%.3f", spreads.count, split, good,
+            ious.count, ious.min() ?? 0))
 }
 
 if warpBench, let dataset = datasets.first {
     // A 12 MP capture warped with its true quad to the page's own size.
     let path = (dataset as NSString).appendingPathComponent("cap_000.jpg")
-    if let truth = (try? readJSON((dataset as NSString).appendingPathComponent("truth.json"))) as? [String: [String: Any]],
-       let t = quad(from: truth["cap_000.jpg"]?["corners"]),
-       let image = try? VIPSImage.load(file: path).autorotated().displayReady(),
-       let bytes = try? image.pixelBytes() {
+    if let truth = (try? readJSON((dataset as NSString).appendingPathComponent("truth.json")))
+        as? [String: [String: Any]],
+        let t = quad(from: truth["cap_000.jpg"]?["corners"]),
+        let image = try? VIPSImage.load(file: path).autorotated().displayReady(),
+        let bytes = try? image.pixelBytes()
+    {
         let e = t.edgeLengths
         // The page at its own size, and a whole-frame 12 MP output (a page filling the photo).
-        let inset = Quad(topLeft: Point(x: 40, y: 30), topRight: Point(x: Double(image.width) - 10, y: 0),
-                         bottomRight: Point(x: Double(image.width), y: Double(image.height)),
-                         bottomLeft: Point(x: 0, y: Double(image.height) - 20))
-        for (quad, w, h) in [(t, Int(max(e.top, e.bottom)), Int(max(e.left, e.right))), (inset, image.width, image.height)] {
+        let inset = Quad(
+            topLeft: Point(x: 40, y: 30), topRight: Point(x: Double(image.width) - 10, y: 0),
+            bottomRight: Point(x: Double(image.width), y: Double(image.height)),
+            bottomLeft: Point(x: 0, y: Double(image.height) - 20))
+        for (quad, w, h) in [
+            (t, Int(max(e.top, e.bottom)), Int(max(e.left, e.right))), (inset, image.width, image.height)
+        ] {
             var times: [Double] = [], cpu: [Double] = []
             for _ in 0..<7 {
                 let cpu0 = clock()
                 defer { cpu.append(Double(clock() - cpu0) / Double(CLOCKS_PER_SEC) * 1000) }
                 let clock = ContinuousClock()
                 let d = clock.measure {
-                    _ = try? PerspectiveWarp.warp(pixels: bytes, width: image.width, height: image.height, bands: image.bands,
-                                                  quad: quad, outputWidth: w, outputHeight: h)
+                    _ = try? PerspectiveWarp.warp(
+                        pixels: bytes, width: image.width, height: image.height, bands: image.bands,
+                        quad: quad, outputWidth: w, outputHeight: h)
                 }
                 times.append(Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000)
             }
             times.sort(); cpu.sort()
-            print(String(format: "warp RGB: %dx%d source (%.1f MP) -> %dx%d (%.1f MP): wall median %.1f ms, best %.1f ms; CPU (all threads) median %.1f ms",
-                         image.width, image.height, Double(image.width * image.height) / 1e6, w, h,
-                         Double(w * h) / 1e6, times[times.count / 2], times[0], cpu[cpu.count / 2]))
+            print(
+                String(
+                    format:
+                        "warp RGB: %dx%d source (%.1f MP) -> %dx%d (%.1f MP): wall median %.1f ms, best %.1f ms; CPU (all threads) median %.1f ms",
+                    image.width, image.height, Double(image.width * image.height) / 1e6, w, h,
+                    Double(w * h) / 1e6, times[times.count / 2], times[0], cpu[cpu.count / 2]))
             // The same from the file's YCbCr planes (what `quire process` warps for 4:2:0 JPEGs).
-            if image.width == 4000, let frame = try? YCbCrFrame.decodingJPEG(file: path, width: image.width, height: image.height) {
+            if image.width == 4000,
+                let frame = try? YCbCrFrame.decodingJPEG(file: path, width: image.width, height: image.height)
+            {
                 let planes = PlanarPixels(frame)
                 var out = [UInt8](repeating: 0, count: w * h * 3)
                 var times: [Double] = [], cpu: [Double] = []
@@ -317,15 +369,19 @@ if warpBench, let dataset = datasets.first {
                     let cpu0 = clock()
                     let d = ContinuousClock().measure {
                         out.withUnsafeMutableBufferPointer {
-                            _ = try? PerspectiveWarp.warp(planes: planes, quad: quad, outputWidth: w, outputHeight: h, into: $0)
+                            _ = try? PerspectiveWarp.warp(
+                                planes: planes, quad: quad, outputWidth: w, outputHeight: h, into: $0)
                         }
                     }
                     cpu.append(Double(clock() - cpu0) / Double(CLOCKS_PER_SEC) * 1000)
                     times.append(Double(d.components.attoseconds) / 1e15 + Double(d.components.seconds) * 1000)
                 }
                 times.sort(); cpu.sort()
-                print(String(format: "warp YCbCr: -> %dx%d: wall median %.1f ms, best %.1f ms; CPU (all threads) median %.1f ms",
-                             w, h, times[times.count / 2], times[0], cpu[cpu.count / 2]))
+                print(
+                    String(
+                        format:
+                            "warp YCbCr: -> %dx%d: wall median %.1f ms, best %.1f ms; CPU (all threads) median %.1f ms",
+                        w, h, times[times.count / 2], times[0], cpu[cpu.count / 2]))
             }
         }
     }

@@ -5,10 +5,10 @@ enum PDFAMetadata {
     /// The packet for a document with these fields; `createDate` is ISO 8601 UTC or nil.
     static func xmp(title: String, author: String?, creator: String, producer: String, createDate: String?) -> String {
         var description = """
-              <dc:format>application/pdf</dc:format>
-              <dc:title><rdf:Alt><rdf:li xml:lang="x-default">\(escape(title))</rdf:li></rdf:Alt></dc:title>
+                  <dc:format>application/pdf</dc:format>
+                  <dc:title><rdf:Alt><rdf:li xml:lang="x-default">\(escape(title))</rdf:li></rdf:Alt></dc:title>
 
-        """
+            """
         if let author {
             description += "      <dc:creator><rdf:Seq><rdf:li>\(escape(author))</rdf:li></rdf:Seq></dc:creator>\n"
         }
@@ -19,19 +19,19 @@ enum PDFAMetadata {
         description += "      <pdf:Producer>\(escape(producer))</pdf:Producer>\n"
         description += "      <pdfaid:part>2</pdfaid:part>\n      <pdfaid:conformance>B</pdfaid:conformance>\n"
         return """
-        <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
-        <x:xmpmeta xmlns:x="adobe:ns:meta/">
-          <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-            <rdf:Description rdf:about=""
-                xmlns:dc="http://purl.org/dc/elements/1.1/"
-                xmlns:xmp="http://ns.adobe.com/xap/1.0/"
-                xmlns:pdf="http://ns.adobe.com/pdf/1.3/"
-                xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/">
-        \(description)    </rdf:Description>
-          </rdf:RDF>
-        </x:xmpmeta>
-        <?xpacket end="w"?>
-        """
+            <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+            <x:xmpmeta xmlns:x="adobe:ns:meta/">
+              <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+                <rdf:Description rdf:about=""
+                    xmlns:dc="http://purl.org/dc/elements/1.1/"
+                    xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+                    xmlns:pdf="http://ns.adobe.com/pdf/1.3/"
+                    xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/">
+            \(description)    </rdf:Description>
+              </rdf:RDF>
+            </x:xmpmeta>
+            <?xpacket end="w"?>
+            """
     }
 
     /// Text escaped for XML character data and attribute values.

@@ -64,20 +64,23 @@ final class PDFDocumentWriter {
         switch image {
         case .jpeg(let path, let width, let height, let components):
             (pixelWidth, pixelHeight) = (width, height)
-            try writer.stream(imageRef, dictionary: imageDictionary(width, height, components) + " /Filter /DCTDecode", file: path)
+            try writer.stream(
+                imageRef, dictionary: imageDictionary(width, height, components) + " /Filter /DCTDecode", file: path)
         case .pixels(let bytes, let width, let height, let bands):
             (pixelWidth, pixelHeight) = (width, height)
             guard bytes.count == width * height * bands else {
                 throw ExportError(path: "pdf", reason: "page pixels do not match \(width)x\(height)x\(bands)")
             }
-            try writer.stream(imageRef, dictionary: imageDictionary(width, height, bands) + " /Filter /FlateDecode",
-                              data: try Deflate.compress(bytes))
+            try writer.stream(
+                imageRef, dictionary: imageDictionary(width, height, bands) + " /Filter /FlateDecode",
+                data: try Deflate.compress(bytes))
         }
         let imageY = placement.pageHeight - placement.y - placement.height
         var content = "q \(n(placement.width)) 0 0 \(n(placement.height)) \(n(placement.x)) \(n(imageY)) cm /Im0 Do Q\n"
         var resources = "/XObject << /Im0 \(imageRef.text) >>"
         if let text {
-            let layer = PDFTextLayer.operators(for: text, pixelWidth: pixelWidth, pixelHeight: pixelHeight, placement: placement)
+            let layer = PDFTextLayer.operators(
+                for: text, pixelWidth: pixelWidth, pixelHeight: pixelHeight, placement: placement)
             if !layer.isEmpty {
                 content += layer
                 textBytes += layer.utf8.count
@@ -85,9 +88,12 @@ final class PDFDocumentWriter {
             }
         }
         let contentRef = writer.reserve()
-        try writer.stream(contentRef, dictionary: "/Filter /FlateDecode", data: try Deflate.compress(Array(content.utf8)))
+        try writer.stream(
+            contentRef, dictionary: "/Filter /FlateDecode", data: try Deflate.compress(Array(content.utf8)))
         let pageRef = writer.reserve()
-        try writer.object(pageRef, """
+        try writer.object(
+            pageRef,
+            """
             << /Type /Page /Parent \(pagesRef.text) /MediaBox [0 0 \(n(placement.pageWidth)) \(n(placement.pageHeight))] \
             /Resources << \(resources) >> /Contents \(contentRef.text) >>
             """)
@@ -101,22 +107,29 @@ final class PDFDocumentWriter {
 
     /// Writes the page tree, bookmarks, metadata and cross-reference table, and closes the file.
     func close() throws {
-        try writer.object(pagesRef, "<< /Type /Pages /Kids [\(pageRefs.map(\.text).joined(separator: " "))] /Count \(pageRefs.count) >>")
+        try writer.object(
+            pagesRef,
+            "<< /Type /Pages /Kids [\(pageRefs.map(\.text).joined(separator: " "))] /Count \(pageRefs.count) >>")
         var catalog = "/Type /Catalog /Pages \(pagesRef.text)"
         if let outlines = try writeOutlines() { catalog += " /Outlines \(outlines.text) /PageMode /UseOutlines" }
         let infoRef = writer.reserve()
-        var infoText = "/Title \(PDFSyntax.textString(info.title)) /Creator \(PDFSyntax.textString(info.creator)) /Producer \(PDFSyntax.textString(Self.producer))"
+        var infoText =
+            "/Title \(PDFSyntax.textString(info.title)) /Creator \(PDFSyntax.textString(info.creator)) /Producer \(PDFSyntax.textString(Self.producer))"
         if let author = info.author { infoText += " /Author \(PDFSyntax.textString(author))" }
         if let date = info.creationDate.flatMap(PDFSyntax.date(fromISO:)) { infoText += " /CreationDate (\(date))" }
         try writer.object(infoRef, "<< \(infoText) >>")
         if conformance == .pdfA2b {
             let metadata = writer.reserve()
-            let xmp = PDFAMetadata.xmp(title: info.title, author: info.author, creator: info.creator, producer: Self.producer,
-                                       createDate: info.creationDate)
+            let xmp = PDFAMetadata.xmp(
+                title: info.title, author: info.author, creator: info.creator, producer: Self.producer,
+                createDate: info.creationDate)
             try writer.stream(metadata, dictionary: "/Type /Metadata /Subtype /XML", data: Array(xmp.utf8))
             let profile = writer.reserve()
-            try writer.stream(profile, dictionary: "/N 3 /Filter /FlateDecode", data: try Deflate.compress(try VIPSRuntime.iccProfile(named: "srgb")))
-            catalog += " /Metadata \(metadata.text) /OutputIntents [<< /Type /OutputIntent /S /GTS_PDFA1"
+            try writer.stream(
+                profile, dictionary: "/N 3 /Filter /FlateDecode",
+                data: try Deflate.compress(try VIPSRuntime.iccProfile(named: "srgb")))
+            catalog +=
+                " /Metadata \(metadata.text) /OutputIntents [<< /Type /OutputIntent /S /GTS_PDFA1"
                 + " /OutputConditionIdentifier (sRGB IEC61966-2.1) /Info (sRGB IEC61966-2.1) /DestOutputProfile \(profile.text) >>]"
         }
         let catalogRef = writer.reserve()
@@ -141,11 +154,15 @@ final class PDFDocumentWriter {
         let type0 = writer.reserve(), cidFont = writer.reserve(), cidToGID = writer.reserve()
         let toUnicode = writer.reserve(), descriptor = writer.reserve(), program = writer.reserve()
         let width = GlyphlessFont.characterWidth
-        try writer.object(type0, "<< /Type /Font /Subtype /Type0 /BaseFont /GlyphLessFont /Encoding /Identity-H"
-                          + " /DescendantFonts [\(cidFont.text)] /ToUnicode \(toUnicode.text) >>")
-        try writer.object(cidFont, "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /GlyphLessFont"
-                          + " /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >>"
-                          + " /FontDescriptor \(descriptor.text) /DW \(width) /CIDToGIDMap \(cidToGID.text) >>")
+        try writer.object(
+            type0,
+            "<< /Type /Font /Subtype /Type0 /BaseFont /GlyphLessFont /Encoding /Identity-H"
+                + " /DescendantFonts [\(cidFont.text)] /ToUnicode \(toUnicode.text) >>")
+        try writer.object(
+            cidFont,
+            "<< /Type /Font /Subtype /CIDFontType2 /BaseFont /GlyphLessFont"
+                + " /CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >>"
+                + " /FontDescriptor \(descriptor.text) /DW \(width) /CIDToGIDMap \(cidToGID.text) >>")
         var map = [UInt8](repeating: 0, count: 2 * 65536)
         for i in stride(from: 1, to: map.count, by: 2) { map[i] = 1 }
         try writer.stream(cidToGID, dictionary: "/Filter /FlateDecode", data: try Deflate.compress(map, level: 9))
@@ -168,8 +185,10 @@ final class PDFDocumentWriter {
             end
             """
         try writer.stream(toUnicode, dictionary: "/Filter /FlateDecode", data: try Deflate.compress(Array(cmap.utf8)))
-        try writer.object(descriptor, "<< /Type /FontDescriptor /FontName /GlyphLessFont /Flags 5 /FontBBox [0 0 \(width) 1000]"
-                          + " /ItalicAngle 0 /Ascent 1000 /Descent -1 /CapHeight 1000 /StemV 80 /FontFile2 \(program.text) >>")
+        try writer.object(
+            descriptor,
+            "<< /Type /FontDescriptor /FontName /GlyphLessFont /Flags 5 /FontBBox [0 0 \(width) 1000]"
+                + " /ItalicAngle 0 /Ascent 1000 /Descent -1 /CapHeight 1000 /StemV 80 /FontFile2 \(program.text) >>")
         try writer.stream(program, dictionary: "/Length1 \(GlyphlessFont.program.count)", data: GlyphlessFont.program)
         fontRef = type0
         return type0
@@ -182,12 +201,15 @@ final class PDFDocumentWriter {
         let root = writer.reserve()
         let items = bookmarks.map { _ in writer.reserve() }
         for (i, bookmark) in bookmarks.enumerated() {
-            var entry = "/Title \(PDFSyntax.textString(bookmark.title)) /Parent \(root.text) /Dest [\(pageRefs[bookmark.page - 1].text) /Fit]"
+            var entry =
+                "/Title \(PDFSyntax.textString(bookmark.title)) /Parent \(root.text) /Dest [\(pageRefs[bookmark.page - 1].text) /Fit]"
             if i > 0 { entry += " /Prev \(items[i - 1].text)" }
             if i + 1 < items.count { entry += " /Next \(items[i + 1].text)" }
             try writer.object(items[i], "<< \(entry) >>")
         }
-        try writer.object(root, "<< /Type /Outlines /First \(items[0].text) /Last \(items[items.count - 1].text) /Count \(items.count) >>")
+        try writer.object(
+            root,
+            "<< /Type /Outlines /First \(items[0].text) /Last \(items[items.count - 1].text) /Count \(items.count) >>")
         return root
     }
 }

@@ -28,7 +28,9 @@ final class PDFObjectWriter {
     /// Starts the file at `path` (created or truncated) with the header of PDF 1.`minor` and the
     /// binary comment that tells transfer tools the file is binary.
     init(path: String, minorVersion: Int) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil), let handle = FileHandle(forWritingAtPath: path) else {
+        guard FileManager.default.createFile(atPath: path, contents: nil),
+            let handle = FileHandle(forWritingAtPath: path)
+        else {
             throw ExportError(path: path, reason: "cannot be created (\(String(cString: strerror(errno))))")
         }
         self.handle = handle
@@ -92,7 +94,9 @@ final class PDFObjectWriter {
     func finish(root: Ref, info: Ref?) throws {
         var id: [UInt8] = []
         for value in [hashes.0.finalize(), hashes.1.finalize()] {
-            for shift in stride(from: 56, through: 0, by: -8) { id.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                id.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            }
         }
         let count = nextNumber
         let start = offset
@@ -105,7 +109,9 @@ final class PDFObjectWriter {
             write(String(repeating: "0", count: max(0, 10 - digits.count)) + digits + " 00000 n \n")
         }
         let idHex = PDFSyntax.hex(id)
-        write("trailer\n<< /Size \(count) /Root \(root.text)\(info.map { " /Info \($0.text)" } ?? "") /ID [<\(idHex)> <\(idHex)>] >>\n")
+        write(
+            "trailer\n<< /Size \(count) /Root \(root.text)\(info.map { " /Info \($0.text)" } ?? "") /ID [<\(idHex)> <\(idHex)>] >>\n"
+        )
         write("startxref\n\(start)\n%%EOF\n")
         try flush()
         try handle.close()

@@ -49,7 +49,9 @@ enum PDFSyntax {
 
     static func hex16(_ unit: UInt16) -> String {
         let digits = Array("0123456789ABCDEF")
-        return String([digits[Int(unit >> 12)], digits[Int(unit >> 8 & 0xF)], digits[Int(unit >> 4 & 0xF)], digits[Int(unit & 0xF)]])
+        return String([
+            digits[Int(unit >> 12)], digits[Int(unit >> 8 & 0xF)], digits[Int(unit >> 4 & 0xF)], digits[Int(unit & 0xF)]
+        ])
     }
 
     /// Upper-case hex of bytes (file identifiers).

@@ -48,8 +48,10 @@ enum PDFTextLayer {
                 let origin = "\(PDFSyntax.number(x(start))) \(PDFSyntax.number(y(base)))"
                 // Right-to-left words go in visual order, as typesetters write them: their
                 // characters reversed, left to right; readers put them back in logical order.
-                let shown = word.rightToLeft ? (i + 1 < line.words.count ? " " : "") + String(word.text.reversed()) : text
-                out += "/\(fontName) \(PDFSyntax.number(size)) Tf \(PDFSyntax.number(scale, decimals: 2)) Tz 1 0 0 1 \(origin) Tm <\(PDFSyntax.utf16Hex(shown))> Tj\n"
+                let shown =
+                    word.rightToLeft ? (i + 1 < line.words.count ? " " : "") + String(word.text.reversed()) : text
+                out +=
+                    "/\(fontName) \(PDFSyntax.number(size)) Tf \(PDFSyntax.number(scale, decimals: 2)) Tz 1 0 0 1 \(origin) Tm <\(PDFSyntax.utf16Hex(shown))> Tj\n"
                 any = true
             }
         }

@@ -31,8 +31,10 @@ public final class CorrectionsEndpoint: Sendable {
 
     /// The endpoint of the batch in `output`, rerunning it with `rerun` (the recorded batch by
     /// default).
-    public init(output: String, token: String = CorrectionsEndpoint.newToken(),
-                rerun: (@Sendable (CorrectionsFile, String) throws -> (summary: ProcessSummary, redone: [Int]))? = nil) {
+    public init(
+        output: String, token: String = CorrectionsEndpoint.newToken(),
+        rerun: (@Sendable (CorrectionsFile, String) throws -> (summary: ProcessSummary, redone: [Int]))? = nil
+    ) {
         self.output = output
         self.token = token
         self.rerun = rerun ?? { file, path in try Self.rerunRecorded(in: output, corrections: file, path: path) }
@@ -69,8 +71,10 @@ public final class CorrectionsEndpoint: Sendable {
             let errors = summary.report.errors.map { error -> [String: Any] in
                 ["source": error.source, "code": error.code ?? "", "message": error.message]
             }
-            let reply: [String: Any] = ["redone": redone, "excluded": summary.report.excluded?.count ?? 0,
-                                        "errors": errors, "layout": Processor.layoutFileName]
+            let reply: [String: Any] = [
+                "redone": redone, "excluded": summary.report.excluded?.count ?? 0,
+                "errors": errors, "layout": Processor.layoutFileName
+            ]
             let data = try JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys])
             return (200, String(decoding: data, as: UTF8.self))
         } catch {
@@ -81,13 +85,16 @@ public final class CorrectionsEndpoint: Sendable {
     /// `{"error": "..."}` with `message` on one line.
     static func errorJSON(_ message: String) -> String {
         let line = message.replacingOccurrences(of: "\n", with: " ")
-        let data = (try? JSONSerialization.data(withJSONObject: ["error": line], options: [.sortedKeys])) ?? Data("{}".utf8)
+        let data =
+            (try? JSONSerialization.data(withJSONObject: ["error": line], options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 
     /// Runs the batch recorded in `out` again with `corrections` (saved at `path`), from the
     /// directory it was run from, so its inputs, sources and resume keys are the same.
-    static func rerunRecorded(in out: String, corrections: CorrectionsFile, path: String) throws -> (summary: ProcessSummary, redone: [Int]) {
+    static func rerunRecorded(in out: String, corrections: CorrectionsFile, path: String) throws -> (
+        summary: ProcessSummary, redone: [Int]
+    ) {
         let record = try RecordedBatch.read(from: out)
         var job = record.job
         job.outputDirectory = out
@@ -117,6 +124,10 @@ private final class WrittenPages: @unchecked Sendable {
 private final class RunFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var busy = false
-    func begin() -> Bool { lock.withLock { if busy { return false }; busy = true; return true } }
+    func begin() -> Bool {
+        lock.withLock {
+            if busy { return false }; busy = true; return true
+        }
+    }
     func end() { lock.withLock { busy = false } }
 }

@@ -89,11 +89,17 @@ public struct HTTPRequestHead: Sendable, Hashable {
         return HTTPRequestHead(method: head.method, target: head.target, version: head.version, fields: fields)
     }
 
-    private static func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPRequestError) -> (method: String, target: String, version: String) {
+    private static func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPRequestError) -> (
+        method: String, target: String, version: String
+    ) {
         let parts = line.split(separator: 32, omittingEmptySubsequences: false)
-        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else { throw .malformed("request line is not METHOD TARGET VERSION") }
+        guard parts.count == 3, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw .malformed("request line is not METHOD TARGET VERSION")
+        }
         guard parts[0].allSatisfy(isTokenByte) else { throw .malformed("method is not a token") }
-        guard parts[1].allSatisfy({ $0 > 32 && $0 < 127 }) else { throw .malformed("target has a control, blank or non-ASCII byte") }
+        guard parts[1].allSatisfy({ $0 > 32 && $0 < 127 }) else {
+            throw .malformed("target has a control, blank or non-ASCII byte")
+        }
         let version = String(decoding: parts[2], as: UTF8.self)
         guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
             if version.hasPrefix("HTTP/") { throw .versionNotSupported }
@@ -102,7 +108,8 @@ public struct HTTPRequestHead: Sendable, Hashable {
         return (String(decoding: parts[0], as: UTF8.self), String(decoding: parts[1], as: UTF8.self), version)
     }
 
-    private static func parseField(_ line: ArraySlice<UInt8>) throws(HTTPRequestError) -> (name: String, value: String) {
+    private static func parseField(_ line: ArraySlice<UInt8>) throws(HTTPRequestError) -> (name: String, value: String)
+    {
         guard let first = line.first, first != 32, first != 9 else { throw .malformed("folded header line") }
         guard let colon = line.firstIndex(of: 58) else { throw .malformed("header line without ':'") }
         let name = line[line.startIndex..<colon]
@@ -110,7 +117,9 @@ public struct HTTPRequestHead: Sendable, Hashable {
         var value = line[(colon + 1)...]
         while let b = value.first, b == 32 || b == 9 { value.removeFirst() }
         while let b = value.last, b == 32 || b == 9 { value.removeLast() }
-        guard value.allSatisfy({ $0 == 9 || ($0 >= 32 && $0 != 127) }) else { throw .malformed("control byte in a header value") }
+        guard value.allSatisfy({ $0 == 9 || ($0 >= 32 && $0 != 127) }) else {
+            throw .malformed("control byte in a header value")
+        }
         return (String(decoding: name, as: UTF8.self).lowercased(), String(decoding: value, as: UTF8.self))
     }
 

@@ -31,7 +31,9 @@ public enum ServedTarget {
         var utf8 = Array(text.utf8)[...]
         while let b = utf8.popFirst() {
             if b == 37 {  // %
-                guard utf8.count >= 2, let hi = hexValue(utf8.popFirst()!), let lo = hexValue(utf8.popFirst()!) else { return nil }
+                guard utf8.count >= 2, let hi = hexValue(utf8.popFirst()!), let lo = hexValue(utf8.popFirst()!) else {
+                    return nil
+                }
                 bytes.append(hi << 4 | lo)
             } else {
                 bytes.append(b)

@@ -1,6 +1,6 @@
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The HTTP file server of `quire view --serve`: GET and HEAD of the files under one folder, on
@@ -79,7 +79,9 @@ public final class StaticServer: Sendable {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 64) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -123,7 +125,9 @@ public final class StaticServer: Sendable {
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 {
-                if errno == EINTR || errno == ECONNABORTED || errno == EMFILE || errno == ENFILE { usleep(errno == EMFILE ? 10_000 : 0); continue }
+                if errno == EINTR || errno == ECONNABORTED || errno == EMFILE || errno == ENFILE {
+                    usleep(errno == EMFILE ? 10_000 : 0); continue
+                }
                 return  // the listener was shut down
             }
             setTimeout(client, SO_SNDTIMEO, seconds: limits.sendTimeout)
@@ -154,17 +158,23 @@ public final class StaticServer: Sendable {
         guard ServedTarget.isLocalHost(head.field("host"), port: port) else { return respond(client, status: 421) }
         if head.method == "POST" { return post(client, head: head, rest: rest) }
         guard head.method == "GET" || head.method == "HEAD" else {
-            return respond(client, status: 405, extra: [corrections == nil ? "Allow: GET, HEAD" : "Allow: GET, HEAD, POST"])
+            return respond(
+                client, status: 405, extra: [corrections == nil ? "Allow: GET, HEAD" : "Allow: GET, HEAD, POST"])
         }
         guard let segments = ServedTarget.relativePath(of: head.target), segments.first != "api",
-              let file = openInside(segments) else {
+            let file = openInside(segments)
+        else {
             return respond(client, status: 404)
         }
         defer { close(file.descriptor) }
         if let corrections, segments == ["index.html"], file.size <= Self.maxIndexBytes,
-           let page = Self.withToken(corrections.token, in: file.descriptor, size: file.size) {
-            guard sendHead(client, status: 200, type: "text/html; charset=utf-8", length: page.count,
-                           extra: ["Cache-Control: no-store"]) else { return }
+            let page = Self.withToken(corrections.token, in: file.descriptor, size: file.size)
+        {
+            guard
+                sendHead(
+                    client, status: 200, type: "text/html; charset=utf-8", length: page.count,
+                    extra: ["Cache-Control: no-store"])
+            else { return }
             if head.method == "GET" { _ = sendAll(client, page, count: page.count) }
             return
         }
@@ -194,21 +204,29 @@ public final class StaticServer: Sendable {
         guard let corrections else { return respond(client, status: 405, extra: ["Allow: GET, HEAD"]) }
         guard head.target == CorrectionsEndpoint.target else { return respond(client, status: 404) }
         guard corrections.accepts(head.field("x-quire-token")) else { return respond(client, status: 403) }
-        let type = head.field("content-type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        let type = head.field("content-type")?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
+            .lowercased()
         guard type == "application/json" else { return respond(client, status: 415) }
         guard head.field("transfer-encoding") == nil, let lengthText = head.field("content-length") else {
             return respond(client, status: 411)
         }
         // Digits only, at most 9 of them, before it becomes an Int.
         guard !lengthText.isEmpty, lengthText.count <= 9, lengthText.utf8.allSatisfy({ (48...57).contains($0) }),
-              let length = Int(lengthText) else {
-            return respond(client, status: lengthText.utf8.allSatisfy({ (48...57).contains($0) }) && !lengthText.isEmpty ? 413 : 400)
+            let length = Int(lengthText)
+        else {
+            return respond(
+                client,
+                status: lengthText.utf8.allSatisfy({ (48...57).contains($0) }) && !lengthText.isEmpty ? 413 : 400)
         }
         guard length <= CorrectionsEndpoint.maxBodyBytes else { return respond(client, status: 413) }
         guard let body = readBody(client, length: length, already: rest) else { return respond(client, status: 408) }
         let (status, json) = corrections.handle(body: body)
         let bytes = Array((json + "\n").utf8)
-        guard sendHead(client, status: status, type: "application/json", length: bytes.count, extra: ["Cache-Control: no-store"]) else {
+        guard
+            sendHead(
+                client, status: status, type: "application/json", length: bytes.count,
+                extra: ["Cache-Control: no-store"])
+        else {
             return
         }
         _ = sendAll(client, bytes, count: bytes.count)
@@ -276,8 +294,9 @@ public final class StaticServer: Sendable {
             bytes.append(contentsOf: buffer[0..<n])
             if let end = HTTPRequestHead.endOfHead(in: Array(bytes[scanFrom...])) {
                 do {
-                    return .head(try HTTPRequestHead.parse(Array(bytes[..<(scanFrom + end)]), limits: limits.head),
-                                 rest: Array(bytes[(scanFrom + end)...]))
+                    return .head(
+                        try HTTPRequestHead.parse(Array(bytes[..<(scanFrom + end)]), limits: limits.head),
+                        rest: Array(bytes[(scanFrom + end)...]))
                 } catch {
                     return .refused(error)
                 }
@@ -318,8 +337,10 @@ public final class StaticServer: Sendable {
     }
 
     private func sendHead(_ client: Int32, status: Int, type: String, length: Int, extra: [String]) -> Bool {
-        var lines = ["HTTP/1.1 \(status) \(Self.reasons[status] ?? "")", "Content-Type: \(type)", "Content-Length: \(length)",
-                     "X-Content-Type-Options: nosniff", "Referrer-Policy: no-referrer", "Connection: close"]
+        var lines = [
+            "HTTP/1.1 \(status) \(Self.reasons[status] ?? "")", "Content-Type: \(type)", "Content-Length: \(length)",
+            "X-Content-Type-Options: nosniff", "Referrer-Policy: no-referrer", "Connection: close"
+        ]
         lines += extra
         let bytes = Array((lines.joined(separator: "\r\n") + "\r\n\r\n").utf8)
         return sendAll(client, bytes, count: bytes.count)
@@ -328,7 +349,8 @@ public final class StaticServer: Sendable {
     /// A short plain-text reply for a refusal.
     private func respond(_ client: Int32, status: Int, extra: [String] = []) {
         let body = Array("\(status) \(Self.reasons[status] ?? "")\n".utf8)
-        guard sendHead(client, status: status, type: "text/plain; charset=utf-8", length: body.count, extra: extra) else { return }
+        guard sendHead(client, status: status, type: "text/plain; charset=utf-8", length: body.count, extra: extra)
+        else { return }
         _ = sendAll(client, body, count: body.count)
     }
 
@@ -348,17 +370,21 @@ public final class StaticServer: Sendable {
         setsockopt(socket, SOL_SOCKET, option, &value, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    static let types = ["html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8",
-                        "css": "text/css; charset=utf-8", "json": "application/json", "jpg": "image/jpeg",
-                        "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp", "pdf": "application/pdf",
-                        "txt": "text/plain; charset=utf-8", "xml": "application/xml", "svg": "image/svg+xml"]
+    static let types = [
+        "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8",
+        "css": "text/css; charset=utf-8", "json": "application/json", "jpg": "image/jpeg",
+        "jpeg": "image/jpeg", "png": "image/png", "webp": "image/webp", "pdf": "application/pdf",
+        "txt": "text/plain; charset=utf-8", "xml": "application/xml", "svg": "image/svg+xml"
+    ]
 
-    static let reasons = [200: "OK", 206: "Partial Content", 400: "Bad Request", 403: "Forbidden", 404: "Not Found",
-                          405: "Method Not Allowed", 408: "Request Timeout", 409: "Conflict", 411: "Length Required",
-                          413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type", 500: "Internal Server Error",
-                          416: "Range Not Satisfiable", 421: "Misdirected Request",
-                          431: "Request Header Fields Too Large", 503: "Service Unavailable",
-                          505: "HTTP Version Not Supported"]
+    static let reasons = [
+        200: "OK", 206: "Partial Content", 400: "Bad Request", 403: "Forbidden", 404: "Not Found",
+        405: "Method Not Allowed", 408: "Request Timeout", 409: "Conflict", 411: "Length Required",
+        413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type", 500: "Internal Server Error",
+        416: "Range Not Satisfiable", 421: "Misdirected Request",
+        431: "Request Header Fields Too Large", 503: "Service Unavailable",
+        505: "HTTP Version Not Supported"
+    ]
 }
 
 /// The number of connections being served, behind one lock.
