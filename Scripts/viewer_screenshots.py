@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Screenshots of the web viewer in each mode at phone (390x844, touch) and desktop (1280x800)
-size, for docs/viewer.md: docs/images/viewer-modes-phone.png and viewer-modes-desktop.png.
+size, for docs/viewer.md: docs/images/viewer-modes-phone.png and viewer-modes-desktop.png; and the
+viewer at rest on the desktop (viewer-rest.png, README) and on a phone (viewer-phone.png).
 
     quire process Samples/documents -o /tmp/vout
     .venv/bin/python Scripts/viewer_screenshots.py /tmp/vout
@@ -19,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MODES = [("pager", "Pager and strip"), ("halves", "Spread"), ("carousel", "Carousel"),
          ("featured", "Featured"), ("reader", "Reader, fit width")]
 SIZES = {"phone": (390, 844, True), "desktop": (1280, 800, False)}
-PAGE = 3          # a text page of the samples
+PAGE = 7          # the invoice photo of Samples/documents
 
 
 def driver():
@@ -73,6 +74,12 @@ def main():
             dest = ROOT / "docs" / "images" / f"viewer-modes-{size}.png"
             sheet.quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(dest, optimize=True)
             print(f"wrote {dest} ({sheet.width}x{sheet.height})")
+        for size, name, width in [("desktop", "viewer-rest.png", 640), ("phone", "viewer-phone.png", 300)]:
+            image = shot(d, out, size, "pager")
+            image = image.resize((width, round(image.height * width / image.width)), Image.LANCZOS)
+            dest = ROOT / "docs" / "images" / name
+            image.quantize(colors=256, method=Image.Quantize.MEDIANCUT).save(dest, optimize=True)
+            print(f"wrote {dest} ({image.width}x{image.height})")
     finally:
         d.quit()
 
