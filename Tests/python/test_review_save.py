@@ -94,6 +94,11 @@ def test_refusals(served):
     assert _post(port, b"", token, **{"Content-Length": str(1024 * 1024 + 1)})[0] == 413
     assert _request(port, "POST", "/api/other", body, {"X-Quire-Token": token, "Content-Type": "application/json",
                                                        "Content-Length": str(len(body))})[0] == 404
+    # Targets that climb out of /api or out of OUT are no endpoint: 404, and nothing is written.
+    for target in ["/api/../corrections.json", "/api/corrections/../../../tmp/x", "/%2e%2e/api/corrections",
+                   "/api/corrections?path=/tmp/x"]:
+        assert _request(port, "POST", target, body, {"X-Quire-Token": token, "Content-Type": "application/json",
+                                                     "Content-Length": str(len(body))})[0] == 404, target
     status, reply = _post(port, b'{"scan_004.jpg": {"rotate": 45}}', token)
     assert status == 400
     error = json.loads(reply)["error"]
