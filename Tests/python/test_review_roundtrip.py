@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from test_viewer import _driver
+from conftest import chromium as _driver
 from test_viewer_reading import wait_for
 from test_viewer_review import handle_centre, open_review, review
 

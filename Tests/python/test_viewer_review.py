@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from test_viewer import _driver
+from conftest import chromium as _driver
 from test_viewer_reading import PHONE, axe_source, key, phone, run_axe, wait_for
 
 REPO = Path(__file__).resolve().parents[2]

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from conftest import which_or_skip
-from test_viewer import _driver, open_viewer
+from conftest import chromium as _driver
+from test_viewer import open_viewer
 from test_viewer_reading import PHONE, axe_source, key, phone, run_axe, wait_for
 
 # The word searched: on page 1 twice (once capitalised, once with a comma), not on page 2, once on page 3.
