@@ -50,10 +50,16 @@ def phone(d):
 
 
 def big_out(viewer_out, tmp_path, count):
-    """A batch of `count` pages: test_viewer's pages repeated (the same files)."""
+    """A batch of `count` pages: test_viewer's pages repeated (the same files), each named as a
+    source of its own, as in a real batch (excluding a page excludes its source)."""
     layout = json.loads((viewer_out / "layout.json").read_text())
     pages = layout["pages"]
-    layout["pages"] = [dict(pages[i % len(pages)], index=i) for i in range(count)]
+
+    def copy(i):
+        page = pages[i % len(pages)]
+        source = f"copy{i // len(pages)}/" + page["source"]
+        return dict(page, index=i, source=source, correctionKey=source + page.get("correctionKey", "")[len(page["source"]):])
+    layout["pages"] = [copy(i) for i in range(count)]
     big = tmp_path / f"big{count}"
     big.mkdir()
     for name in ["index.html", "quire-viewer", "pages", "previews", "thumbs"]:
