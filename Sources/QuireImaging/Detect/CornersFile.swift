@@ -39,20 +39,7 @@ public struct CornersFile: Sendable, Hashable, Codable {
     ///   that are not four [x, y] number pairs, non-finite or negative coordinates, and corners
     ///   that do not make a convex quad in TL, TR, BR, BL order.
     public init(json: [UInt8], file: String = "corners file") throws {
-        guard Self.nesting(of: json) <= Self.maxNesting else {
-            throw CornersFileError(file: file, key: nil, message: "nested deeper than \(Self.maxNesting) levels")
-        }
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: Data(json))
-        } catch {
-            throw CornersFileError(file: file, key: nil, message: "not valid JSON")
-        }
-        guard let object = root as? [String: Any] else {
-            throw CornersFileError(
-                file: file, key: nil,
-                message: "expected an object mapping file names to four [x, y] corners")
-        }
+        let object = try Self.topLevelObject(json, file: file, of: "four [x, y] corners")
         var entries: [String: Quad] = [:]
         for (key, value) in object {
             try Self.checkKey(key, file: file)
@@ -105,6 +92,25 @@ public struct CornersFile: Sendable, Hashable, Codable {
                 message: "corners must form a convex quad in order top-left, top-right, bottom-right, bottom-left")
         }
         return quad
+    }
+
+    /// The JSON object at the top of a corners or corrections file, after the checks both share:
+    /// nesting bounded before the parser recurses, valid JSON, an object at the top.
+    /// - Parameter values: what the object maps file names to, for the error message.
+    static func topLevelObject(_ json: [UInt8], file: String, of values: String) throws -> [String: Any] {
+        guard nesting(of: json) <= maxNesting else {
+            throw CornersFileError(file: file, key: nil, message: "nested deeper than \(maxNesting) levels")
+        }
+        let root: Any
+        do {
+            root = try JSONSerialization.jsonObject(with: Data(json))
+        } catch {
+            throw CornersFileError(file: file, key: nil, message: "not valid JSON")
+        }
+        guard let object = root as? [String: Any] else {
+            throw CornersFileError(file: file, key: nil, message: "expected an object mapping file names to \(values)")
+        }
+        return object
     }
 
     /// The deepest nesting of `[` and `{` in `json`, outside strings. O(n), no recursion.

@@ -98,19 +98,7 @@ public struct CorrectionsFile: Sendable, Hashable, Codable {
     ///   that is neither four corners nor an entry object, an unknown key, a wrong type or an
     ///   out-of-range value (naming the entry and the key at fault).
     public init(json: [UInt8], file: String = "corrections file") throws {
-        guard CornersFile.nesting(of: json) <= CornersFile.maxNesting else {
-            throw CornersFileError(file: file, key: nil, message: "nested deeper than \(CornersFile.maxNesting) levels")
-        }
-        let root: Any
-        do {
-            root = try JSONSerialization.jsonObject(with: Data(json))
-        } catch {
-            throw CornersFileError(file: file, key: nil, message: "not valid JSON")
-        }
-        guard let object = root as? [String: Any] else {
-            throw CornersFileError(
-                file: file, key: nil, message: "expected an object mapping file names to corrections")
-        }
+        let object = try CornersFile.topLevelObject(json, file: file, of: "corrections")
         var entries: [String: CorrectionEntry] = [:]
         for (key, value) in object {
             try CornersFile.checkKey(key, file: file)
