@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import QuireImaging
+import QuireImaging
+@testable import QuireKit
 
 /// The corrections file (`--corrections`, `OUT/corrections.json`): each key read, each kind of
 /// error refused in one line naming the file and the key, old corners files still read, and the

@@ -1,4 +1,7 @@
 import Foundation
+import QuireGeometry
+import QuireImaging
+import QuireLayout
 
 /// User-corrected page corners per source file: the `--corners FILE.json` input, typically the
 /// output of a border-correction screen.
@@ -195,26 +198,9 @@ extension CornersFile {
         }
         let lines = entries.keys.sorted().map { key -> String in
             let corners = entries[key]!.corners.map { "[\(number($0.x)), \(number($0.y))]" }.joined(separator: ", ")
-            return "  \(Self.quoted(key)): [\(corners)]"
+            return "  \(LayoutJSON.quoted(key)): [\(corners)]"
         }
         return lines.isEmpty ? "{}\n" : "{\n" + lines.joined(separator: ",\n") + "\n}\n"
-    }
-
-    /// `text` as a JSON string literal.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
 

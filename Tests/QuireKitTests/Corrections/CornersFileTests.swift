@@ -1,5 +1,6 @@
 import Testing
-@testable import QuireImaging
+import QuireImaging
+@testable import QuireKit
 
 @Suite struct CornersFileTests {
     func parse(_ text: String) throws -> CornersFile { try CornersFile(json: Array(text.utf8), file: "c.json") }

@@ -1,35 +1,25 @@
 import Foundation
 import Testing
-@testable import QuireImaging
+import QuireImaging
+@testable import QuireKit
+import QuireTestSupport
 
-/// Property-based fuzzing of the corrections-file parser: seeded random mutations of the valid
-/// files in Tests/Fixtures/fuzz/corrections (random bytes, huge, NaN and negative numbers, deep
+/// Property-based fuzzing of the corners-file parser: seeded random mutations of the valid
+/// files in Tests/Fixtures/fuzz/corners (random bytes, huge, NaN and negative numbers, deep
 /// nesting, wrong types, huge keys, splices) each either parse into a valid value or throw
-/// `CornersFileError` (the one error type of both files); never a crash (a trap ends the test run), and never more than
+/// `CornersFileError`; never a crash (a trap ends the test run), and never more than
 /// `maxInputBytes` of input or `CornersFile.maxNesting` levels of recursion.
 ///
 /// `QUIRE_FUZZ_ITERATIONS` sets the number of mutations (default 2000, a few seconds); a
 /// failure prints the seed and the input, so it can be replayed and added to the corpus.
-@Suite struct CorrectionsFileFuzzTests {
-    static let corpusFolder = TestSupport.repoRoot.appendingPathComponent("Tests/Fixtures/fuzz/corrections").path
+@Suite struct CornersFileFuzzTests {
+    static let corpusFolder = FuzzCorpus.folder("corners").path
 
     /// Mutations per run unless `QUIRE_FUZZ_ITERATIONS` says otherwise.
     static let defaultIterations = 2000
 
     /// The largest input a mutation may make (huge keys and deep nesting stay under it).
     static let maxInputBytes = 1 << 20
-
-    /// A small deterministic generator (SplitMix64), so a seed replays the same inputs.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static func corpus() throws -> [[UInt8]] {
         let names = try FileManager.default.contentsOfDirectory(atPath: corpusFolder).filter { $0.hasSuffix(".json") }
@@ -45,7 +35,7 @@ import Testing
     ]
 
     /// One random mutation of `seed` (or a splice with `other`).
-    static func mutate(_ seed: [UInt8], other: [UInt8], rng: inout SplitMix) -> [UInt8] {
+    static func mutate(_ seed: [UInt8], other: [UInt8], rng: inout SplitMix64) -> [UInt8] {
         var bytes = seed
         let rounds = Int.random(in: 1...4, using: &rng)
         for _ in 0..<rounds {
@@ -84,15 +74,10 @@ import Testing
                     repeating: ["a", "é", "#", "\\u0000", "页"].randomElement(using: &rng)!,
                     count: Int.random(in: 1...5_000, using: &rng))
                 bytes = Array("{\"\(key)\": [[0, 0], [1, 0], [1, 1], [0, 1]]}".utf8)
-            case 7:  // wrong types and values in place of an entry or one of its keys
+            case 7:  // wrong types in place of the corners
                 let value = [
                     "\"corners\"", "4", "true", "null", "{\"x\": 1}", "[[0,0],[1,0],[1,1],[0,1],[2,2]]",
-                    "[[0,0],[1,0],[1,1],[0,1,2]]", "[[\"0\",0],[1,0],[1,1],[0,1]]", "[[true,0],[1,0],[1,1],[0,1]]",
-                    "{\"rotate\": 91}", "{\"rotate\": -90}", "{\"rotate\": 360}", "{\"rotate\": 9e99}",
-                    "{\"rotate\": false}",
-                    "{\"split\": 0.19999}", "{\"split\": 1e400}", "{\"split\": -0.5}", "{\"split\": [0.5]}",
-                    "{\"exclude\": 0}", "{\"exclude\": null}", "{\"corners\": {}}", "{\"Rotate\": 90}",
-                    "{\"corners\": [[0,0],[1,0],[1,1],[0,1]], \"rotate\": 90, \"split\": 0.5, \"exclude\": true}"
+                    "[[0,0],[1,0],[1,1],[0,1,2]]", "[[\"0\",0],[1,0],[1,1],[0,1]]", "[[true,0],[1,0],[1,1],[0,1]]"
                 ]
                 .randomElement(using: &rng)!
                 bytes = Array("{\"a.jpg\": \(value)}".utf8)
@@ -109,52 +94,40 @@ import Testing
     }
 
     /// What a parsed file guarantees to the rest of Quire.
-    static func isValid(_ file: CorrectionsFile) -> Bool {
-        file.entries.allSatisfy { key, entry in
-            let quadOK =
-                entry.corners.map { quad in
-                    quad.corners.count == 4 && quad.isConvex && quad.signedArea > 0
-                        && quad.corners.allSatisfy { p in
-                            p.x.isFinite && p.y.isFinite && p.x >= 0 && p.y >= 0
-                                && p.x <= CornersFile.maxCoordinate && p.y <= CornersFile.maxCoordinate
-                        }
-                } ?? true
-            let splitOK: Bool
-            if case .at(let x)? = entry.split {
-                splitOK = x.isFinite && CorrectionEntry.splitRange.contains(x)
-            } else {
-                splitOK = true
-            }
-            return !key.isEmpty && quadOK && splitOK
-                && (entry.rotate.map { CorrectionEntry.rotations.contains($0) } ?? true)
+    static func isValid(_ file: CornersFile) -> Bool {
+        file.entries.allSatisfy { key, quad in
+            !key.isEmpty && quad.corners.count == 4 && quad.isConvex && quad.signedArea > 0
+                && quad.corners.allSatisfy { p in
+                    p.x.isFinite && p.y.isFinite && p.x >= 0 && p.y >= 0
+                        && p.x <= CornersFile.maxCoordinate && p.y <= CornersFile.maxCoordinate
+                }
         }
     }
 
-    @Test func seedsAreValidCorrectionsFiles() throws {
+    @Test func seedsAreValidCornersFiles() throws {
         let seeds = try Self.corpus()
         #expect(seeds.count >= 5)
         for seed in seeds {
-            #expect(Self.isValid(try CorrectionsFile(json: seed)), "\(String(decoding: seed, as: UTF8.self))")
+            #expect(Self.isValid(try CornersFile(json: seed)), "\(String(decoding: seed, as: UTF8.self))")
         }
     }
 
-    @Test func mutatedCorrectionsFilesParseOrThrowCornersFileError() throws {
+    @Test func mutatedCornersFilesParseOrThrowCornersFileError() throws {
         let seeds = try Self.corpus()
         try #require(!seeds.isEmpty, "no seeds in \(Self.corpusFolder)")
-        let iterations =
-            ProcessInfo.processInfo.environment["QUIRE_FUZZ_ITERATIONS"].flatMap(Int.init) ?? Self.defaultIterations
-        var rng = SplitMix(state: 0x51_4955_5245)  // "QUIRE"
+        let iterations = Fuzz.iterations(default: Self.defaultIterations)
+        var rng = SplitMix64(seed: 0x51_4955_5245)  // "QUIRE"
         var parsed = 0, refused = 0
         for i in 0..<iterations {
             let seed = seeds[i % seeds.count]
             let input = Self.mutate(seed, other: seeds.randomElement(using: &rng)!, rng: &rng)
             #expect(input.count <= Self.maxInputBytes)
             do {
-                let file = try CorrectionsFile(json: input, file: "fuzz.json")
+                let file = try CornersFile(json: input, file: "fuzz.json")
                 parsed += 1
                 #expect(Self.isValid(file), "iteration \(i): \(String(decoding: input.prefix(300), as: UTF8.self))")
                 // What it writes (rounded to 0.01 px, which may flatten a tiny quad) names the same entries.
-                if let back = try? CorrectionsFile(json: Array(file.jsonText().utf8)) {
+                if let back = try? CornersFile(json: Array(file.jsonText().utf8)) {
                     #expect(Set(back.entries.keys) == Set(file.entries.keys), "iteration \(i)")
                 }
             } catch let error as CornersFileError {
