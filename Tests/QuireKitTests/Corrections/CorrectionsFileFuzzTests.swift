@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import QuireTestSupport
 import QuireImaging
 @testable import QuireKit
 
@@ -7,107 +8,28 @@ import QuireImaging
 /// files in Tests/Fixtures/fuzz/corrections (random bytes, huge, NaN and negative numbers, deep
 /// nesting, wrong types, huge keys, splices) each either parse into a valid value or throw
 /// `CornersFileError` (the one error type of both files); never a crash (a trap ends the test run), and never more than
-/// `maxInputBytes` of input or `CornersFile.maxNesting` levels of recursion.
+/// `JSONFileMutator.maxInputBytes` of input or `CornersFile.maxNesting` levels of recursion.
 ///
 /// `QUIRE_FUZZ_ITERATIONS` sets the number of mutations (default 2000, a few seconds); a
 /// failure prints the seed and the input, so it can be replayed and added to the corpus.
 @Suite struct CorrectionsFileFuzzTests {
-    static let corpusFolder = TestSupport.repoRoot.appendingPathComponent("Tests/Fixtures/fuzz/corrections").path
+    static let corpusFolder = FuzzCorpus.folder("corrections").path
 
     /// Mutations per run unless `QUIRE_FUZZ_ITERATIONS` says otherwise.
     static let defaultIterations = 2000
 
-    /// The largest input a mutation may make (huge keys and deep nesting stay under it).
-    static let maxInputBytes = 1 << 20
+    /// The mutations, with the entries that are wrong for this file.
+    static let mutator = JSONFileMutator(wrongEntries: [
+        "\"corners\"", "4", "true", "null", "{\"x\": 1}", "[[0,0],[1,0],[1,1],[0,1],[2,2]]",
+        "[[0,0],[1,0],[1,1],[0,1,2]]", "[[\"0\",0],[1,0],[1,1],[0,1]]", "[[true,0],[1,0],[1,1],[0,1]]",
+        "{\"rotate\": 91}", "{\"rotate\": -90}", "{\"rotate\": 360}", "{\"rotate\": 9e99}",
+        "{\"rotate\": false}",
+        "{\"split\": 0.19999}", "{\"split\": 1e400}", "{\"split\": -0.5}", "{\"split\": [0.5]}",
+        "{\"exclude\": 0}", "{\"exclude\": null}", "{\"corners\": {}}", "{\"Rotate\": 90}",
+        "{\"corners\": [[0,0],[1,0],[1,1],[0,1]], \"rotate\": 90, \"split\": 0.5, \"exclude\": true}"
+    ])
 
-    /// A small deterministic generator (SplitMix64), so a seed replays the same inputs.
-    struct SplitMix: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
-    static func corpus() throws -> [[UInt8]] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: corpusFolder).filter { $0.hasSuffix(".json") }
-            .sorted()
-        return try names.map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: corpusFolder + "/" + $0))) }
-    }
-
-    /// Numbers and values that are out of range, of the wrong type, or not JSON at all.
-    static let hostileValues = [
-        "1e10", "-1", "-0", "1e308", "1e400", "-1e400", "NaN", "Infinity", "-Infinity", "0.0000001",
-        "9223372036854775807", "9223372036854775808", "18446744073709551616", "10000000", "10000000.5",
-        "true", "null", "\"12\"", "{}", "[]", "[1]", "[1, 2, 3]", "[[1, 2]]", "\"\"", "1.5e-320"
-    ]
-
-    /// One random mutation of `seed` (or a splice with `other`).
-    static func mutate(_ seed: [UInt8], other: [UInt8], rng: inout SplitMix) -> [UInt8] {
-        var bytes = seed
-        let rounds = Int.random(in: 1...4, using: &rng)
-        for _ in 0..<rounds {
-            switch Int.random(in: 0..<10, using: &rng) {
-            case 0 where !bytes.isEmpty:  // flip random bytes
-                for _ in 0..<Int.random(in: 1...8, using: &rng) {
-                    bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
-                }
-            case 1:  // insert random bytes
-                let at = Int.random(in: 0...bytes.count, using: &rng)
-                bytes.insert(
-                    contentsOf: (0..<Int.random(in: 1...16, using: &rng)).map { _ in
-                        UInt8.random(in: 0...255, using: &rng)
-                    }, at: at)
-            case 2 where !bytes.isEmpty:  // delete a range
-                let a = Int.random(in: 0..<bytes.count, using: &rng)
-                bytes.removeSubrange(a..<min(bytes.count, a + Int.random(in: 1...32, using: &rng)))
-            case 3, 4:  // replace a number with a hostile value
-                let digits = bytes.indices.filter { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[$0]) }
-                if let start = digits.randomElement(using: &rng) {
-                    var end = start
-                    while end < bytes.count,
-                        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[end]) || bytes[end] == UInt8(ascii: ".")
-                    { end += 1 }
-                    bytes.replaceSubrange(start..<end, with: Array(hostileValues.randomElement(using: &rng)!.utf8))
-                }
-            case 5:  // wrap in deep nesting
-                let depth = [2, 8, 17, 100, 5_000].randomElement(using: &rng)!
-                let open = Bool.random(using: &rng) ? "[" : "{\"k\":"
-                let close = open == "[" ? "]" : "}"
-                bytes =
-                    Array(String(repeating: open, count: depth).utf8) + bytes
-                    + Array(String(repeating: close, count: depth).utf8)
-            case 6:  // a huge key
-                let key = String(
-                    repeating: ["a", "é", "#", "\\u0000", "页"].randomElement(using: &rng)!,
-                    count: Int.random(in: 1...5_000, using: &rng))
-                bytes = Array("{\"\(key)\": [[0, 0], [1, 0], [1, 1], [0, 1]]}".utf8)
-            case 7:  // wrong types and values in place of an entry or one of its keys
-                let value = [
-                    "\"corners\"", "4", "true", "null", "{\"x\": 1}", "[[0,0],[1,0],[1,1],[0,1],[2,2]]",
-                    "[[0,0],[1,0],[1,1],[0,1,2]]", "[[\"0\",0],[1,0],[1,1],[0,1]]", "[[true,0],[1,0],[1,1],[0,1]]",
-                    "{\"rotate\": 91}", "{\"rotate\": -90}", "{\"rotate\": 360}", "{\"rotate\": 9e99}",
-                    "{\"rotate\": false}",
-                    "{\"split\": 0.19999}", "{\"split\": 1e400}", "{\"split\": -0.5}", "{\"split\": [0.5]}",
-                    "{\"exclude\": 0}", "{\"exclude\": null}", "{\"corners\": {}}", "{\"Rotate\": 90}",
-                    "{\"corners\": [[0,0],[1,0],[1,1],[0,1]], \"rotate\": 90, \"split\": 0.5, \"exclude\": true}"
-                ]
-                .randomElement(using: &rng)!
-                bytes = Array("{\"a.jpg\": \(value)}".utf8)
-            case 8 where !bytes.isEmpty:  // truncate
-                bytes = Array(bytes.prefix(Int.random(in: 0..<bytes.count, using: &rng)))
-            default:  // splice with another seed
-                let cut = Int.random(in: 0...bytes.count, using: &rng)
-                let from = Int.random(in: 0...other.count, using: &rng)
-                bytes = Array(bytes.prefix(cut)) + Array(other.suffix(from: from))
-            }
-            if bytes.count > maxInputBytes { bytes = Array(bytes.prefix(maxInputBytes)) }
-        }
-        return bytes
-    }
+    static func corpus() throws -> [[UInt8]] { FuzzCorpus.load("corrections", suffix: ".json") }
 
     /// What a parsed file guarantees to the rest of Quire.
     static func isValid(_ file: CorrectionsFile) -> Bool {
@@ -142,14 +64,13 @@ import QuireImaging
     @Test func mutatedCorrectionsFilesParseOrThrowCornersFileError() throws {
         let seeds = try Self.corpus()
         try #require(!seeds.isEmpty, "no seeds in \(Self.corpusFolder)")
-        let iterations =
-            ProcessInfo.processInfo.environment["QUIRE_FUZZ_ITERATIONS"].flatMap(Int.init) ?? Self.defaultIterations
-        var rng = SplitMix(state: 0x51_4955_5245)  // "QUIRE"
+        let iterations = Fuzz.iterations(default: Self.defaultIterations)
+        var rng = SplitMix64(seed: 0x51_4955_5245)  // "QUIRE"
         var parsed = 0, refused = 0
         for i in 0..<iterations {
             let seed = seeds[i % seeds.count]
-            let input = Self.mutate(seed, other: seeds.randomElement(using: &rng)!, rng: &rng)
-            #expect(input.count <= Self.maxInputBytes)
+            let input = Self.mutator.mutate(seed, other: seeds.randomElement(using: &rng)!, rng: &rng)
+            #expect(input.count <= Self.mutator.maxInputBytes)
             do {
                 let file = try CorrectionsFile(json: input, file: "fuzz.json")
                 parsed += 1
