@@ -31,9 +31,16 @@ def run(*args, timeout=HANG_GUARD_SECONDS, env=None, **kw):
                           env={**os.environ, **env} if env else None, **kw)
 
 
-def chromium(width=800, height=900):
-    """A new headless Chromium under Selenium, `width` x `height` CSS pixels at scale 1, or a
-    clear skip naming what is missing. The caller quits it."""
+# Chromium takes seconds of CPU to start (6 s of wall time on a loaded 2-core machine) and the
+# browser tests ask for one about 70 times, so each pytest process keeps the ones it started and
+# hands them out again, reset (see `_reset`), instead of starting a new one per test.
+_IDLE_BROWSERS = []
+_ALL_BROWSERS = []
+# WebDriver's own default script timeout; a test may raise it (axe-core) and the reset puts it back.
+_SCRIPT_TIMEOUT_SECONDS = 30
+
+
+def _start_chromium(width, height):
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.service import Service
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -46,9 +53,80 @@ def chromium(width=800, height=900):
               "--hide-scrollbars", "--force-device-scale-factor=1", "--disable-dev-shm-usage"]:
         options.add_argument(a)
     try:
-        return webdriver.Chrome(service=Service(driver_path), options=options)
+        d = webdriver.Chrome(service=Service(driver_path), options=options)
     except Exception as error:  # the browser exists but cannot start here
         pytest.skip(f"headless chromium cannot start: {error}")
+    real_get, real_quit = d.get, d.quit
+    d._quire_origins = set()
+
+    def get(url):
+        """Navigates, remembering the origin so that the reset can clear what it stored."""
+        if url.startswith(("http://", "https://")):
+            d._quire_origins.add("/".join(url.split("/", 3)[:3]))
+        return real_get(url)
+
+    def give_back():
+        """What a test calls `quit`: the browser goes back to the pool (it is reset when taken)."""
+        if d not in _IDLE_BROWSERS:
+            _IDLE_BROWSERS.append(d)
+    d.get, d.quit, d._quire_really_quit = get, give_back, real_quit
+    _ALL_BROWSERS.append(d)
+    return d
+
+
+def _reset(d, width, height):
+    """Makes a used browser as a new one is for what the tests can see: a blank page in one
+    window of `width` x `height`, no device, touch or media emulation, no stored data
+    (localStorage of file:// pages and of the served origins it visited), default downloads
+    and script timeout."""
+    for handle in d.window_handles[1:]:
+        d.switch_to.window(handle)
+        d.close()
+    d.switch_to.window(d.window_handles[0])
+    d.get("about:blank")
+    for origin in ["file://", *sorted(d._quire_origins)]:
+        d.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+    d._quire_origins.clear()
+    d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    d.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
+    d.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "default"})
+    d.execute_cdp_cmd("Network.clearBrowserCache", {})
+    d.set_script_timeout(_SCRIPT_TIMEOUT_SECONDS)
+    d.set_window_size(width, height)
+    size = d.execute_script("return [outerWidth, outerHeight]")
+    assert size == [width, height], size
+
+
+def chromium(width=800, height=900):
+    """Headless Chromium under Selenium, `width` x `height` CSS pixels at scale 1, as new (a
+    pooled one, reset), or a clear skip naming what is missing. The caller quits it, which gives
+    it back to the pool."""
+    while _IDLE_BROWSERS:
+        d = _IDLE_BROWSERS.pop()
+        try:
+            _reset(d, width, height)
+            return d
+        except Exception:  # a browser the last test broke: start another
+            _quit_browser(d)
+    return _start_chromium(width, height)
+
+
+def _quit_browser(d):
+    _ALL_BROWSERS.remove(d)
+    try:
+        d._quire_really_quit()
+    except Exception:
+        pass
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _browsers_quit_at_the_end():
+    """Quits the pooled browsers when the session (or an xdist worker) ends."""
+    yield
+    _IDLE_BROWSERS.clear()
+    for d in list(_ALL_BROWSERS):
+        _quit_browser(d)
 
 
 @pytest.fixture(scope="session")
