@@ -5,6 +5,7 @@ QUIRE_BIN pointing at the built `quire`.
 One copy of each set-up lives here (the test files had their own): running quire (`run`),
 headless Chromium (`chromium`), and the processed folders several files read (`processed_out`,
 `viewer_out`), made once per session rather than once per file."""
+import fcntl
 import json
 import os
 import shutil
@@ -142,16 +143,37 @@ def quire_bin() -> str:
     return path
 
 
+def _made_once(tmp_path_factory, name, make) -> Path:
+    """A folder `make(folder)` fills, made once per run. Under pytest-xdist each worker is a
+    session of its own: the first worker to ask makes it under the run's common temporary folder
+    (holding a lock), the others wait for it and share it, so two workers do not pay twice for
+    the same `quire process`. Tests only read it; one that changes it works on a copy."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = tmp_path_factory.mktemp(name)
+        make(folder)
+        return folder
+    root = tmp_path_factory.getbasetemp().parent
+    folder, done = root / name, root / f"{name}.done"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
 def processed_out(quire_bin, tmp_path_factory) -> Path:
     """A finished OUT folder: `quire process` over the generated test pages (Tests/Fixtures/generated)."""
-    out = tmp_path_factory.mktemp("samples-out")
-    inputs = sorted(str(p) for p in SAMPLES.glob("*.jpg"))
-    run = subprocess.run([quire_bin, "process", *inputs, "-o", str(out)],
-                         capture_output=True, text=True)
-    assert run.returncode in (0, 1), run.stderr
-    assert (out / "layout.json").exists()
-    return out
+    def make(out):
+        inputs = sorted(str(p) for p in SAMPLES.glob("*.jpg"))
+        done = subprocess.run([quire_bin, "process", *inputs, "-o", str(out)],
+                              capture_output=True, text=True)
+        assert done.returncode in (0, 1), done.stderr
+        assert (out / "layout.json").exists()
+    return _made_once(tmp_path_factory, "samples-out", make)
 
 
 def which_or_skip(tool: str, package: str) -> str:
@@ -165,18 +187,30 @@ def which_or_skip(tool: str, package: str) -> str:
 @pytest.fixture(scope="session")
 def viewer_out(quire_bin, tmp_path_factory) -> Path:
     """21 pages: the samples' top-level JPEGs copied three times, processed with the viewer
-    (test_viewer and test_viewer_reading read it; each made its own before)."""
-    inputs = tmp_path_factory.mktemp("viewer-in")
-    n = 0
-    for copy in range(3):
-        for src in sorted(SAMPLES.glob("*.jpg")):
-            n += 1
-            shutil.copy(src, inputs / f"{n:03d}_{src.name}")
-    out = tmp_path_factory.mktemp("viewer-out")
-    done = run(quire_bin, "process", inputs, "-o", out, "-q")
-    assert done.returncode == 0, done.stderr
-    for name in ["index.html", "layout.js", "quire-viewer/viewer.js", "quire-viewer/layouts/strip.js"]:
-        assert (out / name).exists(), name
+    (test_viewer and test_viewer_reading read it; each made its own before). Read only: a test
+    that rewrites or serves it takes `viewer_copy`."""
+    def make(out):
+        inputs = out.parent / f"{out.name}-in"
+        shutil.rmtree(inputs, ignore_errors=True)
+        inputs.mkdir()
+        n = 0
+        for copy in range(3):
+            for src in sorted(SAMPLES.glob("*.jpg")):
+                n += 1
+                shutil.copy(src, inputs / f"{n:03d}_{src.name}")
+        done = run(quire_bin, "process", inputs, "-o", out, "-q")
+        assert done.returncode == 0, done.stderr
+        for name in ["index.html", "layout.js", "quire-viewer/viewer.js", "quire-viewer/layouts/strip.js"]:
+            assert (out / name).exists(), name
+    return _made_once(tmp_path_factory, "viewer-out", make)
+
+
+@pytest.fixture()
+def viewer_copy(viewer_out, tmp_path) -> Path:
+    """A copy of `viewer_out` (same folder name) for a test that rewrites its viewer (`quire
+    view`, `--serve`) or moves its files: the shared one stays as made for the others."""
+    out = tmp_path / "copy" / viewer_out.name
+    shutil.copytree(viewer_out, out, symlinks=True)
     return out
 
 

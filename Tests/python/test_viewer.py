@@ -42,6 +42,15 @@ def wait_idle(d):
     raise AssertionError("animation did not end")
 
 
+def wait_until(d, script, *args, what, seconds=15):
+    """Polls a script's condition (a hang guard of `seconds`, not a measurement) instead of
+    sleeping a time that a busy machine may not honour."""
+    deadline = time.monotonic() + seconds
+    while not d.execute_script("return !!(" + script + ")", *args):
+        assert time.monotonic() < deadline, f"{what}: {d.execute_script('return window.quireViewer.state()')}"
+        time.sleep(0.02)
+
+
 def near(a, b, what):
     assert abs(a - b) <= TOL, f"{what}: viewer {a} vs engine {b}"
 
@@ -292,13 +301,13 @@ def test_interactions_swipe_tap_keyboard_resize_delete(viewer_out, engine):
         assert_rest(d, engine, viewer_out, 4)
         # resize: the active page stays
         d.set_window_size(640, 700)
-        time.sleep(0.3)
+        wait_until(d, "window.quireViewer.state().pagerSize.width !== arguments[0]", w, what="the viewer follows the resize")
         state = assert_rest(d, engine, viewer_out, 4)
         assert state["pagerSize"]["width"] != w
         # delete page 4 from the view: 20 pages, page 5 slides into place and is active
         names = d.execute_script("return document.getElementById('source').textContent")
         d.find_element("id", "delete").click()
-        time.sleep(0.1)
+        wait_until(d, "window.quireViewer.state().count === 20", what="the page leaves the view")
         state = assert_rest(d, engine, viewer_out, 4, removed=4)
         assert state["count"] == 20
         assert d.execute_script("return document.getElementById('source').textContent") != names
@@ -331,8 +340,10 @@ def test_five_thousand_pages_open_at_once(viewer_out, tmp_path):
         d.quit()
 
 
-def test_served_and_view_command(viewer_out, quire_bin, tmp_path):
-    """`quire view OUT` rewrites the viewer; `--serve` serves it over HTTP (fetch works there too)."""
+def test_served_and_view_command(viewer_copy, quire_bin, tmp_path):
+    """`quire view OUT` rewrites the viewer; `--serve` serves it over HTTP (fetch works there too).
+    On a copy of the shared OUT: this test deletes and moves its files."""
+    viewer_out = viewer_copy
     (viewer_out / "index.html").unlink()
     run = subprocess.run([quire_bin, "view", str(viewer_out)], capture_output=True, text=True)
     assert run.returncode == 0 and (viewer_out / "index.html").exists(), run.stderr
@@ -438,8 +449,10 @@ def test_wheel_and_arrows(viewer_out, engine):
         d.quit()
 
 
-def test_serve_takes_an_optional_port(viewer_out, quire_bin):
-    """`quire view OUT --serve PORT` listens on that port; a port without --serve is refused."""
+def test_serve_takes_an_optional_port(viewer_copy, quire_bin):
+    """`quire view OUT --serve PORT` listens on that port; a port without --serve is refused.
+    On a copy of the shared OUT: serving rewrites its viewer."""
+    viewer_out = viewer_copy
     import socket
     import urllib.request
     with socket.socket() as s:
@@ -464,10 +477,15 @@ def test_serve_takes_an_optional_port(viewer_out, quire_bin):
         server.wait()
 
 
-def touch(d, kind, points):
-    """One DevTools touch event (touchStart/touchMove/touchEnd) with the given finger points."""
-    d.execute_cdp_cmd("Input.dispatchTouchEvent", {
-        "type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+def touch(d, kind, points, at=None):
+    """One DevTools touch event (touchStart/touchMove/touchEnd) with the given finger points;
+    `at` (seconds since the epoch) is the event's own time, which the page sees as its
+    timeStamp: gestures whose meaning is a speed or an interval say when each event happened,
+    so a busy machine delaying the calls does not change them."""
+    event = {"type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]}
+    if at is not None:
+        event["timestamp"] = at
+    d.execute_cdp_cmd("Input.dispatchTouchEvent", event)
 
 
 def test_pinch_opens_the_full_page_and_a_flick_moves_one_page(viewer_out, engine):
@@ -491,12 +509,11 @@ def test_pinch_opens_the_full_page_and_a_flick_moves_one_page(viewer_out, engine
         assert not full.is_displayed()
         assert_rest(d, engine, viewer_out, 0)
         # a flick: 60 px in 50 ms, released while moving: far less than half a page
-        x0 = cx + 100
-        touch(d, "touchStart", [(x0, cy)])
+        x0, t0 = cx + 100, time.time()
+        touch(d, "touchStart", [(x0, cy)], at=t0)
         for k in range(1, 6):
-            touch(d, "touchMove", [(x0 - 12 * k, cy)])
-            time.sleep(0.01)
-        touch(d, "touchEnd", [])
+            touch(d, "touchMove", [(x0 - 12 * k, cy)], at=t0 + 0.01 * k)
+        touch(d, "touchEnd", [], at=t0 + 0.06)
         assert_rest(d, engine, viewer_out, 1)
     finally:
         d.quit()
