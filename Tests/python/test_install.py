@@ -1,6 +1,11 @@
 """`make install PREFIX=...` gives a `quire` that runs without the Swift toolchain: no libswift*
 or Foundation library is loaded from anywhere, and it still processes a page (libvips is the
-only run-time dependency left). Also checks the man page and the completions it installs."""
+only run-time dependency left). Also checks the man page and the completions it installs.
+
+The most expensive Python test: the install build is a release build with
+`--static-swift-stdlib`, which recompiles every module (even in debug), so it shares nothing with
+the suite's debug build (docs/benchmarks.md, "Test suite time"); it builds into the checkout's .build-static, so only the first run in a checkout pays
+in full. Marked `install` so a quick local run can leave it out (`-m 'not install'`)."""
 import os
 import shutil
 import subprocess
@@ -11,6 +16,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.install
 def test_make_install_gives_a_quire_that_needs_no_swift_toolchain(tmp_path):
     if not shutil.which("make"):
         pytest.skip("make not installed")
