@@ -25,10 +25,19 @@ def browser():
     d.quit()
 
 
+# A hang guard for the viewer's start, not a measurement.
+VIEWER_START_SECONDS = 60
+
+
 def open_viewer(d, out, url=None):
+    """Loads the viewer and waits until it has drawn its pages. Served without layout.js it
+    fetches layout.json first, and until then window.quireViewer exists but state() throws:
+    that counts as not started yet (a loaded machine made the fetch outlast the first poll)."""
     d.get(url or (out / "index.html").as_uri())
-    for _ in range(100):
-        if d.execute_script("return !!(window.quireViewer && window.quireViewer.state().count)"):
+    deadline = time.monotonic() + VIEWER_START_SECONDS
+    while time.monotonic() < deadline:
+        if d.execute_script("try { return !!(window.quireViewer && window.quireViewer.state().count); }"
+                            " catch (e) { return false; }"):
             return d.execute_script("return window.quireViewer.state()")
         time.sleep(0.05)
     raise AssertionError("viewer did not start: " + str(d.get_log("browser")))
