@@ -427,17 +427,26 @@ def test_strip_screenshot_matches_quire_render(browser, viewer_out, quire_bin, t
     assert block_diff < 8 and column_diff < 4, f"block {block_diff:.2f}, columns {column_diff:.2f} (see {tmp_path / 'stacked.png'})"
 
 
+# viewer.js snaps the strip this long after the last wheel event (onWheel's timer).
+WHEEL_STOP_MS = 150
+
+
 def test_wheel_and_arrows(viewer_out, engine):
     """A wheel/trackpad scroll drives the strip (the pager follows page by page) and snaps when it stops."""
     d = chromium()
     try:
         open_viewer(d, viewer_out)
         pitch = 66 * 0.5 + 4
-        for _ in range(6):   # 6 x 37 wheel units = 3 thumbnails (the viewer moves half a unit per unit)
-            d.execute_script("document.getElementById('strip').dispatchEvent(new WheelEvent('wheel', "
-                             "{deltaY: arguments[0], bubbles: true, cancelable: true}))", pitch)
-            time.sleep(0.03)
-        time.sleep(0.3)
+        # 6 x 37 wheel units = 3 thumbnails (the viewer moves half a unit per unit), 30 ms apart by
+        # the page's own timers: sent one call at a time, a busy machine put more than the viewer's
+        # wheel-stop delay between two of them and the strip snapped half-way (active 2, not 3).
+        # The script returns after that delay has passed since the last event, so the snap has begun.
+        d.execute_async_script("""var delta = arguments[0], stop = arguments[1], cb = arguments[arguments.length - 1], k = 0;
+            (function next() {
+              if (k++ === 6) { setTimeout(cb, stop + 50); return; }
+              document.getElementById('strip').dispatchEvent(new WheelEvent('wheel', {deltaY: delta, bubbles: true, cancelable: true}));
+              setTimeout(next, 30);
+            })();""", pitch, WHEEL_STOP_MS)
         assert_rest(d, engine, viewer_out, 3)
         from selenium.webdriver.common.keys import Keys
         body = d.find_element("tag name", "body")
