@@ -42,8 +42,8 @@ def run(*args, timeout=HANG_GUARD_SECONDS, env=None, **kw):
                           env={**os.environ, **env} if env else None, **kw)
 
 
-# Chromium takes seconds of CPU to start (6 s of wall time on a loaded 2-core machine) and the
-# browser tests ask for one about 70 times, so each pytest process keeps the ones it started and
+# Chromium takes 1.8 s of CPU to start (7 s of wall time on a loaded 2-core machine) and the
+# browser tests ask for one 59 times, so each pytest process keeps the ones it started and
 # hands them out again, reset (see `_reset`), instead of starting a new one per test.
 _IDLE_BROWSERS = []
 _ALL_BROWSERS = []
