@@ -543,3 +543,36 @@ def test_pinch_opens_the_full_page_and_a_flick_moves_one_page(viewer_out, engine
         assert_rest(d, engine, viewer_out, 1)
     finally:
         d.quit()
+
+
+def test_open_viewer_waits_while_a_served_viewer_fetches_layout_json(tmp_path):
+    """open_viewer's wait: served without layout.js, the viewer's state() throws until
+    layout.json has arrived (slow here on purpose, as on a loaded machine); the helper waits
+    for the pages instead of failing on the first look."""
+    import functools
+    import http.server
+    import threading
+    from test_viewer_review import make_out
+    pytest.importorskip("PIL")
+    out = make_out(tmp_path)
+    (out / "layout.js").unlink()
+    arrived = threading.Event()
+
+    class SlowLayout(http.server.SimpleHTTPRequestHandler):
+        def do_GET(self):
+            if self.path.startswith("/layout.json"):
+                time.sleep(1.5)                     # held back, as a loaded machine may
+                arrived.set()
+            super().do_GET()
+
+        def log_message(self, *args):
+            pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(SlowLayout, directory=str(out)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    d = chromium()
+    try:
+        state = open_viewer(d, out, url=f"http://127.0.0.1:{server.server_address[1]}/")
+        assert state["count"] == 6 and arrived.is_set()
+    finally:
+        d.quit()
+        server.shutdown()
