@@ -4,9 +4,11 @@ only run-time dependency left). Also checks the man page and the completions it 
 
 The most expensive Python test: the install build is a release build with
 `--static-swift-stdlib`, which recompiles every module (even in debug), so it shares nothing with
-the suite's debug build (docs/benchmarks.md, "Test suite time"). It builds into the checkout's
-.build-static, so only the first run in a checkout pays in full. Marked `install` so that a
-quick local run can leave it out (`-m 'not install'`)."""
+the suite's debug build (docs/benchmarks.md, "Test suite time"); and `swift package
+generate-manual`, for the man page, builds every product again in release (its default
+configuration) into .build. Both stay for later runs in the same checkout (.build-static,
+.build/release), so only the first run pays in full. Marked `install` so that a quick local run
+can leave it out (`-m 'not install'`)."""
 import os
 import shutil
 import signal
@@ -27,9 +29,10 @@ def test_make_install_gives_a_quire_that_needs_no_swift_toolchain(tmp_path):
     if not shutil.which("make"):
         pytest.skip("make not installed")
     prefix = tmp_path / "prefix"
-    # its own process group, so that a hang guard that fires stops the compilers too (killing make
-    # alone left swift-build compiling on; a whole release build on a loaded 2-core machine took
-    # more than 30 minutes of wall time)
+    # its own process group, so that a hang guard that fires stops swift-build too (killing make
+    # alone left it building for the rest of the run; a whole release build on a loaded 2-core
+    # machine took more than 30 minutes of wall time). The compilers it started run in groups of
+    # their own and finish the file they are on.
     make = subprocess.Popen(["make", "--no-print-directory", "install", f"PREFIX={prefix}"], cwd=REPO,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     try:
