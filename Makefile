@@ -56,7 +56,10 @@ test: deps test-venv
 
 # pytest-xdist's workers for `make test`: none by default. On this 2-core machine two workers
 # took longer (19.1 min against 16.5 one by one: the tests are CPU-bound) and made the viewer's
-# timing tests (a flick, an animation) flaky; PYTEST_WORKERS="-n auto --dist loadfile" runs them.
+# timing tests (a flick, an animation) flaky. Since then workers share the processed folders
+# (made once per run), each keeps its Chromium, and the gestures carry their own event times;
+# not yet timed on an idle machine. PYTEST_WORKERS="-n 2 --dist loadfile" runs them.
+# The Python tests' figures: docs/benchmarks.md, "Test suite time".
 PYTEST_WORKERS ?=
 
 ## test-fast: the pure modules' tests alone (QuireGeometry, QuireLayout and the shared test

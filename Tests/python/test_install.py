@@ -1,23 +1,47 @@
 """`make install PREFIX=...` gives a `quire` that runs without the Swift toolchain: no libswift*
 or Foundation library is loaded from anywhere, and it still processes a page (libvips is the
-only run-time dependency left). Also checks the man page and the completions it installs."""
+only run-time dependency left). Also checks the man page and the completions it installs.
+
+The most expensive Python test: the install build is a release build with
+`--static-swift-stdlib`, which recompiles every module (even in debug), so it shares nothing with
+the suite's debug build (docs/benchmarks.md, "Test suite time"); and `swift package
+generate-manual`, for the man page, builds every product again in release (its default
+configuration) into .build. Both stay for later runs in the same checkout (.build-static,
+.build/release), so only the first run pays in full. Marked `install` so that a quick local run
+can leave it out (`-m 'not install'`)."""
 import os
 import shutil
+import signal
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from conftest import HANG_GUARD_SECONDS
+
 REPO = Path(__file__).resolve().parents[2]
+# A hang guard for `make install`, not a measurement: twice conftest's, as this is a whole build.
+INSTALL_HANG_GUARD_SECONDS = 2 * HANG_GUARD_SECONDS
 
 
+@pytest.mark.install
 def test_make_install_gives_a_quire_that_needs_no_swift_toolchain(tmp_path):
     if not shutil.which("make"):
         pytest.skip("make not installed")
     prefix = tmp_path / "prefix"
-    run = subprocess.run(["make", "--no-print-directory", "install", f"PREFIX={prefix}"], cwd=REPO,
-                         capture_output=True, text=True, timeout=1800)
-    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    # its own process group, so that a hang guard that fires stops swift-build too (killing make
+    # alone left it building for the rest of the run; a whole release build on a loaded 2-core
+    # machine took more than 30 minutes of wall time). The compilers it started run in groups of
+    # their own and finish the file they are on.
+    make = subprocess.Popen(["make", "--no-print-directory", "install", f"PREFIX={prefix}"], cwd=REPO,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        stdout, stderr = make.communicate(timeout=INSTALL_HANG_GUARD_SECONDS)
+    except subprocess.TimeoutExpired:
+        os.killpg(make.pid, signal.SIGKILL)
+        make.communicate()
+        raise
+    assert make.returncode == 0, stdout[-2000:] + stderr[-2000:]
     quire = prefix / "bin" / "quire"
     assert os.access(quire, os.X_OK)
     for f in ["share/man/man1/quire.1", "share/bash-completion/completions/quire",
