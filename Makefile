@@ -182,22 +182,27 @@ viewer:
 
 ## install: quire built with the Swift runtime linked in (runs where no Swift toolchain is
 ## installed; it still needs libvips and its libraries), its man page (argument-parser's
-## generate-manual) and its shell completions, into PREFIX.
+## generate-manual, run on that binary) and its shell completions, into PREFIX.
+## INSTALL_CONFIG=debug builds it unoptimised (the install test does: same linking, same files).
 PREFIX ?= /usr/local
 STATIC_BUILD := .build-static
+INSTALL_CONFIG ?= release
 VERSION := $(shell sed -n 's/.*version: "\(.*\)".*/\1/p' Sources/quire/Quire.swift)
+STATIC_FLAGS = -c $(INSTALL_CONFIG) --static-swift-stdlib --scratch-path $(STATIC_BUILD)
 install:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="libvips-dev pkg-config"
-	$(SWIFT) build -c release --static-swift-stdlib --product quire --scratch-path $(STATIC_BUILD)
-	@bin=$$($(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) --show-bin-path)/quire; \
+	$(SWIFT) build $(STATIC_FLAGS) --product quire
+	$(SWIFT) build $(STATIC_FLAGS) --target generate-manual
+	@bin=$$($(SWIFT) build $(STATIC_FLAGS) --show-bin-path); \
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
-	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d; \
-	install -m 755 $$bin $(DESTDIR)$(PREFIX)/bin/quire; \
-	$(SWIFT) package --disable-sandbox generate-manual >/dev/null && install -d $(DESTDIR)$(PREFIX)/share/man/man1 && \
-	  install -m 644 .build/plugins/GenerateManual/outputs/quire/quire.1 $(DESTDIR)$(PREFIX)/share/man/man1/quire.1; \
-	$$bin --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire; \
-	$$bin --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quire; \
-	$$bin --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish; \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d \
+	  $(DESTDIR)$(PREFIX)/share/man/man1; \
+	install -m 755 $$bin/quire $(DESTDIR)$(PREFIX)/bin/quire; \
+	rm -rf $(STATIC_BUILD)/man && mkdir -p $(STATIC_BUILD)/man && $$bin/generate-manual $$bin/quire -o $(STATIC_BUILD)/man >/dev/null && \
+	  install -m 644 $(STATIC_BUILD)/man/quire.1 $(DESTDIR)$(PREFIX)/share/man/man1/quire.1 || exit 1; \
+	$$bin/quire --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire; \
+	$$bin/quire --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quire; \
+	$$bin/quire --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish; \
 	echo "installed quire $(VERSION) into $(DESTDIR)$(PREFIX)"
 
 ## dist: the same files as `make install`, as quire-VERSION-linux-ARCH.tar.gz.
