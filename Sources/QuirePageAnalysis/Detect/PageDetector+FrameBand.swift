@@ -224,7 +224,7 @@ extension PageDetector {
     }
 
     /// Whether a side of `quad` (pixel-centre coordinates) lies on the frame's edge.
-    static func runsOffFrame(_ quad: Quad, width: Int, height: Int) -> Bool {
+    package static func runsOffFrame(_ quad: Quad, width: Int, height: Int) -> Bool {
         (0..<4).contains { k in isOnFrame(quad.corners[k], quad.corners[(k + 1) % 4], width: width, height: height) }
     }
 

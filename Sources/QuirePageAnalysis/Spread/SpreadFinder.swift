@@ -14,7 +14,7 @@
 /// Works on the small grey copy the skew estimate uses (about 1000 px on the long side).
 public enum SpreadFinder {
     /// Width / height of a page that may be a spread.
-    static let aspectRange = 1.15...1.85
+    package static let aspectRange = 1.15...1.85
     /// The narrowest ink-free gutter, as a share of the width (unpaper's scanned spreads: 8-9 %).
     static let minimumGutterWidth = 0.03
     /// The ink-free gutter's centre must lie in this share of the width.
@@ -48,6 +48,8 @@ public enum SpreadFinder {
         public var kind: Kind
         /// The cut, as a share of the page's width (0-1).
         public var position: Double
+        /// A gutter shown by `kind` at `position` (a share of the page's width, 0-1).
+        public init(kind: Kind, position: Double) { (self.kind, self.position) = (kind, position) }
     }
 
     /// The gutter of the page whose small grey copy is `gray` (`width` x `height`), or nil when

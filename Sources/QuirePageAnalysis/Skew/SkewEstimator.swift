@@ -6,12 +6,12 @@
 /// projection direction follows them. The search runs coarse to fine: every 0.25 degree over
 /// +/-`searchRange` on a subsample with 2 px bins, then around the best few peaks with 1 px
 /// bins, down to 0.01 degree and a parabolic fit of the peak.
-enum SkewEstimator {
+package enum SkewEstimator {
     /// Largest skew searched, in degrees: a photocopy laid crooked on the glass, not only a
     /// sheet feeder's small angles (eurotext.tif turned 10, 25 and 40 degrees is found within 0.01).
     static let searchRange = 45.0
     /// Below this confidence the estimate is reported as 0 degrees (never a random angle).
-    static let minimumConfidence = 0.15
+    package static let minimumConfidence = 0.15
     /// Fewer ink pixels than this share of the image: a blank page.
     static let minimumInkShare = 0.0005
     /// The columns' sharpest projection must beat the rows' by this factor for the page's lines
@@ -152,7 +152,7 @@ enum SkewEstimator {
     /// tesseract's phototest turned 90). Its skew is that of its columns, the same angle once
     /// the page is turned upright.
     /// - Complexity: O(width x height + angles x ink points), about 400 angles in all.
-    static func estimate(gray: [UInt8], width: Int, height: Int) -> SkewEstimate {
+    package static func estimate(gray: [UInt8], width: Int, height: Int) -> SkewEstimate {
         guard width >= 16, height >= 16, gray.count >= width * height else { return .none }
         let (xs, ys, ws) = inkPoints(gray: gray, width: width, height: height)
         let count = xs.count
@@ -192,7 +192,7 @@ enum SkewEstimator {
     /// quarter turn round.
     /// - Complexity: O(width x height + angles x ink points), about 300 angles over the whole
     ///   search range, 26 within 2 degrees.
-    static func linesRunDown(
+    package static func linesRunDown(
         gray: [UInt8], width: Int, height: Int, margin: Double = columnsWin,
         within range: Double = searchRange
     ) -> Bool {
