@@ -21,7 +21,7 @@ import VipsBridge
     /// What `quire process` decides for the file at `path`, and the pages its detector was shown.
     static func processed(_ path: String) throws -> (record: CorrectionRecord, asked: [String], page: VIPSImage) {
         let witness = Witness()
-        let frame = try PageDecoder().decodeFrame(PageSource(path: path), planar: true)
+        let frame = try PageDecoder(maxPixels: .max).decodeFrame(PageSource(path: path), planar: true)
         let corrector = PageCorrector(options: CorrectionOptions(), orientation: .some(witness))
         let (page, record) = try corrector.correct(frame, userQuad: nil)
         return (record, witness.sizes, page)
