@@ -42,25 +42,32 @@ import VipsBridge
         #expect(witness.sizes == processed.asked, "detect asked about \(witness.sizes), process \(processed.asked)")
     }
 
-    @Test func aPhotoAndAScanOfTextDecideTheSame() throws {
-        // A page on a dark desk (a photo: warped from its quad) and the same page filling a
-        // light frame at a slight angle (a scan: deskewed); both reach the same quad or angle.
+    @Test(arguments: [false, true])
+    func aPageOnAGroundIsDecidedAlikeByBoth(textured: Bool) throws {
+        // A page of text on a dark ground: flat (a scanner lid: deskewed) or textured (a desk:
+        // warped from its quad). Both commands take the same decision, angle and quad.
         let (w, h) = (900, 1200)
-        var desk = [UInt8](repeating: 40, count: w * h * 3)
+        var ground = [UInt8](repeating: 40, count: w * h * 3)
+        if textured {
+            for i in 0..<(w * h) { let v = UInt8(30 + (i * 7 + i / w * 13) % 23); (ground[3 * i], ground[3 * i + 1], ground[3 * i + 2]) = (v, v, v) }
+        }
         let text = PageCorrectorSidewaysTests.textPage()
         for y in 0..<1000 {
             for x in 0..<700 {
                 let (s, d) = ((y * 700 + x) * 3, ((y + 100) * w + x + 100) * 3)
-                (desk[d], desk[d + 1], desk[d + 2]) = (text[s], text[s + 1], text[s + 2])
+                (ground[d], ground[d + 1], ground[d + 2]) = (text[s], text[s + 1], text[s + 2])
             }
         }
-        let folder = try TestSupport.temporaryFolder()
-        let photo = folder + "/photo.png"
-        try VIPSImage.fromPixels(desk, width: w, height: h, bands: 3).save(to: photo)
-        let detected = try Detector.detect(file: photo, orientation: Witness())
-        let processed = try Self.processed(photo)
-        #expect(detected.kind == .photo && processed.record.kind == .perspective)
-        let (a, b) = try (#require(detected.quad), #require(processed.record.quad))
-        #expect(a.worstCornerDistance(to: b) <= 0.01, "detect \(a), process \(b)")
+        let path = try TestSupport.temporaryFolder() + "/page.png"
+        try VIPSImage.fromPixels(ground, width: w, height: h, bands: 3).save(to: path)
+        let detected = try Detector.detect(file: path, orientation: Witness())
+        let processed = try Self.processed(path)
+        let kinds: [DetectionResult.Kind: CorrectionRecord.Kind] = [.photo: .perspective, .scan: .deskew, .none: .none]
+        #expect(detected.kind.flatMap { kinds[$0] } == processed.record.kind)
+        #expect(detected.skewDegrees == processed.record.skewDegrees)
+        if let a = detected.quad, let b = processed.record.quad {
+            #expect(a.worstCornerDistance(to: b) <= 0.01, "detect \(a), process \(b)")
+        }
+        #expect(detected.rotation == processed.record.rotation)
     }
 }
