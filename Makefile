@@ -62,7 +62,7 @@ test: deps test-venv
 # The Python tests' figures: docs/benchmarks.md, "Test suite time".
 PYTEST_WORKERS ?=
 
-## test-fast: the pure modules' tests alone (QuireGeometry, QuireLayout and the shared test
+## test-fast: the pure modules' tests alone (QuireGeometry, QuireLayout, QuirePageAnalysis and the shared test
 ## support; no libvips, no Foundation in the modules under test), from their own build in
 ## .build-fast: a minute or two from scratch, seconds after a change.
 FAST_BUILD := .build-fast

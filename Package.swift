@@ -10,6 +10,9 @@ let pureOnly = Context.environment["QUIRE_PURE_ONLY"] == "1"
 let pureTargets: [Target] = [
     .target(name: "QuireGeometry"),
     .target(name: "QuireLayout", dependencies: ["QuireGeometry"]),
+    // Page analysis on the detection copy's pixels (quads, skew, spreads, scanner edges): pure,
+    // so its tests run under `make test-fast`; QuireImaging makes the copies and calls it.
+    .target(name: "QuirePageAnalysis", dependencies: ["QuireGeometry"]),
     // Test helpers shared by every test target (Tests/QuireTestSupport: repository root,
     // fixtures, temporary folders, seeded generators and mutators, an awaited subprocess
     // runner). Foundation only, so the pure modules' tests never link libvips; no product.
@@ -17,11 +20,15 @@ let pureTargets: [Target] = [
     .testTarget(name: "QuireGeometryTests", dependencies: ["QuireGeometry", "QuireTestSupport"]),
     .testTarget(
         name: "QuireLayoutTests", dependencies: ["QuireLayout", "QuireGeometry", "QuireTestSupport"],
-        exclude: ["Goldens"])
+        exclude: ["Goldens"]),
+    .testTarget(
+        name: "QuirePageAnalysisTests",
+        dependencies: ["QuirePageAnalysis", "QuireGeometry", "QuireTestSupport"])
 ]
 
 /// Quire's module graph (see docs/architecture.md): C stays behind VipsBridge (libvips) and
-/// TesseractBridge (Tesseract); QuireGeometry and QuireLayout are pure Swift and never link libvips.
+/// TesseractBridge (Tesseract); QuireGeometry, QuireLayout and QuirePageAnalysis are pure Swift and
+/// never link libvips.
 let package = Package(
     name: "Quire",
     platforms: [.macOS(.v13)],
@@ -67,7 +74,9 @@ let package = Package(
                     providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
                 ),
                 .target(name: "TesseractBridge", dependencies: ["CTesseract"]),
-                .target(name: "QuireImaging", dependencies: ["VipsBridge", "TesseractBridge", "QuireGeometry"]),
+                .target(
+                    name: "QuireImaging",
+                    dependencies: ["VipsBridge", "TesseractBridge", "QuireGeometry", "QuirePageAnalysis"]),
                 .target(name: "QuireKit", dependencies: ["QuireImaging", "QuireLayout", "QuireGeometry"]),
                 .executableTarget(
                     name: "quire",
@@ -107,7 +116,7 @@ let package = Package(
                 .testTarget(
                     name: "QuireImagingTests",
                     dependencies: [
-                        "QuireImaging", "VipsBridge", "TesseractBridge",
+                        "QuireImaging", "QuirePageAnalysis", "VipsBridge", "TesseractBridge",
                         "QuireImageTestSupport"
                     ]),
                 .testTarget(

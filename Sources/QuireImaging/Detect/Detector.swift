@@ -111,6 +111,9 @@ public enum Detector {
         // as it is is asked as it is, and when confidently turned, analysed again.
         var rotation = 0
         var rotationConfidence: Double?
+        // The frame the analysis was made on: a page left as it is and then turned upright is
+        // analysed, and its quad refined, on the turned frame, as `quire process` does.
+        var analysed = decoded
         if let orientation, !(analysis.kind == .photo && analysis.detection.quad != nil) {
             let upright =
                 try decoded?.uprightImage()
@@ -118,13 +121,8 @@ public enum Detector {
                     file: path, options: .init(page: page > 0 ? page : nil, dpi: isVector(path) ? dpi : nil)
                 ).autorotated()
             let scan = analysis.kind == .scan
-            let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
-            let asked =
-                scan
-                ? (analysis.fillsFrame
-                    ? try ScanDeskew.deskewKeepingSize(upright, skew: skew).0
-                    : try ScanDeskew.deskewAndTrim(upright, skew: skew).0)
-                : upright
+            // Asked of the very image `quire process` asks about: the scan as it is written.
+            let asked = scan ? try PageCorrector.straightenedScan(upright, as: analysis).image : upright
             if let guess = try? orientation.guess(asked) {
                 rotationConfidence = guess.confidence
                 if OrientationPolicy.turns(guess) {
@@ -132,20 +130,20 @@ public enum Detector {
                     if !scan {
                         let turned = try DecodedFrame(upright: try upright.rotated(quarterTurns: guess.rotate / 90))
                         analysis = PageAnalyzer.analyze(turned.detectionCopy())
+                        analysed = turned
                     }
                 }
             }
         }
         var result = try result(
-            of: analysis, decoded: rotation == 0 || analysis.kind == .scan ? decoded : nil, path: path, page: page,
-            width: width, height: height, ms: ms)
+            of: analysis, decoded: analysed, path: path, page: page, width: width, height: height, ms: ms)
         result.rotation = rotation
         result.rotationConfidence = rotationConfidence
         // A photo's page is asked once straightened, when its lines run up or down, as
-        // `quire process` does; the quad then names the page's own corners.
+        // `quire process` does (on the page's preview); the quad then names the page's own corners.
         if let orientation, result.kind == .photo, let quad = result.quad {
             let frame =
-                try decoded
+                try analysed
                 ?? DecodedFrame(
                     upright: VIPSImage.load(
                         file: path, options: .init(page: page > 0 ? page : nil, dpi: isVector(path) ? dpi : nil)
@@ -154,7 +152,9 @@ public enum Detector {
             let straight = try corrector.correct(frame, userQuad: quad)
             var record = straight.record
             record.quad = quad
-            let upright = try corrector.turnedUpright(straight.image, preview: straight.image, record: record).record
+            let pipeline = PagePipeline()
+            let preview = try pipeline.shrink(straight.image.inMemory(), inside: pipeline.renditions.previewSize)
+            let upright = try corrector.turnedUpright(straight.image, preview: preview, record: record).record
             (result.quad, result.rotation, result.rotationConfidence) = (
                 upright.quad, upright.rotation, upright.rotationConfidence
             )

@@ -142,7 +142,8 @@ enum PageAnalyzer {
             // picture on a scanned page when the frame is flat, else a page seen from afar. A
             // large one is a scan too, unless what lies around it is textured like a desk: a
             // page photographed straight down on wood is as exact a rectangle as a scan, and
-            // taken for one it was never cropped (handwriting-ocr's text1.jpg, IoU 0.85).
+            // taken for one it was never cropped (pinned by
+            // `PageAnalyzerFrameTests.aPageOnADeskPhotographedStraightDownIsAPhoto`).
             scanLike =
                 isScanRectangle(quad)
                 && (hasFlatFrame(copy)

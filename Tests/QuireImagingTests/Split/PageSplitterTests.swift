@@ -1,4 +1,5 @@
 import Foundation
+import QuireTestSupport
 import Testing
 import VipsBridge
 @testable import QuireImaging
@@ -8,7 +9,7 @@ import VipsBridge
 @Suite struct PageSplitterTests {
     /// A scanned spread 1400 x 1000 (white, two blocks of text lines and an ink-free gutter).
     static func spread(in dir: String) throws -> String {
-        let gray = SpreadFinderTests.page(width: 1400, height: 1000, paper: 250, columns: [0.06...0.44, 0.56...0.94])
+        let gray = TextColumns.page(width: 1400, height: 1000, paper: 250, columns: [0.06...0.44, 0.56...0.94])
         let path = dir + "/spread.png"
         try VIPSImage.fromPixels(gray, width: 1400, height: 1000, bands: 1).save(to: path, options: .init(format: .png))
         return path

@@ -1,5 +1,5 @@
 import Testing
-@testable import QuireImaging
+@testable import QuirePageAnalysis
 
 /// A line across a page (a fold, a shadow's edge on a ruled line) is not the page's edge: the
 /// page's sides run on past it.

@@ -2,8 +2,8 @@
 ///
 /// A ruled line, a fold or a shadow boundary across a page is as straight and as well
 /// supported as the page's own edge, so a quad closed by it scores like the page (a notebook
-/// page running off the bottom of the frame, cut at the shadowed line 80 % down:
-/// handwriting-ocr page04, IoU 0.77 at confidence 0.86). What gives it away is that the page's
+/// page running off the bottom of the frame, cut at a shadowed line 80 % down, at confidence
+/// 0.86; pinned by `PageDetectorContinuationTests.pageRunningOffTheFrameIsNotCutAtAFold`). What gives it away is that the page's
 /// edges do not stop there: the two sides meeting such a line run on past its corners as far as
 /// the page goes (in either polarity: a printed page's edge beside a dark picture has the other
 /// polarity than beside white paper). At a true corner they stop, or carry on as unrelated
@@ -43,8 +43,8 @@ extension PageDetector {
                 let outer = work.outwardAlternative(best, side: k, candidates: candidates)
                 // The page's edge beyond a fold stops at both ends. A neighbour still running on
                 // past it makes it one more line across the page, and the quad as unsure as the
-                // one it replaced (a row of picture boxes on DewarpNet's leaflet, widened by one
-                // box: IoU 0.16 at confidence 0.88 on a shrink-on-load copy).
+                // one it replaced (a row of picture boxes widened by one box; pinned by
+                // `PageDetectorOutwardAlternativeTests.aRowOfBoxesWidenedByOneBoxIsNotThePage`).
                 let outerRunsOn =
                     outer.map { outer in
                         guard let moved = outer.lines.firstIndex(where: { !best.lines.contains($0) }),
@@ -156,8 +156,8 @@ extension WorkImage {
     /// the frame's edge past it, and what lies just beyond side `k` is light, grey paper, much
     /// lighter than the surroundings beyond the running-on edge. A grey band printed down a
     /// page's margin is that: darker than the paper, so the paper check does not see it, and
-    /// bounded by the page's own edges running on (DewarpNet's manual, cut at its grey band at
-    /// confidence 1, IoU 0.69). A page on a desk has the same desk beyond both sides.
+    /// bounded by the page's own edges running on (a page cut at its grey band at confidence 1;
+    /// pinned by `PageDetectorContinuationTests.aGreyBandPrintedDownAPageIsTheSheetGoingOn`). A page on a desk has the same desk beyond both sides.
     func sheetGoesOnPast(_ candidate: QuadCandidate, side k: Int, ways: WaysPast) -> Bool {
         let running: Int
         switch (ways.before.runsOn, ways.after.runsOn) {

@@ -1,5 +1,5 @@
 import Testing
-@testable import QuireImaging
+@testable import QuirePageAnalysis
 
 /// The paper becomes white under uneven light, pictures keep their tones, and black and white
 /// keeps the ink of every part of the page.

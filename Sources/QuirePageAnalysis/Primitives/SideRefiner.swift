@@ -6,7 +6,7 @@
 
 /// What a side is measured on: the sum of the colour channels (0...765) at a sub-pixel
 /// position, bilinear, or nil outside the image.
-protocol IntensityField {
+package protocol IntensityField {
     var width: Int { get }
     var height: Int { get }
     func intensity(_ x: Double, _ y: Double) -> Double?
@@ -37,15 +37,6 @@ struct InterleavedField: IntensityField {
             sum += top * (1 - fy) + bottom * fy
         }
         return sum * scale
-    }
-}
-
-extension PlanarPixels: IntensityField {
-    /// R + G + B from the planes: 3 Y + (1.772 - 0.344136) Cb' + (1.402 - 0.714136) Cr'.
-    func intensity(_ x: Double, _ y: Double) -> Double? {
-        guard x >= 0, y >= 0, x < Double(width - 1), y < Double(height - 1) else { return nil }
-        let (l, b, r) = ycc(x, y)
-        return 3 * l + 1.427864 * (b - 128) + 0.687864 * (r - 128)
     }
 }
 

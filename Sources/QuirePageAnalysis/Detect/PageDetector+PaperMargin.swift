@@ -2,8 +2,8 @@
 ///
 /// A bank note's printed border, a form's outer rule or a certificate's frame is a strong,
 /// straight, four-sided edge, often stronger than the sheet's own edge against a light desk,
-/// so it wins the quad search (the dollar bill of OpenCV-Document-Scanner's samples: IoU 0.84
-/// with the note, at confidence 1). What gives it away is a thin band of the page's paper just
+/// so it wins the quad search at confidence 1 (pinned by
+/// `PageDetectorPaperMarginTests.aPrintedNoteIsFoundByItsSheet`). What gives it away is a thin band of the page's paper just
 /// outside it. When three or four sides have that band, the best candidate that holds the
 /// frame, lies close around it and is itself well supported is the sheet.
 extension PageDetector {

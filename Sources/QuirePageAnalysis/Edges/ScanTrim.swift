@@ -5,7 +5,7 @@
 /// the centre, and the page is the longest run of rows (then columns) mostly unlike the lid.
 /// Row and column shares rather than single pixels make it indifferent to text, pictures and
 /// noise on the page, and it still works when the page runs off one side of the canvas.
-enum ScanTrim {
+package enum ScanTrim {
     /// Page pixels must differ from the lid by at least this much (0-255, largest band
     /// difference) at the centre of the image, or nothing is trimmed.
     static let minimumPaperContrast = 6.0
@@ -15,15 +15,17 @@ enum ScanTrim {
     static let minimumPaperShare = 0.6
 
     /// A page rectangle in pixels: `x0..<x1`, `y0..<y1`.
-    struct Box: Equatable {
-        var x0: Int, y0: Int, x1: Int, y1: Int
-        var width: Int { x1 - x0 }
-        var height: Int { y1 - y0 }
+    package struct Box: Equatable {
+        package var x0: Int, y0: Int, x1: Int, y1: Int
+        package var width: Int { x1 - x0 }
+        package var height: Int { y1 - y0 }
+        /// The rectangle `x0..<x1` x `y0..<y1`.
+        package init(x0: Int, y0: Int, x1: Int, y1: Int) { (self.x0, self.y0, self.x1, self.y1) = (x0, y0, x1, y1) }
     }
 
     /// The median colour (per band) of the outermost `ring` pixels of the image.
     /// - Complexity: O(width + height).
-    static func borderColour(pixels: [UInt8], width: Int, height: Int, bands: Int, ring: Int = 2) -> [Double] {
+    package static func borderColour(pixels: [UInt8], width: Int, height: Int, bands: Int, ring: Int = 2) -> [Double] {
         var samples = [[UInt8]](repeating: [], count: bands)
         let ring = max(1, min(ring, min(width, height) / 4))
         func add(_ x: Int, _ y: Int) {
@@ -44,7 +46,7 @@ enum ScanTrim {
     /// (the median colour of the centre). A page laid in a corner of the glass shows the lid
     /// along two sides only, where the median of the whole border would be paper.
     /// - Complexity: O(width x height x bands) for the centre median.
-    static func lidColour(pixels: [UInt8], width: Int, height: Int, bands: Int, ring: Int = 2) -> [Double] {
+    package static func lidColour(pixels: [UInt8], width: Int, height: Int, bands: Int, ring: Int = 2) -> [Double] {
         let ring = max(1, min(ring, min(width, height) / 4))
         func median(_ points: [(Int, Int)]) -> [Double] {
             (0..<bands).map { b in
@@ -70,7 +72,7 @@ enum ScanTrim {
     /// The paper colour of a found page: the median colour of a thin band just inside the
     /// box, where page margins are (text and pictures rarely reach them).
     /// - Complexity: O(box perimeter).
-    static func paperColour(pixels: [UInt8], width: Int, bands: Int, box: Box) -> [Double] {
+    package static func paperColour(pixels: [UInt8], width: Int, bands: Int, box: Box) -> [Double] {
         let inset = max(2, min(box.width, box.height) / 60)
         let x0 = box.x0 + inset, x1 = box.x1 - 1 - inset, y0 = box.y0 + inset, y1 = box.y1 - 1 - inset
         guard x1 > x0, y1 > y0 else { return [Double](repeating: 255, count: bands) }
@@ -86,7 +88,7 @@ enum ScanTrim {
 
     /// Largest per-band absolute difference of every pixel to `colour`.
     /// - Complexity: O(width x height x bands).
-    static func distances(pixels: [UInt8], count: Int, bands: Int, colour: [Double]) -> [UInt8] {
+    package static func distances(pixels: [UInt8], count: Int, bands: Int, colour: [Double]) -> [UInt8] {
         let c = colour.map { Int($0.rounded()) }
         var out = [UInt8](repeating: 0, count: count)
         pixels.withUnsafeBufferPointer { p in
@@ -169,7 +171,7 @@ enum ScanTrim {
     /// paper's distance from it. A page's outline has the lid around it; a table or a picture
     /// box printed on the page has paper. Nil when the ring lies off the canvas.
     /// - Complexity: O(ring pixels x bands) plus the centre median `threshold` takes.
-    static func lidShareAround(
+    package static func lidShareAround(
         _ box: Box, pixels: [UInt8], width: Int, height: Int, bands: Int,
         lid: [Double]
     ) -> Double? {
@@ -192,7 +194,7 @@ enum ScanTrim {
     /// The page rectangle of a straightened scan, or nil when there is no lid around the page
     /// (or the page cannot be told from it).
     /// - Complexity: O(width x height x bands).
-    static func pageBox(
+    package static func pageBox(
         pixels: [UInt8], width: Int, height: Int, bands: Int,
         background: [Double]
     ) -> (box: Box, threshold: Double)? {

@@ -1,5 +1,5 @@
 import Testing
-@testable import QuireImaging
+@testable import QuirePageAnalysis
 
 /// A frame printed on a sheet (a bank note's border) is not the page: the quad grows out to the
 /// sheet's edge. A page without such a band keeps its quad.

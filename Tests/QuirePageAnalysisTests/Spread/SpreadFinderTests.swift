@@ -1,27 +1,17 @@
+import QuireTestSupport
 import Testing
-@testable import QuireImaging
+@testable import QuirePageAnalysis
 
 /// Open books are told from single pages: a spread has an ink-free gutter or a fold in the
 /// middle and ink on both halves; a single page (two columns, a rule down the middle, lines
 /// across, a portrait page, a blank facing page) is never taken for one.
 @Suite struct SpreadFinderTests {
-    /// A grey page `width` x `height` on `paper`: text lines (dark dashes every 14 rows) over the
-    /// column spans given as shares of the width, and a `shade` function darkening columns.
+    /// A grey page of text columns (`TextColumns.page`, shared with the splitter's tests).
     static func page(
         width: Int = 1000, height: Int = 700, paper: UInt8 = 235, columns: [ClosedRange<Double>],
         shade: (Double) -> Double = { _ in 0 }
     ) -> [UInt8] {
-        var gray = [UInt8](repeating: paper, count: width * height)
-        for y in 0..<height {
-            for x in 0..<width {
-                let u = Double(x) / Double(width)
-                var value = Double(paper) - shade(u)
-                let inText = columns.contains { $0.contains(u) } && y > 40 && y < height - 40
-                if inText, y % 14 < 4, (x / 9) % 6 != 5 { value = 30 }
-                gray[y * width + x] = UInt8(max(0, min(255, value)))
-            }
-        }
-        return gray
+        TextColumns.page(width: width, height: height, paper: paper, columns: columns, shade: shade)
     }
 
     @Test func aScannedSpreadSplitsInItsInkFreeGutter() throws {

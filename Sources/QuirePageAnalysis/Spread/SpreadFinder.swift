@@ -14,8 +14,9 @@
 /// Works on the small grey copy the skew estimate uses (about 1000 px on the long side).
 public enum SpreadFinder {
     /// Width / height of a page that may be a spread.
-    static let aspectRange = 1.15...1.85
-    /// The narrowest ink-free gutter, as a share of the width (unpaper's scanned spreads: 8-9 %).
+    package static let aspectRange = 1.15...1.85
+    /// The narrowest ink-free gutter, as a share of the width (real scanned spreads: 8-9 %;
+    /// `SpreadFinderTests.aScannedSpreadSplitsInItsInkFreeGutter`).
     static let minimumGutterWidth = 0.03
     /// The ink-free gutter's centre must lie in this share of the width.
     static let gutterZone = 0.4...0.6
@@ -24,9 +25,10 @@ public enum SpreadFinder {
     /// A fold's darkest column must lie in this share of the width.
     static let foldZone = 0.45...0.55
     /// A fold is at least this much darker than the paper (grey levels, and this share of the
-    /// paper level), measured on the smoothed profile: handwriting-ocr's photographed registers
-    /// 39 (0.20) and 62 (0.26); single landscape pages of the real sets 23 (0.16, an unevenly
-    /// lit table, and no valley) and under 2.
+    /// paper level), measured on the smoothed profile: photographed spreads 39 (0.20) and 62
+    /// (0.26); single landscape pages of the real sets 23 (0.16, an unevenly lit table, and no
+    /// valley) and under 2 (`SpreadFinderTests.aPhotographedSpreadSplitsAtItsFold`,
+    /// `singlePagesAreNeverSplit`).
     static let minimumFoldDepth = 25.0
     static let minimumFoldShare = 0.18
     /// A fold is a shadow, not a printed rule: at least this share of the width at half depth.
@@ -36,9 +38,10 @@ public enum SpreadFinder {
     /// Each half holds at least this share of the page's ink.
     static let minimumInkShare = 0.2
     /// A page whose ink lines up this much more sharply in columns than in rows lies a quarter
-    /// turn round. Spreads' table rules make columns win too, by less: unpaper's scanned spreads
-    /// 0.69-0.76, handwriting-ocr's registers 1.63 and 1.74; the sideways single pages of the
-    /// real set that showed a gutter 9.8-39 (their text lines alone 1.2-27).
+    /// turn round. Spreads' table rules make columns win too, by less: scanned spreads
+    /// 0.69-0.76, photographed registers 1.63 and 1.74; the sideways single pages of the real
+    /// set that showed a gutter 9.8-39, their text lines alone 1.2-27
+    /// (`SpreadFinderTests.aPageLyingAQuarterTurnRoundIsNotSplit`).
     static let sidewaysMargin = 2.5
 
     /// Where a spread's pages meet.
@@ -48,6 +51,8 @@ public enum SpreadFinder {
         public var kind: Kind
         /// The cut, as a share of the page's width (0-1).
         public var position: Double
+        /// A gutter shown by `kind` at `position` (a share of the page's width, 0-1).
+        public init(kind: Kind, position: Double) { (self.kind, self.position) = (kind, position) }
     }
 
     /// The gutter of the page whose small grey copy is `gray` (`width` x `height`), or nil when
@@ -119,8 +124,8 @@ public enum SpreadFinder {
 
     /// A fold: the darkest point (in `foldZone`) of the paper's brightness across the page —
     /// column medians, so text does not count, smoothed over a hundredth of the width, so a
-    /// table's thin rule does not count either (handwriting-ocr's register: a 1 px rule at 98
-    /// beside a shaded fold at 150, paper 190). It must be a valley: `minimumFoldDepth` under the
+    /// table's thin rule does not count either (a 1 px rule at 98 beside a shaded fold at 150,
+    /// paper 190; `SpreadFinderTests.aPhotographedSpreadSplitsAtItsFold`). It must be a valley: `minimumFoldDepth` under the
     /// paper (the 75th percentile), no wider than `maximumFoldWidth` at half its depth, rising
     /// back at least 60 % of its depth on both sides (a page lit unevenly slopes, it has no valley).
     static func fold(gray: [UInt8], width: Int, height: Int) -> Gutter? {

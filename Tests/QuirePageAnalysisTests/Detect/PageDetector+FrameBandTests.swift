@@ -1,5 +1,5 @@
 import Testing
-@testable import QuireImaging
+@testable import QuirePageAnalysis
 
 /// A page running off two opposite edges of the frame (a receipt photographed close up) is the
 /// band between its two visible edges; two rules printed on a page are not.

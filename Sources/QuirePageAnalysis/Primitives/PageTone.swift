@@ -1,8 +1,8 @@
 /// The tone operations of the clean-up step, on interleaved 8-bit pixels: grey, paper made
 /// white, black and white. Pure functions of the bytes, so they are tested without libvips.
-enum PageTone {
+package enum PageTone {
     /// The grey level of each pixel (Rec. 601 luma for colour; the band itself for grey).
-    static func grey(_ bytes: [UInt8], bands: Int) -> [UInt8] {
+    package static func grey(_ bytes: [UInt8], bands: Int) -> [UInt8] {
         guard bands >= 3 else {
             return bands == 1 ? bytes : stride(from: 0, to: bytes.count, by: bands).map { bytes[$0] }
         }
@@ -17,7 +17,7 @@ enum PageTone {
     }
 
     /// The level below which `share` of the pixels lie (0...1).
-    static func percentile(_ grey: [UInt8], _ share: Double) -> Int {
+    package static func percentile(_ grey: [UInt8], _ share: Double) -> Int {
         var histogram = [Int](repeating: 0, count: 256)
         for v in grey { histogram[Int(v)] += 1 }
         let target = Int(Double(grey.count) * share)
@@ -34,7 +34,7 @@ enum PageTone {
     /// (a picture, a dense table, a dark bar) are left out and the fit is made again, three
     /// times, so the surface follows the light across the sheet (a page brighter on one side,
     /// darker at the spine) but not the pictures on it, which keep their tones.
-    static func paperLevel(_ grey: [UInt8], width: Int, height: Int, block: Int) -> [UInt8] {
+    package static func paperLevel(_ grey: [UInt8], width: Int, height: Int, block: Int) -> [UInt8] {
         let bw = max(1, (width + block - 1) / block), bh = max(1, (height + block - 1) / block)
         var maxima = [Double](repeating: 0, count: bw * bh)
         for y in 0..<height {
@@ -119,7 +119,7 @@ enum PageTone {
 
     /// Every band of every pixel divided by the paper's level there, so the paper becomes white
     /// (255) and the ink keeps its contrast to it.
-    static func whitened(_ bytes: inout [UInt8], bands: Int, paper: [UInt8]) {
+    package static func whitened(_ bytes: inout [UInt8], bands: Int, paper: [UInt8]) {
         for i in 0..<paper.count {
             let scale = 255.0 / Double(paper[i])
             for b in 0..<bands {
@@ -133,7 +133,7 @@ enum PageTone {
     /// `block`s and interpolated between block centres (so memory stays a few arrays of blocks):
     /// a pixel is ink when darker than mean x (1 + k (sd / 128 - 1)) of its neighbourhood. Local,
     /// so light that still varies across the page (a dark corner) does not swallow the text.
-    static func blackAndWhite(_ grey: [UInt8], width: Int, height: Int, block: Int, k: Double = 0.34) -> [UInt8] {
+    package static func blackAndWhite(_ grey: [UInt8], width: Int, height: Int, block: Int, k: Double = 0.34) -> [UInt8] {
         let bw = max(1, (width + block - 1) / block), bh = max(1, (height + block - 1) / block)
         var sum = [Double](repeating: 0, count: bw * bh), squares = sum, count = sum
         for y in 0..<height {

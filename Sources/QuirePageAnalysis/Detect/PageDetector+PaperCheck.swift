@@ -7,6 +7,24 @@
 extension PageDetector {
     /// How far outside (and inside) each side the pixels are sampled, as a share of the long side.
     static let paperProbeDistance = 0.04
+    /// Samples taken along each side.
+    static let paperProbeSteps = 21
+    /// Paper is no darker than the page's paper level less this many grey levels.
+    static let paperLevelTolerance = 12
+    /// Paper is at most this much more saturated than the page's paper.
+    static let paperSaturationTolerance = 16
+    /// Ink is at least this many levels darker than the paper.
+    static let inkContrast = 60
+    /// The outside is the paper (the quad a dark box printed on it) when it is this much brighter.
+    static let darkInsideMargin = 40
+    /// Paper darker than this is no paper: the check does not fire.
+    static let minimumPaperLevel = 120
+    /// Samples within this many levels of the paper level tell the paper's saturation.
+    static let paperSaturationBand = 24
+    /// Tenths of a side's outer samples that must be paper for the side to lie on paper.
+    static let paperTenths = 3
+    /// Tenths of a side's outer samples that must be ink (print beside it, not a plain desk).
+    static let inkTenths = 1
 
     /// Whether a side of `quad` has printed paper like the quad's own just outside it: at least
     /// 30 % of the samples there are paper (no darker than the page's paper less 12 levels, at
@@ -21,7 +39,7 @@ extension PageDetector {
     ) -> Bool {
         guard let sides = quad.sides else { return false }
         let d = Double(max(width, height)) * paperProbeDistance
-        let steps = 21
+        let steps = paperProbeSteps
 
         /// Brightness (max channel) and saturation (max − min) of the pixel at (x, y), or nil off the frame.
         func sample(_ x: Double, _ y: Double) -> (Int, Int)? {
@@ -59,19 +77,19 @@ extension PageDetector {
         }
         let around = outside.flatMap { $0 }
         let insidePaper = upperQuartile(inside), outsidePaper = around.count >= 8 ? upperQuartile(around) : 0
-        let darkInside = outsidePaper > insidePaper + 40
+        let darkInside = outsidePaper > insidePaper + darkInsideMargin
         let paperSamples = darkInside ? around : inside
         let paper = darkInside ? outsidePaper : insidePaper
-        guard paper >= 120 else { return false }
-        let paperSats = paperSamples.filter { $0.0 >= paper - 24 }.map(\.1).sorted()
+        guard paper >= minimumPaperLevel else { return false }
+        let paperSats = paperSamples.filter { $0.0 >= paper - paperSaturationBand }.map(\.1).sorted()
         let paperSat = paperSats.isEmpty ? 0 : paperSats[paperSats.count / 2]
-        func isPaper(_ v: (Int, Int)) -> Bool { v.0 >= paper - 12 && v.1 <= paperSat + 16 }
-        func isInk(_ v: (Int, Int)) -> Bool { v.0 <= paper - 60 }
+        func isPaper(_ v: (Int, Int)) -> Bool { v.0 >= paper - paperLevelTolerance && v.1 <= paperSat + paperSaturationTolerance }
+        func isInk(_ v: (Int, Int)) -> Bool { v.0 <= paper - inkContrast }
         var paperSides = 0
         for (i, out) in outside.enumerated() where out.count * 2 >= outsideTried[i] {
             // Paper with print on it: a plain light desk is paper-coloured but holds no ink.
             let paperShare = out.filter(isPaper).count * 10, inkShare = out.filter(isInk).count * 10
-            if paperShare >= out.count * 3 && inkShare >= out.count { paperSides += 1 }
+            if paperShare >= out.count * paperTenths && inkShare >= out.count * inkTenths { paperSides += 1 }
         }
         return paperSides >= 1
     }

@@ -21,18 +21,21 @@
 ///    surroundings), weighted mildly by area; no quad is returned unless all four sides hold;
 /// 5. each side of the winner is re-measured on the ~1000 px copy (sub-pixel gradient peaks
 ///    along its normal, robust line fit) and the corners are the intersections.
-struct PageDetector: Sendable {
+package struct PageDetector: Sendable {
     /// Long side of the smoothed working copy for line search.
     var workingLongSide = 480
     /// Lines kept from the Hough space.
     var maxLines = 36
     /// Lowest confidence for which a quad is reported (all four sides well supported: real
     /// pages score about 1, stray structures such as text blocks in a scan about 0.6).
-    var minConfidence = 0.75
+    package var minConfidence = 0.75
+
+    /// A detector with the default settings.
+    package init() {}
 
     /// A straight line `nx·x + ny·y = c` with a unit normal.
-    struct Line: Equatable {
-        var nx: Double, ny: Double, c: Double
+    package struct Line: Equatable {
+        package var nx: Double, ny: Double, c: Double
         var angle: Double { atan2(ny, nx) }
         func distance(_ x: Double, _ y: Double) -> Double { nx * x + ny * y - c }
         func intersection(_ o: Line) -> (Double, Double)? {
@@ -46,12 +49,12 @@ struct PageDetector: Sendable {
     /// - Returns: the quad in the given image's pixels, or `.none` with a low confidence.
     /// - Complexity: O(pixels) for the working copy plus O(L⁴) cheap checks over the L ≤ 36
     ///   strongest lines.
-    func detect(pixels: [UInt8], width: Int, height: Int, bands: Int) -> PageDetection {
+    package func detect(pixels: [UInt8], width: Int, height: Int, bands: Int) -> PageDetection {
         detectDetailed(pixels: pixels, width: width, height: height, bands: bands).detection
     }
 
     /// `detect`, plus whether the page is brighter than its surroundings (for later refinement).
-    func detectDetailed(pixels: [UInt8], width: Int, height: Int, bands: Int)
+    package func detectDetailed(pixels: [UInt8], width: Int, height: Int, bands: Int)
         -> (detection: PageDetection, insideBrighter: Bool)
     {
         let result = detectCore(pixels: pixels, width: width, height: height, bands: bands)
@@ -175,7 +178,7 @@ struct PageDetector: Sendable {
     /// clear edge keep their position, and a result that moved too far is discarded. The quad is
     /// in continuous coordinates (the image spans 0...width, pixel centres at +0.5).
     /// - Complexity: O(side length x searchRadius) per side, a few thousand samples.
-    static func refine(
+    package static func refine(
         _ quad: Quad, pixels: [UInt8], width: Int, height: Int, bands: Int,
         insideBrighter: Bool, searchRadius: Double
     ) -> Quad {
@@ -187,7 +190,7 @@ struct PageDetector: Sendable {
     }
 
     /// The same on borrowed pixels (a decoded frame).
-    static func refine(
+    package static func refine(
         _ quad: Quad, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bands: Int,
         insideBrighter: Bool, searchRadius: Double
     ) -> Quad {
@@ -197,7 +200,7 @@ struct PageDetector: Sendable {
     }
 
     /// The same on any image (interleaved pixels or YCbCr planes).
-    static func refine<Field: IntensityField>(
+    package static func refine<Field: IntensityField>(
         _ quad: Quad, on field: Field,
         insideBrighter: Bool, searchRadius: Double
     ) -> Quad {

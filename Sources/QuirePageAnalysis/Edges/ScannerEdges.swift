@@ -8,7 +8,7 @@
 /// that touches the border does so over a few pixels only, and a picture that reaches the border
 /// reaches far in. So a region is taken only when it looks like an edge, and the caller fills it
 /// with the paper colour; anything else is left alone.
-enum ScannerEdges {
+package enum ScannerEdges {
     /// Share of a side a bar must lie along.
     static let minimumContact = 0.2
     /// Share of the rest of the page that must be paper (within 20 % of its level) for the page
@@ -26,19 +26,19 @@ enum ScannerEdges {
     /// Pixels darker than this share of the paper's level are dark.
     static let darkness = 0.55
 
-    struct Found: Equatable {
+    package struct Found: Equatable {
         /// One flag per pixel of the analysed copy: part of an edge bar (grown by one pixel).
-        var mask: [Bool]
-        var width: Int
-        var height: Int
+        package var mask: [Bool]
+        package var width: Int
+        package var height: Int
         /// Pixels of the copy in the mask.
-        var area: Int
+        package var area: Int
     }
 
     /// The edge bars of a grey copy `width` x `height` (row-major), or nil when there is none.
     /// - Parameter paper: the paper's grey level (a high percentile of the copy).
     /// - Complexity: O(width x height).
-    static func find(grey: [UInt8], width: Int, height: Int, paper: Int) -> Found? {
+    package static func find(grey: [UInt8], width: Int, height: Int, paper: Int) -> Found? {
         // A strip of one text line (a few dozen pixels high) is no scanned sheet: its glyphs
         // reach across most of it.
         guard min(width, height) >= minimumSide, grey.count == width * height, paper > 100 else { return nil }

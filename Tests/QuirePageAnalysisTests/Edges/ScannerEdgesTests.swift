@@ -1,5 +1,5 @@
 import Testing
-@testable import QuireImaging
+@testable import QuirePageAnalysis
 
 /// Scanner edges are found where a scanner leaves them, and nothing of the page is taken for one.
 @Suite struct ScannerEdgesTests {

@@ -6,12 +6,13 @@
 /// projection direction follows them. The search runs coarse to fine: every 0.25 degree over
 /// +/-`searchRange` on a subsample with 2 px bins, then around the best few peaks with 1 px
 /// bins, down to 0.01 degree and a parabolic fit of the peak.
-enum SkewEstimator {
+package enum SkewEstimator {
     /// Largest skew searched, in degrees: a photocopy laid crooked on the glass, not only a
-    /// sheet feeder's small angles (eurotext.tif turned 10, 25 and 40 degrees is found within 0.01).
+    /// sheet feeder's small angles (text turned up to 44 degrees is found within 0.01; pinned by
+    /// `ScanDeskewTests`' angle sweep).
     static let searchRange = 45.0
     /// Below this confidence the estimate is reported as 0 degrees (never a random angle).
-    static let minimumConfidence = 0.15
+    package static let minimumConfidence = 0.15
     /// Fewer ink pixels than this share of the image: a blank page.
     static let minimumInkShare = 0.0005
     /// The columns' sharpest projection must beat the rows' by this factor for the page's lines
@@ -110,8 +111,9 @@ enum SkewEstimator {
             }
             // Energy of the profile's steps rather than of its bins: a picture or a block of
             // dense print adds a broad hump whose sum of squares barely changes over a degree
-            // or so, and on a two-column page it can outweigh the text lines' peaks
-            // (deskew-6.png: 0.47 degree off); the steps are where lines start and end.
+            // or so, and on a two-column page with pictures it can outweigh the text lines'
+            // peaks (0.47 degree off; `RealScanSkewTests` pins the real scans within 0.3); the
+            // steps are where lines start and end.
             var sum: Float = 0
             var previous: Float = 0
             for i in 0..<binCount {
@@ -152,7 +154,7 @@ enum SkewEstimator {
     /// tesseract's phototest turned 90). Its skew is that of its columns, the same angle once
     /// the page is turned upright.
     /// - Complexity: O(width x height + angles x ink points), about 400 angles in all.
-    static func estimate(gray: [UInt8], width: Int, height: Int) -> SkewEstimate {
+    package static func estimate(gray: [UInt8], width: Int, height: Int) -> SkewEstimate {
         guard width >= 16, height >= 16, gray.count >= width * height else { return .none }
         let (xs, ys, ws) = inkPoints(gray: gray, width: width, height: height)
         let count = xs.count
@@ -192,7 +194,7 @@ enum SkewEstimator {
     /// quarter turn round.
     /// - Complexity: O(width x height + angles x ink points), about 300 angles over the whole
     ///   search range, 26 within 2 degrees.
-    static func linesRunDown(
+    package static func linesRunDown(
         gray: [UInt8], width: Int, height: Int, margin: Double = columnsWin,
         within range: Double = searchRange
     ) -> Bool {
@@ -216,7 +218,7 @@ enum SkewEstimator {
     }
 
     /// A landscape page with a gutter may be an open book: two pages that need not lie at the same angle
-    /// (unpaper's spreads: -0.8 and 2.6 degrees). Each half is measured on its own; when both
+    /// (scanned spreads at -0.8 and 2.6 degrees; pinned by `ScanDeskewTests`' spread halves). Each half is measured on its own; when both
     /// read confidently and differ by more than `spreadTolerance`, there is no one angle that
     /// straightens the page, and turning it by either would tilt the other page further, so
     /// the estimate is returned as unsure (0 degrees, low confidence). When they agree, their
@@ -258,7 +260,7 @@ enum SkewEstimator {
 
     /// Whether the ink has a gutter: a vertical band in the middle fifth of the page that holds
     /// under a quarter of the ink of a typical column band (text lines do not cross it, as
-    /// they do on a single page, even one as wide as scikit-image's page.png). A headline
+    /// they do on a single page, even a wide one; `PageSplitterTests.realSpreadsSplitAndSinglePagesStayWhole`). A headline
     /// running across both pages only darkens the band a little.
     static func hasGutter(xs: UnsafeBufferPointer<Float>, weights: UnsafeBufferPointer<Float>, width: Int) -> Bool {
         let bands = 50
@@ -349,9 +351,10 @@ enum SkewEstimator {
             let ratio = score(angle, stride: fineStride, bin: 1) / reference
             var confidence = max(0, min(1, (ratio - confidenceFloor) / confidenceSpan))
             // A weak peak must also be narrow: a map or a photo has a broad hump of near-equal
-            // scores a degree wide, and where its top falls is noise (OCRmyPDF's straight
-            // baiona_color.jpg map read -0.43, scoring 0.74 of the peak 1 degree away; text
-            // pages score under 0.45 there, a newspaper page of pictures 0.61).
+            // scores a degree wide, and where its top falls is noise (a straight colour map
+            // read -0.43, scoring 0.74 of the peak 1 degree away; text pages score under 0.45
+            // there, a newspaper page of pictures 0.61; `RealScanSkewTests` pins the shared
+            // real scans turned right or left alone).
             if ratio < broadPeakRatio {
                 let peak = score(angle, stride: fineStride, bin: 1)
                 let aside = max(

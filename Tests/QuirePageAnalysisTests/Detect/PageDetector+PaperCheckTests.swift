@@ -1,5 +1,5 @@
 import Testing
-@testable import QuireImaging
+@testable import QuirePageAnalysis
 
 /// A box drawn on the paper (a table, a picture frame) is not the page; a white page on a dark
 /// desk is.

@@ -10,8 +10,8 @@ import QuireGeometry
 /// A receipt or a flyer unfolded for the photo bends at its fold: each panel is four-sided,
 /// but the sheet's edges kink where they cross the fold, so no quad of four straight lines
 /// holds both panels. The panel found first is cut at the fold, which the continuation check
-/// sees (the page's edges run on past it) and leaves unsure: the frame was kept (DewarpNet's
-/// crumpled receipt, IoU 0.66). The other panel is usually a candidate too, closed by the same
+/// sees (the page's edges run on past it) and leaves unsure: the frame was kept (pinned by
+/// `PageDetectorFoldTests.aSheetFoldedAcrossIsBothPanelsHeldWhole`). The other panel is usually a candidate too, closed by the same
 /// fold. When it is, the page is both: the smallest quad holding both panels, through their
 /// outer corners, with a side moved out over the fold's corners where the sheet kinks outward.
 /// That quad leaves a sliver of desk by one outer corner, but a quad through the outer corners

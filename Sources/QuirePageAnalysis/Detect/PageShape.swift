@@ -12,21 +12,11 @@
 /// enhancement", 2007): the focal length is recovered from the two vanishing points. When the
 /// quad has no measurable perspective (or the focal length comes out implausible) the ratio of
 /// mean edge lengths is used.
-enum PageShape {
-    /// Paper aspect ratios (short side / long side).
-    static func ratio(_ paper: CorrectionOptions.Paper) -> Double? {
-        switch paper {
-        case .auto: nil
-        case .a4: 210.0 / 297.0
-        case .letter: 8.5 / 11
-        case .legal: 8.5 / 14
-        }
-    }
-
+package enum PageShape {
     /// Estimated width / height of the page in `quad` (reading order) photographed in an image of
     /// `imageWidth` x `imageHeight`.
     /// - Complexity: O(1).
-    static func aspectRatio(of quad: Quad, imageWidth: Double, imageHeight: Double) -> Double {
+    package static func aspectRatio(of quad: Quad, imageWidth: Double, imageHeight: Double) -> Double {
         let e = quad.edgeLengths
         let fallback = (e.top + e.bottom) / max(1e-9, e.left + e.right)
         let u0 = imageWidth / 2, v0 = imageHeight / 2
@@ -67,13 +57,14 @@ enum PageShape {
 
     /// Output pixel size for the page in `quad`: the aspect ratio (estimated, or the named
     /// paper's in the orientation the estimate suggests) at the resolution of the longer edges.
-    static func outputSize(
+    /// - Parameter paperRatio: the named paper's short side / long side, nil to estimate.
+    package static func outputSize(
         for quad: Quad, imageWidth: Int, imageHeight: Int,
-        paper: CorrectionOptions.Paper
+        paperRatio: Double?
     ) -> (width: Int, height: Int) {
         let e = quad.edgeLengths
         var aspect = aspectRatio(of: quad, imageWidth: Double(imageWidth), imageHeight: Double(imageHeight))
-        if let r = ratio(paper) { aspect = aspect >= 1 ? 1 / r : r }
+        if let r = paperRatio { aspect = aspect >= 1 ? 1 / r : r }
         var w = max(e.top, e.bottom), h = max(e.left, e.right)
         if w / h > aspect { h = w / aspect } else { w = h * aspect }
         return (pixels(w), pixels(h))
