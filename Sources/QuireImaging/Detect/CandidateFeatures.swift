@@ -111,7 +111,8 @@ enum CandidateFeatures {
         let signed = contrasts.map { (brighter ? $0 : -$0) / 255 }
         let outsidePaper = outside.count >= 8 ? upperQuartile(outside.map { $0.level }) : paper
         let paperShare =
-            inside.isEmpty ? 0 : Double(inside.filter { abs($0.level - paper) <= paperStep }.count) / Double(inside.count)
+            inside.isEmpty
+            ? 0 : Double(inside.filter { abs($0.level - paper) <= paperStep }.count) / Double(inside.count)
         let inkShare =
             inside.isEmpty ? 0 : Double(inside.filter { $0.level <= paper - inkStep }.count) / Double(inside.count)
         let printed = PageDetector.liesInsidePaper(quad, pixels: pixels, width: width, height: height, bands: bands)
@@ -123,7 +124,9 @@ enum CandidateFeatures {
         var worstAngle = 0.0
         for i in 0..<4 {
             let a = c[(i + 3) % 4] - c[i], b = c[(i + 1) % 4] - c[i]
-            let cosine = (a.x * b.x + a.y * b.y) / max(1e-9, (a.x * a.x + a.y * a.y).squareRoot() * (b.x * b.x + b.y * b.y).squareRoot())
+            let cosine =
+                (a.x * b.x + a.y * b.y)
+                / max(1e-9, (a.x * a.x + a.y * a.y).squareRoot() * (b.x * b.x + b.y * b.y).squareRoot())
             worstAngle = max(worstAngle, abs(acos(max(-1, min(1, cosine))) - .pi / 2))
         }
         let mismatch = max(

@@ -18,7 +18,8 @@ extension Detector {
     public static func candidates(file path: String, page: Int = 0, dpi: Double = 200) throws
         -> (width: Int, height: Int, candidates: [PageCandidate], rules: PageDetection)
     {
-        let decoded = try PageDecoder(maxPixels: .max).decodeFrame(PageSource(path: path, page: page, dpi: dpi), planar: true)
+        let decoded = try PageDecoder(maxPixels: .max).decodeFrame(
+            PageSource(path: path, page: page, dpi: dpi), planar: true)
         let copy = decoded.detectionCopy()
         let (width, height) = (decoded.displayWidth, decoded.displayHeight)
         guard copy.width >= PageAnalyzer.minimumSide, copy.height >= PageAnalyzer.minimumSide else {

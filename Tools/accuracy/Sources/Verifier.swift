@@ -45,7 +45,8 @@ func dumpCandidates(datasets: [String], to table: String) throws {
 }
 
 /// The labelled rows of one photo.
-func candidateRows(path: String, photo: String, set: String, entry: [String: Any], truth: Quad) throws -> [CandidateRow] {
+func candidateRows(path: String, photo: String, set: String, entry: [String: Any], truth: Quad) throws -> [CandidateRow]
+{
     let found = try Detector.candidates(file: path)
     let source = entry["source"] as? String ?? set
     let split = entry["split"] as? String ?? "generated"
@@ -88,7 +89,8 @@ struct DecisionScores {
         let sure = decisions.filter { $0.quad && $0.confidence >= 0.75 }
         let off = sure.filter { $0.iou < 0.9 }.count
         return String(
-            format: "%-34@ n=%3d  meanIoU=%.4f  IoU>=0.9: %5.1f%%  harmful(IoU<0.6)=%d  sure(conf>=0.75)=%d under IoU 0.9: %d",
+            format:
+                "%-34@ n=%3d  meanIoU=%.4f  IoU>=0.9: %5.1f%%  harmful(IoU<0.6)=%d  sure(conf>=0.75)=%d under IoU 0.9: %d",
             name as NSString, decisions.count, mean, good * 100, harmful, sure.count, off)
     }
 }
@@ -103,7 +105,8 @@ func verifierReport(table: String, curve: String?) throws {
     func decide(_ rows: [CandidateRow], _ verifier: PageVerifier) -> Decision {
         let choice = verifier.choose(rows.map(\.features), isWholeFrame: rows.map { $0.generator == "frame" })
         let frame = rows.first { $0.generator == "frame" }?.iou ?? 0
-        return Decision(iou: choice.index.map { rows[$0].iou } ?? frame, confidence: choice.probability, quad: choice.index != nil)
+        return Decision(
+            iou: choice.index.map { rows[$0].iou } ?? frame, confidence: choice.probability, quad: choice.index != nil)
     }
     func rules(_ rows: [CandidateRow]) -> Decision {
         let frame = rows.first { $0.generator == "frame" }?.iou ?? 0
@@ -164,7 +167,8 @@ func verifierReport(table: String, curve: String?) throws {
     if !sure.isEmpty {
         print(
             String(
-                format: "real photos, held out: quads at confidence >= 0.75 are the page %.1f %% of the time (%d of %d)",
+                format:
+                    "real photos, held out: quads at confidence >= 0.75 are the page %.1f %% of the time (%d of %d)",
                 Double(sure.filter { $0.iou >= 0.9 }.count) / Double(sure.count) * 100,
                 sure.filter { $0.iou >= 0.9 }.count, sure.count))
     }
@@ -181,7 +185,8 @@ func verifierReport(table: String, curve: String?) throws {
             let predicted = bin.reduce(0) { $0 + $1.p } / Double(bin.count)
             let observed = Double(bin.filter(\.page).count) / Double(bin.count)
             print(String(format: "  %.1f-%.1f %5d  %14.3f  %8.3f", low, high, bin.count, predicted, observed))
-            csv += String(format: "%@,%.1f,%.1f,%d,%.4f,%.4f\n", label as NSString, low, high, bin.count, predicted, observed)
+            csv += String(
+                format: "%@,%.1f,%.1f,%d,%.4f,%.4f\n", label as NSString, low, high, bin.count, predicted, observed)
         }
     }
     if let curve { try csv.write(toFile: curve, atomically: true, encoding: .utf8) }
