@@ -13,7 +13,7 @@ APT_PACKAGES := libvips-dev libvips-tools pkg-config python3-venv chromium chrom
   libtesseract-dev libleptonica-dev unpaper clang-format
 OUT ?= out
 
-.PHONY: lint format deps test-venv build release demo test test-fast docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist fuzz soak
+.PHONY: lint format deps test-venv build release demo test test-fast docs docs-images bench bench-quick bench-venv bench-layout clean accuracy fit-verifier accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist fuzz soak
 
 ## deps: install the Debian packages in APT_PACKAGES that are missing (apt-get; sudo when not root).
 deps:
@@ -146,8 +146,26 @@ accuracy: deps accuracy-real-photos
 	if .venv/bin/python -c 'import cv2' 2>/dev/null && [ -n "$$photos" ]; then \
 	  .venv/bin/python Tools/accuracy/opencv_peer.py $(ACCURACY_OUT)/opencv.json $$photos && peer="--peer opencv=$(ACCURACY_OUT)/opencv.json"; \
 	else echo "note: OpenCV peer skipped (opencv-python-headless unavailable)"; fi; \
-	$$($(SWIFT) build -c release --show-bin-path)/QuireAccuracy $$peer --warp-bench $$sets
+	$$($(SWIFT) build -c release --show-bin-path)/QuireAccuracy $$peer --verifier $(VERIFIER_TABLE) --warp-bench $$sets
+	$$($(SWIFT) build -c release --show-bin-path)/QuireAccuracy --verifier-report $(VERIFIER_TABLE) \
+	  --reliability-csv $(ACCURACY_OUT)/reliability.csv
 	@$(MAKE) --no-print-directory accuracy-orientation
+
+## fit-verifier: the verifier's candidate table (every candidate of the real photos in
+## Tools/accuracy/real-photos and of the generated set, seed ACCURACY_SEED, with their IoU
+## against the truth) and its weights fitted on it (PageVerifier.fit), written as
+## PageVerifier+Weights.generated.swift. A debug build, as VerifierFitTests re-dumps with one.
+VERIFIER_TABLE := Tools/accuracy/verifier/candidates.tsv
+VERIFIER_WEIGHTS := Sources/QuirePageAnalysis/Verify/PageVerifier+Weights.generated.swift
+fit-verifier: deps
+	$(SWIFT) build --product QuireAccuracy
+	@if [ ! -f $(ACCURACY_OUT)/generated/captures/truth.json ]; then \
+	  bash Tests/python/setup_venv.sh .venv >/dev/null && \
+	  .venv/bin/python Tools/accuracy/generate.py $(ACCURACY_OUT)/generated --seed $(ACCURACY_SEED); fi
+	@mkdir -p $(dir $(VERIFIER_TABLE))
+	$$($(SWIFT) build --show-bin-path)/QuireAccuracy --dump-candidates $(VERIFIER_TABLE) \
+	  Tools/accuracy/real-photos $(ACCURACY_OUT)/generated/captures
+	$$($(SWIFT) build --show-bin-path)/QuireAccuracy --fit-verifier $(VERIFIER_TABLE) $(VERIFIER_WEIGHTS)
 
 ## accuracy-orientation: the real scans of ../shared/data/real turned by 0, 90, 180 and 270
 ## degrees, processed by `quire process`: how many come back upright (Tesseract's OSD).

@@ -74,12 +74,14 @@ public enum Detector {
     ///   real-photo set mean IoU 0.938 against 0.944).
     /// - Parameter orientation: asks which way up scans and uncorrected pages are, as
     ///   `quire process` does (nil: pages are taken as they are).
+    /// - Parameter verifier: the fitted verifier that chooses the page among every generator's
+    ///   candidates (nil: the hand-set rules), as `make accuracy` refits it per source.
     /// - Parameter maxPixels: pages with more pixels are refused from the header (`tooLarge`)
     ///   before any pixel is decoded, as `quire process --max-pixels` does.
     public static func detect(
         file path: String, page: Int = 0, dpi: Double = 200,
         fullResolution: Bool = true, maxPixels: Int = .max,
-        orientation: (any OrientationDetector)? = nil
+        orientation: (any OrientationDetector)? = nil, verifier: PageVerifier? = nil
     ) throws -> DetectionResult {
         let source = PageSource(path: path, page: page, dpi: dpi)
         // The checks `quire process` makes from the header (kind of file, size, page size),
@@ -103,9 +105,10 @@ public enum Detector {
             (width, height) = swap ? (header.height, header.width) : (header.width, header.height)
             copy = try DetectionCopy(source: source, displayWidth: width, displayHeight: height)
         }
+        let detector = PageDetector(verifier: verifier)
         let clock = ContinuousClock()
         var analysis: PageAnalysis!
-        let elapsed = clock.measure { analysis = PageAnalyzer.analyze(copy) }
+        let elapsed = clock.measure { analysis = PageAnalyzer.analyze(copy, detector: detector) }
         let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         // As `PageCorrector`: a scan is asked which way up it is once straightened; a page left
         // as it is is asked as it is, and when confidently turned, analysed again.
@@ -129,7 +132,7 @@ public enum Detector {
                     rotation = guess.rotate
                     if !scan {
                         let turned = try DecodedFrame(upright: try upright.rotated(quarterTurns: guess.rotate / 90))
-                        analysis = PageAnalyzer.analyze(turned.detectionCopy())
+                        analysis = PageAnalyzer.analyze(turned.detectionCopy(), detector: detector)
                         analysed = turned
                     }
                 }

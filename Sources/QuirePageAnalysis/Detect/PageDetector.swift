@@ -29,9 +29,12 @@ package struct PageDetector: Sendable {
     /// Lowest confidence for which a quad is reported (all four sides well supported: real
     /// pages score about 1, stray structures such as text blocks in a scan about 0.6).
     package var minConfidence = 0.75
+    /// The fitted verifier that chooses among every generator's candidates (issue 36), or nil
+    /// for the hand-set rules alone.
+    package var verifier: PageVerifier? = nil
 
-    /// A detector with the default settings.
-    package init() {}
+    /// A detector with the default settings, choosing with `verifier` when one is given.
+    package init(verifier: PageVerifier? = nil) { self.verifier = verifier }
 
     /// A straight line `nx·x + ny·y = c` with a unit normal.
     package struct Line: Equatable {
@@ -57,11 +60,19 @@ package struct PageDetector: Sendable {
     package func detectDetailed(pixels: [UInt8], width: Int, height: Int, bands: Int)
         -> (detection: PageDetection, insideBrighter: Bool)
     {
-        let result = detectCore(pixels: pixels, width: width, height: height, bands: bands)
+        var front: DetectionFront? = nil
+        let result = detectCore(pixels: pixels, width: width, height: height, bands: bands, front: &front)
+        if let verifier {
+            return verified(
+                by: verifier, rules: result, front: front, pixels: pixels, width: width, height: height, bands: bands)
+        }
         return (result.0, result.1)
     }
 
-    private func detectCore(pixels: [UInt8], width: Int, height: Int, bands: Int) -> (PageDetection, Bool) {
+    /// The rules' decision; `front` keeps the lines and quads they chose from, for the verifier.
+    func detectCore(
+        pixels: [UInt8], width: Int, height: Int, bands: Int, front: inout DetectionFront?
+    ) -> (PageDetection, Bool) {
         guard width >= 16, height >= 16, bands >= 1, pixels.count >= width * height * bands else {
             return (.none, true)
         }
@@ -74,6 +85,7 @@ package struct PageDetector: Sendable {
         guard lines.count >= 4 else { return (.none, true) }
         let candidates = work.quadCandidates(lines: lines, keep: 400)
         let scale = Double(factor)
+        front = DetectionFront(work: work, lines: lines, candidates: candidates, scale: scale)
         var best = candidates.first.map { first in
             // The page is the paper: a printed frame (a bank note's border, a form's outer rule)
             // has a thin band of the same paper just outside it; the sheet's own edge is then a
