@@ -213,7 +213,7 @@ dist:
 	@echo "quire-$(VERSION)-linux-$$(uname -m).tar.gz"
 
 clean:
-	rm -rf .build $(STATIC_BUILD) $(FAST_BUILD) $(OUT)
+	rm -rf .build $(STATIC_BUILD) $(FAST_BUILD) $(TEST_BUILD) $(OUT)
 
 ## lint: the code's format, as .swift-format and .clang-format say (swift-format ships with Swift;
 ## clang-format from Debian). `.ci/run` runs it before the tests; `make format` rewrites the files.
