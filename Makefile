@@ -49,10 +49,19 @@ demo: release
 ## test: the whole suite (pure geometry/layout tests, libvips bridge, pipeline, CLI, then the
 ## end-to-end Python tests, on pytest-xdist workers when it is installed, one file each).
 test: deps test-venv
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
-	$(SWIFT) build --product quire
-	QUIRE_BIN=$$($(SWIFT) build --show-bin-path)/quire .venv/bin/python -m pytest -q $(PYTEST_WORKERS) Tests/python
+	$(TEST_SWIFT) build --build-tests $(TEST_SCRATCH)
+	$(TEST_SWIFT) test --skip-build $(TEST_SCRATCH)
+	$(TEST_SWIFT) build --product quire $(TEST_SCRATCH)
+	QUIRE_BIN=$$($(TEST_SWIFT) build --show-bin-path $(TEST_SCRATCH))/quire .venv/bin/python -m pytest -q $(PYTEST_WORKERS) Tests/python
+
+# `make test` builds in its own .build-test with QUIRE_OPTIMIZE_TESTS=1: Package.swift then compiles
+# the pixel and geometry modules with -O inside the debug build (-enable-testing, checks kept), where
+# -Onone pixel loops were most of the Swift tests' CPU (docs/benchmarks.md, "Test suite time"). Its own
+# scratch path, so `swift build` in .build (-Onone, for the debugger) and `make test` never rebuild
+# each other's modules.
+TEST_BUILD := .build-test
+TEST_SWIFT := QUIRE_OPTIMIZE_TESTS=1 $(SWIFT)
+TEST_SCRATCH := --scratch-path $(TEST_BUILD)
 
 # pytest-xdist's workers for `make test`: none by default. On this 2-core machine two workers
 # took longer (19.1 min against 16.5 one by one: the tests are CPU-bound) and made the viewer's
@@ -230,7 +239,7 @@ dist:
 	@echo "quire-$(VERSION)-linux-$$(uname -m).tar.gz"
 
 clean:
-	rm -rf .build $(STATIC_BUILD) $(FAST_BUILD) $(OUT)
+	rm -rf .build $(STATIC_BUILD) $(FAST_BUILD) $(TEST_BUILD) $(OUT)
 
 ## lint: the code's format, as .swift-format and .clang-format say (swift-format ships with Swift;
 ## clang-format from Debian). `.ci/run` runs it before the tests; `make format` rewrites the files.
