@@ -83,7 +83,9 @@ extension PageDetector {
         guard paper >= minimumPaperLevel else { return false }
         let paperSats = paperSamples.filter { $0.0 >= paper - paperSaturationBand }.map(\.1).sorted()
         let paperSat = paperSats.isEmpty ? 0 : paperSats[paperSats.count / 2]
-        func isPaper(_ v: (Int, Int)) -> Bool { v.0 >= paper - paperLevelTolerance && v.1 <= paperSat + paperSaturationTolerance }
+        func isPaper(_ v: (Int, Int)) -> Bool {
+            v.0 >= paper - paperLevelTolerance && v.1 <= paperSat + paperSaturationTolerance
+        }
         func isInk(_ v: (Int, Int)) -> Bool { v.0 <= paper - inkContrast }
         var paperSides = 0
         for (i, out) in outside.enumerated() where out.count * 2 >= outsideTried[i] {

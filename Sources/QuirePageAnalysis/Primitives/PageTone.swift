@@ -133,7 +133,8 @@ package enum PageTone {
     /// `block`s and interpolated between block centres (so memory stays a few arrays of blocks):
     /// a pixel is ink when darker than mean x (1 + k (sd / 128 - 1)) of its neighbourhood. Local,
     /// so light that still varies across the page (a dark corner) does not swallow the text.
-    package static func blackAndWhite(_ grey: [UInt8], width: Int, height: Int, block: Int, k: Double = 0.34) -> [UInt8] {
+    package static func blackAndWhite(_ grey: [UInt8], width: Int, height: Int, block: Int, k: Double = 0.34) -> [UInt8]
+    {
         let bw = max(1, (width + block - 1) / block), bh = max(1, (height + block - 1) / block)
         var sum = [Double](repeating: 0, count: bw * bh), squares = sum, count = sum
         for y in 0..<height {

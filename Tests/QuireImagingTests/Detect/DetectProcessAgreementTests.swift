@@ -49,7 +49,10 @@ import VipsBridge
         let (w, h) = (900, 1200)
         var ground = [UInt8](repeating: 40, count: w * h * 3)
         if textured {
-            for i in 0..<(w * h) { let v = UInt8(30 + (i * 7 + i / w * 13) % 23); (ground[3 * i], ground[3 * i + 1], ground[3 * i + 2]) = (v, v, v) }
+            for i in 0..<(w * h) {
+                let v = UInt8(30 + (i * 7 + i / w * 13) % 23)
+                (ground[3 * i], ground[3 * i + 1], ground[3 * i + 2]) = (v, v, v)
+            }
         }
         let text = PageCorrectorSidewaysTests.textPage()
         for y in 0..<1000 {

@@ -150,7 +150,9 @@ import VipsBridge
     /// The grey horizontal pass runs in AVX2 (`SIMDResample.horizontal1`, scans' previews) and
     /// gives, pixel by pixel, the sum of its own taps in tap order, as the Swift loop does: rows
     /// of every length against the 8-pixel groups (a partial last group), shrinks and a copy.
-    @Test(.enabled(if: SIMDResample.available), arguments: [(1, 1), (9, 3), (17, 8), (1000, 257), (4152, 1076), (300, 300)])
+    @Test(
+        .enabled(if: SIMDResample.available),
+        arguments: [(1, 1), (9, 3), (17, 8), (1000, 257), (4152, 1076), (300, 300)])
     func greyRowsInAVX2EqualTheirTapSums(_ c: (Int, Int)) {
         let (width, outWidth) = c
         let taps = FilterTaps(inputCount: width, span: Double(width), outputCount: outWidth)
