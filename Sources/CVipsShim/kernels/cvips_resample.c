@@ -169,7 +169,8 @@ __attribute__((target("avx2"))) static void horizontal1_avx2(const float *line, 
             total = _mm256_add_ps(total, _mm256_mul_ps(v, _mm256_load_ps(w + (size_t) k * 8)));
             index = _mm256_add_epi32(index, one);
         }
-        __m256i ints = _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(total, _mm256_setzero_ps()), _mm256_set1_ps(255)));
+        __m256i ints =
+            _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(total, _mm256_setzero_ps()), _mm256_set1_ps(255)));
         int32_t v[8];
         _mm256_storeu_si256((__m256i *) v, ints);
         for (int j = 0; j < n; j++) out[x + j] = (unsigned char) v[j];
