@@ -65,17 +65,8 @@ package enum CandidateFeatures {
         let onFrame = (0..<4).map {
             PageDetector.isOnFrame(quad.corners[$0], quad.corners[($0 + 1) % 4], width: width, height: height)
         }
-        // Inside: a 9 x 9 grid over the quad (bilinear between its corners), kept off its sides.
-        var inside: [(level: Int, saturation: Int)] = []
+        let inside = insideSamples(quad, image)
         let c = quad.corners
-        for i in 0..<9 {
-            for j in 0..<9 {
-                let u = 0.1 + 0.8 * Double(i) / 8, v = 0.1 + 0.8 * Double(j) / 8
-                let top = c[0] + (c[1] - c[0]) * u, bottom = c[3] + (c[2] - c[3]) * u
-                let p = top + (bottom - top) * v
-                if let s = image.sample(p.x, p.y) { inside.append(s) }
-            }
-        }
         let paper = upperQuartile(inside.map { $0.level })
         // Outside: the ring at `surroundDistance`, sides on the frame's edge have none.
         var outside: [(level: Int, saturation: Int)] = []
@@ -117,21 +108,7 @@ package enum CandidateFeatures {
             inside.isEmpty ? 0 : Double(inside.filter { $0.level <= paper - inkStep }.count) / Double(inside.count)
         let printed = PageDetector.liesInsidePaper(quad, pixels: pixels, width: width, height: height, bands: bands)
 
-        // Shape: aspect of the mean opposite sides, worst corner angle, opposite sides' mismatch.
-        let e = quad.edgeLengths
-        let across = (e.top + e.bottom) / 2, down = (e.left + e.right) / 2
-        let aspect = across > 0 && down > 0 ? abs(log(across / down)) : 0
-        var worstAngle = 0.0
-        for i in 0..<4 {
-            let a = c[(i + 3) % 4] - c[i], b = c[(i + 1) % 4] - c[i]
-            let cosine =
-                (a.x * b.x + a.y * b.y)
-                / max(1e-9, (a.x * a.x + a.y * a.y).squareRoot() * (b.x * b.x + b.y * b.y).squareRoot())
-            worstAngle = max(worstAngle, abs(acos(max(-1, min(1, cosine))) - .pi / 2))
-        }
-        let mismatch = max(
-            abs(e.top - e.bottom) / max(1e-9, max(e.top, e.bottom)),
-            abs(e.left - e.right) / max(1e-9, max(e.left, e.right)))
+        let (aspect, worstAngle, mismatch) = shape(quad)
         // Position: the nearest corner to the frame's edge, the centre's offset from the frame's.
         let (w, h) = (Double(width), Double(height))
         let margin = c.map { min($0.x + 0.5, $0.y + 0.5, w - 0.5 - $0.x, h - 0.5 - $0.y) }.min() ?? 0
@@ -170,6 +147,41 @@ package enum CandidateFeatures {
         return features
     }
 
+    /// A 9 x 9 grid over the quad (bilinear between its corners), kept off its sides.
+    static func insideSamples(_ quad: Quad, _ image: CopyPixels) -> [(level: Int, saturation: Int)] {
+        var inside: [(level: Int, saturation: Int)] = []
+        let c = quad.corners
+        for i in 0..<9 {
+            for j in 0..<9 {
+                let u = 0.1 + 0.8 * Double(i) / 8, v = 0.1 + 0.8 * Double(j) / 8
+                let top = c[0] + (c[1] - c[0]) * u, bottom = c[3] + (c[2] - c[3]) * u
+                let p = top + (bottom - top) * v
+                if let s = image.sample(p.x, p.y) { inside.append(s) }
+            }
+        }
+        return inside
+    }
+
+    /// The quad's shape: the log aspect of its mean opposite sides, its worst corner's departure
+    /// from a right angle (radians), and how far its opposite sides differ (share of the longer).
+    static func shape(_ quad: Quad) -> (aspect: Double, worstAngle: Double, mismatch: Double) {
+        let c = quad.corners, e = quad.edgeLengths
+        let across = (e.top + e.bottom) / 2, down = (e.left + e.right) / 2
+        let aspect = across > 0 && down > 0 ? abs(log(across / down)) : 0
+        var worstAngle = 0.0
+        for i in 0..<4 {
+            let a = c[(i + 3) % 4] - c[i], b = c[(i + 1) % 4] - c[i]
+            let cosine =
+                (a.x * b.x + a.y * b.y)
+                / max(1e-9, (a.x * a.x + a.y * a.y).squareRoot() * (b.x * b.x + b.y * b.y).squareRoot())
+            worstAngle = max(worstAngle, abs(acos(max(-1, min(1, cosine))) - .pi / 2))
+        }
+        let mismatch = max(
+            abs(e.top - e.bottom) / max(1e-9, max(e.top, e.bottom)),
+            abs(e.left - e.right) / max(1e-9, max(e.left, e.right)))
+        return (aspect, worstAngle, mismatch)
+    }
+
     static func upperQuartile(_ values: [Int]) -> Int {
         let sorted = values.sorted()
         return sorted.isEmpty ? 0 : sorted[sorted.count * 3 / 4]
@@ -182,7 +194,7 @@ package enum CandidateFeatures {
 }
 
 /// Level (max channel) and saturation (max − min) of the detection copy's pixels.
-private struct CopyPixels {
+struct CopyPixels {
     let pixels: UnsafeBufferPointer<UInt8>
     let width: Int, height: Int, bands: Int
 
