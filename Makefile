@@ -219,7 +219,7 @@ STATIC_FLAGS = -c $(INSTALL_CONFIG) --static-swift-stdlib --scratch-path $(STATI
 install:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="libvips-dev pkg-config"
 	$(SWIFT) build $(STATIC_FLAGS) --product quire
-	$(SWIFT) build $(STATIC_FLAGS) --target generate-manual
+	$(SWIFT) build $(STATIC_FLAGS) --product generate-manual
 	@bin=$$($(SWIFT) build $(STATIC_FLAGS) --show-bin-path); \
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d \
