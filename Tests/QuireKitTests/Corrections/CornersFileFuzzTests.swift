@@ -48,32 +48,9 @@ import QuireTestSupport
     @Test func mutatedCornersFilesParseOrThrowCornersFileError() throws {
         let seeds = try Self.corpus()
         try #require(!seeds.isEmpty, "no seeds in \(Self.corpusFolder)")
-        let iterations = Fuzz.iterations(default: Self.defaultIterations)
-        var rng = SplitMix64(seed: 0x51_4955_5245)  // "QUIRE"
-        var parsed = 0, refused = 0
-        for i in 0..<iterations {
-            let seed = seeds[i % seeds.count]
-            let input = Self.mutator.mutate(seed, other: seeds.randomElement(using: &rng)!, rng: &rng)
-            #expect(input.count <= Self.mutator.maxInputBytes)
-            do {
-                let file = try CornersFile(json: input, file: "fuzz.json")
-                parsed += 1
-                #expect(Self.isValid(file), "iteration \(i): \(String(decoding: input.prefix(300), as: UTF8.self))")
-                // What it writes (rounded to 0.01 px, which may flatten a tiny quad) names the same entries.
-                if let back = try? CornersFile(json: Array(file.jsonText().utf8)) {
-                    #expect(Set(back.entries.keys) == Set(file.entries.keys), "iteration \(i)")
-                }
-            } catch let error as CornersFileError {
-                refused += 1
-                #expect(error.file == "fuzz.json")
-            } catch {
-                Issue.record(
-                    "iteration \(i): \(type(of: error)) \(error) for \(String(decoding: input.prefix(300), as: UTF8.self))"
-                )
-            }
-        }
-        // Both outcomes occur, so the mutations neither always break nor never break the file.
-        #expect(parsed + refused == iterations)
-        if iterations >= 200 { #expect(parsed > 0 && refused > 0, "parsed \(parsed), refused \(refused)") }
+        JSONFileFuzzLoop.run(
+            seeds: seeds, mutator: Self.mutator, iterations: Fuzz.iterations(default: Self.defaultIterations),
+            parse: { try CornersFile(json: $0, file: $1) }, isValid: Self.isValid, keys: { Set($0.entries.keys) },
+            rewritten: { try? CornersFile(json: Array($0.jsonText().utf8)) })
     }
 }
