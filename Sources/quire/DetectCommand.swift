@@ -54,7 +54,7 @@ struct DetectCommand: ParsableCommand {
     func run() throws {
         let limit = maxPixels.value
         let found = InputDiscovery.discover(inputs)
-        var results: [[String: Any]] = []
+        var results: [DetectionRecord] = []
         var corners = CornersFile(entries: [:])
         var failures = 0
         for input in found {
@@ -72,7 +72,7 @@ struct DetectCommand: ParsableCommand {
                 failures += 1
                 FileHandle.standardError.write(Data("quire detect: \(file): \(failure.reason)\n".utf8))
             }
-            results.append(DetectCommand.json(result, timing: timing))
+            results.append(DetectionRecord(result, timing: timing))
             if let quad = result.quad, result.kind == .photo {
                 corners.entries[CornersFile.key(source: file, page: result.page)] = quad
             }
@@ -86,10 +86,7 @@ struct DetectCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        let data = try JSONSerialization.data(
-            withJSONObject: ["results": results],
-            options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        print(String(decoding: data, as: UTF8.self))
+        FileHandle.standardOutput.write(try DetectionDocument(results: results).json())
         // The same contract as `quire process`: the JSON is complete, and the status says that
         // an input could not be read, so a script does not take a partial answer for a whole one.
         if failures > 0 { throw ExitCode(1) }
@@ -99,28 +96,5 @@ struct DetectCommand: ParsableCommand {
     /// `quire process` finds them (`InputDiscovery`), entries that cannot be taken included.
     static func expand(_ inputs: [String]) -> [String] {
         InputDiscovery.discover(inputs).map(\.path)
-    }
-
-    /// One result as a JSON object with explicit nulls and numbers rounded to 0.01.
-    static func json(_ r: DetectionResult, timing: Bool) -> [String: Any] {
-        func round2(_ v: Double) -> Double { (v * 100).rounded() / 100 }
-        var object: [String: Any] = [
-            "source": r.source,
-            "width": r.width,
-            "height": r.height,
-            "confidence": round2(r.confidence),
-            "quad": r.quad.map { q in q.corners.map { [round2($0.x), round2($0.y)] } } as Any? ?? NSNull(),
-            "skewDegrees": r.skewDegrees.map { (($0 * 1000).rounded() / 1000) } as Any? ?? NSNull()
-        ]
-        if r.page > 0 { object["page"] = r.page }
-        if let kind = r.kind { object["kind"] = kind.rawValue }
-        if let error = r.error { object["error"] = error }
-        if let code = r.errorCode { object["code"] = code }
-        if r.error == nil {
-            object["rotation"] = r.rotation
-            object["rotationConfidence"] = r.rotationConfidence.map { (($0 * 100).rounded() / 100) as Any } ?? NSNull()
-        }
-        if timing, let ms = r.detectionMilliseconds { object["detectionMs"] = round2(ms) }
-        return object
     }
 }

@@ -12,35 +12,6 @@ import Testing
         #expect(command.timing)
     }
 
-    @Test func jsonHasExplicitNullsAndRoundedCorners() throws {
-        let photo = DetectionResult(
-            source: "p.jpg", width: 400, height: 300,
-            quad: Quad(
-                topLeft: Point(x: 1.234, y: 2), topRight: Point(x: 300, y: 2),
-                bottomRight: Point(x: 300, y: 200), bottomLeft: Point(x: 1, y: 200)),
-            confidence: 0.987654)
-        let object = DetectCommand.json(photo, timing: false)
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        let text = String(decoding: data, as: UTF8.self)
-        #expect(text.contains(#""quad":[[1.23,2],[300,2],[300,200],[1,200]]"#))
-        #expect(text.contains(#""skewDegrees":null"#))
-        #expect(text.contains(#""confidence":0.99"#))
-        let failed = DetectCommand.json(DetectionResult(source: "bad.jpg", error: "load: not an image"), timing: false)
-        let failedText = String(
-            decoding: try JSONSerialization.data(withJSONObject: failed, options: [.sortedKeys]), as: UTF8.self)
-        #expect(failedText.contains(#""quad":null"#) && failedText.contains(#""error":"load: not an image""#))
-    }
-
-    @Test func kindIsPrintedForEveryDecision() throws {
-        for kind in [DetectionResult.Kind.photo, .scan, DetectionResult.Kind.none] {
-            let r = DetectionResult(
-                source: "s.png", width: 10, height: 10, skewDegrees: kind == .scan ? 1.25 : nil, kind: kind)
-            let object = DetectCommand.json(r, timing: false)
-            #expect(object["kind"] as? String == kind.rawValue)
-        }
-        #expect(DetectCommand.json(DetectionResult(source: "bad.jpg", error: "x"), timing: false)["kind"] == nil)
-    }
-
     @Test func foldersExpandInNaturalOrder() throws {
         let dir = NSTemporaryDirectory() + "quire-detect-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)

@@ -32,9 +32,7 @@ public struct RecordedBatch: Codable, Sendable, Equatable {
 
     /// Writes the record into `out`'s `.quire/` folder, atomically.
     func write(to out: String) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        try AtomicFile.write(try encoder.encode(self), to: out + "/.quire/" + Self.fileName)
+        try AtomicFile.write(try JSONOutput.encode(self, .document), to: out + "/.quire/" + Self.fileName)
     }
 
     /// The record in `out`.

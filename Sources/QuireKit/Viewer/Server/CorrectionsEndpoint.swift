@@ -69,25 +69,38 @@ public final class CorrectionsEndpoint: Sendable {
         do {
             try AtomicFile.write(Data(file.jsonText().utf8), to: path)
             let (summary, redone) = try rerun(file, path)
-            let errors = summary.report.errors.map { error -> [String: Any] in
-                ["source": error.source, "code": error.code ?? "", "message": error.message]
-            }
-            let reply: [String: Any] = [
-                "redone": redone, "excluded": summary.report.excluded?.count ?? 0,
-                "errors": errors, "layout": Processor.layoutFileName
-            ]
-            let data = try JSONSerialization.data(withJSONObject: reply, options: [.sortedKeys])
+            let reply = Reply(
+                redone: redone, excluded: summary.report.excluded?.count ?? 0,
+                errors: summary.report.errors.map {
+                    Reply.Failure(source: $0.source, code: $0.code ?? "", message: $0.message)
+                },
+                layout: Processor.layoutFileName)
+            let data = try JSONOutput.encode(reply, .line)
             return (200, String(decoding: data, as: UTF8.self))
         } catch {
             return (500, Self.errorJSON("\(error)"))
         }
     }
 
+    /// The body of a rerun's reply (docs/security.md): the pages written anew, how many were
+    /// excluded, the pages that failed and the layout file to reload.
+    struct Reply: Encodable {
+        struct Failure: Encodable {
+            var source: String
+            var code: String
+            var message: String
+        }
+        var redone: [Int]
+        var excluded: Int
+        var errors: [Failure]
+        var layout: String
+    }
+
     /// `{"error": "..."}` with `message` on one line.
     static func errorJSON(_ message: String) -> String {
+        struct Failure: Encodable { var error: String }
         let line = message.replacingOccurrences(of: "\n", with: " ")
-        let data =
-            (try? JSONSerialization.data(withJSONObject: ["error": line], options: [.sortedKeys])) ?? Data("{}".utf8)
+        let data = (try? JSONOutput.encode(Failure(error: line), .line)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }
 
