@@ -78,7 +78,7 @@ public final class VIPSFrame: @unchecked Sendable {
 extension VIPSImage {
     /// This image marked as read top to bottom, for pipelines that end in a sink (save,
     /// `materialized`): resampling then runs strip by strip with line caches instead of
-    /// recomputing tile overlaps (vips_resize on a memory image measured 3-5x faster).
+    /// recomputing tile overlaps (docs/benchmarks.md, "Figures behind design choices").
     public func streamed() throws -> VIPSImage {
         try Self.make("copy") { cvips_streamed(pointer, $0) }
     }

@@ -5,8 +5,8 @@ extension DetectionCopy {
     /// whole factor that brings the long side to `longSide` or less), turned upright.
     ///
     /// Why from the frame: the page is decoded at full size anyway, and averaging its pixels
-    /// costs a few milliseconds where a second, DCT-scaled decode of the file costs about
-    /// 35 ms of one core for a 12 MP capture.
+    /// costs a small fraction of a second, DCT-scaled decode of the file (docs/benchmarks.md,
+    /// "Figures behind design choices").
     /// - Complexity: O(frame pixels), one pass; vertical sums run over whole rows.
     init(
         frame pixels: UnsafeBufferPointer<UInt8>, width w: Int, height h: Int, bands: Int,

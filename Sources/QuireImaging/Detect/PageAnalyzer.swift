@@ -66,7 +66,7 @@ struct DetectionCopy {
     /// A JPEG decoded at 1/2, 1/4 or 1/8 scale by the decoder itself (the largest factor that
     /// keeps the long side at least `minimumDCTLongSide`), oriented and display-ready; nil for
     /// other formats. About half the cost of `vips_thumbnail` to 1024 px, which decodes at a
-    /// smaller factor and then resamples (37 against 92 ms of one core on a 12 MP capture).
+    /// smaller factor and then resamples (docs/benchmarks.md, "Figures behind design choices").
     static func dctScaled(_ source: PageSource) throws -> VIPSImage? {
         guard !source.path.isEmpty, (try? SourceProbe.format(of: source.path)) == .jpeg else { return nil }
         let header = try VIPSImage.load(file: source.path)

@@ -121,8 +121,8 @@ struct PageSplitter: Sendable {
 
     /// The spread's gutter, from a small grey copy of `page` (about 1000 px long, as skew
     /// estimation uses); `aspectRatio` is the full page's. The copy is made by block means
-    /// when `page` is 8-bit in memory (a preview: about a millisecond; libvips's shrink took
-    /// 49-79 ms a landscape page, docs/benchmarks.md).
+    /// when `page` is 8-bit in memory (a preview), far cheaper than libvips's shrink of a
+    /// landscape page (docs/benchmarks.md, "Figures behind design choices").
     static func gutter(of page: VIPSImage, aspectRatio: Double) throws -> SpreadFinder.Gutter? {
         let small = try PageCorrector.gray(page, longSide: ScanDeskew.analysisLongSide)
         return SpreadFinder.gutter(gray: small.gray, width: small.width, height: small.height, aspectRatio: aspectRatio)
