@@ -46,6 +46,28 @@ struct InterleavedField: IntensityField {
 struct SideRefiner<Field: IntensityField> {
     let field: Field
 
+    /// Sides shorter than this (px) are too short to refit.
+    static var minimumSideLength: Double { 8 }
+    /// A side is sampled at about this many points (at least a pixel apart).
+    static var samplesPerSide: Double { 300 }
+    /// The share of the side left out at each end, where the corners' other sides interfere.
+    static var cornerMargin: Double { 0.05 }
+    /// The least edge strength a sample needs: about 6 grey levels a pixel (3 channels x 3
+    /// samples along the side x 2 px of difference).
+    static var minimumEdgeStrength: Double { 100 }
+    /// At least this many samples must show a clear edge ...
+    static var minimumSamples: Int { 8 }
+    /// ... and at least this many tenths of those tried.
+    static var minimumShownTenths: Int { 3 }
+    /// Samples further from the fit than this many median deviations are outliers ...
+    static var outlierDeviations: Double { 3 }
+    /// ... but never closer than this (px), so a very straight side keeps its samples.
+    static var outlierFloor: Double { 0.75 }
+    /// Fewer inliers than this and the refit is not trusted.
+    static var minimumInliers: Int { 6 }
+    /// The refined side may turn at most this many degrees from the one found on the small copy.
+    static var maximumTurnDegrees: Double { 3 }
+
     /// A better line for the side of `line` between `a` and `b`, or nil when too little of the
     /// side shows a clear edge.
     /// - Complexity: O(samples x searchRadius).
@@ -54,15 +76,15 @@ struct SideRefiner<Field: IntensityField> {
         insideBrighter: Bool, centroid: (Double, Double), searchRadius: Double
     ) -> PageDetector.Line? {
         let length = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot()
-        guard length > 8 else { return nil }
+        guard length > Self.minimumSideLength else { return nil }
         let dx = (b.0 - a.0) / length, dy = (b.1 - a.1) / length
         let nx = line.nx, ny = line.ny
         let outward = line.distance(centroid.0, centroid.1) > 0 ? -1.0 : 1.0
         // Sign of the derivative along +n at the page edge.
         let expected = insideBrighter ? -outward : outward
         let radius = Int(searchRadius.rounded(.up))
-        let step = max(1.0, length / 300)
-        let start = length * 0.05, end = length * 0.95
+        let step = max(1.0, length / Self.samplesPerSide)
+        let start = length * Self.cornerMargin, end = length * (1 - Self.cornerMargin)
         var xs: [Double] = [], ys: [Double] = [], ws: [Double] = []
         var tried = 0
         do {
@@ -96,8 +118,7 @@ struct SideRefiner<Field: IntensityField> {
                     let dv = expected * (profile[k + 1] - profile[k - 1])
                     if dv > bestV { bestV = dv; bestK = k }
                 }
-                // At least ~6 grey levels per pixel (3 channels x 3 samples x 2 px).
-                guard bestK > 1, bestK < 2 * radius + 1, bestV >= 100 else { continue }
+                guard bestK > 1, bestK < 2 * radius + 1, bestV >= Self.minimumEdgeStrength else { continue }
                 let dm = expected * (profile[bestK] - profile[bestK - 2])
                 let dp = expected * (profile[bestK + 2] - profile[bestK])
                 let denom = dm - 2 * bestV + dp
@@ -107,7 +128,7 @@ struct SideRefiner<Field: IntensityField> {
                 xs.append(qx + offset * nx); ys.append(qy + offset * ny); ws.append(bestV)
             }
         }
-        guard xs.count >= max(8, tried * 3 / 10) else { return nil }
+        guard xs.count >= max(Self.minimumSamples, tried * Self.minimumShownTenths / 10) else { return nil }
         var fitted = line
         var keep = [Bool](repeating: true, count: xs.count)
         for pass in 0..<3 {
@@ -128,12 +149,12 @@ struct SideRefiner<Field: IntensityField> {
             var residuals = xs.indices.filter { keep[$0] }.map { abs(fitted.distance(xs[$0], ys[$0])) }
             residuals.sort()
             let mad = residuals[residuals.count / 2]
-            let limit = max(0.75, 3 * mad)
+            let limit = max(Self.outlierFloor, Self.outlierDeviations * mad)
             for i in xs.indices { keep[i] = abs(fitted.distance(xs[i], ys[i])) <= limit }
-            if keep.filter({ $0 }).count < 6 { return nil }
+            if keep.filter({ $0 }).count < Self.minimumInliers { return nil }
         }
         // The refined side must stay close to the one found on the small copy.
-        guard fitted.nx * nx + fitted.ny * ny > cos(3 * Double.pi / 180) else { return nil }
+        guard fitted.nx * nx + fitted.ny * ny > cos(Self.maximumTurnDegrees * Double.pi / 180) else { return nil }
         let mid = ((a.0 + b.0) / 2, (a.1 + b.1) / 2)
         guard abs(fitted.distance(mid.0, mid.1) - line.distance(mid.0, mid.1)) <= searchRadius else { return nil }
         return fitted

@@ -15,7 +15,60 @@ struct WorkImage {
     var gy: [Float] = []
     var mag: [Float] = []
     /// Edge threshold on the Sobel magnitude, from the noise level of the image.
-    var threshold: Float = 10
+    var threshold: Float = WorkImage.minimumEdgeThreshold
+
+    /// The lowest edge threshold on the Sobel magnitude: below it a clean, noise-free copy
+    /// would take paper grain for edges.
+    static let minimumEdgeThreshold: Float = 10
+    /// The edge threshold is this multiple of the median magnitude (the paper's noise and
+    /// texture, since most pixels are not on an edge) ...
+    static let thresholdMedianMultiple: Float = 3
+    /// ... plus this offset, so a very flat image still needs a real step.
+    static let thresholdOffset: Float = 4
+    /// Every this many pixels feed the magnitude histogram (the median needs no more).
+    static let medianSampleStride = 3
+    /// tan(67.5 degrees): gradients steeper than this against one axis are suppressed across
+    /// that axis; between the two, across a diagonal (non-maximum suppression in 4 directions).
+    static let octantSlope: Float = 2.414
+    /// How far away (px, on the working copy) an edge of opposite polarity makes a thin bar:
+    /// text strokes and printed rules are 2-6 px wide at this scale, a page's side is not.
+    static let barWidths: ClosedRange<Float> = 2...6
+    /// How strongly that opposite edge must point back (share of this pixel's magnitude).
+    static let opposingGradientShare: Float = 0.7
+    /// Fewer edge pixels than this and there is nothing to find lines in.
+    static let minimumEdgePixels = 20
+    /// A pixel votes for angles this many degrees either side of its own gradient direction.
+    static let voteAngleSpread = 2
+    /// A bar pixel's vote counts this much, so rows of text do not crowd out the page's sides.
+    static let barVoteWeight: Float = 0.3
+    /// No pixel's vote counts more than this many thresholds, so one high-contrast object does
+    /// not outvote a long, fainter page side.
+    static let maximumVoteWeight: Float = 3
+    /// A line needs votes of at least this share of the copy's short side (a side shorter than
+    /// about 6 % of it is not a page's).
+    static let minimumVoteShare: Float = 0.06
+    /// Peaks are local maxima in a window this many bins either side (5 x 5).
+    static let peakWindow = 2
+    /// Peaks within this many degrees ...
+    static let duplicateDegrees = 3
+    /// ... and this many pixels of offset of a kept peak are the same line.
+    static let duplicateOffset = 5
+    /// The weaker polarity near a peak is fitted as a line of its own when it carries at least
+    /// this share of the stronger's weight (a page border and the outer edge of its shadow).
+    static let secondPolarityShare = 0.1
+    /// Refits this close in direction (cos 3 degrees) ...
+    static let collapsedCosine = 0.9986
+    /// ... and offset (px) to a kept line collapsed onto it and are dropped.
+    static let collapsedOffset = 1.5
+    /// A refit starts from the edge pixels within this distance (px) of the peak's line ...
+    static let refitFirstBand = 2.5
+    /// ... and narrows to this distance for its second and third passes.
+    static let refitBand = 1.5
+    /// Edge pixels whose gradient is further than about 14 degrees from the line's normal
+    /// (cosine under this) belong to something else.
+    static let refitAlignment = 0.97
+    /// Less total edge weight than this and the refit keeps the peak's line.
+    static let minimumRefitWeight = 5.0
 
     /// Box-averages `factor` x `factor` blocks of the source into float planes (RGB or grey).
     init(pixels: [UInt8], width srcW: Int, height srcH: Int, bands: Int, factor: Int) {
@@ -107,11 +160,11 @@ struct WorkImage {
         for i in 0..<n {
             let m = mag[i].squareRoot()
             mag[i] = m
-            if i % 3 == 0 { histogram[min(1023, Int(m))] += 1; count += 1 }
+            if i % Self.medianSampleStride == 0 { histogram[min(1023, Int(m))] += 1; count += 1 }
         }
         var acc = 0, median = 0
         for (v, k) in histogram.enumerated() { acc += k; if acc * 2 >= count { median = v; break } }
-        threshold = max(10, Float(median) * 3 + 4)
+        threshold = max(Self.minimumEdgeThreshold, Float(median) * Self.thresholdMedianMultiple + Self.thresholdOffset)
         self.gx = gx; self.gy = gy; self.mag = mag
     }
 
@@ -135,9 +188,9 @@ struct WorkImage {
                             if m < t { continue }
                             let ax = abs(GX[i]), ay = abs(GY[i])
                             let o: Int
-                            if ax > 2.414 * ay {
+                            if ax > Self.octantSlope * ay {
                                 o = 1
-                            } else if ay > 2.414 * ax {
+                            } else if ay > Self.octantSlope * ax {
                                 o = w
                             } else if (GX[i] > 0) == (GY[i] > 0) {
                                 o = w + 1
@@ -149,18 +202,18 @@ struct WorkImage {
                             // opposite polarity a few pixels away: they are not page borders.
                             let ux = GX[i] / m, uy = GY[i] / m
                             var bar = false
-                            var k: Float = 2
-                            while k <= 6 && !bar {
+                            var k = Self.barWidths.lowerBound
+                            while k <= Self.barWidths.upperBound && !bar {
                                 let ox = Int((k * ux).rounded()), oy = Int((k * uy).rounded())
                                 k += 1
                                 let xa = x + ox, ya = y + oy, xb = x - ox, yb = y - oy
                                 if xa >= 0 && ya >= 0 && xa < w && ya < h {
                                     let j = ya * w + xa
-                                    if GX[j] * ux + GY[j] * uy < -0.7 * m { bar = true }
+                                    if GX[j] * ux + GY[j] * uy < -Self.opposingGradientShare * m { bar = true }
                                 }
                                 if xb >= 0 && yb >= 0 && xb < w && yb < h {
                                     let j = yb * w + xb
-                                    if GX[j] * ux + GY[j] * uy < -0.7 * m { bar = true }
+                                    if GX[j] * ux + GY[j] * uy < -Self.opposingGradientShare * m { bar = true }
                                 }
                             }
                             edges.append(Int32(i))
@@ -177,7 +230,7 @@ struct WorkImage {
     /// edge pixels and de-duplicated; strongest first.
     func findLines(maxLines: Int) -> [PageDetector.Line] {
         let (edges, bars) = edgePixels()
-        guard edges.count >= 20 else { return [] }
+        guard edges.count >= Self.minimumEdgePixels else { return [] }
         let (w, h) = (width, height)
         let diag = Int(Double(w * w + h * h).squareRoot()) + 2
         let nRho = 2 * diag + 1
@@ -186,7 +239,7 @@ struct WorkImage {
         for t in 0..<nTheta { cosT[t] = Float(cos(Double(t) * .pi / 180)); sinT[t] = Float(sin(Double(t) * .pi / 180)) }
         var acc = [Float](repeating: 0, count: nTheta * nRho)
         let t = threshold
-        let spread = 2
+        let spread = Self.voteAngleSpread
         acc.withUnsafeMutableBufferPointer { A in
             for (k, e) in edges.enumerated() {
                 let i = Int(e)
@@ -195,7 +248,7 @@ struct WorkImage {
                 if ang < 0 { ang += .pi }
                 let t0 = Int((ang * 180 / .pi).rounded())
                 // Bars count for less, so that rows of text do not crowd out the page's sides.
-                let weight = min(mag[i] / t, 3) * (bars[k] ? 0.3 : 1)
+                let weight = min(mag[i] / t, Self.maximumVoteWeight) * (bars[k] ? Self.barVoteWeight : 1)
                 for dt in -spread...spread {
                     var tb = t0 + dt
                     if tb < 0 { tb += nTheta } else if tb >= nTheta { tb -= nTheta }
@@ -205,23 +258,23 @@ struct WorkImage {
                 }
             }
         }
-        // Peaks: local maxima in a 5 x 5 window (theta wraps with rho negated).
-        let minVotes = Float(min(w, h)) * 0.06
+        // Peaks: local maxima in the peak window (theta wraps with rho negated).
+        let minVotes = Float(min(w, h)) * Self.minimumVoteShare
         var peaks: [(Float, Int, Int)] = []
         acc.withUnsafeBufferPointer { A in
             for tb in 0..<nTheta {
-                for r in 2..<(nRho - 2) {
+                for r in Self.peakWindow..<(nRho - Self.peakWindow) {
                     let v = A[tb * nRho + r]
                     if v < minVotes { continue }
                     var isMax = true
-                    outer: for dt in -2...2 {
+                    outer: for dt in -Self.peakWindow...Self.peakWindow {
                         var tt = tb + dt, rr = r
                         if tt < 0 {
                             tt += nTheta; rr = 2 * diag - r
                         } else if tt >= nTheta {
                             tt -= nTheta; rr = 2 * diag - r
                         }
-                        for dr in -2...2 where !(dt == 0 && dr == 0) {
+                        for dr in -Self.peakWindow...Self.peakWindow where !(dt == 0 && dr == 0) {
                             let q = rr + dr
                             if q < 0 || q >= nRho { continue }
                             let u = A[tt * nRho + q]
@@ -242,7 +295,7 @@ struct WorkImage {
             for (kt, kr) in kept {
                 var dt = abs(kt - tb), dr = abs(kr - r)
                 if dt > 90 { dt = 180 - dt; dr = abs((2 * diag - kr) - r) }
-                if dt <= 3 && dr <= 5 { clash = true; break }
+                if dt <= Self.duplicateDegrees && dr <= Self.duplicateOffset { clash = true; break }
             }
             if clash { continue }
             kept.append((tb, r))
@@ -253,14 +306,14 @@ struct WorkImage {
             let first = refit(peak, edges: edgeSet, polarity: 0)
             var fitted = [first.line]
             let (wp, wn) = first.weights
-            if min(wp, wn) >= 0.1 * max(wp, wn) {
+            if min(wp, wn) >= Self.secondPolarityShare * max(wp, wn) {
                 fitted.append(refit(peak, edges: edgeSet, polarity: wp >= wn ? -1 : 1).line)
             }
             for line in fitted {
                 // Drop refits that collapsed onto an already kept line.
                 if lines.contains(where: {
-                    abs($0.nx * line.nx + $0.ny * line.ny) > 0.9986
-                        && abs($0.c - line.c * ($0.nx * line.nx + $0.ny * line.ny).sign()) < 1.5
+                    abs($0.nx * line.nx + $0.ny * line.ny) > Self.collapsedCosine
+                        && abs($0.c - line.c * ($0.nx * line.nx + $0.ny * line.ny).sign()) < Self.collapsedOffset
                 }) {
                     continue
                 }
@@ -286,7 +339,7 @@ struct WorkImage {
             guard m > 0 else { continue }
             set.x.append(Double(i % width)); set.y.append(Double(i / width))
             set.ux.append(Double(gx[i]) / m); set.uy.append(Double(gy[i]) / m)
-            set.weight.append(min(m / Double(threshold), 3))
+            set.weight.append(min(m / Double(threshold), Double(Self.maximumVoteWeight)))
         }
         return set
     }
@@ -299,23 +352,25 @@ struct WorkImage {
         -> (line: PageDetector.Line, weights: (Double, Double))
     {
         var line = start
-        // Candidates: edge pixels within 2.5 px of the starting line.
+        // Candidates: edge pixels within the first band of the starting line.
         var near: [Int] = []
         edges.x.withUnsafeBufferPointer { X in
             edges.y.withUnsafeBufferPointer { Y in
-                for k in 0..<X.count where abs(start.nx * X[k] + start.ny * Y[k] - start.c) <= 2.5 { near.append(k) }
+                for k in 0..<X.count where abs(start.nx * X[k] + start.ny * Y[k] - start.c) <= Self.refitFirstBand {
+                    near.append(k)
+                }
             }
         }
         var polarity = fixed
         var weights = (0.0, 0.0)
         for pass in 0..<3 {
-            let maxDist = pass == 0 ? 2.5 : 1.5
+            let maxDist = pass == 0 ? Self.refitFirstBand : Self.refitBand
             var sums = [[Double]](repeating: [Double](repeating: 0, count: 6), count: 2)
             for k in near {
                 let x = edges.x[k], y = edges.y[k]
                 if abs(line.distance(x, y)) > maxDist { continue }
                 let gn = edges.ux[k] * line.nx + edges.uy[k] * line.ny
-                if abs(gn) < 0.97 { continue }
+                if abs(gn) < Self.refitAlignment { continue }
                 let group = gn > 0 ? 0 : 1
                 if polarity != 0 && (group == 0) != (polarity > 0) { continue }
                 let wt = edges.weight[k]
@@ -326,7 +381,7 @@ struct WorkImage {
             if polarity == 0 { polarity = sums[0][0] >= sums[1][0] ? 1 : -1 }
             let s = sums[polarity > 0 ? 0 : 1]
             let sw = s[0]
-            guard sw > 5 else { return (line, weights) }
+            guard sw > Self.minimumRefitWeight else { return (line, weights) }
             let mx = s[1] / sw, my = s[2] / sw
             let cxx = s[3] / sw - mx * mx, cyy = s[4] / sw - my * my, cxy = s[5] / sw - mx * my
             // Normal = eigenvector of the smallest eigenvalue of the covariance.
