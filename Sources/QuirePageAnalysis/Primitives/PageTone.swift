@@ -1,6 +1,19 @@
 /// The tone operations of the clean-up step, on interleaved 8-bit pixels: grey, paper made
 /// white, black and white. Pure functions of the bytes, so they are tested without libvips.
 package enum PageTone {
+    /// The paper surface is fitted this many times, leaving out the blocks below it each time.
+    static let paperFitPasses = 3
+    /// A fit needs at least this many blocks (twice the cubic's ten terms).
+    static let minimumPaperBlocks = 20
+    /// Blocks whose brightest level is under this share of the surface are not paper (a
+    /// picture, a dense table, a dark bar) and leave the next fit.
+    static let paperBlockShare = 0.9
+    /// The paper level never falls under this, so whitening a dark corner cannot blow its
+    /// noise up by more than 16x.
+    static let minimumPaperLevel = 16.0
+    /// Sauvola's R: the standard deviation of 8-bit grey at which the threshold is the mean.
+    static let sauvolaRange = 128.0
+
     /// The grey level of each pixel (Rec. 601 luma for colour; the band itself for grey).
     package static func grey(_ bytes: [UInt8], bands: Int) -> [UInt8] {
         guard bands >= 3 else {
@@ -50,15 +63,17 @@ package enum PageTone {
         // (Block centres sit at (b + 0.5) x block pixels; `place` maps a pixel the same way.)
         var used = [Bool](repeating: true, count: bw * bh)
         var surface = Cubic(constant: maxima.reduce(0, +) / Double(maxima.count))
-        for _ in 0..<3 {
+        for _ in 0..<paperFitPasses {
             var points: [(Double, Double, Double)] = []
             for by in 0..<bh {
                 for bx in 0..<bw where used[by * bw + bx] { points.append((u(bx), v(by), maxima[by * bw + bx])) }
             }
-            guard points.count >= 20, let fitted = Cubic.fit(points) else { break }
+            guard points.count >= minimumPaperBlocks, let fitted = Cubic.fit(points) else { break }
             surface = fitted
             for by in 0..<bh {
-                for bx in 0..<bw { used[by * bw + bx] = maxima[by * bw + bx] >= 0.9 * surface.value(u(bx), v(by)) }
+                for bx in 0..<bw {
+                    used[by * bw + bx] = maxima[by * bw + bx] >= paperBlockShare * surface.value(u(bx), v(by))
+                }
             }
         }
         var out = [UInt8](repeating: 0, count: width * height)
@@ -72,7 +87,7 @@ package enum PageTone {
         for y in 0..<height {
             let row = place(y, blocks: bh)
             for x in 0..<width {
-                out[y * width + x] = UInt8(max(16, min(255, surface.value(column[x], row).rounded())))
+                out[y * width + x] = UInt8(max(minimumPaperLevel, min(255, surface.value(column[x], row).rounded())))
             }
         }
         return out
@@ -131,7 +146,7 @@ package enum PageTone {
 
     /// Black and white by Sauvola's rule, with the statistics taken over windows of about three
     /// `block`s and interpolated between block centres (so memory stays a few arrays of blocks):
-    /// a pixel is ink when darker than mean x (1 + k (sd / 128 - 1)) of its neighbourhood. Local,
+    /// a pixel is ink when darker than mean x (1 + k (sd / R - 1)) of its neighbourhood. Local,
     /// so light that still varies across the page (a dark corner) does not swallow the text.
     package static func blackAndWhite(_ grey: [UInt8], width: Int, height: Int, block: Int, k: Double = 0.34) -> [UInt8]
     {
@@ -161,7 +176,7 @@ package enum PageTone {
                 }
                 let mean = s / max(1, n)
                 let sd = (max(0, q / max(1, n) - mean * mean)).squareRoot()
-                threshold[by * bw + bx] = mean * (1 + k * (sd / 128 - 1))
+                threshold[by * bw + bx] = mean * (1 + k * (sd / sauvolaRange - 1))
             }
         }
         var out = [UInt8](repeating: 255, count: width * height)
