@@ -72,7 +72,7 @@ import QuireTestSupport
                     }
                 }
                 #expect(ok)
-                #expect(fast == slow, "\(w)x\(h)x\(bands) at \(degrees)")
+                #expect(zip(fast, slow).filter { $0 != $1 }.isEmpty, "\(w)x\(h)x\(bands) at \(degrees)")
             }
         }
     }
