@@ -22,6 +22,7 @@
 #include "cvips_jpeg.h"
 #include "cvips_resample.h"
 #include "cvips_warp.h"
+#include "cvips_turn.h"
 #include "cvips_box.h"
 #include "cvips_deflate.h"
 #include "cvips_iiif.h"

@@ -2,10 +2,10 @@ import VipsBridge
 
 /// Flatbed scans: estimate the skew, rotate the page straight and trim the scanner lid.
 ///
-/// Estimation works on a small grey copy (see `SkewEstimator`); the rotation runs lazily on
-/// the full-size image in libvips, filled with the lid colour so the fill trims away with the
-/// lid; the page rectangle is found on a small copy rotated the same way, then each edge is
-/// refined on a thin strip of the full-size result.
+/// Estimation works on a small grey copy (see `SkewEstimator`); the page rectangle is found on
+/// a small copy rotated the same way, each edge refined on a thin strip of the full-size image
+/// turned lazily in libvips with the lid colour as fill, and only the page itself is then
+/// turned, at full size, by `turned` (the same pixels as libvips, several times cheaper).
 enum ScanDeskew {
     /// Long side of the grey copy skew is estimated on.
     static let analysisLongSide = 1000
@@ -22,8 +22,8 @@ enum ScanDeskew {
     ///
     /// The lid is the side colour least like the paper; the page box is found on an ~800 px
     /// copy turned like the page, each edge refined on a thin full-size strip. The returned
-    /// page is lazy (the rotation runs when it is written) and is cut from a rotation filled
-    /// with the paper colour, so corners that ran off the glass read as paper. Pages without a
+    /// page is in memory (only the crop is turned) and is cut from a rotation filled with the
+    /// paper colour, so corners that ran off the glass read as paper. Pages without a
     /// lid are turned with the surrounding colour as fill and not trimmed. The image is read
     /// more than once, so it must allow random access (not a sequential load).
     /// - Complexity: O(pixels) for the analysis copy and the rotation; the analysis itself is
@@ -42,12 +42,24 @@ enum ScanDeskew {
         let small = try image.analysisShrunk(toLongSide: trimLongSide).displayReady(keepGray: true).materialized()
         let smallPixels = try small.pixelBytes()
         let lid = ScanTrim.lidColour(pixels: smallPixels, width: small.width, height: small.height, bands: small.bands)
+        /// The lazy libvips rotation the edges are measured on (thin strips of it are computed).
         func rotate(_ fillColour: [Double]) throws -> VIPSImage {
             guard turn else { return image }
             return try image.rotated(
                 degrees: degrees, background: fill(fillColour, forBands: image.bands, alpha: image.hasAlpha),
                 interpolation: .bilinear)
         }
+        /// The page: `crop` of the canvas turned with `fillColour` (nil: all of it), made now.
+        func cut(_ fillColour: [Double], _ crop: (x: Int, y: Int, width: Int, height: Int)?) throws -> VIPSImage {
+            guard turn else {
+                guard let crop else { return image }
+                return try image.cropped(x: crop.x, y: crop.y, width: crop.width, height: crop.height)
+            }
+            return try turned(image, degrees: degrees, fill: fillColour, crop: crop)
+        }
+        let canvas: (width: Int, height: Int) =
+            turn
+            ? PageTurn.canvas(width: image.width, height: image.height, degrees: degrees) : (image.width, image.height)
 
         let smallStraight =
             turn ? try small.rotated(degrees: degrees, background: lid, interpolation: .bilinear) : small
@@ -74,12 +86,11 @@ enum ScanDeskew {
                 if (lidShare ?? 0) >= minimumLidAround {
                     let paper = ScanTrim.paperColour(
                         pixels: pixels, width: smallStraight.width, bands: smallStraight.bands, box: box)
-                    let output = try rotate(paper)
                     let x0 = max(0, Int(rect.minX.rounded())), y0 = max(0, Int(rect.minY.rounded()))
-                    let x1 = min(output.width, Int(rect.maxX.rounded())),
-                        y1 = min(output.height, Int(rect.maxY.rounded()))
+                    let x1 = min(canvas.width, Int(rect.maxX.rounded())),
+                        y1 = min(canvas.height, Int(rect.maxY.rounded()))
                     let crop = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
-                    return (try output.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), crop)
+                    return (try cut(paper, (x0, y0, x1 - x0, y1 - y0)), crop)
                 }
             }
             // No lid to trim: fill the corners with what surrounds the page instead (paper,
@@ -87,7 +98,8 @@ enum ScanDeskew {
             let around = ScanTrim.borderColour(
                 pixels: smallPixels, width: small.width, height: small.height,
                 bands: small.bands)
-            return try keepingSize(rotate(around), width: image.width, height: image.height)
+            let centre = centred(canvas, width: image.width, height: image.height)
+            return (try cut(around, centre.map { ($0.x, $0.y, $0.width, $0.height) }), centre?.rect)
         }
         // Edges are measured on the page turned with a lid-coloured fill; the page itself is
         // cut from one turned with a paper-coloured fill, so where the page ran off the glass
@@ -95,7 +107,6 @@ enum ScanDeskew {
         let straight = try rotate(lid)
         let paper = ScanTrim.paperColour(
             pixels: pixels, width: smallStraight.width, bands: smallStraight.bands, box: box)
-        let output = try rotate(paper)
 
         let sx = Double(straight.width) / Double(smallStraight.width)
         let sy = Double(straight.height) / Double(smallStraight.height)
@@ -107,10 +118,10 @@ enum ScanDeskew {
             small: (smallStraight.width, smallStraight.height))
         let x0 = max(0, Int(rect.minX.rounded())), y0 = max(0, Int(rect.minY.rounded()))
         let x1 = min(straight.width, Int(rect.maxX.rounded())), y1 = min(straight.height, Int(rect.maxY.rounded()))
-        guard x1 - x0 >= 8, y1 - y0 >= 8 else { return (straight, nil) }
-        if x0 == 0, y0 == 0, x1 == straight.width, y1 == straight.height { return (straight, nil) }
+        guard x1 - x0 >= 8, y1 - y0 >= 8 else { return (try cut(lid, nil), nil) }
+        if x0 == 0, y0 == 0, x1 == straight.width, y1 == straight.height { return (try cut(lid, nil), nil) }
         let crop = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
-        return (try output.cropped(x: x0, y: y0, width: x1 - x0, height: y1 - y0), crop)
+        return (try cut(paper, (x0, y0, x1 - x0, y1 - y0)), crop)
     }
 
     /// Share of the ring around a detected page outline that must look like the lid before the
@@ -143,22 +154,21 @@ enum ScanDeskew {
         let around = ScanTrim.borderColour(
             pixels: try small.pixelBytes(), width: small.width, height: small.height,
             bands: small.bands)
-        let turned = try image.rotated(
-            degrees: degrees, background: fill(around, forBands: image.bands, alpha: image.hasAlpha),
-            interpolation: .bilinear)
-        return try keepingSize(turned, width: image.width, height: image.height)
+        let canvas = PageTurn.canvas(width: image.width, height: image.height, degrees: degrees)
+        let centre = centred(canvas, width: image.width, height: image.height)
+        let crop = centre.map { ($0.x, $0.y, $0.width, $0.height) }
+        return (try turned(image, degrees: degrees, fill: around, crop: crop), centre?.rect)
     }
 
     /// The centre `width` x `height` of a turned canvas (rotation grows it about its centre),
-    /// so a turned page keeps the size it was scanned at.
-    static func keepingSize(_ turned: VIPSImage, width: Int, height: Int) throws -> (image: VIPSImage, crop: Rect?) {
-        guard turned.width > width || turned.height > height else { return (turned, nil) }
-        let w = min(width, turned.width), h = min(height, turned.height)
-        let x0 = (turned.width - w) / 2, y0 = (turned.height - h) / 2
-        return (
-            try turned.cropped(x: x0, y: y0, width: w, height: h),
-            Rect(x: Double(x0), y: Double(y0), width: Double(w), height: Double(h))
-        )
+    /// so a turned page keeps the size it was scanned at; nil when the canvas is no larger.
+    static func centred(_ canvas: (width: Int, height: Int), width: Int, height: Int) -> (
+        x: Int, y: Int, width: Int, height: Int, rect: Rect
+    )? {
+        guard canvas.width > width || canvas.height > height else { return nil }
+        let w = min(width, canvas.width), h = min(height, canvas.height)
+        let x0 = (canvas.width - w) / 2, y0 = (canvas.height - h) / 2
+        return (x0, y0, w, h, Rect(x: Double(x0), y: Double(y0), width: Double(w), height: Double(h)))
     }
 
     /// The lid colour as a fill for an image with `bands` bands (grey, RGB, with alpha).

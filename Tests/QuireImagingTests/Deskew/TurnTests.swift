@@ -1,0 +1,121 @@
+import Testing
+@testable import QuireImaging
+import VipsBridge
+import QuireTestSupport
+
+/// The deskew rotation (`ScanDeskew.turned`, the `PageTurn` kernel) against libvips's
+/// `vips_rotate` it replaces, on synthetic pages: odd sizes, several angles, 1, 3 and 4 bands.
+@Suite struct TurnTests {
+    /// A seeded page of `bands` bands: smooth gradients (where interpolation weights show),
+    /// dark strokes (where they show most) and noise.
+    static func page(width: Int, height: Int, bands: Int, seed: UInt64) -> [UInt8] {
+        var rng = SplitMix64(seed: seed)
+        var px = [UInt8](repeating: 0, count: width * height * bands)
+        for y in 0..<height {
+            for x in 0..<width {
+                let stroke = (x / 5 + y / 7) % 9 == 0
+                for z in 0..<bands {
+                    let smooth = (x * (3 + z) + y * (5 - z)) % 256
+                    px[(y * width + x) * bands + z] = stroke ? UInt8(rng.int(0...40)) : UInt8(smooth ^ rng.int(0...15))
+                }
+            }
+        }
+        return px
+    }
+
+    static let angles: [Double] = [0.3, -1.7, 4.0, -12.5, 35, 89.9]
+    static let sizes: [(Int, Int)] = [(37, 23), (101, 257), (640, 479)]
+
+    /// Same canvas as libvips; every pixel within 1 of it and all but a handful equal (libvips
+    /// accumulates sample positions along a tile row, the kernel computes each from the row
+    /// start: the last bits differ, which moves a 1/4096 weight step only by chance).
+    @Test(arguments: [1, 3])
+    func matchesLibvipsRotate(bands: Int) throws {
+        for (i, (w, h)) in Self.sizes.enumerated() {
+            let image = try VIPSImage.fromPixels(
+                Self.page(width: w, height: h, bands: bands, seed: UInt64(i)), width: w, height: h, bands: bands)
+            for degrees in Self.angles {
+                let fill: [Double] = bands == 1 ? [200.7] : [200.7, 31.2, 99.9]
+                let ours = try ScanDeskew.turned(image, degrees: degrees, fill: fill)
+                let theirs = try image.rotated(degrees: degrees, background: fill, interpolation: .bilinear)
+                #expect(ours.width == theirs.width && ours.height == theirs.height, "\(w)x\(h) at \(degrees)")
+                let a = try ours.pixelBytes(), b = try theirs.pixelBytes()
+                #expect(a.count == b.count)
+                let diff = zip(a, b).map { abs(Int($0) - Int($1)) }
+                #expect(diff.max() ?? 0 <= 1, "\(w)x\(h)x\(bands) at \(degrees): max \(diff.max() ?? 0)")
+                let differing = diff.filter { $0 != 0 }.count
+                #expect(differing * 1000 <= max(1, a.count), "\(w)x\(h)x\(bands) at \(degrees): \(differing) differ")
+            }
+        }
+    }
+
+    /// The AVX2 loop gives the portable loop's bytes, on whole canvases and on pieces of them.
+    @Test(arguments: [1, 3, 4])
+    func vectorizedEqualsPortable(bands: Int) throws {
+        for (i, (w, h)) in Self.sizes.enumerated() {
+            let src = Self.page(width: w, height: h, bands: bands, seed: UInt64(10 + i))
+            for degrees in Self.angles {
+                let canvas = PageTurn.canvas(width: w, height: h, degrees: degrees)
+                let ink = PageTurn.ink([17.5, 230, 128, 255], bands: bands)
+                let x0 = canvas.width / 3, ow = canvas.width - x0 - canvas.width / 5
+                var fast = [UInt8](repeating: 1, count: ow * canvas.height * bands), slow = fast
+                let ok = src.withUnsafeBufferPointer { s in
+                    fast.withUnsafeMutableBufferPointer { f in
+                        slow.withUnsafeMutableBufferPointer { p in
+                            PageTurn.rows(
+                                source: s, width: w, height: h, bands: bands, degrees: degrees, ink: ink, x0: x0,
+                                rows: 0..<canvas.height, outputWidth: ow, into: f.baseAddress!, vectorized: true)
+                                && PageTurn.rows(
+                                    source: s, width: w, height: h, bands: bands, degrees: degrees, ink: ink, x0: x0,
+                                    rows: 0..<canvas.height, outputWidth: ow, into: p.baseAddress!, vectorized: false)
+                        }
+                    }
+                }
+                #expect(ok)
+                #expect(zip(fast, slow).filter { $0 != $1 }.isEmpty, "\(w)x\(h)x\(bands) at \(degrees)")
+            }
+        }
+    }
+
+    /// A crop is the same region of the whole turned canvas; a 4-band page turns band for band
+    /// as its RGB and its fourth plane turn on their own.
+    @Test func cropsAndBands() throws {
+        let (w, h) = (211, 143)
+        let rgba = Self.page(width: w, height: h, bands: 4, seed: 7)
+        let rgb = (0..<(w * h * 3)).map { rgba[$0 / 3 * 4 + $0 % 3] }
+        let fourth = (0..<(w * h)).map { rgba[$0 * 4 + 3] }
+        let degrees = -6.25
+        let canvas = PageTurn.canvas(width: w, height: h, degrees: degrees)
+        func turn(_ px: [UInt8], bands: Int, fill: [Double]) -> [UInt8] {
+            var out = [UInt8](repeating: 0, count: canvas.width * canvas.height * bands)
+            let ok = px.withUnsafeBufferPointer { s in
+                out.withUnsafeMutableBufferPointer {
+                    PageTurn.rows(
+                        source: s, width: w, height: h, bands: bands, degrees: degrees,
+                        ink: PageTurn.ink(fill, bands: bands), x0: 0, rows: 0..<canvas.height,
+                        outputWidth: canvas.width, into: $0.baseAddress!)
+                }
+            }
+            #expect(ok)
+            return out
+        }
+        let four = turn(rgba, bands: 4, fill: [10, 20, 30, 40]), three = turn(rgb, bands: 3, fill: [10, 20, 30])
+        let one = turn(fourth, bands: 1, fill: [40])
+        var rgbDiffer = 0, fourthDiffer = 0
+        for i in 0..<(canvas.width * canvas.height) {
+            for z in 0..<3 where four[i * 4 + z] != three[i * 3 + z] { rgbDiffer += 1 }
+            if four[i * 4 + 3] != one[i] { fourthDiffer += 1 }
+        }
+        #expect(rgbDiffer == 0 && fourthDiffer == 0)
+
+        let image = try VIPSImage.fromPixels(rgb, width: w, height: h, bands: 3)
+        let whole = try ScanDeskew.turned(image, degrees: degrees, fill: [250, 250, 250])
+        let crop = (x: 13, y: 9, width: canvas.width - 40, height: canvas.height - 21)
+        let part = try ScanDeskew.turned(image, degrees: degrees, fill: [250, 250, 250], crop: crop)
+        let expected = try whole.cropped(x: crop.x, y: crop.y, width: crop.width, height: crop.height).pixelBytes()
+        #expect(try part.pixelBytes() == expected)
+        #expect(throws: VIPSError.self) {
+            try ScanDeskew.turned(image, degrees: degrees, fill: [0], crop: (1, 1, canvas.width, 4))
+        }
+    }
+}
