@@ -10,7 +10,7 @@ ones, get a text layer: `ocrmypdf --jobs 1 -l eng --output-type pdf --optimize 0
 match what Quire does: no PDF/A conversion, the images kept as they are, one page at a time).
 Every run is `--jobs 1`; its CPU is user + system of the process and every child it waited for
 (Tesseract processes, Ghostscript), from wait4, so other work on the machine does not count.
-Prints each run, the medians, pages per CPU second, the ratios, the word agreement of QUIRE's
+Prints each run, the medians, pages per CPU second, the ratios, the word agreement of each quire's
 hOCR with `tesseract PAGE - hocr` on the same written pages (as Tests/python/test_ocr.py counts
 it) and the PDF's size against its page JPEGs plus 30 KB a page.
 """
@@ -107,7 +107,8 @@ def main():
                 sys.exit(f"ocrmypdf failed: {err}")
             note("ocrmypdf", seconds, megabytes)
             sizes["ocrmypdf"] = ((tmp / f"ocrmypdf-{r}.pdf").stat().st_size, sizes["quire --ocr --pdf"][1])
-        same, total, pages = agreement(tmp / f"quire-{args.runs - 1}")
+        agree = {name: agreement(tmp / f"{name.split()[0]}-{args.runs - 1}") for name in sizes if name != "ocrmypdf"}
+        pages = agree["quire --ocr --pdf"][2]
         print(f"\n{pages} pages, {args.runs} runs each, medians (CPU = user + system incl. children)")
         median = {name: statistics.median(v) for name, v in cpu.items()}
         for name, seconds in median.items():
@@ -121,7 +122,8 @@ def main():
         if args.before:
             before_only = median["before --ocr --pdf"] - median["quire --pdf (no OCR)"]
             print(f"  before's OCR: {before_only:.2f} CPU s; OCRmyPDF / before's OCR: {peer / before_only:.2f}x")
-        print(f"  words equal to the tesseract command's: {same} of {total} ({100 * same / max(1, total):.2f} %)")
+        for name, (same, total, _) in agree.items():
+            print(f"  {name}: words equal to the tesseract command's {same} of {total} ({100 * same / max(1, total):.2f} %)")
         for name, (pdf, jpegs) in sizes.items():
             limit = jpegs + TEXT_BYTES_PER_PAGE * pages
             print(f"  {name:28} PDF {pdf / 1e6:.3f} MB; page JPEGs {jpegs / 1e6:.3f} MB; "
