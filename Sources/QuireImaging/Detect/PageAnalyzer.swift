@@ -133,7 +133,7 @@ enum PageAnalyzer {
         guard copy.width >= minimumSide, copy.height >= minimumSide else {
             return PageAnalysis(kind: .none, detection: PageDetection(quad: nil, confidence: 0), skew: nil)
         }
-        var (found, insideBrighter) = detector.detectDetailed(
+        var (found, insideBrighter) = detector.decide(
             pixels: copy.pixels, width: copy.width,
             height: copy.height, bands: copy.bands)
         // On a scanner's flat frame, a quad with more of its own paper and print around it is
