@@ -120,13 +120,8 @@ package enum CandidateFeatures {
         let printed = PageDetector.liesInsidePaper(quad, pixels: pixels, width: width, height: height, bands: bands)
 
         let (aspect, worstAngle, mismatch) = shape(quad)
-        // Position: the nearest corner to the frame's edge, the centre's offset from the frame's.
         let (w, h) = (Double(width), Double(height))
-        let margin = c.map { min($0.x + 0.5, $0.y + 0.5, w - 0.5 - $0.x, h - 0.5 - $0.y) }.min() ?? 0
-        let centre = Point(x: c.map(\.x).reduce(0, +) / 4, y: c.map(\.y).reduce(0, +) / 4)
-        let offset =
-            ((centre.x - w / 2) * (centre.x - w / 2) + (centre.y - h / 2) * (centre.y - h / 2)).squareRoot()
-            / (0.5 * (w * w + h * h).squareRoot())
+        let (margin, offset) = position(quad, width: w, height: h)
         let display = quad.map { Point(x: $0.x + 0.5, y: $0.y + 0.5) }
 
         var features: [Double] = [
@@ -160,6 +155,18 @@ package enum CandidateFeatures {
         let inPrint = PrintAround.liesInPrint(quad, pixels: pixels, width: width, height: height, bands: bands)
         features += [inPrint ? 1 : 0, 0, generator == .wholeFrame ? 1 : 0]
         return features
+    }
+
+    /// The quad's position: its nearest corner's distance to the frame's edge (pixels), and its
+    /// centre's offset from the frame's (a share of the half diagonal).
+    static func position(_ quad: Quad, width w: Double, height h: Double) -> (margin: Double, offset: Double) {
+        let c = quad.corners
+        let margin = c.map { min($0.x + 0.5, $0.y + 0.5, w - 0.5 - $0.x, h - 0.5 - $0.y) }.min() ?? 0
+        let centre = Point(x: c.map(\.x).reduce(0, +) / 4, y: c.map(\.y).reduce(0, +) / 4)
+        let offset =
+            ((centre.x - w / 2) * (centre.x - w / 2) + (centre.y - h / 2) * (centre.y - h / 2)).squareRoot()
+            / (0.5 * (w * w + h * h).squareRoot())
+        return (margin, offset)
     }
 
     /// What tells a sheet's edge from print on a sheet, per side not on the frame's edge (means

@@ -161,7 +161,22 @@ func verifierReport(table: String, curve: String?) throws {
         print(g.3.line("rules, verifier confidence, held out"))
         print(g.4.line("rules, verifier confidence, in-sample"))
     }
-    let real = groups.filter { $0.key == "held-out" || $0.key == "tuned-on" }.values
+    printAllReal(Array(groups.filter { $0.key == "held-out" || $0.key == "tuned-on" }.values))
+    print("per source (verifier held out | rules):")
+    for source in sources {
+        guard let s = bySource[source] else { continue }
+        let mean = { (d: DecisionScores) in d.decisions.reduce(0) { $0 + $1.iou } / Double(d.decisions.count) }
+        print(
+            String(
+                format: "  %-52@ n=%3d  %.3f | %.3f", source as NSString, s.0.decisions.count, mean(s.0),
+                mean(s.1)))
+    }
+    try printReliability(heldOutProbabilities, curve: curve)
+}
+
+/// The pooled real photos' lines (held-out verifier, in-sample verifier, rules, rules' choice at
+/// the held-out and in-sample verifier's confidence) and the quads reported sure but wrong.
+func printAllReal(_ real: [(DecisionScores, DecisionScores, DecisionScores, DecisionScores, DecisionScores)]) {
     var allReal = (DecisionScores(), DecisionScores(), DecisionScores(), DecisionScores(), DecisionScores())
     for g in real {
         allReal.0.decisions += g.0.decisions; allReal.1.decisions += g.1.decisions; allReal.2.decisions += g.2.decisions
@@ -184,26 +199,6 @@ func verifierReport(table: String, curve: String?) throws {
             print(String(format: "  %@ IoU %.3f at %.2f", d.photo as NSString, d.iou, d.confidence))
         }
     }
-    print("per source (verifier held out | rules):")
-    for source in sources {
-        guard let s = bySource[source] else { continue }
-        let mean = { (d: DecisionScores) in d.decisions.reduce(0) { $0 + $1.iou } / Double(d.decisions.count) }
-        print(
-            String(
-                format: "  %-52@ n=%3d  %.3f | %.3f", source as NSString, s.0.decisions.count, mean(s.0),
-                mean(s.1)))
-    }
-    // Quads reported sure, held out: how often they are the page.
-    let sure = allReal.0.decisions.filter { $0.quad && $0.confidence >= 0.75 }
-    if !sure.isEmpty {
-        print(
-            String(
-                format:
-                    "real photos, held out: quads at confidence >= 0.75 are the page %.1f %% of the time (%d of %d)",
-                Double(sure.filter { $0.iou >= 0.9 }.count) / Double(sure.count) * 100,
-                sure.filter { $0.iou >= 0.9 }.count, sure.count))
-    }
-    try printReliability(heldOutProbabilities, curve: curve)
 }
 
 /// The reliability curve: every candidate's held-out probability against whether it is the page
