@@ -77,7 +77,6 @@ package enum CandidateFeatures {
             PageDetector.isOnFrame(quad.corners[$0], quad.corners[($0 + 1) % 4], width: width, height: height)
         }
         let inside = insideSamples(quad, image)
-        let c = quad.corners
         let paper = upperQuartile(inside.map { $0.level })
         // Outside: the ring at `surroundDistance`, sides on the frame's edge have none.
         var outside: [(level: Int, saturation: Int)] = []
