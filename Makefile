@@ -160,10 +160,12 @@ accuracy: deps accuracy-real-photos
 	  --reliability-csv $(ACCURACY_OUT)/reliability.csv
 	@$(MAKE) --no-print-directory accuracy-orientation
 
-## fit-verifier: the verifier's candidate table (every candidate of the real photos in
+## fit-verifier: the one step to rerun after photos are added to real-photos/truth.json: the
+## verifier's candidate table re-dumped (every candidate of the real photos in
 ## Tools/accuracy/real-photos and of the generated set, seed ACCURACY_SEED, with their IoU
-## against the truth) and its weights fitted on it (PageVerifier.fit), written as
-## PageVerifier+Weights.generated.swift. A debug build, as VerifierFitTests re-dumps with one.
+## against the truth), its weights fitted on it (PageVerifier.fit) and written as
+## PageVerifier+Weights.generated.swift, then the leave-one-source-out report of the new table.
+## A debug build, as VerifierFitTests re-dumps with one. Commit the table and the weights together.
 VERIFIER_TABLE := Tools/accuracy/verifier/candidates.tsv
 VERIFIER_WEIGHTS := Sources/QuirePageAnalysis/Verify/PageVerifier+Weights.generated.swift
 fit-verifier: deps
@@ -175,6 +177,8 @@ fit-verifier: deps
 	$$($(SWIFT) build --show-bin-path)/QuireAccuracy --dump-candidates $(VERIFIER_TABLE) \
 	  Tools/accuracy/real-photos $(ACCURACY_OUT)/generated/captures
 	$$($(SWIFT) build --show-bin-path)/QuireAccuracy --fit-verifier $(VERIFIER_TABLE) $(VERIFIER_WEIGHTS)
+	$$($(SWIFT) build --show-bin-path)/QuireAccuracy --verifier-report $(VERIFIER_TABLE) \
+	  --reliability-csv $(ACCURACY_OUT)/reliability.csv
 
 ## accuracy-orientation: the real scans of ../shared/data/real turned by 0, 90, 180 and 270
 ## degrees, processed by `quire process`: how many come back upright (Tesseract's OSD).

@@ -133,9 +133,18 @@ enum PageAnalyzer {
         guard copy.width >= minimumSide, copy.height >= minimumSide else {
             return PageAnalysis(kind: .none, detection: PageDetection(quad: nil, confidence: 0), skew: nil)
         }
-        let (found, insideBrighter) = detector.detectDetailed(
+        var (found, insideBrighter) = detector.decide(
             pixels: copy.pixels, width: copy.width,
             height: copy.height, bands: copy.bands)
+        // On a scanner's flat frame, a quad with more of its own paper and print around it is
+        // print (staff systems, a table), not the sheet: the scan is deskewed whole instead.
+        if let quad = found.quad, hasFlatFrame(copy),
+            PrintAround.liesInPrint(
+                quad, pixels: copy.pixels, width: copy.width, height: copy.height, bands: copy.bands)
+        {
+            found = PageDetection(quad: nil, confidence: min(found.confidence, 1 - found.confidence))
+            insideBrighter = true
+        }
         var scanLike = false
         if let quad = found.quad {
             // A scanned page fills most of the glass; a smaller exact rectangle is a box or a

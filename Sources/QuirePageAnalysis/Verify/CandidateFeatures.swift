@@ -33,8 +33,19 @@ package enum CandidateFeatures {
             "paper_inside", "paper_outside", "paper_share_inside", "ink_inside", "printed_on_paper",
             "border_ink_max", "border_ink_mean", "saturation_inside", "saturation_outside",
             "area_fraction", "log_aspect", "angle_deviation", "opposite_mismatch", "frame_margin",
-            "centre_offset", "scan_rectangle", "flat_frame", "line_score_share"
-        ] + CandidateGenerator.allCases.map { "from_" + $0.rawValue }
+            "centre_offset", "scan_rectangle", "flat_frame", "line_score_share", "outside_paper_share",
+            "ink_outside", "content_across", "rule_sides", "print_around", "nested_on_paper",
+            "from_frame"
+        ]
+    /// The column of `nested_on_paper`, filled in once every candidate is known (`nested`).
+    static let nestedColumn = names.firstIndex(of: "nested_on_paper")!
+
+    /// How far either side of a side its line is searched for a thin printed rule, as a share
+    /// of the long side: the refined side may sit on either edge of a rule a few pixels wide.
+    static let ruleReach = 0.006
+    /// Samples of a side (share) that must show a thin dark line with the same tone on both
+    /// sides for the side to count as a printed rule.
+    static let ruleShare = 0.5
 
     /// How far outside and inside each side contrast is read, as a share of the long side: past
     /// the blur of the edge, short of the next structure.
@@ -66,7 +77,6 @@ package enum CandidateFeatures {
             PageDetector.isOnFrame(quad.corners[$0], quad.corners[($0 + 1) % 4], width: width, height: height)
         }
         let inside = insideSamples(quad, image)
-        let c = quad.corners
         let paper = upperQuartile(inside.map { $0.level })
         // Outside: the ring at `surroundDistance`, sides on the frame's edge have none.
         var outside: [(level: Int, saturation: Int)] = []
@@ -109,13 +119,8 @@ package enum CandidateFeatures {
         let printed = PageDetector.liesInsidePaper(quad, pixels: pixels, width: width, height: height, bands: bands)
 
         let (aspect, worstAngle, mismatch) = shape(quad)
-        // Position: the nearest corner to the frame's edge, the centre's offset from the frame's.
         let (w, h) = (Double(width), Double(height))
-        let margin = c.map { min($0.x + 0.5, $0.y + 0.5, w - 0.5 - $0.x, h - 0.5 - $0.y) }.min() ?? 0
-        let centre = Point(x: c.map(\.x).reduce(0, +) / 4, y: c.map(\.y).reduce(0, +) / 4)
-        let offset =
-            ((centre.x - w / 2) * (centre.x - w / 2) + (centre.y - h / 2) * (centre.y - h / 2)).squareRoot()
-            / (0.5 * (w * w + h * h).squareRoot())
+        let (margin, offset) = position(quad, width: w, height: h)
         let display = quad.map { Point(x: $0.x + 0.5, y: $0.y + 0.5) }
 
         var features: [Double] = [
@@ -143,8 +148,96 @@ package enum CandidateFeatures {
             flatFrame ? 1 : 0,
             lineScoreShare
         ]
-        features += CandidateGenerator.allCases.map { $0 == generator ? 1 : 0 }
+        // Who proposed the candidate is not a feature (it made the verifier a copy of the
+        // rules); only the whole frame, an option of a different kind, is told apart.
+        features += printedMatter(quad, sides: sides, onFrame: onFrame, paper: paper, image: image, long: long)
+        let inPrint = PrintAround.liesInPrint(quad, pixels: pixels, width: width, height: height, bands: bands)
+        features += [inPrint ? 1 : 0, 0, generator == .wholeFrame ? 1 : 0]
         return features
+    }
+
+    /// The quad's position: its nearest corner's distance to the frame's edge (pixels), and its
+    /// centre's offset from the frame's (a share of the half diagonal).
+    static func position(_ quad: Quad, width w: Double, height h: Double) -> (margin: Double, offset: Double) {
+        let c = quad.corners
+        let margin = c.map { min($0.x + 0.5, $0.y + 0.5, w - 0.5 - $0.x, h - 0.5 - $0.y) }.min() ?? 0
+        let centre = Point(x: c.map(\.x).reduce(0, +) / 4, y: c.map(\.y).reduce(0, +) / 4)
+        let offset =
+            ((centre.x - w / 2) * (centre.x - w / 2) + (centre.y - h / 2) * (centre.y - h / 2)).squareRoot()
+            / (0.5 * (w * w + h * h).squareRoot())
+        return (margin, offset)
+    }
+
+    /// What tells a sheet's edge from print on a sheet, per side not on the frame's edge (means
+    /// over those sides): the share of the samples just outside that are the inside's paper
+    /// (a printed box has the page's paper around it, a sheet has the desk), the share outside
+    /// that is ink (print beside the side), the share where ink lies both just inside and just
+    /// outside (text running across the side), and the share of sides that are thin dark rules
+    /// with the same tone on both sides (a box's rule, where a sheet's edge has paper on one side).
+    static func printedMatter(
+        _ quad: Quad, sides: [Quad.Side], onFrame: [Bool], paper: Int, image: CopyPixels, long: Double
+    ) -> [Double] {
+        var paperOut = 0, inkOut = 0, outSeen = 0, across = 0, acrossSeen = 0, rules = 0, measured = 0
+        let reach = max(1, Int((ruleReach * long).rounded()))
+        for (k, side) in sides.enumerated() where !onFrame[k] {
+            measured += 1
+            var ruleHits = 0, ruleSeen = 0
+            for s in 0..<sideSamples {
+                let t = 0.1 + 0.8 * Double(s) / Double(sideSamples - 1)
+                for distance in [borderDistance, surroundDistance] {
+                    let o = side.point(at: t, out: distance * long)
+                    guard let v = image.sample(o.x, o.y) else { continue }
+                    outSeen += 1
+                    if abs(v.level - paper) <= paperStep { paperOut += 1 }
+                    if v.level <= paper - inkStep { inkOut += 1 }
+                }
+                let i = side.point(at: t, out: -borderDistance * long),
+                    o = side.point(at: t, out: borderDistance * long)
+                if let a = image.sample(i.x, i.y), let b = image.sample(o.x, o.y) {
+                    acrossSeen += 1
+                    if a.level <= paper - inkStep, b.level <= paper - inkStep { across += 1 }
+                }
+                let inner = side.point(at: t, out: -contrastDistance * long)
+                let outer = side.point(at: t, out: contrastDistance * long)
+                guard let a = image.sample(inner.x, inner.y), let b = image.sample(outer.x, outer.y) else { continue }
+                var line = 255
+                for d in -reach...reach {
+                    let p = side.point(at: t, out: Double(d))
+                    if let v = image.sample(p.x, p.y) { line = min(line, v.level) }
+                }
+                ruleSeen += 1
+                if abs(a.level - b.level) <= paperStep, min(a.level, b.level) - line >= inkStep / 2 { ruleHits += 1 }
+            }
+            if ruleSeen > 0, Double(ruleHits) >= ruleShare * Double(ruleSeen) { rules += 1 }
+        }
+        func share(_ a: Int, _ b: Int) -> Double { b > 0 ? Double(a) / Double(b) : 0 }
+        return [
+            share(paperOut, outSeen), share(inkOut, outSeen), share(across, acrossSeen), share(rules, measured)
+        ]
+    }
+
+    /// `nested_on_paper`: for a candidate held inside a larger quad of `others`, the share of
+    /// its surroundings that is its own paper (a box printed on the sheet, with the sheet's
+    /// paper between it and the sheet's edge); 0 for one held by none.
+    static func nested(_ quad: Quad, in others: [Quad], _ features: [Double]) -> Double {
+        let held = others.contains {
+            $0.area >= nestedAreaRatio * quad.area && sharedArea($0, quad) >= nestedShare * quad.area
+        }
+        return held ? features[outsidePaperColumn] : 0
+    }
+
+    /// The column of `outside_paper_share`.
+    static let outsidePaperColumn = names.firstIndex(of: "outside_paper_share")!
+
+    /// A candidate is held by another at least this much larger in area...
+    static let nestedAreaRatio = 1.1
+    /// ...that covers at least this share of it.
+    static let nestedShare = 0.9
+
+    /// The area `a` and `b` share (from their IoU).
+    static func sharedArea(_ a: Quad, _ b: Quad) -> Double {
+        let iou = a.intersectionOverUnion(with: b)
+        return iou * (a.area + b.area) / (1 + iou)
     }
 
     /// A 9 x 9 grid over the quad (bilinear between its corners), kept off its sides.

@@ -40,6 +40,25 @@ extension PageDetector {
         return (list, rules.0, rules.1)
     }
 
+    /// The decision as reported (`quire detect` and `quire process` both call it): the rules'
+    /// quad, or the verifier's choice when one is given, with the fitted verifier's probability
+    /// that the quad is the page as its confidence (issue 36: a confident wrong page is the worst
+    /// outcome; a right page at a lower confidence costs nothing). Without a quad, the rules'
+    /// low confidence is kept.
+    package func decide(pixels: [UInt8], width: Int, height: Int, bands: Int)
+        -> (detection: PageDetection, insideBrighter: Bool)
+    {
+        var front: DetectionFront? = nil
+        let rules = detectCore(pixels: pixels, width: width, height: height, bands: bands, front: &front)
+        if let verifier {
+            return verified(
+                by: verifier, rules: rules, front: front, pixels: pixels, width: width, height: height, bands: bands)
+        }
+        guard let p = rulesProbability(rules, front: front, pixels: pixels, width: width, height: height, bands: bands)
+        else { return rules }
+        return (PageDetection(quad: rules.0.quad, confidence: p), rules.1)
+    }
+
     /// The verifier's decision: the candidate it scores highest, unless that is the whole frame or
     /// under `PageVerifier.minimumProbability`; then the whole frame is kept, with the best quad's
     /// probability (low) as the confidence.
@@ -108,17 +127,51 @@ extension PageDetector {
             }
             if !same { kept.append((p.0, p.1.readingOrdered(), p.2, p.3)) }
         }
+        return measured(
+            kept, rules: rules.0.quad, front: front, pixels: pixels, width: width, height: height, bands: bands)
+    }
+
+    /// The features of `kept` (generator, quad, inside brighter, line score share), with
+    /// `nested_on_paper` read against the quads any candidate is compared with: the best line
+    /// quads as found (unrefined) and the rules' quad, so that the rules' candidate alone
+    /// (`rulesProbability`) gets the same features as in the full table.
+    func measured(
+        _ kept: [(CandidateGenerator, Quad, Bool, Double)], rules: Quad?, front: DetectionFront?, pixels: [UInt8],
+        width: Int, height: Int, bands: Int
+    ) -> [ScoredCandidate] {
         let flat = FrameChecks.hasFlatFrame(pixels: pixels, width: width, height: height, bands: bands)
         let scale = front?.scale ?? 1
-        return pixels.withUnsafeBufferPointer { px in
+        var features = pixels.withUnsafeBufferPointer { px in
             kept.map { c in
-                ScoredCandidate(
-                    generator: c.0, quad: c.1,
-                    features: CandidateFeatures.measure(
-                        c.1, generator: c.0, lineScoreShare: c.3, pixels: px, width: width,
-                        height: height, bands: bands, work: front?.work, scale: scale, flatFrame: flat),
-                    insideBrighter: c.2)
+                CandidateFeatures.measure(
+                    c.1, generator: c.0, lineScoreShare: c.3, pixels: px, width: width,
+                    height: height, bands: bands, work: front?.work, scale: scale, flatFrame: flat)
             }
         }
+        var others: [Quad] = rules.map { [$0] } ?? []
+        for c in front?.candidates.prefix(Self.verifierEdgeCandidates) ?? [] {
+            guard let corners = Self.corners(of: c.lines.map { Self.fullScale($0, scale: scale) }) else { continue }
+            let q = Self.quad(corners)
+            if q.isFinite, q.isConvex { others.append(q) }
+        }
+        for i in kept.indices where kept[i].0 != .wholeFrame {
+            features[i][CandidateFeatures.nestedColumn] = CandidateFeatures.nested(kept[i].1, in: others, features[i])
+        }
+        return kept.indices.map {
+            ScoredCandidate(generator: kept[$0].0, quad: kept[$0].1, features: features[$0], insideBrighter: kept[$0].2)
+        }
+    }
+
+    /// The fitted verifier's probability that the rules' quad is the page: the confidence
+    /// reported for it (issue 36: a confident wrong page is the worst outcome). Only the rules'
+    /// candidate is measured, so this costs a few milliseconds, not the verifier's full choice.
+    func rulesProbability(
+        _ rules: (PageDetection, Bool), front: DetectionFront?, pixels: [UInt8], width: Int, height: Int, bands: Int
+    ) -> Double? {
+        guard let quad = rules.0.quad?.readingOrdered(), quad.isConvex, quad.area > 0 else { return nil }
+        let list = measured(
+            [(.rules, quad, rules.1, 0)], rules: quad, front: front, pixels: pixels, width: width, height: height,
+            bands: bands)
+        return list.first.map { PageVerifier.fitted.probability($0.features) }
     }
 }

@@ -74,6 +74,7 @@ struct Decision {
     var iou: Double
     var confidence: Double
     var quad: Bool
+    var photo = ""
 }
 
 /// Figures of a group of decisions, as the accuracy lines print them.
@@ -111,11 +112,21 @@ func verifierReport(table: String, curve: String?) throws {
     func rules(_ rows: [CandidateRow]) -> Decision {
         let frame = rows.first { $0.generator == "frame" }?.iou ?? 0
         let quad = rows.first { $0.generator == "rules" }
-        return Decision(iou: quad?.iou ?? frame, confidence: rows[0].rulesConfidence, quad: quad != nil)
+        return Decision(
+            iou: quad?.iou ?? frame, confidence: rows[0].rulesConfidence, quad: quad != nil, photo: rows[0].photo)
+    }
+    // What is reported now: the rules' choice, the verifier's probability as its confidence.
+    func reported(_ rows: [CandidateRow], _ verifier: PageVerifier) -> Decision {
+        var decision = rules(rows)
+        if let quad = rows.first(where: { $0.generator == "rules" }) {
+            decision.confidence = verifier.probability(quad.features)
+        }
+        return decision
     }
     let inSample = PageVerifier.fit(features: rows.map(\.features), labels: rows.map(\.isPage))
-    // group name -> (held-out verifier, in-sample verifier, rules)
-    var groups: [String: (DecisionScores, DecisionScores, DecisionScores)] = [:]
+    // group name -> (held-out verifier, in-sample verifier, rules, rules' choice at the held-out
+    // verifier's confidence, at the in-sample one's)
+    var groups: [String: (DecisionScores, DecisionScores, DecisionScores, DecisionScores, DecisionScores)] = [:]
     var bySource: [String: (DecisionScores, DecisionScores)] = [:]
     var heldOutProbabilities: [(p: Double, page: Bool, real: Bool)] = []
     for source in sources {
@@ -125,8 +136,12 @@ func verifierReport(table: String, curve: String?) throws {
             let split = candidates[0].split
             let group = split == "generated" ? "generated (\(candidates[0].set))" : split
             let held = decide(candidates, verifier), fitted = decide(candidates, inSample), rule = rules(candidates)
-            var g = groups[group] ?? (DecisionScores(), DecisionScores(), DecisionScores())
+            var g =
+                groups[group] ?? (
+                    DecisionScores(), DecisionScores(), DecisionScores(), DecisionScores(), DecisionScores()
+                )
             g.0.decisions.append(held); g.1.decisions.append(fitted); g.2.decisions.append(rule)
+            g.3.decisions.append(reported(candidates, verifier)); g.4.decisions.append(reported(candidates, inSample))
             groups[group] = g
             var s = bySource[source] ?? (DecisionScores(), DecisionScores())
             s.0.decisions.append(held); s.1.decisions.append(rule)
@@ -143,16 +158,10 @@ func verifierReport(table: String, curve: String?) throws {
         print(g.0.line("verifier, leave-one-source-out"))
         print(g.1.line("verifier, in-sample (all sources)"))
         print(g.2.line("rules" + (group == "tuned-on" ? " (in-sample: tuned here)" : "")))
+        print(g.3.line("rules, verifier confidence, held out"))
+        print(g.4.line("rules, verifier confidence, in-sample"))
     }
-    let real = groups.filter { $0.key == "held-out" || $0.key == "tuned-on" }.values
-    var allReal = (DecisionScores(), DecisionScores(), DecisionScores())
-    for g in real {
-        allReal.0.decisions += g.0.decisions; allReal.1.decisions += g.1.decisions; allReal.2.decisions += g.2.decisions
-    }
-    print("== all real photos")
-    print(allReal.0.line("verifier, leave-one-source-out"))
-    print(allReal.1.line("verifier, in-sample (all sources)"))
-    print(allReal.2.line("rules"))
+    printAllReal(Array(groups.filter { $0.key == "held-out" || $0.key == "tuned-on" }.values))
     print("per source (verifier held out | rules):")
     for source in sources {
         guard let s = bySource[source] else { continue }
@@ -162,17 +171,39 @@ func verifierReport(table: String, curve: String?) throws {
                 format: "  %-52@ n=%3d  %.3f | %.3f", source as NSString, s.0.decisions.count, mean(s.0),
                 mean(s.1)))
     }
-    // Quads reported sure, held out: how often they are the page.
-    let sure = allReal.0.decisions.filter { $0.quad && $0.confidence >= 0.75 }
-    if !sure.isEmpty {
+    try printReliability(heldOutProbabilities, curve: curve)
+}
+
+/// The pooled real photos' lines (held-out verifier, in-sample verifier, rules, rules' choice at
+/// the held-out and in-sample verifier's confidence) and the quads reported sure but wrong.
+func printAllReal(_ real: [(DecisionScores, DecisionScores, DecisionScores, DecisionScores, DecisionScores)]) {
+    var allReal = (DecisionScores(), DecisionScores(), DecisionScores(), DecisionScores(), DecisionScores())
+    for g in real {
+        allReal.0.decisions += g.0.decisions; allReal.1.decisions += g.1.decisions; allReal.2.decisions += g.2.decisions
+        allReal.3.decisions += g.3.decisions; allReal.4.decisions += g.4.decisions
+    }
+    print("== all real photos")
+    print(allReal.0.line("verifier, leave-one-source-out"))
+    print(allReal.1.line("verifier, in-sample (all sources)"))
+    print(allReal.2.line("rules"))
+    print(allReal.3.line("rules, verifier confidence, held out"))
+    print(allReal.4.line("rules, verifier confidence, in-sample"))
+    for (name, scores) in [("verifier's choice", allReal.0), ("rules' choice, verifier confidence", allReal.3)] {
+        let sure = scores.decisions.filter { $0.quad && $0.confidence >= 0.75 }
+        let wrong = sure.filter { $0.iou < 0.9 }.count
         print(
             String(
-                format:
-                    "real photos, held out: quads at confidence >= 0.75 are the page %.1f %% of the time (%d of %d)",
-                Double(sure.filter { $0.iou >= 0.9 }.count) / Double(sure.count) * 100,
-                sure.filter { $0.iou >= 0.9 }.count, sure.count))
+                format: "real photos, held out, %@: %d of %d quads at confidence >= 0.75 wrong (%.1f %%)",
+                name as NSString, wrong, sure.count, sure.isEmpty ? 0 : Double(wrong) / Double(sure.count) * 100))
+        for d in sure where d.iou < 0.9 && !d.photo.isEmpty {
+            print(String(format: "  %@ IoU %.3f at %.2f", d.photo as NSString, d.iou, d.confidence))
+        }
     }
-    // The reliability curve: every candidate's held-out probability against whether it is the page.
+}
+
+/// The reliability curve: every candidate's held-out probability against whether it is the page
+/// (written to `curve` as CSV when given).
+func printReliability(_ heldOutProbabilities: [(p: Double, page: Bool, real: Bool)], curve: String?) throws {
     var csv = "set,bin_low,bin_high,candidates,mean_predicted,observed\n"
     for (label, keep) in [("real", true), ("generated", false)] {
         print("reliability (\(label) photos' candidates, leave-one-source-out):")
