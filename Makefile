@@ -47,7 +47,7 @@ demo: release
 	  exit $$([ $$status -le 1 ] && echo 0 || echo $$status)
 
 ## test: the whole suite (pure geometry/layout tests, libvips bridge, pipeline, CLI, then the
-## end-to-end Python tests, on pytest-xdist workers when it is installed, one file each).
+## end-to-end Python tests, on two pytest-xdist workers when it is installed, one file each).
 test: deps test-venv
 	$(TEST_SWIFT) build --build-tests $(TEST_SCRATCH)
 	$(TEST_SWIFT) test --skip-build $(TEST_SCRATCH)
@@ -63,13 +63,13 @@ TEST_BUILD := .build-test
 TEST_SWIFT := QUIRE_OPTIMIZE_TESTS=1 $(SWIFT)
 TEST_SCRATCH := --scratch-path $(TEST_BUILD)
 
-# pytest-xdist's workers for `make test`: none by default. On this 2-core machine two workers
-# took longer (19.1 min against 16.5 one by one: the tests are CPU-bound) and made the viewer's
-# timing tests (a flick, an animation) flaky. Since then workers share the processed folders
-# (made once per run), each keeps its Chromium, and the gestures carry their own event times;
-# not yet timed on an idle machine. PYTEST_WORKERS="-n 2 --dist loadfile" runs them.
-# The Python tests' figures: docs/benchmarks.md, "Test suite time".
-PYTEST_WORKERS ?=
+# pytest-xdist's workers for `make test`: two, one test file each (loadfile keeps a file's module
+# fixtures on one worker; the shared OUT folders are made once per run under a lock), when xdist is
+# in .venv (setup_venv.sh installs it); PYTEST_WORKERS= runs them one by one. In paired runs on this
+# loaded 2-core machine two workers took about 10 % more CPU and finished first (docs/benchmarks.md,
+# "Test suite time"); not yet timed on an idle machine.
+# Evaluated when the recipe runs, after test-venv.
+PYTEST_WORKERS ?= $(shell .venv/bin/python -c 'import xdist' 2>/dev/null && echo '-n 2 --dist loadfile')
 
 ## test-fast: the pure modules' tests alone (QuireGeometry, QuireLayout, QuirePageAnalysis and the shared test
 ## support; no libvips, no Foundation in the modules under test), from their own build in

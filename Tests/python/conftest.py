@@ -8,6 +8,7 @@ headless Chromium (`chromium`), and the processed folders several files read (`p
 import fcntl
 import json
 import os
+import resource
 import shutil
 import subprocess
 from pathlib import Path
@@ -30,6 +31,51 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "install: runs `make install`, a second whole build of the package (a static release "
         "one, nothing shared with the debug build the other tests use); `-m 'not install'` leaves it out")
+
+
+def _cpu_seconds():
+    """User + system CPU of this process and of the children it reaped (quire, the checkers)."""
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _descendants_cpu_seconds():
+    """User + system CPU of the processes below this one that are still running (the pooled
+    Chromiums and their drivers, which no test reaps), from /proc; 0 where there is no /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parent, cpu = {}, {}
+    for pid in filter(str.isdigit, os.listdir("/proc") if os.path.isdir("/proc") else []):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parent[int(pid)] = int(fields[1])
+        cpu[int(pid)] = sum(int(x) for x in fields[11:15]) / tick  # utime stime cutime cstime
+
+    def below_me(pid):
+        while pid > 1:
+            pid = parent.get(pid, 0)
+            if pid == os.getpid():
+                return True
+        return False
+    return sum(c for pid, c in cpu.items() if below_me(pid))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """With QUIRE_TEST_CPU=FILE, appends one line per test to FILE: test id, CPU seconds (this
+    process and its reaped children: Chromium only partly) and wall seconds, set-up (shared
+    folders included, on the first test that asks) to teardown. For `make test`'s timing on a
+    machine shared with other builds, where wall time alone says little (docs/benchmarks.md)."""
+    log = os.environ.get("QUIRE_TEST_CPU")
+    if not log:
+        yield
+        return
+    import time
+    cpu, wall = _cpu_seconds(), time.monotonic()
+    yield
+    with open(log, "a") as f:
+        f.write(f"{item.nodeid}\t{_cpu_seconds() - cpu:.2f}\t{time.monotonic() - wall:.2f}\n")
 
 
 def run(*args, timeout=HANG_GUARD_SECONDS, env=None, **kw):
@@ -135,6 +181,10 @@ def _quit_browser(d):
 def _browsers_quit_at_the_end():
     """Quits the pooled browsers when the session (or an xdist worker) ends."""
     yield
+    log = os.environ.get("QUIRE_TEST_CPU")
+    if log:
+        with open(log, "a") as f:
+            f.write(f"(browsers still running at the end)\t{_descendants_cpu_seconds():.2f}\t0\n")
     _IDLE_BROWSERS.clear()
     for d in list(_ALL_BROWSERS):
         _quit_browser(d)

@@ -17,8 +17,8 @@ install() { # module package
 }
 install pytest "pytest>=7"
 "$VENV/bin/python" -c "import pytest" || { echo "pytest is required for Tests/python" >&2; exit 1; }
-# pytest-xdist: `make test PYTEST_WORKERS="-n 2 --dist loadfile"` runs the files on two workers
-# (one by one by default: see the Makefile); the workers share the processed folders.
+# pytest-xdist: `make test` runs the files on two workers when it is here (PYTEST_WORKERS= runs
+# them one by one: see the Makefile); the workers share the processed folders.
 install xdist "pytest-xdist>=3.5"
 install selenium "selenium>=4.10"
 install jsonschema "jsonschema>=4.17"

@@ -15,12 +15,16 @@ import VipsBridge
         return path
     }
 
-    static func run(_ path: String, split: SplitOptions, in dir: String) throws -> [PageResult] {
+    /// Runs the pipeline on `path` with `split`, writing `format` files into `dir`.
+    static func run(
+        _ path: String, split: SplitOptions, in dir: String, format: OutputFormat = .png
+    ) throws -> [PageResult] {
         let pipeline = PagePipeline(
-            renditions: RenditionOptions(format: .png, previewSize: 200, thumbnailSize: 64),
+            renditions: RenditionOptions(format: format, previewSize: 200, thumbnailSize: 64),
             correction: CorrectionOptions(rotate: .none), split: split)
+        let ext = format.fileExtension
         let paths = PageOutputPaths(
-            page: dir + "/page.png", preview: dir + "/preview.png", thumbnail: dir + "/thumb.png")
+            page: dir + "/page.\(ext)", preview: dir + "/preview.\(ext)", thumbnail: dir + "/thumb.\(ext)")
         return try pipeline.process(PageSource(path: path), to: paths)
     }
 
@@ -84,7 +88,9 @@ import VipsBridge
         var split: [String] = []
         for file in files {
             let name = (file as NSString).lastPathComponent
-            let pages = try Self.run(file, split: SplitOptions(), in: dir)
+            // JPEG files: the split and the quads are decided before anything is encoded, and
+            // PNG's deflate of every full-size page was a third of this test's CPU (docs/benchmarks.md).
+            let pages = try Self.run(file, split: SplitOptions(), in: dir, format: .jpeg)
             guard pages.count == 2 else { continue }
             split.append(name)
             guard let truePages = truth[name]?["pages"] as? [[String: Any]], pages[0].correction.kind == .perspective
