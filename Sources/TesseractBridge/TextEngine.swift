@@ -68,13 +68,13 @@ public final class TextEngine: @unchecked Sendable {
     }
 
     /// Tesseract's own number of characters its orientation detection reads before it may stop
-    /// (`min_characters_to_try`; it reads up to five times as many while unsure).
+    /// (`min_characters_to_try`).
     public static let defaultOrientationCharacters = 50
 
     /// Which way up the text of `image` reads, from an engine loaded with `osd`; nil when the
     /// page has too little text to tell (Tesseract's "Too few characters").
-    /// - Parameter characters: the characters read before it may stop (and a fifth of the most
-    ///   it reads): each costs milliseconds, so fewer bound the call's time.
+    /// - Parameter characters: the characters read before it may stop: each costs milliseconds,
+    ///   so fewer bound the call's time.
     public func orientation(of image: TextImage, characters: Int = defaultOrientationCharacters)
         -> ScriptOrientation?
     {

@@ -1,7 +1,7 @@
 """How well `quire process` turns pages upright: every real scan of the set, turned by 0, 90,
 180 and 270 degrees, must come back upright; so should the real photos of
-Tools/accuracy/real-photos, turned the same way (a photo is straightened first, then turned when
-its lines run up or down; upside-down photos are not looked at). A third table scores the other
+Tools/accuracy/real-photos, turned the same way (a photo is straightened first, then asked which
+way up it is, as a scan is). A third table scores the other
 upright real scans (OTHERS: pages the orientation look was not tuned on, many with little or
 no text, which should be kept as they are).
 
@@ -84,7 +84,7 @@ def main():
         print(f"note: {data} is absent; scans not scored")
     photos = sorted((REPO / "Tools/accuracy/real-photos").glob("*.jpg"))
     if photos:
-        print("== real photos (upside down: not looked at)")
+        print("== real photos")
         score(quire, [(path, "") for path in photos], suffix=".jpg")
     others = []
     for item in OTHERS:

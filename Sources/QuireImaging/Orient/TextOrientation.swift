@@ -82,8 +82,8 @@ public struct TesseractOSD: OrientationDetector {
     static let cropSide = 1024
     /// Text smaller than `cropGlyphSize` is enlarged at most this many times (more only blurs).
     static let maximumCropEnlargement = 4.0
-    /// Characters Tesseract reads before it may stop on the crop (and a fifth of the most it
-    /// reads): each costs milliseconds, so this bounds the call's time; fewer than its own 50
+    /// Characters Tesseract reads before it may stop on the crop: each costs milliseconds, so
+    /// this bounds the call's time; fewer than its own 50
     /// lose little confidence on a crop of the densest text
     /// (`TextOrientationTests.aCropOfTheDensestTextAnswersLikeThePage`).
     static let cropCharacters = 20
