@@ -13,7 +13,7 @@ APT_PACKAGES := libvips-dev libvips-tools pkg-config python3-venv chromium chrom
   libtesseract-dev libleptonica-dev unpaper clang-format
 OUT ?= out
 
-.PHONY: lint format deps test-venv build release demo test test-fast docs docs-images bench bench-quick bench-venv bench-layout clean accuracy accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist fuzz soak
+.PHONY: lint format deps test-venv build release demo test test-fast docs docs-images bench bench-quick bench-venv bench-layout clean accuracy fit-verifier accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist fuzz soak
 
 ## deps: install the Debian packages in APT_PACKAGES that are missing (apt-get; sudo when not root).
 deps:
@@ -49,17 +49,29 @@ demo: release
 ## test: the whole suite (pure geometry/layout tests, libvips bridge, pipeline, CLI, then the
 ## end-to-end Python tests, on pytest-xdist workers when it is installed, one file each).
 test: deps test-venv
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
-	$(SWIFT) build --product quire
-	QUIRE_BIN=$$($(SWIFT) build --show-bin-path)/quire .venv/bin/python -m pytest -q $(PYTEST_WORKERS) Tests/python
+	$(TEST_SWIFT) build --build-tests $(TEST_SCRATCH)
+	$(TEST_SWIFT) test --skip-build $(TEST_SCRATCH)
+	$(TEST_SWIFT) build --product quire $(TEST_SCRATCH)
+	QUIRE_BIN=$$($(TEST_SWIFT) build --show-bin-path $(TEST_SCRATCH))/quire .venv/bin/python -m pytest -q $(PYTEST_WORKERS) Tests/python
+
+# `make test` builds in its own .build-test with QUIRE_OPTIMIZE_TESTS=1: Package.swift then compiles
+# the pixel and geometry modules with -O inside the debug build (-enable-testing, checks kept), where
+# -Onone pixel loops were most of the Swift tests' CPU (docs/benchmarks.md, "Test suite time"). Its own
+# scratch path, so `swift build` in .build (-Onone, for the debugger) and `make test` never rebuild
+# each other's modules.
+TEST_BUILD := .build-test
+TEST_SWIFT := QUIRE_OPTIMIZE_TESTS=1 $(SWIFT)
+TEST_SCRATCH := --scratch-path $(TEST_BUILD)
 
 # pytest-xdist's workers for `make test`: none by default. On this 2-core machine two workers
 # took longer (19.1 min against 16.5 one by one: the tests are CPU-bound) and made the viewer's
-# timing tests (a flick, an animation) flaky; PYTEST_WORKERS="-n auto --dist loadfile" runs them.
+# timing tests (a flick, an animation) flaky. Since then workers share the processed folders
+# (made once per run), each keeps its Chromium, and the gestures carry their own event times;
+# not yet timed on an idle machine. PYTEST_WORKERS="-n 2 --dist loadfile" runs them.
+# The Python tests' figures: docs/benchmarks.md, "Test suite time".
 PYTEST_WORKERS ?=
 
-## test-fast: the pure modules' tests alone (QuireGeometry, QuireLayout and the shared test
+## test-fast: the pure modules' tests alone (QuireGeometry, QuireLayout, QuirePageAnalysis and the shared test
 ## support; no libvips, no Foundation in the modules under test), from their own build in
 ## .build-fast: a minute or two from scratch, seconds after a change.
 FAST_BUILD := .build-fast
@@ -143,8 +155,26 @@ accuracy: deps accuracy-real-photos
 	if .venv/bin/python -c 'import cv2' 2>/dev/null && [ -n "$$photos" ]; then \
 	  .venv/bin/python Tools/accuracy/opencv_peer.py $(ACCURACY_OUT)/opencv.json $$photos && peer="--peer opencv=$(ACCURACY_OUT)/opencv.json"; \
 	else echo "note: OpenCV peer skipped (opencv-python-headless unavailable)"; fi; \
-	$$($(SWIFT) build -c release --show-bin-path)/QuireAccuracy $$peer --warp-bench $$sets
+	$$($(SWIFT) build -c release --show-bin-path)/QuireAccuracy $$peer --verifier $(VERIFIER_TABLE) --warp-bench $$sets
+	$$($(SWIFT) build -c release --show-bin-path)/QuireAccuracy --verifier-report $(VERIFIER_TABLE) \
+	  --reliability-csv $(ACCURACY_OUT)/reliability.csv
 	@$(MAKE) --no-print-directory accuracy-orientation
+
+## fit-verifier: the verifier's candidate table (every candidate of the real photos in
+## Tools/accuracy/real-photos and of the generated set, seed ACCURACY_SEED, with their IoU
+## against the truth) and its weights fitted on it (PageVerifier.fit), written as
+## PageVerifier+Weights.generated.swift. A debug build, as VerifierFitTests re-dumps with one.
+VERIFIER_TABLE := Tools/accuracy/verifier/candidates.tsv
+VERIFIER_WEIGHTS := Sources/QuirePageAnalysis/Verify/PageVerifier+Weights.generated.swift
+fit-verifier: deps
+	$(SWIFT) build --product QuireAccuracy
+	@if [ ! -f $(ACCURACY_OUT)/generated/captures/truth.json ]; then \
+	  bash Tests/python/setup_venv.sh .venv >/dev/null && \
+	  .venv/bin/python Tools/accuracy/generate.py $(ACCURACY_OUT)/generated --seed $(ACCURACY_SEED); fi
+	@mkdir -p $(dir $(VERIFIER_TABLE))
+	$$($(SWIFT) build --show-bin-path)/QuireAccuracy --dump-candidates $(VERIFIER_TABLE) \
+	  Tools/accuracy/real-photos $(ACCURACY_OUT)/generated/captures
+	$$($(SWIFT) build --show-bin-path)/QuireAccuracy --fit-verifier $(VERIFIER_TABLE) $(VERIFIER_WEIGHTS)
 
 ## accuracy-orientation: the real scans of ../shared/data/real turned by 0, 90, 180 and 270
 ## degrees, processed by `quire process`: how many come back upright (Tesseract's OSD).
@@ -179,22 +209,27 @@ viewer:
 
 ## install: quire built with the Swift runtime linked in (runs where no Swift toolchain is
 ## installed; it still needs libvips and its libraries), its man page (argument-parser's
-## generate-manual) and its shell completions, into PREFIX.
+## generate-manual, run on that binary) and its shell completions, into PREFIX.
+## INSTALL_CONFIG=debug builds it unoptimised (the install test does: same linking, same files).
 PREFIX ?= /usr/local
 STATIC_BUILD := .build-static
+INSTALL_CONFIG ?= release
 VERSION := $(shell sed -n 's/.*version: "\(.*\)".*/\1/p' Sources/quire/Quire.swift)
+STATIC_FLAGS = -c $(INSTALL_CONFIG) --static-swift-stdlib --scratch-path $(STATIC_BUILD)
 install:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="libvips-dev pkg-config"
-	$(SWIFT) build -c release --static-swift-stdlib --product quire --scratch-path $(STATIC_BUILD)
-	@bin=$$($(SWIFT) build -c release --static-swift-stdlib --scratch-path $(STATIC_BUILD) --show-bin-path)/quire; \
+	$(SWIFT) build $(STATIC_FLAGS) --product quire
+	$(SWIFT) build $(STATIC_FLAGS) --product generate-manual
+	@bin=$$($(SWIFT) build $(STATIC_FLAGS) --show-bin-path); \
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
-	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d; \
-	install -m 755 $$bin $(DESTDIR)$(PREFIX)/bin/quire; \
-	$(SWIFT) package --disable-sandbox generate-manual >/dev/null && install -d $(DESTDIR)$(PREFIX)/share/man/man1 && \
-	  install -m 644 .build/plugins/GenerateManual/outputs/quire/quire.1 $(DESTDIR)$(PREFIX)/share/man/man1/quire.1; \
-	$$bin --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire; \
-	$$bin --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quire; \
-	$$bin --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish; \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d \
+	  $(DESTDIR)$(PREFIX)/share/man/man1; \
+	install -m 755 $$bin/quire $(DESTDIR)$(PREFIX)/bin/quire; \
+	rm -rf $(STATIC_BUILD)/man && mkdir -p $(STATIC_BUILD)/man && $$bin/generate-manual $$bin/quire -o $(STATIC_BUILD)/man >/dev/null && \
+	  install -m 644 $(STATIC_BUILD)/man/quire.1 $(DESTDIR)$(PREFIX)/share/man/man1/quire.1 || exit 1; \
+	$$bin/quire --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire; \
+	$$bin/quire --generate-completion-script zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_quire; \
+	$$bin/quire --generate-completion-script fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/quire.fish; \
 	echo "installed quire $(VERSION) into $(DESTDIR)$(PREFIX)"
 
 ## dist: the same files as `make install`, as quire-VERSION-linux-ARCH.tar.gz.
@@ -204,7 +239,7 @@ dist:
 	@echo "quire-$(VERSION)-linux-$$(uname -m).tar.gz"
 
 clean:
-	rm -rf .build $(STATIC_BUILD) $(FAST_BUILD) $(OUT)
+	rm -rf .build $(STATIC_BUILD) $(FAST_BUILD) $(TEST_BUILD) $(OUT)
 
 ## lint: the code's format, as .swift-format and .clang-format say (swift-format ships with Swift;
 ## clang-format from Debian). `.ci/run` runs it before the tests; `make format` rewrites the files.

@@ -6,10 +6,24 @@ import PackageDescription
 /// Tesseract or argument-parser in a minute or two.
 let pureOnly = Context.environment["QUIRE_PURE_ONLY"] == "1"
 
+/// `make test` sets QUIRE_OPTIMIZE_TESTS=1 (with its own scratch path, .build-test): the modules
+/// whose pixel and geometry loops the tests run are compiled with -O inside the debug build, whose
+/// -Onone `stride` and generic calls made those loops the bulk of the test run (figures in
+/// docs/benchmarks.md, "Test suite time"). Off by default: a plain `swift build` stays a debugger-
+/// friendly -Onone build, and the manifest carries no unsafe flags for packages that depend on Quire.
+let optimizeForTests = Context.environment["QUIRE_OPTIMIZE_TESTS"] == "1"
+
+/// The settings of the modules `optimizeForTests` compiles with -O (-O keeps overflow and bounds
+/// checks, so a test traps where the debug build would; `-enable-testing` stays on).
+let testOptimized: [SwiftSetting] = optimizeForTests ? [.unsafeFlags(["-O"])] : []
+
 /// The pure modules and their tests (also the whole package under QUIRE_PURE_ONLY=1).
 let pureTargets: [Target] = [
-    .target(name: "QuireGeometry"),
-    .target(name: "QuireLayout", dependencies: ["QuireGeometry"]),
+    .target(name: "QuireGeometry", swiftSettings: testOptimized),
+    .target(name: "QuireLayout", dependencies: ["QuireGeometry"], swiftSettings: testOptimized),
+    // Page analysis on the detection copy's pixels (quads, skew, spreads, scanner edges): pure,
+    // so its tests run under `make test-fast`; QuireImaging makes the copies and calls it.
+    .target(name: "QuirePageAnalysis", dependencies: ["QuireGeometry"], swiftSettings: testOptimized),
     // Test helpers shared by every test target (Tests/QuireTestSupport: repository root,
     // fixtures, temporary folders, seeded generators and mutators, an awaited subprocess
     // runner). Foundation only, so the pure modules' tests never link libvips; no product.
@@ -17,11 +31,15 @@ let pureTargets: [Target] = [
     .testTarget(name: "QuireGeometryTests", dependencies: ["QuireGeometry", "QuireTestSupport"]),
     .testTarget(
         name: "QuireLayoutTests", dependencies: ["QuireLayout", "QuireGeometry", "QuireTestSupport"],
-        exclude: ["Goldens"])
+        exclude: ["Goldens"]),
+    .testTarget(
+        name: "QuirePageAnalysisTests",
+        dependencies: ["QuirePageAnalysis", "QuireGeometry", "QuireTestSupport"])
 ]
 
 /// Quire's module graph (see docs/architecture.md): C stays behind VipsBridge (libvips) and
-/// TesseractBridge (Tesseract); QuireGeometry and QuireLayout are pure Swift and never link libvips.
+/// TesseractBridge (Tesseract); QuireGeometry, QuireLayout and QuirePageAnalysis are pure Swift and
+/// never link libvips.
 let package = Package(
     name: "Quire",
     platforms: [.macOS(.v13)],
@@ -58,7 +76,7 @@ let package = Package(
                 .target(
                     name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
                     linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("z")]),
-                .target(name: "VipsBridge", dependencies: ["CVips", "CVipsShim"]),
+                .target(name: "VipsBridge", dependencies: ["CVips", "CVipsShim"], swiftSettings: testOptimized),
                 // Tesseract's C API for OCR and orientation detection; only TesseractBridge sees it.
                 .systemLibrary(
                     name: "CTesseract",
@@ -67,8 +85,13 @@ let package = Package(
                     providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
                 ),
                 .target(name: "TesseractBridge", dependencies: ["CTesseract"]),
-                .target(name: "QuireImaging", dependencies: ["VipsBridge", "TesseractBridge", "QuireGeometry"]),
-                .target(name: "QuireKit", dependencies: ["QuireImaging", "QuireLayout", "QuireGeometry"]),
+                .target(
+                    name: "QuireImaging",
+                    dependencies: ["VipsBridge", "TesseractBridge", "QuireGeometry", "QuirePageAnalysis"],
+                    swiftSettings: testOptimized),
+                .target(
+                    name: "QuireKit", dependencies: ["QuireImaging", "QuireLayout", "QuireGeometry"],
+                    swiftSettings: testOptimized),
                 .executableTarget(
                     name: "quire",
                     dependencies: [
@@ -107,7 +130,7 @@ let package = Package(
                 .testTarget(
                     name: "QuireImagingTests",
                     dependencies: [
-                        "QuireImaging", "VipsBridge", "TesseractBridge",
+                        "QuireImaging", "QuirePageAnalysis", "VipsBridge", "TesseractBridge",
                         "QuireImageTestSupport"
                     ]),
                 .testTarget(

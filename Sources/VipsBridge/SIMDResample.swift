@@ -1,7 +1,7 @@
 internal import CVipsShim
 
 /// The AVX2 passes of QuireImaging's Lanczos3 `Resampler` for one output row
-/// (`cvips_resample_vertical`, `cvips_resample_horizontal3`): the same float operations in the
+/// (`cvips_resample_vertical`, `cvips_resample_horizontal3`, `cvips_resample_horizontal1`): the same float operations in the
 /// same order as its Swift loops, so both give the same bytes; the Swift loops run instead
 /// where the CPU has no AVX2.
 ///
@@ -31,5 +31,16 @@ public enum SIMDResample {
         taps: Int, outWidth: Int, into out: UnsafeMutablePointer<UInt8>
     ) -> Bool {
         cvips_resample_horizontal3(line, first, pairWeights, Int32(taps), Int32(outWidth), out) == 1
+    }
+
+    /// One 1-band (grey) output row from a filtered `line`: pixel x sums `taps` taps from
+    /// `first[x]`, weighted from `octWeights` (8 floats per group of eight pixels and tap, see
+    /// `cvips_resample_horizontal1`, 32-byte aligned). `line` must hold zeros for `taps` floats
+    /// past its last pixel. Returns false (nothing done) without AVX2.
+    public static func horizontal1(
+        line: UnsafePointer<Float>, first: UnsafePointer<Int>, octWeights: UnsafePointer<Float>,
+        taps: Int, outWidth: Int, into out: UnsafeMutablePointer<UInt8>
+    ) -> Bool {
+        cvips_resample_horizontal1(line, first, octWeights, Int32(taps), Int32(outWidth), out) == 1
     }
 }

@@ -29,6 +29,11 @@ extension ImageFormat: ExpressibleByArgument {
 }
 
 extension OutputFormat: ExpressibleByArgument {}
+
+/// `--layout`: a name from `LayoutCatalogue` (any case); the usage error lists them all.
+extension LayoutName: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+}
 extension ProgressReporter.Style: ExpressibleByArgument {}
 extension CorrectionOptions.Mode: ExpressibleByArgument {}
 extension CorrectionOptions.Paper: ExpressibleByArgument {}

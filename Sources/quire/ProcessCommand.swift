@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import QuireKit
+import Synchronization
 
 /// `quire process INPUT... -o OUT`: pages, previews, thumbnails and layout.json.
 struct ProcessCommand: ParsableCommand {
@@ -412,29 +413,32 @@ struct ProcessCommand: ParsableCommand {
 /// The progress reporter, made once the page count is known. Inputs that fail before that
 /// (unreadable files, found while counting pages) are held and reported first, counted in the
 /// total, so `--progress json` has a line for every input as layout.json has an entry.
-final class ProgressBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: ProgressReporter?
-    private var early: [LayoutReport.PageError] = []
+final class ProgressBox: Sendable {
+    private struct State {
+        var reporter: ProgressReporter?
+        var early: [LayoutReport.PageError] = []
+    }
+    private let state = Mutex(State())
 
     func start(style: ProgressReporter.Style, pages: Int) {
-        lock.lock()
-        let reporter = ProgressReporter(style: style, total: pages + early.count)
-        value = reporter
-        let held = early
-        early = []
-        lock.unlock()
+        let (reporter, held) = state.withLock { state in
+            let reporter = ProgressReporter(style: style, total: pages + state.early.count)
+            state.reporter = reporter
+            defer { state.early = [] }
+            return (reporter, state.early)
+        }
         for error in held { Self.report(error, to: reporter) }
     }
 
     func failed(_ error: LayoutReport.PageError) {
-        lock.lock()
-        guard let reporter = value else { early.append(error); lock.unlock(); return }
-        lock.unlock()
-        Self.report(error, to: reporter)
+        let reporter: ProgressReporter? = state.withLock { state in
+            if state.reporter == nil { state.early.append(error) }
+            return state.reporter
+        }
+        if let reporter { Self.report(error, to: reporter) }
     }
 
-    var reporter: ProgressReporter? { lock.lock(); defer { lock.unlock() }; return value }
+    var reporter: ProgressReporter? { state.withLock { $0.reporter } }
 
     private static func report(_ error: LayoutReport.PageError, to reporter: ProgressReporter) {
         reporter.pageFinished(

@@ -10,8 +10,8 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var drawing: DrawingOptions
 
-    @Option(help: "Layout: \(RenderLayouts.layouts.map(\.name).joined(separator: ", ")).")
-    var layout: String = "pager"
+    @Option(help: "The layout to draw.")
+    var layout: LayoutName = .pager
 
     @Option(
         parsing: .unconditional,

@@ -18,6 +18,14 @@ import Testing
         }
     }
 
+    @Test func layoutNamesParseIntoTheCatalogueType() throws {
+        #expect(try RenderCommand.parse(["out", "--layout", "Halves"]).layout == .halves)
+        #expect(try RenderCommand.parse(["out"]).layout == .pager)
+        let message = try #require(Self.usageError(RenderCommand.self, ["out", "--layout", "grid"]))
+        #expect(message.contains("'grid'") && message.contains("--layout"), "\(message)")
+        for name in LayoutCatalogue.names { #expect(message.contains(name.rawValue), "\(message) lacks \(name)") }
+    }
+
     @Test(arguments: [
         ("390x844", 390.0, 844.0), ("428X926", 428, 926), ("0.5x1e3", 0.5, 1000), ("1000000x1", 1_000_000, 1)
     ])

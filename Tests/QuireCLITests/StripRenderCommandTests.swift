@@ -37,7 +37,7 @@ import Testing
             "out", "--layout", "strip", "--offset=-40", "--viewport", "390x66", "--scale", "3"
         ])
         .makeOptions()
-        #expect(render.layout == "strip" && render.offset == Point(x: -40, y: 0) && render.offsetIsScalar)
+        #expect(render.layout == .strip && render.offset == Point(x: -40, y: 0) && render.offsetIsScalar)
         #expect(render.viewport == Size(width: 390, height: 66) && render.scale == 3)
         let negative = try RenderCommand.parse(["out", "--offset", "-176.5", "--sweep", "-176.5:200:4"]).makeOptions()
         #expect(negative.offset == Point(x: -176.5, y: 0) && negative.sweep == Sweep(from: -176.5, to: 200, steps: 4))

@@ -5,6 +5,7 @@ QUIRE_BIN pointing at the built `quire`.
 One copy of each set-up lives here (the test files had their own): running quire (`run`),
 headless Chromium (`chromium`), and the processed folders several files read (`processed_out`,
 `viewer_out`), made once per session rather than once per file."""
+import fcntl
 import json
 import os
 import shutil
@@ -16,9 +17,19 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "Tests" / "Fixtures" / "generated"
 
+# The shared folders are processed with `--page-timeout 0`: quire's 60 s per page is a wall-clock
+# limit that a debug build on a loaded machine exceeds (every page of viewer_out did, on this
+# 2-core machine shared with builds), and those folders are inputs, not tests of the timeout.
+
 # A hang guard for one command, not a measurement: the slowest `quire process` here (OCR of
 # the samples in a debug build on a loaded machine) stays well under it.
 HANG_GUARD_SECONDS = 1800
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "install: runs `make install`, a second whole build of the package (a static release "
+        "one, nothing shared with the debug build the other tests use); `-m 'not install'` leaves it out")
 
 
 def run(*args, timeout=HANG_GUARD_SECONDS, env=None, **kw):
@@ -31,9 +42,16 @@ def run(*args, timeout=HANG_GUARD_SECONDS, env=None, **kw):
                           env={**os.environ, **env} if env else None, **kw)
 
 
-def chromium(width=800, height=900):
-    """A new headless Chromium under Selenium, `width` x `height` CSS pixels at scale 1, or a
-    clear skip naming what is missing. The caller quits it."""
+# Chromium takes 1.8 s of CPU to start (7 s of wall time on a loaded 2-core machine) and the
+# browser tests ask for one 59 times, so each pytest process keeps the ones it started and
+# hands them out again, reset (see `_reset`), instead of starting a new one per test.
+_IDLE_BROWSERS = []
+_ALL_BROWSERS = []
+# WebDriver's own default script timeout; a test may raise it (axe-core) and the reset puts it back.
+_SCRIPT_TIMEOUT_SECONDS = 30
+
+
+def _start_chromium(width, height):
     webdriver = pytest.importorskip("selenium.webdriver")
     from selenium.webdriver.chrome.service import Service
     browser = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -46,9 +64,80 @@ def chromium(width=800, height=900):
               "--hide-scrollbars", "--force-device-scale-factor=1", "--disable-dev-shm-usage"]:
         options.add_argument(a)
     try:
-        return webdriver.Chrome(service=Service(driver_path), options=options)
+        d = webdriver.Chrome(service=Service(driver_path), options=options)
     except Exception as error:  # the browser exists but cannot start here
         pytest.skip(f"headless chromium cannot start: {error}")
+    real_get, real_quit = d.get, d.quit
+    d._quire_origins = set()
+
+    def get(url):
+        """Navigates, remembering the origin so that the reset can clear what it stored."""
+        if url.startswith(("http://", "https://")):
+            d._quire_origins.add("/".join(url.split("/", 3)[:3]))
+        return real_get(url)
+
+    def give_back():
+        """What a test calls `quit`: the browser goes back to the pool (it is reset when taken)."""
+        if d not in _IDLE_BROWSERS:
+            _IDLE_BROWSERS.append(d)
+    d.get, d.quit, d._quire_really_quit = get, give_back, real_quit
+    _ALL_BROWSERS.append(d)
+    return d
+
+
+def _reset(d, width, height):
+    """Makes a used browser as a new one is for what the tests can see: a blank page in one
+    window of `width` x `height`, no device, touch or media emulation, no stored data
+    (localStorage of file:// pages and of the served origins it visited), default downloads
+    and script timeout."""
+    for handle in d.window_handles[1:]:
+        d.switch_to.window(handle)
+        d.close()
+    d.switch_to.window(d.window_handles[0])
+    d.get("about:blank")
+    for origin in ["file://", *sorted(d._quire_origins)]:
+        d.execute_cdp_cmd("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+    d._quire_origins.clear()
+    d.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    d.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "", "features": []})
+    d.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "default"})
+    d.execute_cdp_cmd("Network.clearBrowserCache", {})
+    d.set_script_timeout(_SCRIPT_TIMEOUT_SECONDS)
+    d.set_window_size(width, height)
+    size = d.execute_script("return [outerWidth, outerHeight]")
+    assert size == [width, height], size
+
+
+def chromium(width=800, height=900):
+    """Headless Chromium under Selenium, `width` x `height` CSS pixels at scale 1, as new (a
+    pooled one, reset), or a clear skip naming what is missing. The caller quits it, which gives
+    it back to the pool."""
+    while _IDLE_BROWSERS:
+        d = _IDLE_BROWSERS.pop()
+        try:
+            _reset(d, width, height)
+            return d
+        except Exception:  # a browser the last test broke: start another
+            _quit_browser(d)
+    return _start_chromium(width, height)
+
+
+def _quit_browser(d):
+    _ALL_BROWSERS.remove(d)
+    try:
+        d._quire_really_quit()
+    except Exception:
+        pass
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _browsers_quit_at_the_end():
+    """Quits the pooled browsers when the session (or an xdist worker) ends."""
+    yield
+    _IDLE_BROWSERS.clear()
+    for d in list(_ALL_BROWSERS):
+        _quit_browser(d)
 
 
 @pytest.fixture(scope="session")
@@ -64,16 +153,37 @@ def quire_bin() -> str:
     return path
 
 
+def _made_once(tmp_path_factory, name, make) -> Path:
+    """A folder `make(folder)` fills, made once per run. Under pytest-xdist each worker is a
+    session of its own: the first worker to ask makes it under the run's common temporary folder
+    (holding a lock), the others wait for it and share it, so two workers do not pay twice for
+    the same `quire process`. Tests only read it; one that changes it works on a copy."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        folder = tmp_path_factory.mktemp(name)
+        make(folder)
+        return folder
+    root = tmp_path_factory.getbasetemp().parent
+    folder, done = root / name, root / f"{name}.done"
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)
+            folder.mkdir()
+            make(folder)
+            done.touch()
+    return folder
+
+
 @pytest.fixture(scope="session")
 def processed_out(quire_bin, tmp_path_factory) -> Path:
     """A finished OUT folder: `quire process` over the generated test pages (Tests/Fixtures/generated)."""
-    out = tmp_path_factory.mktemp("samples-out")
-    inputs = sorted(str(p) for p in SAMPLES.glob("*.jpg"))
-    run = subprocess.run([quire_bin, "process", *inputs, "-o", str(out)],
-                         capture_output=True, text=True)
-    assert run.returncode in (0, 1), run.stderr
-    assert (out / "layout.json").exists()
-    return out
+    def make(out):
+        inputs = sorted(str(p) for p in SAMPLES.glob("*.jpg"))
+        done = subprocess.run([quire_bin, "process", *inputs, "-o", str(out), "--page-timeout", "0"],
+                              capture_output=True, text=True)
+        assert done.returncode in (0, 1), done.stderr
+        assert (out / "layout.json").exists()
+    return _made_once(tmp_path_factory, "samples-out", make)
 
 
 def which_or_skip(tool: str, package: str) -> str:
@@ -87,18 +197,30 @@ def which_or_skip(tool: str, package: str) -> str:
 @pytest.fixture(scope="session")
 def viewer_out(quire_bin, tmp_path_factory) -> Path:
     """21 pages: the samples' top-level JPEGs copied three times, processed with the viewer
-    (test_viewer and test_viewer_reading read it; each made its own before)."""
-    inputs = tmp_path_factory.mktemp("viewer-in")
-    n = 0
-    for copy in range(3):
-        for src in sorted(SAMPLES.glob("*.jpg")):
-            n += 1
-            shutil.copy(src, inputs / f"{n:03d}_{src.name}")
-    out = tmp_path_factory.mktemp("viewer-out")
-    done = run(quire_bin, "process", inputs, "-o", out, "-q")
-    assert done.returncode == 0, done.stderr
-    for name in ["index.html", "layout.js", "quire-viewer/viewer.js", "quire-viewer/layouts/strip.js"]:
-        assert (out / name).exists(), name
+    (test_viewer and test_viewer_reading read it; each made its own before). Read only: a test
+    that rewrites or serves it takes `viewer_copy`."""
+    def make(out):
+        inputs = out.parent / f"{out.name}-in"
+        shutil.rmtree(inputs, ignore_errors=True)
+        inputs.mkdir()
+        n = 0
+        for copy in range(3):
+            for src in sorted(SAMPLES.glob("*.jpg")):
+                n += 1
+                shutil.copy(src, inputs / f"{n:03d}_{src.name}")
+        done = run(quire_bin, "process", inputs, "-o", out, "-q", "--page-timeout", 0)
+        assert done.returncode == 0, done.stderr
+        for name in ["index.html", "layout.js", "quire-viewer/viewer.js", "quire-viewer/layouts/strip.js"]:
+            assert (out / name).exists(), name
+    return _made_once(tmp_path_factory, "viewer-out", make)
+
+
+@pytest.fixture()
+def viewer_copy(viewer_out, tmp_path) -> Path:
+    """A copy of `viewer_out` (same folder name) for a test that rewrites its viewer (`quire
+    view`, `--serve`) or moves its files: the shared one stays as made for the others."""
+    out = tmp_path / "copy" / viewer_out.name
+    shutil.copytree(viewer_out, out, symlinks=True)
     return out
 
 

@@ -17,8 +17,8 @@ install() { # module package
 }
 install pytest "pytest>=7"
 "$VENV/bin/python" -c "import pytest" || { echo "pytest is required for Tests/python" >&2; exit 1; }
-# pytest-xdist: `make test` runs the files on two workers, so one file's waits (a browser, a
-# served folder, quire at work) overlap another's; without it the tests run one by one.
+# pytest-xdist: `make test PYTEST_WORKERS="-n 2 --dist loadfile"` runs the files on two workers
+# (one by one by default: see the Makefile); the workers share the processed folders.
 install xdist "pytest-xdist>=3.5"
 install selenium "selenium>=4.10"
 install jsonschema "jsonschema>=4.17"

@@ -34,7 +34,7 @@ def scanned(quire_bin, tmp_path_factory):
     """A real scan processed by quire, with hOCR from the tesseract command beside its page."""
     tesseract = which_or_skip("tesseract", "tesseract-ocr")
     out = tmp_path_factory.mktemp("scanned") / "out"
-    done = run([quire_bin, "process", SCAN, "-o", out, "-q"])
+    done = run([quire_bin, "process", SCAN, "-o", out, "-q", "--page-timeout", 0])  # an input: no wall-clock limit (conftest)
     assert done.returncode == 0, done.stderr
     (out / "text").mkdir(exist_ok=True)
     made = run([tesseract, out / "pages" / "0001.jpg", out / "text" / "0001", "-l", "eng", "hocr"])

@@ -25,10 +25,19 @@ def browser():
     d.quit()
 
 
+# A hang guard for the viewer's start, not a measurement.
+VIEWER_START_SECONDS = 60
+
+
 def open_viewer(d, out, url=None):
+    """Loads the viewer and waits until it has drawn its pages. Served without layout.js it
+    fetches layout.json first, and until then window.quireViewer exists but state() throws:
+    that counts as not started yet (a loaded machine made the fetch outlast the first poll)."""
     d.get(url or (out / "index.html").as_uri())
-    for _ in range(100):
-        if d.execute_script("return !!(window.quireViewer && window.quireViewer.state().count)"):
+    deadline = time.monotonic() + VIEWER_START_SECONDS
+    while time.monotonic() < deadline:
+        if d.execute_script("try { return !!(window.quireViewer && window.quireViewer.state().count); }"
+                            " catch (e) { return false; }"):
             return d.execute_script("return window.quireViewer.state()")
         time.sleep(0.05)
     raise AssertionError("viewer did not start: " + str(d.get_log("browser")))
@@ -40,6 +49,15 @@ def wait_idle(d):
             return d.execute_script("return window.quireViewer.state()")
         time.sleep(0.02)
     raise AssertionError("animation did not end")
+
+
+def wait_until(d, script, *args, what, seconds=15):
+    """Polls a script's condition (a hang guard of `seconds`, not a measurement) instead of
+    sleeping a time that a busy machine may not honour."""
+    deadline = time.monotonic() + seconds
+    while not d.execute_script("return !!(" + script + ")", *args):
+        assert time.monotonic() < deadline, f"{what}: {d.execute_script('return window.quireViewer.state()')}"
+        time.sleep(0.02)
 
 
 def near(a, b, what):
@@ -292,13 +310,13 @@ def test_interactions_swipe_tap_keyboard_resize_delete(viewer_out, engine):
         assert_rest(d, engine, viewer_out, 4)
         # resize: the active page stays
         d.set_window_size(640, 700)
-        time.sleep(0.3)
+        wait_until(d, "window.quireViewer.state().pagerSize.width !== arguments[0]", w, what="the viewer follows the resize")
         state = assert_rest(d, engine, viewer_out, 4)
         assert state["pagerSize"]["width"] != w
         # delete page 4 from the view: 20 pages, page 5 slides into place and is active
         names = d.execute_script("return document.getElementById('source').textContent")
         d.find_element("id", "delete").click()
-        time.sleep(0.1)
+        wait_until(d, "window.quireViewer.state().count === 20", what="the page leaves the view")
         state = assert_rest(d, engine, viewer_out, 4, removed=4)
         assert state["count"] == 20
         assert d.execute_script("return document.getElementById('source').textContent") != names
@@ -331,8 +349,10 @@ def test_five_thousand_pages_open_at_once(viewer_out, tmp_path):
         d.quit()
 
 
-def test_served_and_view_command(viewer_out, quire_bin, tmp_path):
-    """`quire view OUT` rewrites the viewer; `--serve` serves it over HTTP (fetch works there too)."""
+def test_served_and_view_command(viewer_copy, quire_bin, tmp_path):
+    """`quire view OUT` rewrites the viewer; `--serve` serves it over HTTP (fetch works there too).
+    On a copy of the shared OUT: this test deletes and moves its files."""
+    viewer_out = viewer_copy
     (viewer_out / "index.html").unlink()
     run = subprocess.run([quire_bin, "view", str(viewer_out)], capture_output=True, text=True)
     assert run.returncode == 0 and (viewer_out / "index.html").exists(), run.stderr
@@ -407,17 +427,26 @@ def test_strip_screenshot_matches_quire_render(browser, viewer_out, quire_bin, t
     assert block_diff < 8 and column_diff < 4, f"block {block_diff:.2f}, columns {column_diff:.2f} (see {tmp_path / 'stacked.png'})"
 
 
+# viewer.js snaps the strip this long after the last wheel event (onWheel's timer).
+WHEEL_STOP_MS = 150
+
+
 def test_wheel_and_arrows(viewer_out, engine):
     """A wheel/trackpad scroll drives the strip (the pager follows page by page) and snaps when it stops."""
     d = chromium()
     try:
         open_viewer(d, viewer_out)
         pitch = 66 * 0.5 + 4
-        for _ in range(6):   # 6 x 37 wheel units = 3 thumbnails (the viewer moves half a unit per unit)
-            d.execute_script("document.getElementById('strip').dispatchEvent(new WheelEvent('wheel', "
-                             "{deltaY: arguments[0], bubbles: true, cancelable: true}))", pitch)
-            time.sleep(0.03)
-        time.sleep(0.3)
+        # 6 x 37 wheel units = 3 thumbnails (the viewer moves half a unit per unit), 30 ms apart by
+        # the page's own timers: sent one call at a time, a busy machine put more than the viewer's
+        # wheel-stop delay between two of them and the strip snapped half-way (active 2, not 3).
+        # The script returns after that delay has passed since the last event, so the snap has begun.
+        d.execute_async_script("""var delta = arguments[0], stop = arguments[1], cb = arguments[arguments.length - 1], k = 0;
+            (function next() {
+              if (k++ === 6) { setTimeout(cb, stop + 50); return; }
+              document.getElementById('strip').dispatchEvent(new WheelEvent('wheel', {deltaY: delta, bubbles: true, cancelable: true}));
+              setTimeout(next, 30);
+            })();""", pitch, WHEEL_STOP_MS)
         assert_rest(d, engine, viewer_out, 3)
         from selenium.webdriver.common.keys import Keys
         body = d.find_element("tag name", "body")
@@ -438,8 +467,10 @@ def test_wheel_and_arrows(viewer_out, engine):
         d.quit()
 
 
-def test_serve_takes_an_optional_port(viewer_out, quire_bin):
-    """`quire view OUT --serve PORT` listens on that port; a port without --serve is refused."""
+def test_serve_takes_an_optional_port(viewer_copy, quire_bin):
+    """`quire view OUT --serve PORT` listens on that port; a port without --serve is refused.
+    On a copy of the shared OUT: serving rewrites its viewer."""
+    viewer_out = viewer_copy
     import socket
     import urllib.request
     with socket.socket() as s:
@@ -464,10 +495,21 @@ def test_serve_takes_an_optional_port(viewer_out, quire_bin):
         server.wait()
 
 
-def touch(d, kind, points):
-    """One DevTools touch event (touchStart/touchMove/touchEnd) with the given finger points."""
-    d.execute_cdp_cmd("Input.dispatchTouchEvent", {
-        "type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]})
+# The gap between two DevTools calls on a busy machine (a 2-core machine shared with builds):
+# the gesture tests wait this long between events, so they pass only because each event says
+# when it happened (`touch(..., at=)`), never because the machine was quick.
+LOADED_MACHINE_DELAY = 0.1
+
+
+def touch(d, kind, points, at=None):
+    """One DevTools touch event (touchStart/touchMove/touchEnd) with the given finger points;
+    `at` (seconds since the epoch) is the event's own time, which the page sees as its
+    timeStamp: gestures whose meaning is a speed or an interval say when each event happened,
+    so a busy machine delaying the calls does not change them."""
+    event = {"type": kind, "touchPoints": [{"x": x, "y": y, "id": i} for i, (x, y) in enumerate(points)]}
+    if at is not None:
+        event["timestamp"] = at
+    d.execute_cdp_cmd("Input.dispatchTouchEvent", event)
 
 
 def test_pinch_opens_the_full_page_and_a_flick_moves_one_page(viewer_out, engine):
@@ -490,13 +532,47 @@ def test_pinch_opens_the_full_page_and_a_flick_moves_one_page(viewer_out, engine
         d.switch_to.active_element.send_keys(Keys.ESCAPE)
         assert not full.is_displayed()
         assert_rest(d, engine, viewer_out, 0)
-        # a flick: 60 px in 50 ms, released while moving: far less than half a page
-        x0 = cx + 100
-        touch(d, "touchStart", [(x0, cy)])
+        # a flick: 60 px in 50 ms, released while moving: far less than half a page. The calls
+        # go out LOADED_MACHINE_DELAY apart, as on a busy machine; the events' own times say 10 ms.
+        x0, t0 = cx + 100, time.time()
+        touch(d, "touchStart", [(x0, cy)], at=t0)
         for k in range(1, 6):
-            touch(d, "touchMove", [(x0 - 12 * k, cy)])
-            time.sleep(0.01)
-        touch(d, "touchEnd", [])
+            time.sleep(LOADED_MACHINE_DELAY)
+            touch(d, "touchMove", [(x0 - 12 * k, cy)], at=t0 + 0.01 * k)
+        touch(d, "touchEnd", [], at=t0 + 0.06)
         assert_rest(d, engine, viewer_out, 1)
     finally:
         d.quit()
+
+
+def test_open_viewer_waits_while_a_served_viewer_fetches_layout_json(tmp_path):
+    """open_viewer's wait: served without layout.js, the viewer's state() throws until
+    layout.json has arrived (slow here on purpose, as on a loaded machine); the helper waits
+    for the pages instead of failing on the first look."""
+    import functools
+    import http.server
+    import threading
+    from test_viewer_review import make_out
+    pytest.importorskip("PIL")
+    out = make_out(tmp_path)
+    (out / "layout.js").unlink()
+    arrived = threading.Event()
+
+    class SlowLayout(http.server.SimpleHTTPRequestHandler):
+        def do_GET(self):
+            if self.path.startswith("/layout.json"):
+                time.sleep(1.5)                     # held back, as a loaded machine may
+                arrived.set()
+            super().do_GET()
+
+        def log_message(self, *args):
+            pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(SlowLayout, directory=str(out)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    d = chromium()
+    try:
+        state = open_viewer(d, out, url=f"http://127.0.0.1:{server.server_address[1]}/")
+        assert state["count"] == 6 and arrived.is_set()
+    finally:
+        d.quit()
+        server.shutdown()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import which_or_skip
+from conftest import HANG_GUARD_SECONDS, which_or_skip
 from conftest import chromium as _driver
 from test_viewer import open_viewer
 from test_viewer_reading import PHONE, axe_source, key, phone, run_axe, wait_for
@@ -74,7 +74,8 @@ def search_out(quire_bin, tmp_path_factory):
     for n, lines in enumerate(PAGES):
         render_page(lines, src / f"p{n + 1}.png")
     out = tmp_path_factory.mktemp("search") / "out"
-    run = subprocess.run([quire_bin, "process", str(src), "-o", str(out), "--ocr", "-q"], capture_output=True, text=True, timeout=600)
+    run = subprocess.run([quire_bin, "process", str(src), "-o", str(out), "--ocr", "-q", "--page-timeout", "0"],  # an input: no wall-clock limit (conftest)
+                         capture_output=True, text=True, timeout=HANG_GUARD_SECONDS)
     assert run.returncode == 0, run.stderr
     assert (out / "text" / "search.js").exists()
     return out

@@ -45,7 +45,8 @@ def main():
     ap.add_argument("--set", default=os.path.join(os.path.dirname(__file__), "real-photos"))
     ap.add_argument("--long-side", type=int, default=2000)
     ap.add_argument("--quality", type=int, help="JPEG quality of a resized (default 88) or converted (92) photo")
-    ap.add_argument("--source", help="the public repository the photo comes from, owner/name")
+    # Its own dest: the positional SOURCE (the file) is also "source", and the option would overwrite it.
+    ap.add_argument("--source", dest="repo", help="the public repository the photo comes from, owner/name")
     ap.add_argument("--split", choices=["held-out", "tuned-on"], default="held-out")
     ap.add_argument("--truth", help="how the corners were taken")
     a = ap.parse_args()
@@ -77,8 +78,8 @@ def main():
                           for q in a.pages.split("|")]
     if a.truth:
         entry["truth"] = a.truth
-    if a.source:
-        entry["source"] = a.source
+    if a.repo:
+        entry["source"] = a.repo
         entry["split"] = a.split
     truth[a.name] = entry
     with open(truth_path, "w") as f:   # one photo per line, to read and diff

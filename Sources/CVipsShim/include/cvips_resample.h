@@ -28,4 +28,14 @@ int cvips_resample_vertical(const unsigned char *rows, size_t stride, const floa
 int cvips_resample_horizontal3(const float *line, const ptrdiff_t *first, const float *pair_weights, int taps,
                                int out_width, unsigned char *out);
 
+/* Horizontal pass of a 1-band (grey) row: output pixel x is the sum over its taps k of
+ * line[first[x] + k] x its weight k, started at 0 and added in k order, clamped and rounded as
+ * above. The weights are laid out for groups of eight pixels: the 8 floats at
+ * oct_weights[((x / 8) taps + k) 8] are the weights k of pixels 8 (x / 8) ... + 7 (0 after a
+ * pixel's own taps and for pixels past the last); `oct_weights` is 32-byte aligned. Reads up
+ * to `taps` floats from each pixel's first tap (`first` values below 2^31): the caller pads
+ * `line` with zeros that far. Returns 1 when done. */
+int cvips_resample_horizontal1(const float *line, const ptrdiff_t *first, const float *oct_weights, int taps,
+                               int out_width, unsigned char *out);
+
 #endif

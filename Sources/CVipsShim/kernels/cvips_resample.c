@@ -1,9 +1,9 @@
 /*
  * Kernel: the two passes of the Lanczos3 resampler (previews, thumbnails), AVX2.
  *   Computes: vertical pass = one float row, the weighted sum of `taps` source rows;
- *             horizontal pass = each 3-band output pixel, the weighted sum of its taps in
- *             that row, clamped to 0...255 and rounded half to even.
- *   Must equal byte for byte: `ResampleJob.vertical` and `.horizontal3` in
+ *             horizontal pass = each 3-band (or 1-band) output pixel, the weighted sum of its
+ *             taps in that row, clamped to 0...255 and rounded half to even.
+ *   Must equal byte for byte: `ResampleJob.vertical`, `.horizontal3` and `.horizontal` in
  *             Sources/QuireImaging/Resample/Resampler.swift (same float operations in the same
  *             order; FP_CONTRACT off so no fused multiply-add rounds differently).
  *   Checked by: ResamplerTests.vectorizedEqualsTheSwiftLoops
@@ -149,6 +149,34 @@ __attribute__((target("avx2"))) static void horizontal3_avx2(const float *line, 
     }
 }
 
+/* Grey rows (scans): eight output pixels a step, one to a lane; each tap gathers the eight
+ * pixels' samples (their first taps differ), so every lane adds its own taps in k order as
+ * the Swift loop does. */
+__attribute__((target("avx2"))) static void horizontal1_avx2(const float *line, const ptrdiff_t *first,
+                                                             const float *oct_weights, int taps, int out_width,
+                                                             unsigned char *out) {
+    for (int x = 0; x < out_width; x += 8) {
+        int n = out_width - x < 8 ? out_width - x : 8;
+        int start[8];
+        /* Lanes past the last pixel read the last pixel's taps, with zero weights. */
+        for (int j = 0; j < 8; j++) start[j] = (int) first[x + (j < n ? j : n - 1)];
+        __m256i index = _mm256_loadu_si256((const __m256i *) start);
+        const __m256i one = _mm256_set1_epi32(1);
+        const float *w = oct_weights + (size_t) (x / 8) * taps * 8;
+        __m256 total = _mm256_setzero_ps();
+        for (int k = 0; k < taps; k++) {
+            __m256 v = _mm256_i32gather_ps(line, index, 4);
+            total = _mm256_add_ps(total, _mm256_mul_ps(v, _mm256_load_ps(w + (size_t) k * 8)));
+            index = _mm256_add_epi32(index, one);
+        }
+        __m256i ints =
+            _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(total, _mm256_setzero_ps()), _mm256_set1_ps(255)));
+        int32_t v[8];
+        _mm256_storeu_si256((__m256i *) v, ints);
+        for (int j = 0; j < n; j++) out[x + j] = (unsigned char) v[j];
+    }
+}
+
 int cvips_resample_vertical(const unsigned char *rows, size_t stride, const float *weights, int taps, int length,
                             float *line) {
     if (!cvips_resample_available() || taps < 1) return 0;
@@ -160,6 +188,13 @@ int cvips_resample_horizontal3(const float *line, const ptrdiff_t *first, const 
                                int out_width, unsigned char *out) {
     if (!cvips_resample_available() || taps < 1 || ((size_t) pair_weights & 31) != 0) return 0;
     horizontal3_avx2(line, first, pair_weights, taps, out_width, out);
+    return 1;
+}
+
+int cvips_resample_horizontal1(const float *line, const ptrdiff_t *first, const float *oct_weights, int taps,
+                               int out_width, unsigned char *out) {
+    if (!cvips_resample_available() || taps < 1 || out_width < 1 || ((size_t) oct_weights & 31) != 0) return 0;
+    horizontal1_avx2(line, first, oct_weights, taps, out_width, out);
     return 1;
 }
 
@@ -183,6 +218,17 @@ int cvips_resample_horizontal3(const float *line, const ptrdiff_t *first, const 
     (void) line;
     (void) first;
     (void) pair_weights;
+    (void) taps;
+    (void) out_width;
+    (void) out;
+    return 0;
+}
+
+int cvips_resample_horizontal1(const float *line, const ptrdiff_t *first, const float *oct_weights, int taps,
+                               int out_width, unsigned char *out) {
+    (void) line;
+    (void) first;
+    (void) oct_weights;
     (void) taps;
     (void) out_width;
     (void) out;

@@ -118,10 +118,7 @@ struct PageCorrector: Sendable {
             frameShrunk()
             let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
             let upright = try decoded.uprightImage()
-            let (view, crop) =
-                analysis.fillsFrame
-                ? try ScanDeskew.deskewKeepingSize(upright, skew: skew)
-                : try ScanDeskew.deskewAndTrim(upright, skew: skew, page: analysis.detection.quad)
+            let (view, crop) = try Self.straightenedScan(upright, as: analysis)
             // Computed once here: orientation, clean-up, the preview and the encoder all read it.
             let deskewed = try StageProfile.measure("2h deskew into memory") { try view.inMemory() }
             var record = CorrectionRecord(kind: .deskew, skewDegrees: skew.degrees, crop: crop)
@@ -135,6 +132,19 @@ struct PageCorrector: Sendable {
             }
             return (deskewed, record)
         }
+    }
+
+    /// A page analysed as a scan, straightened as it is written: turned inside its own size when
+    /// it fills the frame, else deskewed and trimmed to its page (the detector's outline helping
+    /// where the lid cannot be told from the page by colour). Which way up a scan is is asked of
+    /// this image, by `quire process` and `quire detect` alike, so the two cannot disagree.
+    static func straightenedScan(_ upright: VIPSImage, as analysis: PageAnalysis) throws -> (
+        image: VIPSImage, crop: Rect?
+    ) {
+        let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
+        return analysis.fillsFrame
+            ? try ScanDeskew.deskewKeepingSize(upright, skew: skew)
+            : try ScanDeskew.deskewAndTrim(upright, skew: skew, page: analysis.detection.quad)
     }
 
     /// The orientation detector's guess for `page`, nil when there is no detector or it could

@@ -1,9 +1,6 @@
 import VipsBridge
 
 extension SkewEstimate {
-    /// "Nothing to straighten": 0 degrees, no confidence.
-    public static let none = SkewEstimate(degrees: 0, confidence: 0)
-
     /// Estimates the skew of a decoded, display-oriented page (any size, colour or grey).
     ///
     /// It makes the small grey copy ``ScanDeskew/estimateSkew(gray:width:height:)`` works on

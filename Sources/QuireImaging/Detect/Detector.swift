@@ -74,12 +74,14 @@ public enum Detector {
     ///   real-photo set mean IoU 0.938 against 0.944).
     /// - Parameter orientation: asks which way up scans and uncorrected pages are, as
     ///   `quire process` does (nil: pages are taken as they are).
+    /// - Parameter verifier: the fitted verifier that chooses the page among every generator's
+    ///   candidates (nil: the hand-set rules), as `make accuracy` refits it per source.
     /// - Parameter maxPixels: pages with more pixels are refused from the header (`tooLarge`)
     ///   before any pixel is decoded, as `quire process --max-pixels` does.
     public static func detect(
         file path: String, page: Int = 0, dpi: Double = 200,
         fullResolution: Bool = true, maxPixels: Int = .max,
-        orientation: (any OrientationDetector)? = nil
+        orientation: (any OrientationDetector)? = nil, verifier: PageVerifier? = nil
     ) throws -> DetectionResult {
         let source = PageSource(path: path, page: page, dpi: dpi)
         // The checks `quire process` makes from the header (kind of file, size, page size),
@@ -103,14 +105,18 @@ public enum Detector {
             (width, height) = swap ? (header.height, header.width) : (header.width, header.height)
             copy = try DetectionCopy(source: source, displayWidth: width, displayHeight: height)
         }
+        let detector = PageDetector(verifier: verifier)
         let clock = ContinuousClock()
         var analysis: PageAnalysis!
-        let elapsed = clock.measure { analysis = PageAnalyzer.analyze(copy) }
+        let elapsed = clock.measure { analysis = PageAnalyzer.analyze(copy, detector: detector) }
         let ms = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
         // As `PageCorrector`: a scan is asked which way up it is once straightened; a page left
         // as it is is asked as it is, and when confidently turned, analysed again.
         var rotation = 0
         var rotationConfidence: Double?
+        // The frame the analysis was made on: a page left as it is and then turned upright is
+        // analysed, and its quad refined, on the turned frame, as `quire process` does.
+        var analysed = decoded
         if let orientation, !(analysis.kind == .photo && analysis.detection.quad != nil) {
             let upright =
                 try decoded?.uprightImage()
@@ -118,34 +124,29 @@ public enum Detector {
                     file: path, options: .init(page: page > 0 ? page : nil, dpi: isVector(path) ? dpi : nil)
                 ).autorotated()
             let scan = analysis.kind == .scan
-            let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
-            let asked =
-                scan
-                ? (analysis.fillsFrame
-                    ? try ScanDeskew.deskewKeepingSize(upright, skew: skew).0
-                    : try ScanDeskew.deskewAndTrim(upright, skew: skew).0)
-                : upright
+            // Asked of the very image `quire process` asks about: the scan as it is written.
+            let asked = scan ? try PageCorrector.straightenedScan(upright, as: analysis).image : upright
             if let guess = try? orientation.guess(asked) {
                 rotationConfidence = guess.confidence
                 if OrientationPolicy.turns(guess) {
                     rotation = guess.rotate
                     if !scan {
                         let turned = try DecodedFrame(upright: try upright.rotated(quarterTurns: guess.rotate / 90))
-                        analysis = PageAnalyzer.analyze(turned.detectionCopy())
+                        analysis = PageAnalyzer.analyze(turned.detectionCopy(), detector: detector)
+                        analysed = turned
                     }
                 }
             }
         }
         var result = try result(
-            of: analysis, decoded: rotation == 0 || analysis.kind == .scan ? decoded : nil, path: path, page: page,
-            width: width, height: height, ms: ms)
+            of: analysis, decoded: analysed, path: path, page: page, width: width, height: height, ms: ms)
         result.rotation = rotation
         result.rotationConfidence = rotationConfidence
         // A photo's page is asked once straightened, when its lines run up or down, as
-        // `quire process` does; the quad then names the page's own corners.
+        // `quire process` does (on the page's preview); the quad then names the page's own corners.
         if let orientation, result.kind == .photo, let quad = result.quad {
             let frame =
-                try decoded
+                try analysed
                 ?? DecodedFrame(
                     upright: VIPSImage.load(
                         file: path, options: .init(page: page > 0 ? page : nil, dpi: isVector(path) ? dpi : nil)
@@ -154,7 +155,9 @@ public enum Detector {
             let straight = try corrector.correct(frame, userQuad: quad)
             var record = straight.record
             record.quad = quad
-            let upright = try corrector.turnedUpright(straight.image, preview: straight.image, record: record).record
+            let pipeline = PagePipeline()
+            let preview = try pipeline.shrink(straight.image.inMemory(), inside: pipeline.renditions.previewSize)
+            let upright = try corrector.turnedUpright(straight.image, preview: preview, record: record).record
             (result.quad, result.rotation, result.rotationConfidence) = (
                 upright.quad, upright.rotation, upright.rotationConfidence
             )

@@ -142,7 +142,8 @@ enum PageAnalyzer {
             // picture on a scanned page when the frame is flat, else a page seen from afar. A
             // large one is a scan too, unless what lies around it is textured like a desk: a
             // page photographed straight down on wood is as exact a rectangle as a scan, and
-            // taken for one it was never cropped (handwriting-ocr's text1.jpg, IoU 0.85).
+            // taken for one it was never cropped (pinned by
+            // `PageAnalyzerFrameTests.aPageOnADeskPhotographedStraightDownIsAPhoto`).
             scanLike =
                 isScanRectangle(quad)
                 && (hasFlatFrame(copy)
@@ -184,80 +185,17 @@ enum PageAnalyzer {
         quad.map { Point(x: ($0.x + 0.5) * copy.scaleX + copy.offsetX, y: ($0.y + 0.5) * copy.scaleY + copy.offsetY) }
     }
 
-    /// Right angles within 1 degree, opposite sides equal within 1.5 %, rotation under 20 degrees.
-    static func isScanRectangle(_ quad: Quad) -> Bool {
-        let c = quad.corners
-        for i in 0..<4 {
-            let a = c[(i + 3) % 4], b = c[i], d = c[(i + 1) % 4]
-            let v1 = (a.x - b.x, a.y - b.y), v2 = (d.x - b.x, d.y - b.y)
-            let cosAngle =
-                (v1.0 * v2.0 + v1.1 * v2.1)
-                / ((v1.0 * v1.0 + v1.1 * v1.1).squareRoot() * (v2.0 * v2.0 + v2.1 * v2.1).squareRoot())
-            if abs(cosAngle) > sin(1.0 * Double.pi / 180) { return false }
-        }
-        let e = quad.edgeLengths
-        if abs(e.top - e.bottom) > 0.015 * max(e.top, e.bottom) { return false }
-        if abs(e.left - e.right) > 0.015 * max(e.left, e.right) { return false }
-        let rotation = atan2(quad.topRight.y - quad.topLeft.y, quad.topRight.x - quad.topLeft.x) * 180 / Double.pi
-        return abs(rotation) < 20
-    }
+    /// Right angles within 1 degree, opposite sides equal within 1.5 %, rotation under 20 degrees
+    /// (`FrameChecks.isScanRectangle`).
+    static func isScanRectangle(_ quad: Quad) -> Bool { FrameChecks.isScanRectangle(quad) }
 
-    /// True when at least three of the four outer strips (2 % of the size) are textured: their
-    /// neighbouring pixels differ by 1.5 levels or more on average along the strip, as the grain
-    /// of a desk, a carpet or a cloth does. A scanner lid, even with the page crossing it, is a
-    /// few flat runs (0.0-1.0 on the real and generated scans; a desk 1.8-5.2).
+    /// Whether three of the copy's outer strips are textured (`FrameChecks.hasTexturedFrame`).
     static func hasTexturedFrame(_ copy: DetectionCopy) -> Bool {
-        let (w, h, b) = (copy.width, copy.height, copy.bands)
-        let depth = min(min(w, h), max(2, min(w, h) / 50))
-        func level(_ x: Int, _ y: Int) -> Int {
-            let o = (y * w + x) * b
-            var m = Int(copy.pixels[o])
-            for c in 1..<min(b, 3) { m = max(m, Int(copy.pixels[o + c])) }
-            return m
-        }
-        /// Mean absolute step between neighbours along a strip `along` x (or y).
-        func roughness(_ xs: Range<Int>, _ ys: Range<Int>, alongX: Bool) -> Double {
-            var sum = 0, n = 0
-            for y in ys {
-                for x in xs {
-                    let (nx, ny) = alongX ? (x + 1, y) : (x, y + 1)
-                    guard nx < w, ny < h, xs.contains(nx) || !alongX, ys.contains(ny) || alongX else { continue }
-                    sum += abs(level(nx, ny) - level(x, y)); n += 1
-                }
-            }
-            return n > 0 ? Double(sum) / Double(n) : 0
-        }
-        let strips = [
-            roughness(0..<w, 0..<depth, alongX: true), roughness(0..<w, (h - depth)..<h, alongX: true),
-            roughness(0..<depth, 0..<h, alongX: false), roughness((w - depth)..<w, 0..<h, alongX: false)
-        ]
-        return strips.filter { $0 >= 1.5 }.count >= 3
+        FrameChecks.hasTexturedFrame(pixels: copy.pixels, width: copy.width, height: copy.height, bands: copy.bands)
     }
 
-    /// True when at least two of the four outer strips (2 % of the size) are flat: one colour with
-    /// little variation, as a scanner lid or the glass edge is.
+    /// Whether two of the copy's outer strips are flat (`FrameChecks.hasFlatFrame`).
     static func hasFlatFrame(_ copy: DetectionCopy) -> Bool {
-        let (w, h, b) = (copy.width, copy.height, copy.bands)
-        let depth = min(min(w, h), max(2, min(w, h) / 50))
-        func flatness(_ xs: Range<Int>, _ ys: Range<Int>) -> Bool {
-            var sum = 0.0, sumSq = 0.0, n = 0.0
-            for y in ys {
-                for x in xs {
-                    let o = (y * w + x) * b
-                    for c in 0..<min(b, 3) {
-                        let v = Double(copy.pixels[o + c])
-                        sum += v; sumSq += v * v; n += 1
-                    }
-                }
-            }
-            guard n > 0 else { return false }
-            let mean = sum / n
-            return (sumSq / n - mean * mean).squareRoot() < 6
-        }
-        let strips = [
-            flatness(0..<w, 0..<depth), flatness(0..<w, (h - depth)..<h),
-            flatness(0..<depth, 0..<h), flatness((w - depth)..<w, 0..<h)
-        ]
-        return strips.filter { $0 }.count >= 2
+        FrameChecks.hasFlatFrame(pixels: copy.pixels, width: copy.width, height: copy.height, bands: copy.bands)
     }
 }

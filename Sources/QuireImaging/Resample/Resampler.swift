@@ -216,6 +216,9 @@ private struct ResampleJob: @unchecked Sendable {
     let vectorized: Bool
     /// The horizontal weights laid out for `SIMDResample.horizontal3` (3 bands, vectorized).
     let pairWeights: PairWeights?
+    /// The same for `SIMDResample.horizontal1` (grey, vectorized): scans' previews spent most
+    /// of their resize in the scalar grey loop (docs/benchmarks.md, issue 32).
+    let octWeights: LaneWeights?
 
     init(
         src: UnsafePointer<UInt8>, dst: UnsafeMutablePointer<UInt8>, width: Int, bands: Int, outWidth: Int,
@@ -226,6 +229,7 @@ private struct ResampleJob: @unchecked Sendable {
         )
         self.vectorized = vectorized
         pairWeights = vectorized && bands == 3 ? PairWeights(xs) : nil
+        octWeights = vectorized && bands == 1 ? LaneWeights(xs, pixelsPerGroup: 8) : nil
     }
 
     /// Output rows `rows`: vertical taps into one full-width row, then horizontal taps.
@@ -256,6 +260,13 @@ private struct ResampleJob: @unchecked Sendable {
                         if let pairs = pairWeights,
                             SIMDResample.horizontal3(
                                 line: line, first: first.baseAddress!, pairWeights: pairs.floats,
+                                taps: xs.maxCount, outWidth: outWidth, into: out)
+                        {
+                            continue
+                        }
+                        if let octs = octWeights,
+                            SIMDResample.horizontal1(
+                                line: line, first: first.baseAddress!, octWeights: octs.floats,
                                 taps: xs.maxCount, outWidth: outWidth, into: out)
                         {
                             continue
@@ -368,6 +379,28 @@ final class PairWeights: @unchecked Sendable {
                 let w = taps.weights[taps.offset[x] + k]
                 for lane in 0..<4 { floats[base + k * 8 + lane] = w }
             }
+        }
+    }
+
+    deinit { floats.deallocate() }
+}
+
+/// `FilterTaps` weights in the layout of `SIMDResample.horizontal1`: for each group of
+/// `pixelsPerGroup` output pixels and each of `maxCount` taps, one float per pixel (its weight,
+/// zero after its own taps and for pixels past the last), 32-byte aligned. Read-only once made,
+/// shared by the workers.
+final class LaneWeights: @unchecked Sendable {
+    let floats: UnsafeMutablePointer<Float>
+
+    init(_ taps: FilterTaps, pixelsPerGroup lanes: Int) {
+        let groups = (taps.count.count + lanes - 1) / lanes, n = taps.maxCount
+        let total = max(1, groups * n * lanes)
+        floats = UnsafeMutableRawPointer.allocate(byteCount: total * MemoryLayout<Float>.stride, alignment: 32)
+            .bindMemory(to: Float.self, capacity: total)
+        floats.initialize(repeating: 0, count: total)
+        for x in taps.count.indices {
+            let base = (x / lanes) * n * lanes + x % lanes
+            for k in 0..<taps.count[x] { floats[base + k * lanes] = taps.weights[taps.offset[x] + k] }
         }
     }
 

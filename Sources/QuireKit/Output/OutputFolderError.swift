@@ -10,8 +10,6 @@ public enum OutputFolderError: Error, Equatable, Sendable, CustomStringConvertib
     case unknownPage(index: Int, count: Int)
     /// A page's image files are all missing or unreadable.
     case missingImage(page: Int, path: String, reason: String)
-    /// A layout name outside the renderer's table.
-    case unknownLayout(name: String, known: [String])
     /// A layout or animation the renderer knows by name whose engine is not built in yet.
     case notYetAvailable(String)
     /// An option value that cannot work, with the reason.
@@ -31,8 +29,6 @@ public enum OutputFolderError: Error, Equatable, Sendable, CustomStringConvertib
                 : "unknown page \(index): the batch has \(count) pages (indices 0-\(count - 1))"
         case .missingImage(let page, let path, let reason):
             return "page \(page): cannot read \(path) (\(reason))"
-        case .unknownLayout(let name, let known):
-            return "unknown layout '\(name)': expected one of \(known.joined(separator: ", "))"
         case .notYetAvailable(let what):
             return "\(what) is not yet available in this build"
         case .invalidOption(let reason):

@@ -1,5 +1,6 @@
 import Foundation
 import QuireImaging
+import Synchronization
 
 /// Runs a `ProcessJob`: the batch behind `quire process`.
 ///
@@ -154,15 +155,14 @@ public enum Processor {
 }
 
 /// Serialises progress callbacks from worker threads.
-final class Reporter: @unchecked Sendable {
-    private let lock = NSLock()
+final class Reporter: Sendable {
+    private let lock = Mutex(())
     private let body: @Sendable (ProcessEvent) -> Void
 
     init(_ body: @escaping @Sendable (ProcessEvent) -> Void) { self.body = body }
 
     func send(_ event: ProcessEvent) {
-        lock.lock(); defer { lock.unlock() }
-        body(event)
+        lock.withLock { _ in body(event) }
     }
 }
 

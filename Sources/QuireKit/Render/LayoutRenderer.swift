@@ -33,8 +33,8 @@ public struct Sweep: Hashable, Sendable {
 
 /// What `quire render` draws and where it writes it.
 public struct RenderOptions: Sendable {
-    /// A name from `RenderLayouts.layouts`.
-    public var layout = "pager"
+    /// The layout to draw (any of `LayoutCatalogue`'s).
+    public var layout: LayoutName = .pager
     /// The content offset.
     public var offset: Point?
     /// True when the offset was given as one number: it then runs along the layout's scroll
@@ -78,7 +78,6 @@ public enum LayoutRenderer {
     /// - Throws: `OutputFolderError.invalidOption` naming the bad option.
     public static func validate(_ options: RenderOptions) throws {
         func fail(_ reason: String) throws -> Never { throw OutputFolderError.invalidOption(reason) }
-        _ = try RenderLayouts.layout(named: options.layout)
         if !(1...3).contains(options.scale) { try fail("--scale must be 1, 2 or 3 (got \(options.scale))") }
         if let v = options.viewport,
             !(v.isFinite && v.width >= 1 && v.height >= 1 && v.width <= 10_000 && v.height <= 10_000)
@@ -117,7 +116,7 @@ public enum LayoutRenderer {
     ///   animations; `VIPSError` when an image cannot be made.
     public static func render(_ folder: OutputFolder, options: RenderOptions) throws -> RenderResult {
         try validate(options)
-        let entry = try RenderLayouts.layout(named: options.layout)
+        let entry = RenderLayouts.layout(options.layout)
         let pages = folder.pages
         if let index = options.index { _ = try folder.position(ofPage: index) }
         let viewport = options.viewport ?? entry.defaultViewport(folder.report.viewport)
@@ -129,14 +128,14 @@ public enum LayoutRenderer {
             reference: folder.report.viewport)
         guard let make = entry.make else {
             throw OutputFolderError.notYetAvailable(
-                "layout '\(entry.name)' (the layout engine's Layouts.\(entry.name.capitalized))")
+                "layout '\(entry.name)' (the layout engine's Layouts.\(entry.name.rawValue.capitalized))")
         }
         var states: [RenderLayoutState] = []
         if let name = options.animation {
             let animation = try RenderLayouts.animation(named: name)
             guard animation.layouts.contains(entry.name) else {
                 throw OutputFolderError.invalidOption(
-                    "the \(animation.name) animation applies to \(animation.layouts.joined(separator: ", ")), not \(entry.name)"
+                    "the \(animation.name) animation applies to \(animation.layouts.map(\.rawValue).joined(separator: ", ")), not \(entry.name)"
                 )
             }
             guard let state = animation.state else {

@@ -38,7 +38,7 @@ public struct RenderLayoutState: Sendable {
 public enum RenderLayouts {
     /// A layout `quire render` can draw, by name, and how to build it (nil: known but not built in yet).
     public struct LayoutEntry: Sendable {
-        public var name: String
+        public var name: LayoutName
         /// The picture's viewport when `--viewport` is not given.
         public var defaultViewport: @Sendable (LayoutReport.Viewport) -> Size
         public var make: (@Sendable (RenderLayoutContext) throws -> AnyRenderLayout)?
@@ -47,8 +47,8 @@ public enum RenderLayouts {
     /// An animation `quire render --animation` can draw, by name, and the state at each progress (nil: known but not built in yet).
     public struct AnimationEntry: Sendable {
         public var name: String
-        /// The layout names the animation applies to.
-        public var layouts: [String]
+        /// The layouts the animation applies to.
+        public var layouts: [LayoutName]
         /// The state at eased progress `progress` of the animation acting on item `index`.
         public var state:
             (@Sendable (_ context: RenderLayoutContext, _ index: Int, _ progress: Double) throws -> RenderLayoutState)?
@@ -56,7 +56,7 @@ public enum RenderLayouts {
 
     /// The layouts of `LayoutCatalogue`, each built with its default parameters.
     public static let layouts: [LayoutEntry] = LayoutCatalogue.entries.map { entry in
-        LayoutEntry(name: entry.name.rawValue, defaultViewport: { entry.defaultViewport($0) }) { context in
+        LayoutEntry(name: entry.name, defaultViewport: { entry.defaultViewport($0) }) { context in
             entry.renderLayout(viewport: context.viewport, aspectRatios: context.aspectRatios)
         }
     }
@@ -64,7 +64,7 @@ public enum RenderLayouts {
     public static let animations: [AnimationEntry] = [
         // Focus moves by tap from the page the strip rests on (page 0, or page 1 when the target
         // is page 0) to page `index` (docs/layout-formulas.md#sync-and-animations, move).
-        AnimationEntry(name: "move", layouts: [LayoutName.strip.rawValue]) { context, index, progress in
+        AnimationEntry(name: "move", layouts: [.strip]) { context, index, progress in
             let strip = Layouts.Strip(viewport: context.viewport, aspectRatios: context.aspectRatios)
             let from = index == 0 ? min(1, strip.count - 1) : 0
             guard let start = strip.offset(forIndex: from),
@@ -78,7 +78,7 @@ public enum RenderLayouts {
         },
         // Deleting the focused page `index`: the first half of the progress collapses it, the
         // second half closes the gap (docs/layout-formulas.md#sync-and-animations, delete).
-        AnimationEntry(name: "delete", layouts: [LayoutName.strip.rawValue]) { context, index, progress in
+        AnimationEntry(name: "delete", layouts: [.strip]) { context, index, progress in
             let strip = Layouts.Strip(viewport: context.viewport, aspectRatios: context.aspectRatios)
             guard let offset = strip.offset(forIndex: index),
                 let phases = StripAnimation.deletion(in: strip, index: index)
@@ -95,11 +95,10 @@ public enum RenderLayouts {
         }
     ]
 
-    /// The entry for a layout name.
-    /// - Throws: `OutputFolderError.unknownLayout` for names outside the table.
-    public static func layout(named name: String) throws -> LayoutEntry {
-        guard let entry = layouts.first(where: { $0.name == name.lowercased() }) else {
-            throw OutputFolderError.unknownLayout(name: name, known: layouts.map(\.name))
+    /// The entry for a layout of the catalogue (every one has an entry: `layouts` is built from it).
+    public static func layout(_ name: LayoutName) -> LayoutEntry {
+        guard let entry = layouts.first(where: { $0.name == name }) else {
+            preconditionFailure("RenderLayouts.layouts is built from LayoutCatalogue, which names \(name)")
         }
         return entry
     }

@@ -1,3 +1,5 @@
+import QuireLayout
+
 /// The viewer's search index: every recognised word of the batch, its page and its box, as a
 /// script (`OUT/text/search.js`) that assigns `window.QUIRE_SEARCH`.
 ///
@@ -31,7 +33,7 @@ public enum SearchIndex {
             if n > 0 { out += ",\n" }
             let words = page.ocr.words.filter { !$0.text.allSatisfy(\.isWhitespace) }
             out += "{\"index\":\(page.index),\"width\":\(page.ocr.width),\"height\":\(page.ocr.height),\"words\":["
-            out += words.map { jsonString($0.text) }.joined(separator: ",")
+            out += words.map { LayoutJSON.quoted($0.text, htmlSafe: true) }.joined(separator: ",")
             out += "],\"boxes\":["
             out += words.map { w in
                 [w.box.minX, w.box.minY, w.box.maxX, w.box.maxY].map { String(coordinate($0)) }.joined(separator: ",")
@@ -47,30 +49,5 @@ public enum SearchIndex {
     static func coordinate(_ v: Double) -> Int {
         guard v.isFinite else { return 0 }
         return Int(Swift.min(Swift.max(v, 0), HOCRReader.maxCoordinate).rounded())
-    }
-
-    /// A JSON string literal that is also safe inside an HTML `<script>` element: quotes,
-    /// backslashes and control characters escaped, and `<`, `>`, `&`, U+2028 and U+2029 written as
-    /// `\uXXXX` so a word such as `</script>` can never end the script it sits in.
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "<", ">", "&", "\u{2028}", "\u{2029}", "\u{0}"..."\u{1F}", "\u{7F}":
-                out += "\\u" + hex4(scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
-    private static func hex4(_ v: UInt32) -> String {
-        let digits = String(v, radix: 16)
-        return String(repeating: "0", count: Swift.max(0, 4 - digits.count)) + digits
     }
 }

@@ -63,17 +63,43 @@ public struct LayoutRequest: Equatable, Sendable {
                 message: "must be one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(name)\"")
         }
         layout = kind
-        viewport = try root.object("viewport").map { v in
-            let size = Size(
-                width: try v.number("width", required: true)!, height: try v.number("height", required: true)!)
-            let side = LayoutLimits.maximumViewportSide
-            guard size.width > 0 else { throw v.error("width", "must be greater than 0") }
-            guard size.height > 0 else { throw v.error("height", "must be greater than 0") }
-            guard size.width <= side else { throw v.error("width", "must be at most \(Int(side))") }
-            guard size.height <= side else { throw v.error("height", "must be at most \(Int(side))") }
-            try v.rejectUnknown()
-            return size
+        viewport = try root.object("viewport").map(Self.viewport)
+        items = try Self.items(root)
+        if viewport == nil, case .pagesFrom = items {
+        } else if viewport == nil {
+            throw LayoutRequestError(field: "viewport", message: "is required (width and height in points)")
         }
+        offset = try root.object("offset").map { try $0.point() } ?? .zero
+        rect = try root.object("rect").map(Self.rect)
+        if let p = try root.object("parameters") {
+            try LayoutCatalogue.entry(named: kind)!.checkNames(p)
+            parameters = p.object
+        } else {
+            parameters = [:]
+        }
+        snap = try root.object("snap").map(Self.snap)
+        animation = try root.object("animation").map(Self.animation)
+        if animation != nil, !LayoutCatalogue.entry(named: kind)!.animates {
+            throw LayoutRequestError(field: "animation", message: "only the strip layout animates")
+        }
+        try root.rejectUnknown()
+    }
+
+    /// The `viewport` object: both sides positive and at most `LayoutLimits.maximumViewportSide`.
+    private static func viewport(_ v: LayoutFields) throws -> Size {
+        let size = Size(
+            width: try v.number("width", required: true)!, height: try v.number("height", required: true)!)
+        let side = LayoutLimits.maximumViewportSide
+        guard size.width > 0 else { throw v.error("width", "must be greater than 0") }
+        guard size.height > 0 else { throw v.error("height", "must be greater than 0") }
+        guard size.width <= side else { throw v.error("width", "must be at most \(Int(side))") }
+        guard size.height <= side else { throw v.error("height", "must be at most \(Int(side))") }
+        try v.rejectUnknown()
+        return size
+    }
+
+    /// The items: exactly one of `aspectRatios`, `count` or `pagesFrom`, each range-checked.
+    private static func items(_ root: LayoutFields) throws -> Items {
         let sources = ["aspectRatios", "count", "pagesFrom"].filter { root.has($0) }
         for key in ["aspectRatios", "count", "pagesFrom"] { _ = root.raw(key) }
         guard sources.count == 1 else {
@@ -89,7 +115,7 @@ public struct LayoutRequest: Equatable, Sendable {
             guard values.count <= Self.maximumCount else {
                 throw root.error("aspectRatios", "has more than \(Self.maximumCount) entries")
             }
-            items = .aspectRatios(
+            return .aspectRatios(
                 try values.enumerated().map { i, v in
                     switch v {
                     case .null: return nil
@@ -105,62 +131,53 @@ public struct LayoutRequest: Equatable, Sendable {
             guard n >= 0, n <= Self.maximumCount else {
                 throw root.error("count", "must be in 0...\(Self.maximumCount)")
             }
-            items = .count(n)
+            return .count(n)
         default:
             let path = try root.string("pagesFrom", required: true)!
             guard !path.isEmpty else { throw root.error("pagesFrom", "must be a path to an OUT/layout.json") }
-            items = .pagesFrom(path)
+            return .pagesFrom(path)
         }
-        if viewport == nil, case .pagesFrom = items {
-        } else if viewport == nil {
-            throw LayoutRequestError(field: "viewport", message: "is required (width and height in points)")
+    }
+
+    /// The `rect` object: a rectangle with no negative side.
+    private static func rect(_ r: LayoutFields) throws -> Rect {
+        let rect = Rect(
+            x: try r.number("x", required: true)!, y: try r.number("y", required: true)!,
+            width: try r.number("width", required: true)!, height: try r.number("height", required: true)!)
+        guard rect.width >= 0 else { throw r.error("width", "must not be negative") }
+        guard rect.height >= 0 else { throw r.error("height", "must not be negative") }
+        try r.rejectUnknown()
+        return rect
+    }
+
+    /// The `snap` object: the proposed offset (required) and the velocity.
+    private static func snap(_ s: LayoutFields) throws -> Snap {
+        guard let proposed = try s.object("proposedOffset") else { throw s.error("proposedOffset", "is required") }
+        let snap = Snap(
+            proposedOffset: try proposed.point(), velocity: try s.object("velocity").map { try $0.point() } ?? .zero
+        )
+        try s.rejectUnknown()
+        return snap
+    }
+
+    /// The `animation` object: a known kind, progress in [0, 1], the index a move needs.
+    private static func animation(_ a: LayoutFields) throws -> Animation {
+        let kindName = try a.string("kind", required: true)!
+        guard let k = Animation.Kind(rawValue: kindName) else {
+            throw a.error(
+                "kind", "must be one of \(Animation.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        offset = try root.object("offset").map { try $0.point() } ?? .zero
-        rect = try root.object("rect").map { r in
-            let rect = Rect(
-                x: try r.number("x", required: true)!, y: try r.number("y", required: true)!,
-                width: try r.number("width", required: true)!, height: try r.number("height", required: true)!)
-            guard rect.width >= 0 else { throw r.error("width", "must not be negative") }
-            guard rect.height >= 0 else { throw r.error("height", "must not be negative") }
-            try r.rejectUnknown()
-            return rect
-        }
-        if let p = try root.object("parameters") {
-            try LayoutCatalogue.entry(named: kind)!.checkNames(p)
-            parameters = p.object
-        } else {
-            parameters = [:]
-        }
-        snap = try root.object("snap").map { s in
-            guard let proposed = try s.object("proposedOffset") else { throw s.error("proposedOffset", "is required") }
-            let snap = Snap(
-                proposedOffset: try proposed.point(), velocity: try s.object("velocity").map { try $0.point() } ?? .zero
-            )
-            try s.rejectUnknown()
-            return snap
-        }
-        animation = try root.object("animation").map { a in
-            let kindName = try a.string("kind", required: true)!
-            guard let k = Animation.Kind(rawValue: kindName) else {
-                throw a.error(
-                    "kind", "must be one of \(Animation.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+        let progress = try a.number("progress", required: true)!
+        guard progress >= 0, progress <= 1 else { throw a.error("progress", "must be in [0, 1]") }
+        let phase = try a.string("phase", required: false).map { name in
+            guard let p = Animation.Phase(rawValue: name) else {
+                throw a.error("phase", "must be collapse or delete")
             }
-            let progress = try a.number("progress", required: true)!
-            guard progress >= 0, progress <= 1 else { throw a.error("progress", "must be in [0, 1]") }
-            let phase = try a.string("phase", required: false).map { name in
-                guard let p = Animation.Phase(rawValue: name) else {
-                    throw a.error("phase", "must be collapse or delete")
-                }
-                return p
-            }
-            let animation = Animation(
-                kind: k, index: try a.integer("index", required: k == .move), phase: phase, progress: progress)
-            try a.rejectUnknown()
-            return animation
+            return p
         }
-        if animation != nil, !LayoutCatalogue.entry(named: kind)!.animates {
-            throw LayoutRequestError(field: "animation", message: "only the strip layout animates")
-        }
-        try root.rejectUnknown()
+        let animation = Animation(
+            kind: k, index: try a.integer("index", required: k == .move), phase: phase, progress: progress)
+        try a.rejectUnknown()
+        return animation
     }
 }

@@ -86,8 +86,8 @@ public indirect enum LayoutJSON: Hashable, Sendable, Codable {
         return "\(r)"
     }
 
-    /// A string literal as `text` writes it.
-    public static func writeString(_ s: String, into out: inout String) {
+    /// `s` as a JSON string literal (`quoted`), appended to `out`.
+    public static func writeString(_ s: String, into out: inout String, htmlSafe: Bool = false) {
         out += "\""
         for scalar in s.unicodeScalars {
             switch scalar {
@@ -96,15 +96,29 @@ public indirect enum LayoutJSON: Hashable, Sendable, Codable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+            case "\u{0}"..."\u{1F}": out += unicodeEscape(scalar)
+            case "<", ">", "&", "\u{7F}", "\u{2028}", "\u{2029}":
+                // (a `where` after a list of patterns would guard only the last one)
+                if htmlSafe { out += unicodeEscape(scalar) } else { out.unicodeScalars.append(scalar) }
+            default: out.unicodeScalars.append(scalar)
             }
         }
         out += "\""
+    }
+
+    /// Quire's one JSON string escaper: `s` as a JSON string literal, quotes, backslashes and
+    /// control characters escaped. With `htmlSafe`, also `<`, `>`, `&`, DEL, U+2028 and U+2029
+    /// as `\uXXXX`, so the literal is safe inside an HTML `<script>` element too (a word such
+    /// as `</script>` can never end the script it sits in).
+    public static func quoted(_ s: String, htmlSafe: Bool = false) -> String {
+        var out = ""
+        writeString(s, into: &out, htmlSafe: htmlSafe)
+        return out
+    }
+
+    /// `\uXXXX` (four lowercase hex digits) for a scalar below U+10000.
+    private static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 }

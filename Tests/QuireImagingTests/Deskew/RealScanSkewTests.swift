@@ -9,6 +9,9 @@ import Testing
 @Suite struct RealScanSkewTests {
     struct Row: CustomStringConvertible {
         var path: String, truth: Double, name: String
+        /// A failure the list records as known (a fifth column "known: why"): expected to fail
+        /// until fixed.
+        var known: String? = nil
         var description: String { name }
     }
 
@@ -24,11 +27,18 @@ import Testing
             guard !line.hasPrefix("#"), f.count >= 3, f[0] == root, let truth = Double(f[2]) else { return nil }
             let path = (root == "repo" ? repoScans : shared) + "/" + f[1]
             guard FileManager.default.fileExists(atPath: path) else { return nil }
-            return Row(path: path, truth: truth, name: f[1])
+            let known = f.count >= 5 && f[4].hasPrefix("known:") ? String(f[4].dropFirst("known:".count)) : nil
+            return Row(path: path, truth: truth, name: f[1], known: known)
         }
     }
 
     static func check(_ row: Row) throws {
+        guard let known = row.known else { return try checkPromises(row) }
+        // Fails loudly once fixed, so the note in real-skew.tsv is removed with it.
+        withKnownIssue(Comment(rawValue: known)) { try checkPromises(row) }
+    }
+
+    static func checkPromises(_ row: Row) throws {
         let dpi = row.path.hasSuffix(".pdf") ? 150.0 : 200.0
         let result = try Detector.detect(file: row.path, dpi: dpi, fullResolution: true)
         let skew = result.skewDegrees ?? 0
@@ -47,6 +57,6 @@ import Testing
     @Test func theCommittedSetIsThere() {
         // Guards against the list and the folder drifting apart (a renamed file would silently
         // drop out of the parameterised test above).
-        #expect(Self.rows(root: "repo").count >= 9)
+        #expect(Self.rows(root: "repo").count >= 31)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import QuireImaging
+@testable import QuirePageAnalysis
 import VipsBridge
 import QuireTestSupport
 

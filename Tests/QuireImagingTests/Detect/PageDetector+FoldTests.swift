@@ -1,5 +1,6 @@
 import Testing
 @testable import QuireImaging
+@testable import QuirePageAnalysis
 
 /// A sheet folded across is its two panels together, held whole; two pictures side by side on
 /// a page, or two sheets with the desk between them, are not.

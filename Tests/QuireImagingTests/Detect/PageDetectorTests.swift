@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import QuireImaging
+@testable import QuirePageAnalysis
 
 @Suite struct PageDetectorTests {
     struct Case: Sendable, CustomTestStringConvertible {

@@ -1,5 +1,6 @@
 import Testing
 @testable import QuireImaging
+@testable import QuirePageAnalysis
 
 #if canImport(Glibc)
     import Glibc

@@ -88,6 +88,6 @@ import Testing
     }
 
     @Test func theSetIsThere() {
-        #expect(Self.photos().count >= 54)
+        #expect(Self.photos().count >= 66)
     }
 }

@@ -135,7 +135,8 @@ import VipsBridge
         .enabled(if: SIMDResample.available),
         arguments: [
             (1257, 1711, 1175, 1600, 3), (1175, 1600, 188, 256, 3), (901, 703, 257, 199, 1),
-            (7, 300, 1, 40, 3), (33, 17, 9, 5, 3), (61, 45, 23, 31, 3), (2481, 3508, 1131, 1600, 3)
+            (7, 300, 1, 40, 3), (33, 17, 9, 5, 3), (61, 45, 23, 31, 3), (2481, 3508, 1131, 1600, 3),
+            (33, 17, 9, 5, 1), (61, 45, 23, 31, 1), (2481, 3508, 1131, 1600, 1), (1240, 1754, 188, 256, 1)
         ])
     func vectorizedEqualsTheSwiftLoops(_ c: (Int, Int, Int, Int, Int)) {
         let (w, h, ow, oh, bands) = c
@@ -144,6 +145,38 @@ import VipsBridge
         let loops = Self.resize(src, w, h, bands, to: ow, oh, vectorized: false)
         #expect(fast.count == loops.count)
         #expect(zip(fast, loops).filter { $0 != $1 }.count == 0)
+    }
+
+    /// The grey horizontal pass runs in AVX2 (`SIMDResample.horizontal1`, scans' previews) and
+    /// gives, pixel by pixel, the sum of its own taps in tap order, as the Swift loop does: rows
+    /// of every length against the 8-pixel groups (a partial last group), shrinks and a copy.
+    @Test(
+        .enabled(if: SIMDResample.available),
+        arguments: [(1, 1), (9, 3), (17, 8), (1000, 257), (4152, 1076), (300, 300)])
+    func greyRowsInAVX2EqualTheirTapSums(_ c: (Int, Int)) {
+        let (width, outWidth) = c
+        let taps = FilterTaps(inputCount: width, span: Double(width), outputCount: outWidth)
+        let lanes = LaneWeights(taps, pixelsPerGroup: 8)
+        var line = [Float](repeating: 0, count: width + 3 * taps.maxCount + 4)
+        for i in 0..<width { line[i] = Float((i &* 7919) % 256) + (i % 3 == 0 ? 0.5 : 0) }
+        var expected = [UInt8](repeating: 0, count: outWidth)
+        for x in 0..<outWidth {
+            var total: Float = 0
+            for k in 0..<taps.count[x] { total += taps.weights[taps.offset[x] + k] * line[taps.first[x] + k] }
+            expected[x] = UInt8(min(max(total, 0), 255).rounded(.toNearestOrEven))
+        }
+        var out = [UInt8](repeating: 0, count: outWidth)
+        let done = line.withUnsafeBufferPointer { l in
+            taps.first.withUnsafeBufferPointer { f in
+                out.withUnsafeMutableBufferPointer { o in
+                    SIMDResample.horizontal1(
+                        line: l.baseAddress!, first: f.baseAddress!, octWeights: lanes.floats,
+                        taps: taps.maxCount, outWidth: outWidth, into: o.baseAddress!)
+                }
+            }
+        }
+        #expect(done)
+        #expect(out == expected)
     }
 
     /// An image averaged in 8 x 8 blocks whose last column and row of blocks are partial (what

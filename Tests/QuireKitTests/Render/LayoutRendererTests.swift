@@ -11,7 +11,7 @@ import VipsBridge
         let fixture = try OutputFixture.make(aspectRatios: aspects)
         defer { fixture.remove() }
         var options = RenderOptions()
-        options.layout = "pager"
+        options.layout = .pager
         options.offset = Point(x: 150, y: 0)
         options.viewport = Size(width: 390, height: 600)
         options.scale = 2
@@ -65,12 +65,13 @@ import VipsBridge
         let fixture = try OutputFixture.make(aspectRatios: aspects)
         defer { fixture.remove() }
         let viewport = Size(width: 390, height: 700)
-        let make = try #require(try RenderLayouts.layout(named: name).make)
+        let layoutName = try #require(LayoutName(rawValue: name))
+        let make = try #require(RenderLayouts.layout(layoutName).make)
         let layout = try make(
             RenderLayoutContext(viewport: viewport, aspectRatios: aspects, reference: LayoutReport.Viewport()))
         let offset = try #require(layout.offset(forIndex: 1))
         var options = RenderOptions()
-        options.layout = name
+        options.layout = layoutName
         options.offset = offset
         options.viewport = viewport
         options.background = .black
@@ -106,7 +107,7 @@ import VipsBridge
             let makeState = try #require(entry.state)
             let state = try makeState(context, 2, progress)
             var options = RenderOptions()
-            options.layout = "strip"
+            options.layout = .strip
             options.animation = animation
             options.index = 2
             options.progress = progress
@@ -141,7 +142,7 @@ import VipsBridge
         strip.scale = 2
         _ = try StripBuilder.build(try fixture.folder(), options: strip)
         var options = RenderOptions()
-        options.layout = "strip"
+        options.layout = .strip
         options.index = 3
         options.scale = 2
         let result = try LayoutRenderer.render(try fixture.folder(), options: options)
@@ -197,7 +198,7 @@ import VipsBridge
         defer { fixture.remove() }
         for format in [VIPSImage.SaveFormat.gif, .webp] {
             var options = RenderOptions()
-            options.layout = "pager"
+            options.layout = .pager
             options.viewport = Size(width: 120, height: 200)
             options.sweep = Sweep(from: 0, to: 240, steps: 5)
             options.format = format
@@ -224,12 +225,6 @@ import VipsBridge
             var options = RenderOptions()
             change(&options)
             _ = try LayoutRenderer.render(folder, options: options)
-        }
-        #expect(
-            throws: OutputFolderError.unknownLayout(
-                name: "grid", known: ["pager", "strip", "halves", "carousel", "featured"])
-        ) {
-            try render { $0.layout = "grid" }
         }
         #expect(throws: OutputFolderError.unknownPage(index: 7, count: 3)) { try render { $0.index = 7 } }
         #expect(throws: OutputFolderError.self) {

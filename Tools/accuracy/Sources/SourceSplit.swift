@@ -24,16 +24,12 @@ struct PhotoSource: Hashable, Comparable {
     }
 }
 
-/// Whatever is fitted from labelled photos (the verifier's weights, issue 36 section 2).
-protocol SourceFit {}
-
-/// The leave-one-source-out hook: fits, from every labelled photo except `source`'s, what the
-/// detector learns from data, so that `source` is scored as a source the fit never saw.
-/// Nothing in the detector is fitted yet (its thresholds are set by hand), so there is nothing
-/// to refit and every source is scored by the rules alone; a fitted verifier goes here and its
-/// result is handed to the detector for that source's photos.
-func refit(excluding source: String, truth: [String: [String: Any]]) -> (any SourceFit)? {
-    nil
+/// The leave-one-source-out hook: the verifier fitted (`PageVerifier.fit`, the one fit) on the
+/// candidate table's rows of every source except `source`, so that `source` is scored as a
+/// source the fit never saw. The hand-set rules are not fitted and score every source as they are.
+func refit(excluding source: String, rows: [CandidateRow]) -> PageVerifier {
+    let training = rows.filter { $0.source != source }
+    return PageVerifier.fit(features: training.map(\.features), labels: training.map(\.isPage))
 }
 
 /// Per-source scores of one photo set, printed held-out first, then in-sample, each labelled.
@@ -53,7 +49,7 @@ struct SourceReport {
             let group = scores.keys.filter { $0.heldOut == heldOut }.sorted()
             out.append(
                 heldOut
-                    ? "held-out sources (\(group.count); the rules were never tuned on them; leave-one-source-out, nothing fitted yet):"
+                    ? "held-out sources (\(group.count); the rules were never tuned on them; the rules: nothing fitted):"
                     : "in-sample: tuned-on sources (\(group.count); the rules were tuned on these photos):")
             guard !group.isEmpty else { continue }
             var all = Scores()

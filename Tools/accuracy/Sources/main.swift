@@ -90,6 +90,9 @@ var verbose = false
 var repeats = 1
 var fullResolution = true
 var datasets: [String] = []
+// The verifier's modes (Verifier.swift), and the candidate table its per-source refits read.
+var dumpTable: String? = nil, fitTable: (String, String)? = nil, reportTable: String? = nil
+var reliabilityCSV: String? = nil, verifierTable: String? = nil
 while !args.isEmpty {
     let a = args.removeFirst()
     switch a {
@@ -102,9 +105,24 @@ while !args.isEmpty {
     case "--verbose", "-v": verbose = true
     case "--fast": fullResolution = false
     case "--repeat": repeats = max(1, Int(args.removeFirst()) ?? 1)
+    case "--dump-candidates": dumpTable = args.removeFirst()
+    case "--fit-verifier": fitTable = (args.removeFirst(), args.removeFirst())
+    case "--verifier-report": reportTable = args.removeFirst()
+    case "--reliability-csv": reliabilityCSV = args.removeFirst()
+    case "--verifier": verifierTable = args.removeFirst()
     default: datasets.append(a)
     }
 }
+
+do {
+    if let dumpTable { try dumpCandidates(datasets: datasets, to: dumpTable); exit(0) }
+    if let fit = fitTable { try fitVerifier(table: fit.0, output: fit.1); exit(0) }
+    if let reportTable { try verifierReport(table: reportTable, curve: reliabilityCSV); exit(0) }
+} catch {
+    print("QuireAccuracy: \(error)")
+    exit(2)
+}
+let verifierRows = try verifierTable.map { try CandidateTable.parse(String(contentsOfFile: $0, encoding: .utf8)) }
 
 var peerResults: [String: [String: (Quad?, Double?)]] = [:]
 for (name, file) in peers {
@@ -164,12 +182,15 @@ for dataset in datasets {
     let sourceOf = names.map { name in truth[name].flatMap(PhotoSource.init(entry:)) }
     let ordered = zip(names, sourceOf).sorted { ($0.1?.name ?? "", $0.0) < ($1.1?.name ?? "", $1.0) }
     var fittedFor: String? = nil
+    var verified = Scores(), verifiedBySource = SourceReport()
+    // Photos without a source (the generated sets) are left out of the fit as their set.
+    var verifier = verifierRows.map { refit(excluding: candidateSet(dataset) ?? "", rows: $0) }
     for (name, source) in ordered {
         let path = (dataset as NSString).appendingPathComponent(name)
         guard let entry = truth[name], let t = quad(from: entry["corners"]) else { continue }
         if let source, source.name != fittedFor {
             fittedFor = source.name
-            _ = refit(excluding: source.name, truth: truth)
+            verifier = verifierRows.map { refit(excluding: source.name, rows: $0) }
         }
         let size = entry["display_size"] as? [Int] ?? [0, 0]
         do {
@@ -199,6 +220,17 @@ for dataset in datasets {
                 confidence: r.confidence)
             if let source {
                 bySource.add(source, truth: t, quad: r.quad, width: r.width, height: r.height, confidence: r.confidence)
+            }
+            if let verifier {
+                var v = try Detector.detect(file: path, fullResolution: fullResolution, verifier: verifier)
+                if v.skewDegrees != nil, v.quad == nil { v.quad = scanRegion(path, width: v.width, height: v.height) }
+                verified.add(
+                    truth: t, quad: v.quad, width: v.width, height: v.height, ms: v.detectionMilliseconds,
+                    confidence: v.confidence)
+                if let source {
+                    verifiedBySource.add(
+                        source, truth: t, quad: v.quad, width: v.width, height: v.height, confidence: v.confidence)
+                }
             }
             if let q = r.quad, let paper = entry["paper_aspect"] as? Double {
                 quire.addAspect(
@@ -240,6 +272,11 @@ for dataset in datasets {
     // Held-out sources first, then in-sample, then the whole set (both pooled).
     for line in bySource.lines() { print(line) }
     print(quire.line("quire") + "  taken as photo: \(asPhoto)" + (bySource.scores.isEmpty ? "" : "  (all sources)"))
+    if verifier != nil {
+        print("the fitted verifier, refitted without each scored source (leave-one-source-out):")
+        for line in verifiedBySource.lines() { print("  " + line) }
+        print(verified.line("verifier") + (verifiedBySource.scores.isEmpty ? "" : "  (all sources)"))
+    }
     scoreSpreads(dataset: dataset, truth: truth)
     for (peer, s) in peerScores.sorted(by: { $0.key < $1.key }) { print(s.line(peer)) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import QuireImaging
 import QuireLayout
+import Synchronization
 
 /// `POST /api/corrections` of `quire view OUT --serve` (docs/security.md, the review contract):
 /// the review saves its corrections file into OUT and the batch is run again with it, redoing
@@ -113,21 +114,21 @@ public final class CorrectionsEndpoint: Sendable {
 }
 
 /// The sources whose pages a rerun wrote anew, behind one lock.
-private final class WrittenPages: @unchecked Sendable {
-    private let lock = NSLock()
-    private var pages = Set<String>()
-    func add(_ source: String, _ page: Int) { lock.withLock { _ = pages.insert("\(page)\u{0}\(source)") } }
-    func contains(_ source: String, _ page: Int) -> Bool { lock.withLock { pages.contains("\(page)\u{0}\(source)") } }
+private final class WrittenPages: Sendable {
+    private let pages = Mutex(Set<String>())
+    func add(_ source: String, _ page: Int) { pages.withLock { _ = $0.insert("\(page)\u{0}\(source)") } }
+    func contains(_ source: String, _ page: Int) -> Bool { pages.withLock { $0.contains("\(page)\u{0}\(source)") } }
 }
 
 /// One reprocess at a time.
-private final class RunFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var busy = false
+private final class RunFlag: Sendable {
+    private let busy = Mutex(false)
     func begin() -> Bool {
-        lock.withLock {
-            if busy { return false }; busy = true; return true
+        busy.withLock { busy in
+            if busy { return false }
+            busy = true
+            return true
         }
     }
-    func end() { lock.withLock { busy = false } }
+    func end() { busy.withLock { $0 = false } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -388,22 +389,21 @@ public final class StaticServer: Sendable {
 }
 
 /// The number of connections being served, behind one lock.
-private final class ConnectionCount: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
+private final class ConnectionCount: Sendable {
+    private let count = Mutex(0)
 
-    var value: Int { lock.withLock { count } }
+    var value: Int { count.withLock { $0 } }
 
     /// Counts one more connection unless `limit` are being served already.
     func enter(limit: Int) -> Bool {
-        lock.withLock {
+        count.withLock { count in
             guard count < limit else { return false }
             count += 1
             return true
         }
     }
 
-    func leave() { lock.withLock { count -= 1 } }
+    func leave() { count.withLock { $0 -= 1 } }
 }
 
 /// The server could not start.

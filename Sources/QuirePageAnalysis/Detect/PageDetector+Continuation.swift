@@ -1,0 +1,243 @@
+/// A page's corner is where its edges stop.
+///
+/// A ruled line, a fold or a shadow boundary across a page is as straight and as well
+/// supported as the page's own edge, so a quad closed by it scores like the page (a notebook
+/// page running off the bottom of the frame, cut at a shadowed line 80 % down, at confidence
+/// 0.86; pinned by `PageDetectorContinuationTests.pageRunningOffTheFrameIsNotCutAtAFold`). What gives it away is that the page's
+/// edges do not stop there: the two sides meeting such a line run on past its corners as far as
+/// the page goes (in either polarity: a printed page's edge beside a dark picture has the other
+/// polarity than beside white paper). At a true corner they stop, or carry on as unrelated
+/// background at most.
+extension PageDetector {
+    /// Confidence kept by a quad that the page's edges run on past on one side while the other
+    /// leaves the frame: a true page on a background that happens to line up with it stays
+    /// found (1 -> 0.8), a quad closed by a line across the page at 0.9 falls under `minConfidence`.
+    static let runsOnPenalty = 0.8
+    /// Highest confidence of a quad with a side on the frame's edge (a page running off it):
+    /// three edges seen, the fourth inferred.
+    static let frameSideConfidence = 0.85
+    /// Confidence kept by a quad with a side both of whose neighbours run on past it, when no
+    /// edge beyond it is found: always under `minConfidence`, the frame is kept.
+    static let cutInsidePenalty = 0.6
+
+    /// `best` once its sides are checked for lines across the page. A side both of whose
+    /// neighbours run on past it (a fold, a rule between panels) moves out to the frame's edge
+    /// when both run on to it, else to the page's edge beyond it when a candidate has one that
+    /// stops there, else to the whole sheet when the panel beyond a fold is a candidate too, else
+    /// the quad is unsure. One neighbour running on while the other leaves the frame makes the
+    /// quad less sure.
+    static func checkedForLinesAcross(
+        _ best: QuadCandidate, on work: WorkImage, candidates: [QuadCandidate],
+        fullWidth: Int, fullHeight: Int, scale: Double,
+        minConfidence: Double = 0.75
+    ) -> QuadCandidate {
+        guard let ways = work.waysOnPast(best) else { return best }
+        var checked = best
+        if let k = ways.firstIndex(where: \.cutInside) {
+            if let whole = work.extendedToFrame(
+                best, ways: ways, fullWidth: fullWidth, fullHeight: fullHeight, scale: scale)
+            {
+                checked = whole
+                checked.confidence = min(checked.confidence, frameSideConfidence)
+            } else {
+                let outer = work.outwardAlternative(best, side: k, candidates: candidates)
+                // The page's edge beyond a fold stops at both ends. A neighbour still running on
+                // past it makes it one more line across the page, and the quad as unsure as the
+                // one it replaced (a row of picture boxes widened by one box; pinned by
+                // `PageDetectorOutwardAlternativeTests.aRowOfBoxesWidenedByOneBoxIsNotThePage`).
+                let outerRunsOn =
+                    outer.map { outer in
+                        guard let moved = outer.lines.firstIndex(where: { !best.lines.contains($0) }),
+                            let way = work.waysOnPast(outer)?[moved]
+                        else { return false }
+                        return way.before.runsOn == true || way.after.runsOn == true
+                    } ?? true
+                if let outer, !outerRunsOn {
+                    checked = outer
+                } else if let folded = work.foldedPanels(
+                    best, fold: k, candidates: candidates,
+                    minConfidence: minConfidence)
+                {
+                    checked = folded
+                } else {
+                    checked = outer ?? best
+                    checked.confidence *= cutInsidePenalty
+                }
+            }
+        } else if ways.indices.contains(where: { work.sheetGoesOnPast(best, side: $0, ways: ways[$0]) }) {
+            checked.confidence *= cutInsidePenalty
+        } else if ways.contains(where: \.runsOn) {
+            checked.confidence *= runsOnPenalty
+        }
+        return checked
+    }
+}
+
+extension WorkImage {
+    /// How far past a corner a side is followed, as a share of the image's short side.
+    static let continuationReach = 0.08
+    /// Gap left after the corner before following (blur and a rounded corner).
+    static let continuationGap = 0.015
+    /// Support (share of the followed length) above which a side runs on.
+    static let continuationSupport = 0.6
+
+    /// How side `s` of `candidate` goes on past `corner`, away from its other end `other`.
+    struct WayOn {
+        /// Whether it runs on for `continuationReach` (nil: the frame's edge comes first).
+        var runsOn: Bool?
+        /// Whether it runs on all the way to the frame's edge, and which edge that is
+        /// (0 left, 1 top, 2 right, 3 bottom).
+        var toFrame: Bool
+        var border: Int
+    }
+
+    /// How the two sides meeting one side of a quad go on past its corners: the side before
+    /// it, then the side after it.
+    struct WaysPast {
+        var before: WayOn, after: WayOn
+        /// Both run on: the side is a line across the page (a fold, a rule between panels).
+        var cutInside: Bool { before.runsOn == true && after.runsOn == true }
+        /// One runs on, and the other runs on too or leaves the frame there.
+        var runsOn: Bool {
+            (before.runsOn == true || after.runsOn == true) && before.runsOn != false && after.runsOn != false
+        }
+    }
+
+    /// How the line `support` is measured on goes on past `corner`, away from `other`.
+    func wayOn(_ support: LineSupport, corner: (Double, Double), other: (Double, Double)) -> WayOn {
+        let minDim = Double(min(width, height))
+        let reach = Self.continuationReach * minDim, gap = Self.continuationGap * minDim
+        let (w, h) = (Double(width), Double(height))
+        let dx = corner.0 - other.0, dy = corner.1 - other.1
+        let len = (dx * dx + dy * dy).squareRoot()
+        guard len > 1 else { return WayOn(runsOn: false, toFrame: false, border: 0) }
+        let ux = dx / len, uy = dy / len
+        let start = (corner.0 + ux * gap, corner.1 + uy * gap)
+        // Distance to the frame's edge (1 px in) along the way on, and which edge it is.
+        var toEdge = Double.infinity, border = 0
+        for (p, u, low, high, lowBorder, highBorder) in [
+            (start.0, ux, 1.0, w - 2, 0, 2), (start.1, uy, 1.0, h - 2, 1, 3)
+        ] {
+            if u > 1e-9, (high - p) / u < toEdge { toEdge = (high - p) / u; border = highBorder }
+            if u < -1e-9, (low - p) / u < toEdge { toEdge = (low - p) / u; border = lowBorder }
+        }
+        func supported(_ length: Double) -> Bool {
+            let ta = support.parameter(start.0, start.1)
+            let tb = support.parameter(start.0 + ux * length, start.1 + uy * length)
+            // Either polarity: a printed page is not one colour, so its edge beside a dark
+            // picture has the other polarity than beside white paper.
+            return max(support.coverage(ta, tb, positive: true), support.coverage(ta, tb, positive: false))
+                >= Self.continuationSupport
+        }
+        let runsOn: Bool? = toEdge < 0.5 * reach ? nil : supported(min(reach, toEdge))
+        let toFrame = runsOn == true && toEdge > 0 && toEdge.isFinite && supported(toEdge)
+        return WayOn(runsOn: runsOn, toFrame: toFrame, border: border)
+    }
+
+    /// For each side k of `candidate` (joining corners k-1 and k): how the two sides meeting it
+    /// go on past its corners.
+    func waysOnPast(_ candidate: QuadCandidate) -> [WaysPast]? {
+        guard let corners = PageDetector.corners(of: candidate.lines) else { return nil }
+        let supports = candidate.lines.map { support(for: $0) }
+        // corners(of:) gives side i ∩ side i+1 at index i: side k runs from corners[k-1] to corners[k].
+        return (0..<4).map { k in
+            let before = (k + 3) % 4, after = (k + 1) % 4
+            return WaysPast(
+                before: wayOn(supports[before], corner: corners[before], other: corners[(k + 2) % 4]),
+                after: wayOn(supports[after], corner: corners[k], other: corners[after]))
+        }
+    }
+
+    /// Least step, in levels, from the surroundings beyond a running-on edge up to the band
+    /// beyond a side for that band to count as the sheet going on.
+    static let sheetStep: Float = 40
+
+    /// Whether the sheet goes on past side `k` of `candidate`: one side meeting it runs on to
+    /// the frame's edge past it, and what lies just beyond side `k` is light, grey paper, much
+    /// lighter than the surroundings beyond the running-on edge. A grey band printed down a
+    /// page's margin is that: darker than the paper, so the paper check does not see it, and
+    /// bounded by the page's own edges running on (a page cut at its grey band at confidence 1;
+    /// pinned by `PageDetectorContinuationTests.aGreyBandPrintedDownAPageIsTheSheetGoingOn`). A page on a desk has the same desk beyond both sides.
+    func sheetGoesOnPast(_ candidate: QuadCandidate, side k: Int, ways: WaysPast) -> Bool {
+        let running: Int
+        switch (ways.before.runsOn, ways.after.runsOn) {
+        case (true, false) where ways.before.toFrame: running = (k + 3) % 4
+        case (false, true) where ways.after.toFrame: running = (k + 1) % 4
+        default: return false
+        }
+        guard let corners = PageDetector.corners(of: candidate.lines) else { return false }
+        let centre = PageDetector.centroid(corners)
+        let d = 0.03 * Double(min(width, height))
+        /// Level (brightest channel) and saturation along side `s`, `offset` outward.
+        func samples(_ s: Int, offset: Double) -> [(level: Float, saturation: Float)] {
+            let a = corners[(s + 3) % 4], b = corners[s]
+            let line = candidate.lines[s]
+            let out = line.distance(centre.0, centre.1) > 0 ? -1.0 : 1.0
+            return stride(from: 0.2, through: 0.8, by: 0.1).compactMap { t in
+                let x = a.0 + (b.0 - a.0) * t + line.nx * out * offset
+                let y = a.1 + (b.1 - a.1) * t + line.ny * out * offset
+                return colour(x, y)
+            }
+        }
+        func median(_ v: [Float]) -> Float? { v.isEmpty ? nil : v.sorted()[v.count / 2] }
+        let beyond = samples(k, offset: d), around = samples(running, offset: d), paper = samples(k, offset: -d)
+        guard beyond.count >= 4, around.count >= 4, paper.count >= 4,
+            let band = median(beyond.map(\.level)), let bandSaturation = median(beyond.map(\.saturation)),
+            let surroundings = median(around.map(\.level)), let light = paper.map(\.level).max()
+        else { return false }
+        return band - surroundings >= Self.sheetStep && bandSaturation <= 25 && band >= light - 70
+    }
+
+    /// Brightest channel and saturation (max - min) of the working copy at (x, y), or nil off it.
+    func colour(_ x: Double, _ y: Double) -> (level: Float, saturation: Float)? {
+        let xi = Int(x.rounded()), yi = Int(y.rounded())
+        guard xi >= 0, yi >= 0, xi < width, yi < height else { return nil }
+        let values = planes.map { $0[yi * width + xi] }
+        return (values.max()!, values.max()! - values.min()!)
+    }
+
+    /// The best of `candidates` that keeps three sides of `inner` and moves the fourth (`side`)
+    /// outward, to a side that is not itself a line across the page: the page's own edge
+    /// beyond a fold. Nil when there is none.
+    func outwardAlternative(_ inner: QuadCandidate, side k: Int, candidates: [QuadCandidate]) -> QuadCandidate? {
+        let kept = (0..<4).filter { $0 != k }.map { inner.lines[$0] }
+        guard let innerCorners = PageDetector.corners(of: inner.lines) else { return nil }
+        let area = Polygon(innerCorners.map { Point(x: $0.0, y: $0.1) }).area
+        return candidates.filter { c in
+            guard kept.allSatisfy({ c.lines.contains($0) }),
+                let corners = PageDetector.corners(of: c.lines),
+                Polygon(corners.map { Point(x: $0.0, y: $0.1) }).area > area * 1.05
+            else { return false }
+            return !(waysOnPast(c)?.contains(where: \.cutInside) ?? false)
+        }.max { $0.score < $1.score }
+    }
+
+    /// `candidate` with a side both of whose neighbours run on to the same edge of the frame
+    /// moved out to that edge (a page running off the frame, first cut at a fold or a line
+    /// across it), or nil when no side is like that. At most one side moves: a page running off
+    /// two edges is taken whole by nobody's guess.
+    func extendedToFrame(
+        _ candidate: QuadCandidate, ways: [WaysPast], fullWidth: Int, fullHeight: Int,
+        scale: Double
+    ) -> QuadCandidate? {
+        let moving = ways.indices.filter { k in
+            ways[k].before.toFrame && ways[k].after.toFrame && ways[k].before.border == ways[k].after.border
+        }
+        guard moving.count == 1, let k = moving.first else { return nil }
+        let border = ways[k].before.border
+        // The frame's edge in working-copy pixel centres (x_full = (x + 0.5)·scale − 0.5).
+        let edge: PageDetector.Line
+        switch border {
+        case 0: edge = PageDetector.Line(nx: 1, ny: 0, c: -0.5)
+        case 1: edge = PageDetector.Line(nx: 0, ny: 1, c: -0.5)
+        case 2: edge = PageDetector.Line(nx: 1, ny: 0, c: Double(fullWidth) / scale - 0.5)
+        default: edge = PageDetector.Line(nx: 0, ny: 1, c: Double(fullHeight) / scale - 0.5)
+        }
+        // Only a side lying across the way the page runs on (within 30 degrees of the edge).
+        let side = candidate.lines[k]
+        guard abs(side.nx * edge.nx + side.ny * edge.ny) >= 0.866 else { return nil }
+        var moved = candidate
+        moved.lines[k] = edge
+        return moved
+    }
+}

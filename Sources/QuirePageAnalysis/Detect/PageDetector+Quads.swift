@@ -1,0 +1,239 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How much aligned gradient lies under one line, per unit of length, as prefix sums for both
+/// polarities, so that any segment's support costs O(1).
+struct LineSupport {
+    var line: PageDetector.Line
+    /// Parameter of the first sample along the line direction (-ny, nx) from the foot point.
+    var tMin: Double
+    /// Prefix sums: positive (gradient along +n) and negative support.
+    var pos: [Float]
+    var neg: [Float]
+
+    /// Support of the segment between parameters ta and tb for gradients along +n (`positive`)
+    /// or -n, as a share of its length; parts outside the image count as unsupported.
+    func coverage(_ ta: Double, _ tb: Double, positive: Bool) -> Double {
+        var a = min(ta, tb), b = max(ta, tb)
+        let length = b - a
+        guard length > 1 else { return 0 }
+        // Corners are blurred: leave a little out at both ends.
+        let margin = min(4, length * 0.1)
+        a += margin; b -= margin
+        let n = pos.count - 1
+        let ka = max(0, min(n, Int((a - tMin).rounded())))
+        let kb = max(0, min(n, Int((b - tMin).rounded())))
+        guard kb > ka else { return 0 }
+        let p = positive ? pos : neg
+        return Double(p[kb] - p[ka]) / (b - a)
+    }
+
+    func parameter(_ x: Double, _ y: Double) -> Double { -line.ny * x + line.nx * y }
+}
+
+extension WorkImage {
+    /// The support profile of a line over this image.
+    func support(for line: PageDetector.Line) -> LineSupport {
+        let (w, h) = (width, height)
+        let px = line.c * line.nx, py = line.c * line.ny
+        let dx = -line.ny, dy = line.nx
+        var lo = -Double(w + h), hi = Double(w + h)
+        func clip(_ p: Double, _ d: Double, _ minV: Double, _ maxV: Double) {
+            if abs(d) < 1e-9 {
+                if p < minV || p > maxV { lo = 1; hi = 0 }
+            } else {
+                let t1 = (minV - p) / d, t2 = (maxV - p) / d
+                lo = max(lo, min(t1, t2)); hi = min(hi, max(t1, t2))
+            }
+        }
+        clip(px, dx, 1, Double(w - 2))
+        clip(py, dy, 1, Double(h - 2))
+        // tMin is measured from the foot point; convert to the global parameter used by callers.
+        let foot = -line.ny * px + line.nx * py
+        guard hi > lo else { return LineSupport(line: line, tMin: foot, pos: [0], neg: [0]) }
+        let count = Int(hi - lo) + 1
+        var pos = [Float](repeating: 0, count: count + 1), neg = pos
+        let t = threshold
+        let nx = Float(line.nx), ny = Float(line.ny)
+        gx.withUnsafeBufferPointer { GX in
+            gy.withUnsafeBufferPointer { GY in
+                for k in 0..<count {
+                    let tt = lo + Double(k)
+                    let x = px + tt * dx, y = py + tt * dy
+                    var bestP: Float = 0, bestN: Float = 0
+                    for o in -1...1 {
+                        let xi = Int((x + Double(o) * line.nx).rounded()), yi = Int((y + Double(o) * line.ny).rounded())
+                        if xi < 1 || yi < 1 || xi >= w - 1 || yi >= h - 1 { continue }
+                        let i = yi * w + xi
+                        let gn = GX[i] * nx + GY[i] * ny
+                        let gt = -GX[i] * ny + GY[i] * nx
+                        if abs(gt) > 0.45 * abs(gn) { continue }
+                        let v = min(1, abs(gn) / t)
+                        if gn > 0 { bestP = max(bestP, v) } else { bestN = max(bestN, v) }
+                    }
+                    pos[k + 1] = pos[k] + bestP
+                    neg[k + 1] = neg[k] + bestN
+                }
+            }
+        }
+        return LineSupport(line: line, tMin: foot + lo, pos: pos, neg: neg)
+    }
+
+    /// Widest angle between two lines taken as opposite sides of one quad (perspective tilts them).
+    static let maximumPairAngle = 35.0 * .pi / 180
+    /// Narrowest gap between opposite sides, measured at the image centre, as a share of its short side.
+    static let minimumPairSeparation = 0.06
+    /// Narrowest angle between a quad's two pairs of sides (a page's corners are near right angles).
+    static let minimumCrossingAngle = 45.0 * .pi / 180
+    /// How far outside the image a corner may lie, as a share of its width or height.
+    static let cornerOvershoot = 0.03
+    /// Smallest quad area, as a share of the image: anything smaller is print, not a page.
+    static let minimumQuadArea = 0.02
+    /// Largest quad area, as a share of the image: the frame itself is no candidate.
+    static let maximumQuadArea = 0.995
+    /// Shortest side, as a share of the image's short side.
+    static let minimumSideLength = 0.04
+    /// Least support of the weakest side: a quad with a side this bare is no page.
+    static let minimumSideCoverage = 0.25
+
+    /// Scores every quad made of two near-parallel pairs of lines and returns the best one.
+    /// - Complexity: O(P²) for the P near-parallel pairs, each candidate O(1).
+    func bestQuad(lines: [PageDetector.Line]) -> QuadCandidate? {
+        quadCandidates(lines: lines, keep: 1).first
+    }
+
+    /// The `keep` best-scoring quads made of two near-parallel pairs of lines, best first.
+    /// - Complexity: O(P²) for the P near-parallel pairs, each candidate O(1), plus keeping
+    ///   the best `keep` (O(keep) per improvement).
+    func quadCandidates(lines: [PageDetector.Line], keep: Int) -> [QuadCandidate] {
+        let supports = lines.map { support(for: $0) }
+        let angles = lines.map { atan2($0.ny, $0.nx) }
+        let pairs = parallelPairs(lines: lines, angles: angles)
+        var kept: [QuadCandidate] = []
+        for p in 0..<pairs.count {
+            for q in (p + 1)..<pairs.count {
+                guard let candidate = candidate(pairs[p], pairs[q], lines: lines, supports: supports) else { continue }
+                let score = candidate.score
+                if kept.count < keep || score > kept[kept.count - 1].score {
+                    let at = kept.firstIndex { $0.score < score } ?? kept.count
+                    kept.insert(candidate, at: at)
+                    if kept.count > keep { kept.removeLast() }
+                }
+            }
+        }
+        return kept
+    }
+
+    /// Two lines that may be opposite sides of a quad (indices into the lines), and their mean
+    /// undirected angle.
+    struct ParallelPair { var i: Int, j: Int, angle: Double }
+
+    /// The angle between two undirected lines whose angles differ by `a`, in 0...pi/2.
+    static func folded(_ a: Double) -> Double {
+        var d = abs(a).truncatingRemainder(dividingBy: .pi)
+        if d > .pi / 2 { d = .pi - d }
+        return d
+    }
+
+    /// Every pair of near-parallel lines that do not meet inside the image and lie far enough
+    /// apart to be opposite sides of a page.
+    /// - Complexity: O(L²) for L lines.
+    func parallelPairs(lines: [PageDetector.Line], angles: [Double]) -> [ParallelPair] {
+        let (w, h) = (Double(width), Double(height))
+        let minDim = min(w, h)
+        let n = lines.count
+        var pairs: [ParallelPair] = []
+        for i in 0..<n {
+            for j in (i + 1)..<n {
+                let d = Self.folded(angles[i] - angles[j])
+                guard d <= Self.maximumPairAngle else { continue }
+                if let p = lines[i].intersection(lines[j]),
+                    p.0 > -0.1 * w, p.0 < 1.1 * w, p.1 > -0.1 * h, p.1 < 1.1 * h
+                {
+                    continue
+                }
+                // Separation measured at the image centre.
+                let sep = abs(
+                    lines[j].distance(w / 2, h / 2) - lines[i].distance(w / 2, h / 2)
+                        * (lines[i].nx * lines[j].nx + lines[i].ny * lines[j].ny < 0 ? -1 : 1))
+                guard sep >= Self.minimumPairSeparation * minDim else { continue }
+                // Mean undirected angle.
+                var aj = angles[j]
+                while aj - angles[i] > .pi / 2 { aj -= .pi }
+                while aj - angles[i] < -.pi / 2 { aj += .pi }
+                pairs.append(ParallelPair(i: i, j: j, angle: (angles[i] + aj) / 2))
+            }
+        }
+        return pairs
+    }
+
+    /// The quad closed by two pairs of lines, scored, or nil when it is no plausible page
+    /// (corners far outside the image, not convex, too small or too large, a side too short or
+    /// too bare).
+    /// - Complexity: O(1).
+    func candidate(
+        _ A: ParallelPair, _ B: ParallelPair, lines: [PageDetector.Line], supports: [LineSupport]
+    ) -> QuadCandidate? {
+        let (w, h) = (Double(width), Double(height))
+        let minDim = min(w, h)
+        let imageArea = w * h
+        if A.i == B.i || A.i == B.j || A.j == B.i || A.j == B.j { return nil }
+        guard Self.folded(A.angle - B.angle) >= Self.minimumCrossingAngle else { return nil }
+        let sideIdx = [A.i, B.i, A.j, B.j]
+        var corners: [(Double, Double)] = []
+        corners.reserveCapacity(4)
+        let overshoot = Self.cornerOvershoot
+        for k in 0..<4 {
+            guard let c = lines[sideIdx[k]].intersection(lines[sideIdx[(k + 1) % 4]]),
+                c.0 > -overshoot * w, c.0 < (1 + overshoot) * w, c.1 > -overshoot * h, c.1 < (1 + overshoot) * h
+            else { return nil }
+            corners.append(c)
+        }
+        // Convex, large enough, sane angles.
+        var area2 = 0.0
+        var sign = 0.0
+        for k in 0..<4 {
+            let a = corners[k], b = corners[(k + 1) % 4], c = corners[(k + 2) % 4]
+            area2 += a.0 * b.1 - b.0 * a.1
+            let cross = (b.0 - a.0) * (c.1 - b.1) - (b.1 - a.1) * (c.0 - b.0)
+            if sign == 0 { sign = cross } else if (sign > 0) != (cross > 0) { return nil }
+        }
+        let area = abs(area2) / 2
+        guard area >= Self.minimumQuadArea * imageArea, area <= Self.maximumQuadArea * imageArea else { return nil }
+        let centre = PageDetector.centroid(corners)
+        var lengths = [Double](repeating: 0, count: 4)
+        var covBright = [Double](repeating: 0, count: 4), covDark = covBright
+        for k in 0..<4 {
+            let s = supports[sideIdx[k]]
+            let a = corners[(k + 3) % 4], b = corners[k]
+            let len = ((a.0 - b.0) * (a.0 - b.0) + (a.1 - b.1) * (a.1 - b.1)).squareRoot()
+            if len < Self.minimumSideLength * minDim { return nil }
+            lengths[k] = len
+            let ta = s.parameter(a.0, a.1), tb = s.parameter(b.0, b.1)
+            let outward = s.line.distance(centre.0, centre.1) > 0 ? -1.0 : 1.0
+            let posCov = s.coverage(ta, tb, positive: true)
+            let negCov = s.coverage(ta, tb, positive: false)
+            // Inside brighter: intensity falls going outward.
+            covBright[k] = outward > 0 ? negCov : posCov
+            covDark[k] = outward > 0 ? posCov : negCov
+        }
+        let perimeter = lengths.reduce(0, +)
+        var bright = 0.0, dark = 0.0
+        for k in 0..<4 { bright += covBright[k] * lengths[k]; dark += covDark[k] * lengths[k] }
+        let insideBrighter = bright >= dark
+        let cov = insideBrighter ? covBright : covDark
+        let mean = max(bright, dark) / perimeter
+        let minCov = cov.min()!
+        guard minCov >= Self.minimumSideCoverage else { return nil }
+        let areaFrac = area / imageArea
+        // Support dominates; the weakest side and (mildly) the area break ties.
+        let score = mean * mean * (0.4 + 0.6 * minCov) * pow(areaFrac, 0.2)
+        let confidence = max(0, min(1, 1.25 * (0.6 * mean + 0.4 * minCov) - 0.1))
+        return QuadCandidate(
+            lines: sideIdx.map { lines[$0] }, confidence: confidence,
+            insideBrighter: insideBrighter, score: score)
+    }
+}

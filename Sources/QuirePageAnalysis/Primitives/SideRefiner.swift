@@ -1,0 +1,141 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a side is measured on: the sum of the colour channels (0...765) at a sub-pixel
+/// position, bilinear, or nil outside the image.
+package protocol IntensityField {
+    var width: Int { get }
+    var height: Int { get }
+    func intensity(_ x: Double, _ y: Double) -> Double?
+}
+
+/// Interleaved 8-bit pixels (1 to 4 bands; grey counts three times). Borrowed: valid only
+/// while the caller keeps the pixels alive (a refinement call).
+struct InterleavedField: IntensityField {
+    let pixels: UnsafeBufferPointer<UInt8>
+    let width: Int
+    let height: Int
+    let bands: Int
+
+    @inline(__always)
+    func intensity(_ x: Double, _ y: Double) -> Double? {
+        guard x >= 0, y >= 0, x < Double(width - 1), y < Double(height - 1) else { return nil }
+        let p = pixels
+        let x0 = Int(x), y0 = Int(y)
+        let fx = x - Double(x0), fy = y - Double(y0)
+        let channels = bands >= 3 ? 3 : 1
+        let scale = bands >= 3 ? 1.0 : 3.0
+        var sum = 0.0
+        let i00 = (y0 * width + x0) * bands
+        let i10 = i00 + bands, i01 = i00 + width * bands, i11 = i01 + bands
+        for c in 0..<channels {
+            let top = Double(p[i00 + c]) * (1 - fx) + Double(p[i10 + c]) * fx
+            let bottom = Double(p[i01 + c]) * (1 - fx) + Double(p[i11 + c]) * fx
+            sum += top * (1 - fy) + bottom * fy
+        }
+        return sum * scale
+    }
+}
+
+/// Re-measures one side of the page on a larger copy: the sub-pixel position of the strongest
+/// edge of the expected polarity along the side's normal, at many points along the side, then a
+/// robust total-least-squares line through them.
+struct SideRefiner<Field: IntensityField> {
+    let field: Field
+
+    /// A better line for the side of `line` between `a` and `b`, or nil when too little of the
+    /// side shows a clear edge.
+    /// - Complexity: O(samples x searchRadius).
+    func refine(
+        _ line: PageDetector.Line, from a: (Double, Double), to b: (Double, Double),
+        insideBrighter: Bool, centroid: (Double, Double), searchRadius: Double
+    ) -> PageDetector.Line? {
+        let length = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot()
+        guard length > 8 else { return nil }
+        let dx = (b.0 - a.0) / length, dy = (b.1 - a.1) / length
+        let nx = line.nx, ny = line.ny
+        let outward = line.distance(centroid.0, centroid.1) > 0 ? -1.0 : 1.0
+        // Sign of the derivative along +n at the page edge.
+        let expected = insideBrighter ? -outward : outward
+        let radius = Int(searchRadius.rounded(.up))
+        let step = max(1.0, length / 300)
+        let start = length * 0.05, end = length * 0.95
+        var xs: [Double] = [], ys: [Double] = [], ws: [Double] = []
+        var tried = 0
+        do {
+            var s = start
+            var profile = [Double](repeating: 0, count: 2 * radius + 3)
+            while s <= end {
+                defer { s += step }
+                tried += 1
+                // Foot of the sample on the current line.
+                let qx0 = a.0 + s * dx, qy0 = a.1 + s * dy
+                let d0 = line.distance(qx0, qy0)
+                let qx = qx0 - d0 * nx, qy = qy0 - d0 * ny
+                var inside = true
+                for k in 0..<(2 * radius + 3) {
+                    let o = Double(k - radius - 1)
+                    var v = 0.0
+                    for along in -1...1 {
+                        guard
+                            let value = field.intensity(
+                                qx + o * nx + Double(along) * dx,
+                                qy + o * ny + Double(along) * dy)
+                        else { inside = false; break }
+                        v += value
+                    }
+                    if !inside { break }
+                    profile[k] = v
+                }
+                if !inside { continue }
+                var bestK = -1, bestV = 0.0
+                for k in 1..<(2 * radius + 2) {
+                    let dv = expected * (profile[k + 1] - profile[k - 1])
+                    if dv > bestV { bestV = dv; bestK = k }
+                }
+                // At least ~6 grey levels per pixel (3 channels x 3 samples x 2 px).
+                guard bestK > 1, bestK < 2 * radius + 1, bestV >= 100 else { continue }
+                let dm = expected * (profile[bestK] - profile[bestK - 2])
+                let dp = expected * (profile[bestK + 2] - profile[bestK])
+                let denom = dm - 2 * bestV + dp
+                var delta = denom < 0 ? 0.5 * (dm - dp) / denom : 0
+                delta = max(-0.5, min(0.5, delta))
+                let offset = Double(bestK - radius - 1) + delta
+                xs.append(qx + offset * nx); ys.append(qy + offset * ny); ws.append(bestV)
+            }
+        }
+        guard xs.count >= max(8, tried * 3 / 10) else { return nil }
+        var fitted = line
+        var keep = [Bool](repeating: true, count: xs.count)
+        for pass in 0..<3 {
+            var sw = 0.0, sx = 0.0, sy = 0.0
+            for i in xs.indices where keep[i] { sw += ws[i]; sx += ws[i] * xs[i]; sy += ws[i] * ys[i] }
+            guard sw > 0 else { return nil }
+            let mx = sx / sw, my = sy / sw
+            var cxx = 0.0, cyy = 0.0, cxy = 0.0
+            for i in xs.indices where keep[i] {
+                let ex = xs[i] - mx, ey = ys[i] - my
+                cxx += ws[i] * ex * ex; cyy += ws[i] * ey * ey; cxy += ws[i] * ex * ey
+            }
+            let theta = 0.5 * atan2(2 * cxy, cxx - cyy)
+            var fnx = -sin(theta), fny = cos(theta)
+            if fnx * nx + fny * ny < 0 { fnx = -fnx; fny = -fny }
+            fitted = PageDetector.Line(nx: fnx, ny: fny, c: fnx * mx + fny * my)
+            if pass == 2 { break }
+            var residuals = xs.indices.filter { keep[$0] }.map { abs(fitted.distance(xs[$0], ys[$0])) }
+            residuals.sort()
+            let mad = residuals[residuals.count / 2]
+            let limit = max(0.75, 3 * mad)
+            for i in xs.indices { keep[i] = abs(fitted.distance(xs[i], ys[i])) <= limit }
+            if keep.filter({ $0 }).count < 6 { return nil }
+        }
+        // The refined side must stay close to the one found on the small copy.
+        guard fitted.nx * nx + fitted.ny * ny > cos(3 * Double.pi / 180) else { return nil }
+        let mid = ((a.0 + b.0) / 2, (a.1 + b.1) / 2)
+        guard abs(fitted.distance(mid.0, mid.1) - line.distance(mid.0, mid.1)) <= searchRadius else { return nil }
+        return fitted
+    }
+}

@@ -1,0 +1,390 @@
+/// Skew estimation for flatbed scans: a projection-profile search over the "ink" of a small
+/// grey copy of the page.
+///
+/// Text lines, rules, table and picture edges and the page border against the scanner lid all
+/// make the horizontal projection of dark detail sharpest (highest sum of squares) when the
+/// projection direction follows them. The search runs coarse to fine: every 0.25 degree over
+/// +/-`searchRange` on a subsample with 2 px bins, then around the best few peaks with 1 px
+/// bins, down to 0.01 degree and a parabolic fit of the peak.
+package enum SkewEstimator {
+    /// Largest skew searched, in degrees: a photocopy laid crooked on the glass, not only a
+    /// sheet feeder's small angles (text turned up to 44 degrees is found within 0.01; pinned by
+    /// `ScanDeskewTests`' angle sweep).
+    static let searchRange = 45.0
+    /// Below this confidence the estimate is reported as 0 degrees (never a random angle).
+    package static let minimumConfidence = 0.15
+    /// Fewer ink pixels than this share of the image: a blank page.
+    static let minimumInkShare = 0.0005
+    /// The columns' sharpest projection must beat the rows' by this factor for the page's lines
+    /// to be taken as running up or down (a page lying a quarter turn round).
+    static let columnsWin = 1.25
+
+    /// Pixel positions of ink: pixels clearly darker than their neighbourhood mean.
+    ///
+    /// A local rather than global threshold keeps text on tinted paper, ignores a flat dark
+    /// scanner lid (only its boundary with the page counts, which follows the page edge) and
+    /// copes with uneven illumination.
+    /// - Complexity: O(width x height).
+    static func inkPoints(gray: [UInt8], width: Int, height: Int) -> (xs: [Float], ys: [Float], weights: [Float]) {
+        let radius = max(4, min(width, height) / 48)
+        let stride = width + 1
+        var integral = [Int](repeating: 0, count: stride * (height + 1))
+        gray.withUnsafeBufferPointer { g in
+            integral.withUnsafeMutableBufferPointer { s in
+                for y in 0..<height {
+                    var row = 0
+                    let base = (y + 1) * stride
+                    for x in 0..<width {
+                        row += Int(g[y * width + x])
+                        s[base + x + 1] = s[base - stride + x + 1] + row
+                    }
+                }
+            }
+        }
+        var xs: [Float] = []
+        var ys: [Float] = []
+        var weights: [Float] = []
+        weights.reserveCapacity(width * height / 16)
+        xs.reserveCapacity(width * height / 16)
+        ys.reserveCapacity(width * height / 16)
+        let contrast = 20
+        gray.withUnsafeBufferPointer { g in
+            integral.withUnsafeBufferPointer { s in
+                // The outermost pixels are skipped: resampling leaves them slightly off, and a
+                // straight row of them is an axis-aligned "line" that pulls the angle to 0.
+                let edge = 3
+                for y in edge..<(height - edge) {
+                    let y0 = max(0, y - radius), y1 = min(height, y + radius + 1)
+                    for x in edge..<(width - edge) {
+                        let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
+                        let area = (y1 - y0) * (x1 - x0)
+                        let sum = s[y1 * stride + x1] - s[y0 * stride + x1] - s[y1 * stride + x0] + s[y0 * stride + x0]
+                        let darkness = sum - Int(g[y * width + x]) * area
+                        if darkness > contrast * area {
+                            // A fixed sub-pixel dither (golden-ratio and silver-ratio sequences)
+                            // so that the points of one pixel row (or column, for the column
+                            // search) do not all land on the same bin phase at 0 degrees, where
+                            // linear binning would make the score peak.
+                            let n = Double(xs.count + 1)
+                            let phaseY = Float(n * 0.6180339887).truncatingRemainder(dividingBy: 1)
+                            let phaseX = Float(n * 0.4142135624).truncatingRemainder(dividingBy: 1)
+                            xs.append(Float(x) + phaseX - 0.5)
+                            ys.append(Float(y) + phaseY - 0.5)
+                            // Grey-level weight keeps the sub-pixel position of anti-aliased
+                            // edges, so near-zero angles are not pulled onto the pixel grid.
+                            weights.append(Float(darkness) / Float(area))
+                        }
+                    }
+                }
+            }
+        }
+        return (xs, ys, weights)
+    }
+
+    /// Sharpness of the projection profile of `points` along lines rising at `degrees`
+    /// (counter-clockwise as displayed): the sum of squared bin counts, with each point split
+    /// linearly between its two nearest bins so the score varies smoothly with the angle.
+    /// - Complexity: O(points + bins).
+    static func sharpness(
+        xs: UnsafeBufferPointer<Float>, ys: UnsafeBufferPointer<Float>,
+        weights: UnsafeBufferPointer<Float>, count: Int,
+        pointStride: Int, degrees: Double, binSize: Float,
+        width: Int, height: Int, bins: inout [Float]
+    ) -> Double {
+        let radians = degrees * .pi / 180
+        let c = Float(cos(radians)) / binSize, s = Float(sin(radians)) / binSize
+        // y' = y cos a + x sin a stays constant along a line rising to the right at angle a.
+        let offset = -min(0, s * Float(width - 1)) + 4
+        let binCount = Int((Float(height) * abs(c) + Float(width) * abs(s)).rounded(.up)) + 10
+        if bins.count < binCount { bins = [Float](repeating: 0, count: binCount) }
+        var total = 0.0
+        bins.withUnsafeMutableBufferPointer { b in
+            for i in 0..<binCount { b[i] = 0 }
+            var i = 0
+            while i < count {
+                let f = ys[i] * c + xs[i] * s + offset
+                let k = Int(f)
+                let frac = (f - Float(k)) * weights[i]
+                b[k] += weights[i] - frac
+                b[k + 1] += frac
+                i += pointStride
+            }
+            // Energy of the profile's steps rather than of its bins: a picture or a block of
+            // dense print adds a broad hump whose sum of squares barely changes over a degree
+            // or so, and on a two-column page with pictures it can outweigh the text lines'
+            // peaks (0.47 degree off; `RealScanSkewTests` pins the real scans within 0.3); the
+            // steps are where lines start and end.
+            var sum: Float = 0
+            var previous: Float = 0
+            for i in 0..<binCount {
+                let step = b[i] - previous
+                sum += step * step
+                previous = b[i]
+            }
+            total = Double(sum)
+        }
+        return total
+    }
+
+    /// The number of separate lines in a projection profile: runs of bins standing above
+    /// 30 % of the way from the median bin to the highest (after a 1-2-1 smoothing).
+    /// - Complexity: O(bins log bins).
+    static func lineCount(profile: [Float]) -> Int {
+        guard profile.count >= 3 else { return 0 }
+        var smooth = [Float](repeating: 0, count: profile.count)
+        for i in 1..<(profile.count - 1) { smooth[i] = (profile[i - 1] + 2 * profile[i] + profile[i + 1]) / 4 }
+        let sorted = smooth.filter { $0 > 0 }.sorted()
+        guard let top = sorted.last else { return 0 }
+        let median = sorted[sorted.count / 2]
+        let level = median + 0.3 * (top - median)
+        var runs = 0
+        var inside = false
+        for v in smooth {
+            if v > level && !inside { runs += 1 }
+            inside = v > level
+        }
+        return runs
+    }
+
+    /// The skew of the ink of a small grey page, with a confidence from the peak's prominence.
+    ///
+    /// Both the rows and the columns of the page are searched: a page lying a quarter turn
+    /// round (its text lines running up or down, as scanned sideways) has no horizontal lines
+    /// at all, and a row search finds a confident false angle on it (0.37 degree on
+    /// tesseract's phototest turned 90). Its skew is that of its columns, the same angle once
+    /// the page is turned upright.
+    /// - Complexity: O(width x height + angles x ink points), about 400 angles in all.
+    package static func estimate(gray: [UInt8], width: Int, height: Int) -> SkewEstimate {
+        guard width >= 16, height >= 16, gray.count >= width * height else { return .none }
+        let (xs, ys, ws) = inkPoints(gray: gray, width: width, height: height)
+        let count = xs.count
+        if Double(count) < minimumInkShare * Double(width * height) || count < 64 { return .none }
+
+        return xs.withUnsafeBufferPointer { xp in
+            ys.withUnsafeBufferPointer { yp in
+                ws.withUnsafeBufferPointer { wp in
+                    let rows = Projection(xs: xp, ys: yp, weights: wp, count: count, width: width, height: height)
+                    // The columns are the rows of the transposed page; transposing mirrors the
+                    // page, so an angle found there is the opposite turn.
+                    let columns = Projection(xs: yp, ys: xp, weights: wp, count: count, width: height, height: width)
+                    // The columns are only looked at every other coarse angle (their peak is broad
+                    // enough at 2 px bins) unless they win, which halves their cost.
+                    let rowCurve = rows.coarseCurve()
+                    guard let rowMax = rowCurve.max(),
+                        let columnMax = columns.coarseCurve(every: 2).max()
+                    else { return .none }
+                    if columnMax > columnsWin * rowMax {
+                        let found = columns.estimate(coarse: columns.coarseCurve())
+                        return SkewEstimate(
+                            degrees: found.degrees == 0 ? 0 : -found.degrees, confidence: found.confidence)
+                    }
+                    let found = rows.estimate(coarse: rowCurve)
+                    guard width > height, found.confidence >= minimumConfidence,
+                        hasGutter(xs: xp, weights: wp, width: width)
+                    else { return found }
+                    return twoPagesCheck(found, xs: xp, ys: yp, weights: wp, width: width, height: height)
+                }
+            }
+        }
+    }
+
+    /// Whether the text lines of a small grey page run up or down rather than across: its ink's
+    /// columns line up more sharply than its rows by `margin` (`columnsWin`, as `estimate`
+    /// decides, unless asked for more) at angles within +/-`range` degrees: a page lying a
+    /// quarter turn round.
+    /// - Complexity: O(width x height + angles x ink points), about 300 angles over the whole
+    ///   search range, 26 within 2 degrees.
+    package static func linesRunDown(
+        gray: [UInt8], width: Int, height: Int, margin: Double = columnsWin,
+        within range: Double = searchRange
+    ) -> Bool {
+        guard width >= 16, height >= 16, gray.count >= width * height else { return false }
+        let (xs, ys, ws) = inkPoints(gray: gray, width: width, height: height)
+        guard Double(xs.count) >= minimumInkShare * Double(width * height), xs.count >= 64 else { return false }
+        return xs.withUnsafeBufferPointer { xp in
+            ys.withUnsafeBufferPointer { yp in
+                ws.withUnsafeBufferPointer { wp in
+                    let rows = Projection(xs: xp, ys: yp, weights: wp, count: xs.count, width: width, height: height)
+                    let columns = Projection(xs: yp, ys: xp, weights: wp, count: xs.count, width: height, height: width)
+                    guard let rowMax = rows.coarseCurve(within: range).max(),
+                        let columnMax = columns.coarseCurve(every: 2, within: range).max()
+                    else {
+                        return false
+                    }
+                    return columnMax > margin * rowMax
+                }
+            }
+        }
+    }
+
+    /// A landscape page with a gutter may be an open book: two pages that need not lie at the same angle
+    /// (scanned spreads at -0.8 and 2.6 degrees; pinned by `ScanDeskewTests`' spread halves). Each half is measured on its own; when both
+    /// read confidently and differ by more than `spreadTolerance`, there is no one angle that
+    /// straightens the page, and turning it by either would tilt the other page further, so
+    /// the estimate is returned as unsure (0 degrees, low confidence). When they agree, their
+    /// mean is the angle.
+    private static func twoPagesCheck(
+        _ found: SkewEstimate, xs: UnsafeBufferPointer<Float>,
+        ys: UnsafeBufferPointer<Float>, weights: UnsafeBufferPointer<Float>,
+        width: Int, height: Int
+    ) -> SkewEstimate {
+        let half = Float(width) / 2
+        var halves: [SkewEstimate] = []
+        for left in [true, false] {
+            var hx: [Float] = [], hy: [Float] = [], hw: [Float] = []
+            for i in 0..<xs.count where (xs[i] < half) == left {
+                hx.append(left ? xs[i] : xs[i] - half); hy.append(ys[i]); hw.append(weights[i])
+            }
+            guard hx.count >= 64 else { return found }
+            let estimate = hx.withUnsafeBufferPointer { px in
+                hy.withUnsafeBufferPointer { py in
+                    hw.withUnsafeBufferPointer { pw in
+                        let side = Projection(
+                            xs: px, ys: py, weights: pw, count: hx.count, width: width - Int(half), height: height)
+                        return side.estimate(coarse: side.coarseCurve())
+                    }
+                }
+            }
+            halves.append(estimate)
+        }
+        guard halves.allSatisfy({ $0.confidence >= minimumConfidence }) else { return found }
+        if abs(halves[0].degrees - halves[1].degrees) > spreadTolerance {
+            return SkewEstimate(degrees: 0, confidence: min(found.confidence, minimumConfidence / 2))
+        }
+        // Two blocks of lines side by side whose baselines do not line up across the gutter
+        // pull the whole page's profile towards the angle that joins them (0.24 degree off on
+        // two pages both at 1.8); each half alone reads its own lines.
+        let mean = (halves[0].degrees + halves[1].degrees) / 2
+        return SkewEstimate(degrees: (mean * 1000).rounded() / 1000, confidence: found.confidence)
+    }
+
+    /// Whether the ink has a gutter: a vertical band in the middle fifth of the page that holds
+    /// under a quarter of the ink of a typical column band (text lines do not cross it, as
+    /// they do on a single page, even a wide one; `PageSplitterTests.realSpreadsSplitAndSinglePagesStayWhole`). A headline
+    /// running across both pages only darkens the band a little.
+    static func hasGutter(xs: UnsafeBufferPointer<Float>, weights: UnsafeBufferPointer<Float>, width: Int) -> Bool {
+        let bands = 50
+        var ink = [Double](repeating: 0, count: bands)
+        for i in 0..<xs.count {
+            ink[min(bands - 1, max(0, Int(xs[i] * Float(bands) / Float(width))))] += Double(weights[i])
+        }
+        let typical = ink.sorted()[bands * 3 / 4]
+        guard typical > 0 else { return false }
+        return ink[(bands * 2 / 5)...(bands * 3 / 5)].min()! < 0.25 * typical
+    }
+
+    /// Largest difference between the two halves of a landscape page still read as one angle.
+    static let spreadTolerance = 0.5
+
+    /// The ink points of one page and the projection search along its rows.
+    private struct Projection {
+        let xs: UnsafeBufferPointer<Float>, ys: UnsafeBufferPointer<Float>, weights: UnsafeBufferPointer<Float>
+        let count: Int, width: Int, height: Int
+        static let coarseStep = 0.25
+        static var coarseAngles: [Double] { coarseAngles(within: searchRange) }
+        static func coarseAngles(within range: Double) -> [Double] {
+            let steps = Int(range / coarseStep)
+            return (-steps...steps).map { Double($0) * coarseStep }
+        }
+
+        func score(_ degrees: Double, stride: Int, bin: Float, bins: inout [Float]) -> Double {
+            sharpness(
+                xs: xs, ys: ys, weights: weights, count: count, pointStride: stride, degrees: degrees,
+                binSize: bin, width: width, height: height, bins: &bins)
+        }
+
+        /// Coarse: a subsample of at most ~10k points, 2 px bins, 0.25 degree steps (or every
+        /// `every`-th of those angles) within +/-`range` degrees.
+        func coarseCurve(every: Int = 1, within range: Double = searchRange) -> [Double] {
+            var bins: [Float] = []
+            let stride = max(1, count / 10_000)
+            let angles = Self.coarseAngles(within: range)
+            return Swift.stride(from: 0, to: angles.count, by: every).map {
+                score(angles[$0], stride: stride, bin: 2, bins: &bins)
+            }
+        }
+
+        func estimate(coarse: [Double]) -> SkewEstimate {
+            var bins: [Float] = []
+            func score(_ degrees: Double, stride: Int, bin: Float) -> Double {
+                self.score(degrees, stride: stride, bin: bin, bins: &bins)
+            }
+            let coarseAngles = Self.coarseAngles
+            guard let coarseMax = coarse.max(), coarseMax > 0 else { return .none }
+
+            // Local maxima of the coarse curve, best first; refine the top three.
+            var peaks: [Int] = []
+            for i in coarse.indices {
+                let left = i > 0 ? coarse[i - 1] : -Double.infinity
+                let right = i + 1 < coarse.count ? coarse[i + 1] : -Double.infinity
+                if coarse[i] >= left && coarse[i] >= right { peaks.append(i) }
+            }
+            peaks.sort { coarse[$0] > coarse[$1] }
+            let fineStride = max(1, count / 60_000)
+            var best = (angle: 0.0, value: -Double.infinity)
+            for p in peaks.prefix(3) where coarse[p] >= 0.8 * coarseMax {
+                let centre = coarseAngles[p]
+                for k in -6...6 {
+                    let a = centre + Double(k) * 0.05
+                    let v = score(a, stride: fineStride, bin: 1)
+                    if v > best.value { best = (a, v) }
+                }
+            }
+            // Finest: 0.01 degree steps around the best, then a parabola through the peak.
+            let centre = best.angle
+            let fineAngles = (-5...5).map { centre + Double($0) * 0.01 }
+            let fine = fineAngles.map { score($0, stride: fineStride, bin: 1) }
+            var i = fine.indices.max { fine[$0] < fine[$1] }!
+            i = min(max(i, 1), fine.count - 2)
+            var angle = fineAngles[i]
+            let (l, m, r) = (fine[i - 1], fine[i], fine[i + 1])
+            let curvature = l - 2 * m + r
+            if curvature < 0 {
+                angle += 0.01 * max(-1, min(1, 0.5 * (l - r) / curvature))
+            }
+
+            // Confidence from how far the peak stands above angles well away from it, at
+            // full resolution (2 px bins blur the small print of dense pages).
+            let away = [-12.0, -8, -5, -3, 3, 5, 8, 12].map { score(angle + $0, stride: fineStride, bin: 1) }.sorted()
+            let reference = (away[3] + away[4]) / 2
+            guard reference > 0 else { return .none }
+            let ratio = score(angle, stride: fineStride, bin: 1) / reference
+            var confidence = max(0, min(1, (ratio - confidenceFloor) / confidenceSpan))
+            // A weak peak must also be narrow: a map or a photo has a broad hump of near-equal
+            // scores a degree wide, and where its top falls is noise (a straight colour map
+            // read -0.43, scoring 0.74 of the peak 1 degree away; text pages score under 0.45
+            // there, a newspaper page of pictures 0.61; `RealScanSkewTests` pins the shared
+            // real scans turned right or left alone).
+            if ratio < broadPeakRatio {
+                let peak = score(angle, stride: fineStride, bin: 1)
+                let aside = max(
+                    score(angle - 1, stride: fineStride, bin: 1), score(angle + 1, stride: fineStride, bin: 1))
+                if aside > broadPeakShare * peak { confidence = min(confidence, minimumConfidence / 2) }
+            }
+            if abs(angle) > searchRange - 0.5 { confidence *= 0.5 }
+            // A blank page on a lid still has a sharp profile: its own top and bottom edges.
+            // Without at least three separate lines (text, rules, pictures) report nothing.
+            _ = score(angle, stride: fineStride, bin: 1)
+            if lineCount(profile: bins) < 3 { confidence = min(confidence, minimumConfidence / 2) }
+            if confidence < minimumConfidence { return SkewEstimate(degrees: 0, confidence: confidence) }
+            return SkewEstimate(degrees: (angle * 1000).rounded() / 1000, confidence: confidence)
+        }
+    }
+
+    /// Peak-to-reference ratios mapped onto confidence 0...1: `confidenceFloor` and below is 0,
+    /// `confidenceFloor + confidenceSpan` and above is 1. Calibrated on the real scans and
+    /// pictures of ../shared/data and Tools/accuracy/real-scans: text pages score 5 (a
+    /// newspaper page turned 15 degrees) to 160, pictures and motion-blurred photos at most
+    /// 2.65, so the `minimumConfidence` line (2.95) sits between them.
+    static let confidenceFloor = 2.5
+    /// Peaks below this ratio must fall to `broadPeakShare` of their height 1 degree away.
+    static let broadPeakRatio = 8.0
+    static let broadPeakShare = 0.7
+    static let confidenceSpan = 3.0
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif

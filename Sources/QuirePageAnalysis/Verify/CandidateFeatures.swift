@@ -1,0 +1,242 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Which part of the detector proposed a page candidate (issue 36, section 2).
+public enum CandidateGenerator: String, CaseIterable, Sendable, Hashable {
+    /// A quad of four near-parallel line pairs, ranked by edge support.
+    case edgeLines = "edge"
+    /// The sheet around a frame printed on it (`paperAround`).
+    case paperRegion = "paper"
+    /// A quad moved past a fold or a line across the page (`checkedForLinesAcross`).
+    case folds = "fold"
+    /// The band of paper between two edges running off the frame (`frameBand`).
+    case frameBand = "band"
+    /// What the hand-set rules decide (refined, grown to the paper), when they report a quad.
+    case rules
+    /// The whole frame: keep the photo as it is, or deskew it as a scan.
+    case wholeFrame = "frame"
+}
+
+/// Named features of one candidate quad, measured on the detection copy only (its pixels and
+/// the detector's working-copy gradient), so the verifier sees what the rules see.
+///
+/// Every feature is a plain number near 0...1 (a share, a level over 255, a ratio), so that a
+/// logistic model over them stays readable and its L2 penalty treats them alike.
+package enum CandidateFeatures {
+    /// The feature names, in the order `measure` returns them (the columns of the candidate table).
+    package static let names: [String] =
+        [
+            "support_min", "support_mean", "sides_on_frame", "contrast_min", "contrast_mean",
+            "paper_inside", "paper_outside", "paper_share_inside", "ink_inside", "printed_on_paper",
+            "border_ink_max", "border_ink_mean", "saturation_inside", "saturation_outside",
+            "area_fraction", "log_aspect", "angle_deviation", "opposite_mismatch", "frame_margin",
+            "centre_offset", "scan_rectangle", "flat_frame", "line_score_share"
+        ] + CandidateGenerator.allCases.map { "from_" + $0.rawValue }
+
+    /// How far outside and inside each side contrast is read, as a share of the long side: past
+    /// the blur of the edge, short of the next structure.
+    static let contrastDistance = 0.015
+    /// How far outside the quad its surroundings' paper is read, as a share of the long side (as
+    /// the paper check does).
+    static let surroundDistance = PageDetector.paperProbeDistance
+    /// How far inside each side the page's border is read for print cut by the side.
+    static let borderDistance = 0.02
+    /// Levels under the paper's that count as ink (as the paper check's ink).
+    static let inkStep = 60
+    /// Levels within which a sample counts as the page's paper.
+    static let paperStep = 30
+    /// Samples along each side.
+    static let sideSamples = 24
+
+    /// The features of `quad` (pixel-centre coordinates of the copy) from `generator`.
+    /// - Parameter lineScoreShare: the candidate's line score over the best quad's (0 for
+    ///   candidates not made of detected lines).
+    static func measure(
+        _ quad: Quad, generator: CandidateGenerator, lineScoreShare: Double,
+        pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bands: Int,
+        work: WorkImage?, scale: Double, flatFrame: Bool
+    ) -> [Double] {
+        let long = Double(max(width, height))
+        let image = CopyPixels(pixels: pixels, width: width, height: height, bands: bands)
+        let sides = quad.sides ?? []
+        let onFrame = (0..<4).map {
+            PageDetector.isOnFrame(quad.corners[$0], quad.corners[($0 + 1) % 4], width: width, height: height)
+        }
+        let inside = insideSamples(quad, image)
+        let c = quad.corners
+        let paper = upperQuartile(inside.map { $0.level })
+        // Outside: the ring at `surroundDistance`, sides on the frame's edge have none.
+        var outside: [(level: Int, saturation: Int)] = []
+        var contrasts: [Double] = [], borderInk: [Double] = []
+        var brightIn = 0.0, darkIn = 0.0
+        var support: [(bright: Double, dark: Double)] = []
+        for (k, side) in sides.enumerated() where !onFrame[k] {
+            var steps: [Double] = []
+            var ink = 0, seen = 0
+            for s in 0..<sideSamples {
+                let t = 0.1 + 0.8 * Double(s) / Double(sideSamples - 1)
+                let far = side.point(at: t, out: surroundDistance * long)
+                if let v = image.sample(far.x, far.y) { outside.append(v) }
+                let o = side.point(at: t, out: contrastDistance * long)
+                let i = side.point(at: t, out: -contrastDistance * long)
+                if let a = image.sample(i.x, i.y), let b = image.sample(o.x, o.y) {
+                    steps.append(Double(a.level - b.level))
+                }
+                let edge = side.point(at: t, out: -borderDistance * long)
+                if let v = image.sample(edge.x, edge.y) {
+                    seen += 1
+                    if v.level <= paper - inkStep { ink += 1 }
+                }
+            }
+            let m = median(steps)
+            contrasts.append(m)
+            if m >= 0 { brightIn += m } else { darkIn -= m }
+            borderInk.append(seen > 0 ? Double(ink) / Double(seen) : 0)
+            support.append(work?.sideSupport(side, scale: scale) ?? (0, 0))
+        }
+        let brighter = brightIn >= darkIn
+        let supports = support.map { brighter ? $0.bright : $0.dark }
+        let signed = contrasts.map { (brighter ? $0 : -$0) / 255 }
+        let outsidePaper = outside.count >= 8 ? upperQuartile(outside.map { $0.level }) : paper
+        let paperShare =
+            inside.isEmpty
+            ? 0 : Double(inside.filter { abs($0.level - paper) <= paperStep }.count) / Double(inside.count)
+        let inkShare =
+            inside.isEmpty ? 0 : Double(inside.filter { $0.level <= paper - inkStep }.count) / Double(inside.count)
+        let printed = PageDetector.liesInsidePaper(quad, pixels: pixels, width: width, height: height, bands: bands)
+
+        let (aspect, worstAngle, mismatch) = shape(quad)
+        // Position: the nearest corner to the frame's edge, the centre's offset from the frame's.
+        let (w, h) = (Double(width), Double(height))
+        let margin = c.map { min($0.x + 0.5, $0.y + 0.5, w - 0.5 - $0.x, h - 0.5 - $0.y) }.min() ?? 0
+        let centre = Point(x: c.map(\.x).reduce(0, +) / 4, y: c.map(\.y).reduce(0, +) / 4)
+        let offset =
+            ((centre.x - w / 2) * (centre.x - w / 2) + (centre.y - h / 2) * (centre.y - h / 2)).squareRoot()
+            / (0.5 * (w * w + h * h).squareRoot())
+        let display = quad.map { Point(x: $0.x + 0.5, y: $0.y + 0.5) }
+
+        var features: [Double] = [
+            supports.min() ?? 0,
+            supports.isEmpty ? 0 : supports.reduce(0, +) / Double(supports.count),
+            Double(onFrame.filter { $0 }.count) / 4,
+            signed.min() ?? 0,
+            signed.isEmpty ? 0 : signed.reduce(0, +) / Double(signed.count),
+            Double(paper) / 255,
+            Double(outsidePaper) / 255,
+            paperShare,
+            inkShare,
+            printed ? 1 : 0,
+            borderInk.max() ?? 0,
+            borderInk.isEmpty ? 0 : borderInk.reduce(0, +) / Double(borderInk.count),
+            median(inside.map { Double($0.saturation) }) / 255,
+            median(outside.map { Double($0.saturation) }) / 255,
+            min(1, quad.area / (w * h)),
+            aspect,
+            worstAngle / (.pi / 2),
+            mismatch,
+            max(0, margin) / long,
+            min(1, offset),
+            FrameChecks.isScanRectangle(display) ? 1 : 0,
+            flatFrame ? 1 : 0,
+            lineScoreShare
+        ]
+        features += CandidateGenerator.allCases.map { $0 == generator ? 1 : 0 }
+        return features
+    }
+
+    /// A 9 x 9 grid over the quad (bilinear between its corners), kept off its sides.
+    static func insideSamples(_ quad: Quad, _ image: CopyPixels) -> [(level: Int, saturation: Int)] {
+        var inside: [(level: Int, saturation: Int)] = []
+        let c = quad.corners
+        for i in 0..<9 {
+            for j in 0..<9 {
+                let u = 0.1 + 0.8 * Double(i) / 8, v = 0.1 + 0.8 * Double(j) / 8
+                let top = c[0] + (c[1] - c[0]) * u, bottom = c[3] + (c[2] - c[3]) * u
+                let p = top + (bottom - top) * v
+                if let s = image.sample(p.x, p.y) { inside.append(s) }
+            }
+        }
+        return inside
+    }
+
+    /// The quad's shape: the log aspect of its mean opposite sides, its worst corner's departure
+    /// from a right angle (radians), and how far its opposite sides differ (share of the longer).
+    static func shape(_ quad: Quad) -> (aspect: Double, worstAngle: Double, mismatch: Double) {
+        let c = quad.corners, e = quad.edgeLengths
+        let across = (e.top + e.bottom) / 2, down = (e.left + e.right) / 2
+        let aspect = across > 0 && down > 0 ? abs(log(across / down)) : 0
+        var worstAngle = 0.0
+        for i in 0..<4 {
+            let a = c[(i + 3) % 4] - c[i], b = c[(i + 1) % 4] - c[i]
+            let cosine =
+                (a.x * b.x + a.y * b.y)
+                / max(1e-9, (a.x * a.x + a.y * a.y).squareRoot() * (b.x * b.x + b.y * b.y).squareRoot())
+            worstAngle = max(worstAngle, abs(acos(max(-1, min(1, cosine))) - .pi / 2))
+        }
+        let mismatch = max(
+            abs(e.top - e.bottom) / max(1e-9, max(e.top, e.bottom)),
+            abs(e.left - e.right) / max(1e-9, max(e.left, e.right)))
+        return (aspect, worstAngle, mismatch)
+    }
+
+    static func upperQuartile(_ values: [Int]) -> Int {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count * 3 / 4]
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+    }
+}
+
+/// Level (max channel) and saturation (max − min) of the detection copy's pixels.
+struct CopyPixels {
+    let pixels: UnsafeBufferPointer<UInt8>
+    let width: Int, height: Int, bands: Int
+
+    func sample(_ x: Double, _ y: Double) -> (level: Int, saturation: Int)? {
+        let xi = Int((x).rounded()), yi = Int((y).rounded())
+        guard x.isFinite, y.isFinite, xi >= 0, yi >= 0, xi < width, yi < height else { return nil }
+        let o = (yi * width + xi) * bands
+        if bands < 3 { return (Int(pixels[o]), 0) }
+        let r = Int(pixels[o]), g = Int(pixels[o + 1]), b = Int(pixels[o + 2])
+        return (max(r, g, b), max(r, g, b) - min(r, g, b))
+    }
+}
+
+extension WorkImage {
+    /// The share of a side (copy pixels) that is an edge on the working copy, for the page
+    /// brighter and darker than its surroundings: the line score's coverage, for any quad.
+    func sideSupport(_ side: Quad.Side, scale: Double) -> (bright: Double, dark: Double) {
+        let length = (side.step.x * side.step.x + side.step.y * side.step.y).squareRoot() / scale
+        let count = max(8, Int(length))
+        var bright = 0.0, dark = 0.0
+        let nx = Float(side.outward.x), ny = Float(side.outward.y)
+        for s in 0..<count {
+            let t = 0.05 + 0.9 * Double(s) / Double(count - 1)
+            let p = side.point(at: t, out: 0)
+            // Copy pixel centres to working-copy pixel centres.
+            let x = (p.x + 0.5) / scale - 0.5, y = (p.y + 0.5) / scale - 0.5
+            var bestBright: Float = 0, bestDark: Float = 0
+            for o in -1...1 {
+                let xi = Int((x + Double(o) * side.outward.x).rounded())
+                let yi = Int((y + Double(o) * side.outward.y).rounded())
+                guard xi >= 1, yi >= 1, xi < width - 1, yi < height - 1 else { continue }
+                let i = yi * width + xi
+                let gn = gx[i] * nx + gy[i] * ny
+                let gt = -gx[i] * ny + gy[i] * nx
+                if abs(gt) > 0.45 * abs(gn) { continue }
+                let v = min(1, abs(gn) / threshold)
+                // Intensity falling outward: the inside is brighter.
+                if gn < 0 { bestBright = max(bestBright, v) } else { bestDark = max(bestDark, v) }
+            }
+            bright += Double(bestBright)
+            dark += Double(bestDark)
+        }
+        return (bright / Double(count), dark / Double(count))
+    }
+}

@@ -1,0 +1,124 @@
+/// Every generator's candidates for the page, with their features, and the verifier's choice
+/// among them (issue 36, section 2): the lines' best quads, the sheet around a printed frame, a
+/// quad moved past a fold, the band running off the frame, the rules' own decision, and the
+/// whole frame, all scored by one fitted model instead of one more rule.
+
+/// What the rules' line search leaves behind, for the candidates: the working copy with its
+/// gradient, its strongest lines and the best quads made of them.
+struct DetectionFront {
+    var work: WorkImage
+    var lines: [PageDetector.Line]
+    var candidates: [QuadCandidate]
+    /// Detection-copy pixels per working-copy pixel.
+    var scale: Double
+}
+
+/// One candidate for the page: who proposed it, its quad (detection-copy pixel centres) and its
+/// features (`CandidateFeatures.names`).
+package struct ScoredCandidate {
+    package var generator: CandidateGenerator
+    package var quad: Quad
+    package var features: [Double]
+    package var insideBrighter: Bool
+}
+
+extension PageDetector {
+    /// The best line quads offered to the verifier: enough to hold the page when a printed box or
+    /// a fold outranks it, few enough to keep detection cheap (each costs a refinement).
+    static let verifierEdgeCandidates = 8
+    /// Candidates whose corners all lie within this share of the long side of an earlier one's
+    /// are the same candidate (the earlier generator keeps it).
+    static let sameCandidateDistance = 0.005
+
+    /// The candidates of every generator with their features, and the rules' decision.
+    package func pageCandidates(pixels: [UInt8], width: Int, height: Int, bands: Int)
+        -> (candidates: [ScoredCandidate], rules: PageDetection, rulesInsideBrighter: Bool)
+    {
+        var front: DetectionFront? = nil
+        let rules = detectCore(pixels: pixels, width: width, height: height, bands: bands, front: &front)
+        let list = candidates(rules: rules, front: front, pixels: pixels, width: width, height: height, bands: bands)
+        return (list, rules.0, rules.1)
+    }
+
+    /// The verifier's decision: the candidate it scores highest, unless that is the whole frame or
+    /// under `PageVerifier.minimumProbability`; then the whole frame is kept, with the best quad's
+    /// probability (low) as the confidence.
+    func verified(
+        by verifier: PageVerifier, rules: (PageDetection, Bool), front: DetectionFront?, pixels: [UInt8],
+        width: Int, height: Int, bands: Int
+    ) -> (PageDetection, Bool) {
+        let list = candidates(rules: rules, front: front, pixels: pixels, width: width, height: height, bands: bands)
+        let choice = verifier.choose(list.map(\.features), isWholeFrame: list.map { $0.generator == .wholeFrame })
+        guard let index = choice.index else { return (PageDetection(quad: nil, confidence: choice.probability), true) }
+        return (
+            PageDetection(quad: list[index].quad, confidence: choice.probability), list[index].insideBrighter
+        )
+    }
+
+    /// The candidates of every generator, refined on the copy, without duplicates, with features.
+    func candidates(
+        rules: (PageDetection, Bool), front: DetectionFront?, pixels: [UInt8], width: Int, height: Int, bands: Int
+    ) -> [ScoredCandidate] {
+        var proposed: [(CandidateGenerator, Quad, Bool, Double)] = []
+        if let quad = rules.0.quad { proposed.append((.rules, quad, rules.1, 0)) }
+        let long = Double(max(width, height))
+        if let front, let first = front.candidates.first {
+            let scale = front.scale
+            let best = max(1e-9, first.score)
+            func quad(_ c: QuadCandidate) -> Quad? {
+                guard let corners = Self.corners(of: c.lines.map { Self.fullScale($0, scale: scale) }) else {
+                    return nil
+                }
+                let q = Self.quad(corners)
+                guard q.isFinite, q.isConvex else { return nil }
+                // Refined as the rules refine their winner, so each candidate is what it would give.
+                let refined = Self.refine(
+                    q.map { Point(x: $0.x + 0.5, y: $0.y + 0.5) }, pixels: pixels, width: width, height: height,
+                    bands: bands, insideBrighter: c.insideBrighter, searchRadius: scale * 2 + 2)
+                return refined.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) }
+            }
+            func add(_ generator: CandidateGenerator, _ c: QuadCandidate) {
+                if let q = quad(c) { proposed.append((generator, q, c.insideBrighter, min(1, c.score / best))) }
+            }
+            let sheet = pixels.withUnsafeBufferPointer {
+                paperAround(
+                    first, candidates: front.candidates, pixels: $0, width: width, height: height, bands: bands,
+                    scale: scale)
+            }
+            if sheet.lines != first.lines { add(.paperRegion, sheet) }
+            let checked = Self.checkedForLinesAcross(
+                sheet, on: front.work, candidates: front.candidates, fullWidth: width, fullHeight: height,
+                scale: scale, minConfidence: minConfidence)
+            if checked.lines != sheet.lines { add(.folds, checked) }
+            if let band = pixels.withUnsafeBufferPointer({
+                frameBand(
+                    lines: front.lines, on: front.work, pixels: $0, width: width, height: height, bands: bands,
+                    scale: scale)
+            }) {
+                add(.frameBand, band)
+            }
+            for c in front.candidates.prefix(Self.verifierEdgeCandidates) { add(.edgeLines, c) }
+        }
+        let frame = Quad(rect: Rect(x: -0.5, y: -0.5, width: Double(width), height: Double(height)))
+        proposed.append((.wholeFrame, frame, true, 0))
+        var kept: [(CandidateGenerator, Quad, Bool, Double)] = []
+        for p in proposed where p.1.isConvex && p.1.area > 0 {
+            let same = kept.contains {
+                $0.1.worstCornerDistance(to: p.1.readingOrdered()) <= Self.sameCandidateDistance * long
+            }
+            if !same { kept.append((p.0, p.1.readingOrdered(), p.2, p.3)) }
+        }
+        let flat = FrameChecks.hasFlatFrame(pixels: pixels, width: width, height: height, bands: bands)
+        let scale = front?.scale ?? 1
+        return pixels.withUnsafeBufferPointer { px in
+            kept.map { c in
+                ScoredCandidate(
+                    generator: c.0, quad: c.1,
+                    features: CandidateFeatures.measure(
+                        c.1, generator: c.0, lineScoreShare: c.3, pixels: px, width: width,
+                        height: height, bands: bands, work: front?.work, scale: scale, flatFrame: flat),
+                    insideBrighter: c.2)
+            }
+        }
+    }
+}

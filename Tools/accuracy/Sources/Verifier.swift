@@ -1,0 +1,193 @@
+// The fitted verifier's table, fit and held-out scores (issue 36, section 2).
+//
+//   QuireAccuracy --dump-candidates TABLE.tsv DATASET...   every candidate of every labelled photo
+//   QuireAccuracy --fit-verifier TABLE.tsv OUT.swift        the weights fitted on the whole table
+//   QuireAccuracy --verifier-report TABLE.tsv [CSV]         leave-one-source-out against the rules
+//
+// The report scores both decisions on the same candidates: the verifier's (refitted without the
+// scored source's candidates) and the rules' (their quad when they report one, else the whole
+// frame). A photo kept whole is scored as its whole frame, for both.
+import Foundation
+import QuireImaging
+
+/// The photo set a dataset folder holds, and its source and split for photos without `source`.
+/// Nil for the photos that may not be redistributed (not dumped into the committed table).
+func candidateSet(_ dataset: String) -> String? {
+    if dataset.hasSuffix("real-photos") || dataset.hasSuffix("real-photos/") { return "real" }
+    if dataset.contains("generated") { return "generated" }
+    if dataset.contains("synthetic") { return "synthetic" }
+    return nil
+}
+
+/// Writes the candidate table of `datasets` (photo sets with corners) to `table`.
+func dumpCandidates(datasets: [String], to table: String) throws {
+    var out = CandidateTable.header + "\n"
+    for dataset in datasets {
+        guard let set = candidateSet(dataset) else {
+            print("\(dataset): not a redistributable set, not dumped"); continue
+        }
+        let truthPath = (dataset as NSString).appendingPathComponent("truth.json")
+        guard let truth = (try? readJSON(truthPath)) as? [String: [String: Any]] else {
+            print("\(dataset): no truth.json, skipped"); continue
+        }
+        var rows = 0
+        for name in truth.keys.sorted() {
+            guard let entry = truth[name], let t = quad(from: entry["corners"]), entry["pages"] == nil else { continue }
+            let path = (dataset as NSString).appendingPathComponent(name)
+            for row in try candidateRows(path: path, photo: name, set: set, entry: entry, truth: t) {
+                out += CandidateTable.line(row) + "\n"
+                rows += 1
+            }
+        }
+        print("\(dataset): \(rows) candidates")
+    }
+    try out.write(toFile: table, atomically: true, encoding: .utf8)
+}
+
+/// The labelled rows of one photo.
+func candidateRows(path: String, photo: String, set: String, entry: [String: Any], truth: Quad) throws -> [CandidateRow]
+{
+    let found = try Detector.candidates(file: path)
+    let source = entry["source"] as? String ?? set
+    let split = entry["split"] as? String ?? "generated"
+    return found.candidates.map {
+        CandidateRow(
+            set: set, source: source, split: split, photo: photo, generator: $0.generator.rawValue,
+            iou: truth.intersectionOverUnion(with: $0.quad), rulesConfidence: found.rules.confidence,
+            features: $0.features)
+    }
+}
+
+/// Fits the verifier on every row of `table` and writes its weights as Swift to `output`.
+func fitVerifier(table: String, output: String) throws {
+    let rows = try CandidateTable.parse(String(contentsOfFile: table, encoding: .utf8))
+    let verifier = PageVerifier.fit(features: rows.map(\.features), labels: rows.map(\.isPage))
+    try verifier.generatedSource(table: table).write(toFile: output, atomically: true, encoding: .utf8)
+    print("fitted on \(rows.count) candidates (\(rows.filter(\.isPage).count) the page) -> \(output)")
+    for (name, w) in zip(["intercept"] + PageCandidate.featureNames, verifier.weights) {
+        print(String(format: "  %-20@ %+.3f", name as NSString, w))
+    }
+}
+
+/// One photo's decision: the IoU of what the user gets, the confidence, whether a quad is reported.
+struct Decision {
+    var iou: Double
+    var confidence: Double
+    var quad: Bool
+}
+
+/// Figures of a group of decisions, as the accuracy lines print them.
+struct DecisionScores {
+    var decisions: [Decision] = []
+
+    func line(_ name: String) -> String {
+        guard !decisions.isEmpty else { return "\(name): none" }
+        let n = Double(decisions.count)
+        let mean = decisions.reduce(0) { $0 + $1.iou } / n
+        let good = Double(decisions.filter { $0.iou >= 0.9 }.count) / n
+        let harmful = decisions.filter { $0.iou < 0.6 }.count
+        let sure = decisions.filter { $0.quad && $0.confidence >= 0.75 }
+        let off = sure.filter { $0.iou < 0.9 }.count
+        return String(
+            format:
+                "%-34@ n=%3d  meanIoU=%.4f  IoU>=0.9: %5.1f%%  harmful(IoU<0.6)=%d  sure(conf>=0.75)=%d under IoU 0.9: %d",
+            name as NSString, decisions.count, mean, good * 100, harmful, sure.count, off)
+    }
+}
+
+/// Leave-one-source-out against the rules, on the table's candidates; the reliability curve of
+/// the held-out probabilities (written to `curve` as CSV when given).
+func verifierReport(table: String, curve: String?) throws {
+    let rows = try CandidateTable.parse(String(contentsOfFile: table, encoding: .utf8))
+    let sources = Array(Set(rows.map(\.source))).sorted()
+    var photos: [String: [CandidateRow]] = [:]
+    for row in rows { photos[row.set + "/" + row.photo, default: []].append(row) }
+    func decide(_ rows: [CandidateRow], _ verifier: PageVerifier) -> Decision {
+        let choice = verifier.choose(rows.map(\.features), isWholeFrame: rows.map { $0.generator == "frame" })
+        let frame = rows.first { $0.generator == "frame" }?.iou ?? 0
+        return Decision(
+            iou: choice.index.map { rows[$0].iou } ?? frame, confidence: choice.probability, quad: choice.index != nil)
+    }
+    func rules(_ rows: [CandidateRow]) -> Decision {
+        let frame = rows.first { $0.generator == "frame" }?.iou ?? 0
+        let quad = rows.first { $0.generator == "rules" }
+        return Decision(iou: quad?.iou ?? frame, confidence: rows[0].rulesConfidence, quad: quad != nil)
+    }
+    let inSample = PageVerifier.fit(features: rows.map(\.features), labels: rows.map(\.isPage))
+    // group name -> (held-out verifier, in-sample verifier, rules)
+    var groups: [String: (DecisionScores, DecisionScores, DecisionScores)] = [:]
+    var bySource: [String: (DecisionScores, DecisionScores)] = [:]
+    var heldOutProbabilities: [(p: Double, page: Bool, real: Bool)] = []
+    for source in sources {
+        let training = rows.filter { $0.source != source }
+        let verifier = PageVerifier.fit(features: training.map(\.features), labels: training.map(\.isPage))
+        for (_, candidates) in photos.sorted(by: { $0.key < $1.key }) where candidates[0].source == source {
+            let split = candidates[0].split
+            let group = split == "generated" ? "generated (\(candidates[0].set))" : split
+            let held = decide(candidates, verifier), fitted = decide(candidates, inSample), rule = rules(candidates)
+            var g = groups[group] ?? (DecisionScores(), DecisionScores(), DecisionScores())
+            g.0.decisions.append(held); g.1.decisions.append(fitted); g.2.decisions.append(rule)
+            groups[group] = g
+            var s = bySource[source] ?? (DecisionScores(), DecisionScores())
+            s.0.decisions.append(held); s.1.decisions.append(rule)
+            bySource[source] = s
+            for c in candidates {
+                heldOutProbabilities.append((verifier.probability(c.features), c.isPage, c.set == "real"))
+            }
+        }
+    }
+    print("verifier: \(rows.count) candidates of \(photos.count) photos from \(sources.count) sources")
+    for group in ["held-out", "tuned-on"] + groups.keys.filter({ $0.hasPrefix("generated") }).sorted() {
+        guard let g = groups[group] else { continue }
+        print("== \(group) sources")
+        print(g.0.line("verifier, leave-one-source-out"))
+        print(g.1.line("verifier, in-sample (all sources)"))
+        print(g.2.line("rules" + (group == "tuned-on" ? " (in-sample: tuned here)" : "")))
+    }
+    let real = groups.filter { $0.key == "held-out" || $0.key == "tuned-on" }.values
+    var allReal = (DecisionScores(), DecisionScores(), DecisionScores())
+    for g in real {
+        allReal.0.decisions += g.0.decisions; allReal.1.decisions += g.1.decisions; allReal.2.decisions += g.2.decisions
+    }
+    print("== all real photos")
+    print(allReal.0.line("verifier, leave-one-source-out"))
+    print(allReal.1.line("verifier, in-sample (all sources)"))
+    print(allReal.2.line("rules"))
+    print("per source (verifier held out | rules):")
+    for source in sources {
+        guard let s = bySource[source] else { continue }
+        let mean = { (d: DecisionScores) in d.decisions.reduce(0) { $0 + $1.iou } / Double(d.decisions.count) }
+        print(
+            String(
+                format: "  %-52@ n=%3d  %.3f | %.3f", source as NSString, s.0.decisions.count, mean(s.0),
+                mean(s.1)))
+    }
+    // Quads reported sure, held out: how often they are the page.
+    let sure = allReal.0.decisions.filter { $0.quad && $0.confidence >= 0.75 }
+    if !sure.isEmpty {
+        print(
+            String(
+                format:
+                    "real photos, held out: quads at confidence >= 0.75 are the page %.1f %% of the time (%d of %d)",
+                Double(sure.filter { $0.iou >= 0.9 }.count) / Double(sure.count) * 100,
+                sure.filter { $0.iou >= 0.9 }.count, sure.count))
+    }
+    // The reliability curve: every candidate's held-out probability against whether it is the page.
+    var csv = "set,bin_low,bin_high,candidates,mean_predicted,observed\n"
+    for (label, keep) in [("real", true), ("generated", false)] {
+        print("reliability (\(label) photos' candidates, leave-one-source-out):")
+        print("  predicted    n  mean predicted  observed")
+        let chosen = heldOutProbabilities.filter { $0.real == keep }
+        for b in 0..<10 {
+            let low = Double(b) / 10, high = Double(b + 1) / 10
+            let bin = chosen.filter { $0.p >= low && ($0.p < high || (b == 9 && $0.p <= 1)) }
+            guard !bin.isEmpty else { continue }
+            let predicted = bin.reduce(0) { $0 + $1.p } / Double(bin.count)
+            let observed = Double(bin.filter(\.page).count) / Double(bin.count)
+            print(String(format: "  %.1f-%.1f %5d  %14.3f  %8.3f", low, high, bin.count, predicted, observed))
+            csv += String(
+                format: "%@,%.1f,%.1f,%d,%.4f,%.4f\n", label as NSString, low, high, bin.count, predicted, observed)
+        }
+    }
+    if let curve { try csv.write(toFile: curve, atomically: true, encoding: .utf8) }
+}
