@@ -16,8 +16,9 @@
 ///   upside down, the tops agree more. The margin is the difference of the two shares.
 ///
 /// A guess is sure only when both margins clear their thresholds and enough pieces voted
-/// (`LineOrientation.isSure`); the thresholds were tuned on half of the real scans and checked
-/// on the others (docs/correction-scans.md, "Pages the right way up").
+/// (`LineOrientation.isSure`); the thresholds were fitted on half the sources of the real scans
+/// and photos and checked on the other half (`Tools/accuracy/fit_line_orientation.py`;
+/// docs/benchmarks.md, "Orientation: thresholds fitted on half the sources").
 enum LineOrientation {
     /// A piece is a glyph when its longer side is at least this many pixels (smaller ones are
     /// specks, dots and commas, which carry no line shape).
@@ -43,15 +44,17 @@ enum LineOrientation {
     static let edgeTolerance = 0.12
 
     /// Sure only with at least this many glyph pieces voting on the direction (fewer: a label,
-    /// a caption, a form's few words).
-    static let minimumVotes = 150
+    /// a caption, a form's few words). Fitted, with the three below (2026-11-26: 100, 0.6, 20,
+    /// 0.10 from 150, 0.8, 100, 0.15): no held-out page turned wrong.
+    static let minimumVotes = 100
     /// Sure only when at least this share of the votes say one direction (0.5 is a coin).
-    static let minimumDirectionShare = 0.8
+    static let minimumDirectionShare = 0.6
     /// Sure only when the bottoms agree this much more (or less) often than the tops, over the
-    /// pairs of pieces compared.
-    static let minimumEdgeMargin = 0.15
+    /// pairs of pieces compared: the threshold that binds; unpaper's synthetic "right page"
+    /// spreads read the wrong way at 0.086-0.088.
+    static let minimumEdgeMargin = 0.10
     /// ... counted on at least this many pieces in lines.
-    static let minimumLinePiecesRead = 100
+    static let minimumLinePiecesRead = 20
     /// The confidence of a finding at its thresholds: `OrientationPolicy.minimumConfidence`, so
     /// that a sure finding turns a page (kept here so this file needs nothing else;
     /// `LineOrientationTests.aSureFindingTurnsAPage` checks they agree).
