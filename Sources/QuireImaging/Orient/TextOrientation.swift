@@ -68,9 +68,31 @@ public struct TesseractOSD: OrientationDetector {
         if let found = lines.finding, found.isSure {
             return OrientationGuess(rotate: found.rotate, confidence: found.confidence)
         }
-        return try StageProfile.measure("2e tesseract") {
+        let crop = try StageProfile.measure("2e tesseract") {
             try tesseractGuess(page, boxes: lines.boxes, copyWidth: look.width, copyHeight: look.height)
         }
+        guard let crop, Self.fallsBack(crop), !lines.boxes.isEmpty else { return crop }
+        return try StageProfile.measure("2e tesseract fallback") { try fallbackGuess(page, crop: crop) }
+    }
+
+    /// Characters Tesseract may read on the whole page when the crop was unsure: its own 50.
+    /// This caps its time on the page: it classifies at most five times as many glyphs
+    /// (`os_detect_blobs`), about 1-3 s of CPU on a 300 dpi page (docs/benchmarks.md).
+    static let fallbackCharacters = TextEngine.defaultOrientationCharacters
+
+    /// Whether the crop's `guess` is too unsure to keep without a second reading: under the
+    /// confidence a turn needs (`OrientationPolicy.minimumConfidence`), where one crop of
+    /// typewritten or sparse text can fall and the whole page still reads clearly.
+    static func fallsBack(_ guess: OrientationGuess) -> Bool {
+        guess.confidence < OrientationPolicy.minimumConfidence
+    }
+
+    /// The page read once more, whole, at the size Tesseract read before the crop
+    /// (`tesseractGuess(_:characters:)`), after the `crop`'s unsure guess: the more confident
+    /// of the two answers.
+    func fallbackGuess(_ page: VIPSImage, crop: OrientationGuess) throws -> OrientationGuess? {
+        guard let whole = try tesseractGuess(page, characters: Self.fallbackCharacters) else { return crop }
+        return whole.confidence > crop.confidence ? whole : crop
     }
 
     /// Tesseract reads its crop with the median glyph piece scaled to about this many pixels:
@@ -94,8 +116,7 @@ public struct TesseractOSD: OrientationDetector {
     func tesseractGuess(
         _ page: VIPSImage, boxes: [LineOrientation.Box], copyWidth: Int, copyHeight: Int,
         characters: Int = cropCharacters
-    ) throws -> OrientationGuess?
-    {
+    ) throws -> OrientationGuess? {
         guard let engines = TesseractEngines.orientation else { return nil }
         let toPage = Double(page.width) / Double(max(1, copyWidth))
         let glyph = Double(LineOrientation.median(boxes.map { max($0.width, $0.height) })) * toPage
@@ -118,8 +139,11 @@ public struct TesseractOSD: OrientationDetector {
         return Self.guess(found)
     }
 
-    /// Tesseract's guess alone, on a copy of `page` sized for it; nil without an engine.
-    func tesseractGuess(_ page: VIPSImage) throws -> OrientationGuess? {
+    /// Tesseract's guess alone, on a copy of `page` sized for it, read until `characters`
+    /// (`TextEngine.orientation`); nil without an engine.
+    func tesseractGuess(_ page: VIPSImage, characters: Int = TextEngine.defaultOrientationCharacters) throws
+        -> OrientationGuess?
+    {
         guard let engines = TesseractEngines.orientation else { return nil }
         var grey = try page.fitted(inside: Self.longestSide)
         // Small pages are enlarged (up to 3 times, to about 1600 px): Tesseract cannot tell the
@@ -133,7 +157,7 @@ public struct TesseractOSD: OrientationDetector {
         if grey.bands >= 3 { grey = try grey.extractBands(1) }  // green: close to luma, no colour cast
         // The resolution the copy's header states, as Tesseract read it from the copy's file.
         guard let image = try TextImage.pixels(of: grey, dpi: grey.headerResolution.y) else { return nil }
-        let found = try engines.withEngine { $0.orientation(of: image) }
+        let found = try engines.withEngine { $0.orientation(of: image, characters: characters) }
         // Too few characters to tell: keep the page, reported as not sure.
         guard let found else { return OrientationGuess(rotate: 0, confidence: 0) }
         return Self.guess(found)

@@ -15,6 +15,7 @@ import VipsBridge
         let osd = env["QUIRE_ORIENT_OSD"] == "1" ? TesseractOSD.installed : nil
         var rows = [
             "source\tpage\tturn\tneeded\tglyphs\tvotes\tshare\tpieces\tmargin\tfound\tosd_rotate\tosd_conf\tosd_script\tosd_ms"
+                + "\tfb_rotate\tfb_conf\tfb_script\tfb_ms"
         ]
         for line in try String(contentsOfFile: list, encoding: .utf8).split(separator: "\n") {
             let fields = line.split(separator: "\t").map(String.init)
@@ -29,18 +30,29 @@ import VipsBridge
                 if let found, found.isSure {
                     #expect(found.rotate == needed, "\(fields[1]) turned \(turns * 90): \(found)")
                 }
-                let f = found.map {
-                    "\($0.votes)\t\($0.directionShare)\t\($0.linePieces)\t\($0.edgeMargin)\t\($0.rotate)"
-                } ?? "0\t0\t0\t0\t-1"
-                var o = "-1\t0\t0\t0"
+                let f =
+                    found.map {
+                        "\($0.votes)\t\($0.directionShare)\t\($0.linePieces)\t\($0.edgeMargin)\t\($0.rotate)"
+                    } ?? "0\t0\t0\t0\t-1"
+                var o = "-1\t0\t0\t0", fallback = "-1\t0\t0\t0"
                 if let osd, glyphs {
-                    let before = Self.cpuMilliseconds()
-                    let guess = try osd.tesseractGuess(page, boxes: boxes, copyWidth: look.width, copyHeight: look.height,
+                    var before = Self.cpuMilliseconds()
+                    let guess = try osd.tesseractGuess(
+                        page, boxes: boxes, copyWidth: look.width, copyHeight: look.height,
                         characters: Int(env["QUIRE_ORIENT_OSD_CHARS"] ?? "") ?? TesseractOSD.cropCharacters)
                     let ms = Self.cpuMilliseconds() - before
                     o = "\(guess?.rotate ?? -1)\t\(guess?.confidence ?? 0)\t\(guess?.scriptConfidence ?? 0)\t\(ms)"
+                    // The whole page read once more when the crop is unsure (`fallbackGuess`), on its own.
+                    if let guess, TesseractOSD.fallsBack(guess), !boxes.isEmpty {
+                        before = Self.cpuMilliseconds()
+                        let whole = try osd.tesseractGuess(page, characters: TesseractOSD.fallbackCharacters)
+                        let fms = Self.cpuMilliseconds() - before
+                        fallback =
+                            "\(whole?.rotate ?? -1)\t\(whole?.confidence ?? 0)\t\(whole?.scriptConfidence ?? 0)\t\(fms)"
+                    }
                 }
-                rows.append("\(fields[0])\t\(fields[1])\t\(turns * 90)\t\(needed)\t\(glyphs ? 1 : 0)\t\(f)\t\(o)")
+                rows.append(
+                    "\(fields[0])\t\(fields[1])\t\(turns * 90)\t\(needed)\t\(glyphs ? 1 : 0)\t\(f)\t\(o)\t\(fallback)")
             }
         }
         try (rows.joined(separator: "\n") + "\n").write(toFile: out, atomically: true, encoding: .utf8)

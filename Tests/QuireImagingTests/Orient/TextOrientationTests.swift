@@ -78,6 +78,31 @@ import QuireTestSupport
         #expect(turns == 0 || OrientationPolicy.turns(guess), "\(guess)")
     }
 
+    /// ocrmypdf's typewriter.png (a typed letter) turned 270 comes out of correction upright.
+    /// Skipped without ../shared.
+    static let typewriter = TestSupport.realData.appendingPathComponent("ocrmypdf-test-resources/typewriter.png").path
+
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: typewriter) && TesseractOSD.installed != nil))
+    func aTypewrittenLetterTurned270ComesOutUpright() throws {
+        let page = try VIPSImage.load(file: Self.typewriter).rotated(quarterTurns: 3).materialized()
+        let (_, record) = try PageCorrector(options: CorrectionOptions()).correct(page, userQuad: nil)
+        #expect(record.rotation == 90, "turned \(record.rotation), confidence \(record.rotationConfidence ?? -1)")
+    }
+
+    /// A crop's answer under the bar (1.82: what the crop of typewriter.png turned 270 once read,
+    /// with the older line look) is not kept: the whole page is read once more
+    /// (`fallbackGuess`), and its confident turn wins. A crop answer at the bar or over it is kept.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: typewriter) && TesseractOSD.installed != nil))
+    func anUnsureCropFallsBackToTheWholePage() throws {
+        let osd = try #require(TesseractOSD.installed)
+        let page = try VIPSImage.load(file: Self.typewriter).rotated(quarterTurns: 3).materialized()
+        let crop = OrientationGuess(rotate: 0, confidence: 1.82, scriptConfidence: 3)
+        #expect(TesseractOSD.fallsBack(crop))
+        #expect(!TesseractOSD.fallsBack(OrientationGuess(rotate: 90, confidence: 4.6, scriptConfidence: 24)))
+        let guess = try #require(try osd.fallbackGuess(page, crop: crop))
+        #expect(guess.rotate == 90 && OrientationPolicy.turns(guess), "\(guess)")
+    }
+
     /// Handwriting fools Tesseract's orientation model (upright pages read as upside down with
     /// confidence up to 5.7, script confidence under 0.7): a guess under the sure confidence
     /// turns a page only when a script was read.
