@@ -6,7 +6,8 @@ the other half (held out), each page turned by 0, 90, 180 and 270 degrees.
 
 The pages are those the look sees in `quire process`: every real scan of
 Tools/accuracy/orientation.py (its SET and OTHERS) and every photo of Tools/accuracy/real-photos,
-corrected by `quire process --rotate none` (scans deskewed, photos straightened), then measured
+corrected by `quire process --rotate none --split none` (scans deskewed, photos straightened;
+spreads whole, as the look sees them before the split), then measured
 by the Swift test `LineOrientationFeatureDump` (debug build: `swift build --build-tests` first)
 on the same grey copy the pipeline gives the look. `--features FILE` reuses a measurement.
 
@@ -16,7 +17,7 @@ real photos; each is reported in its set ("accuracy scans", "other real scans", 
 
 The fit: among the threshold grid, the setting that answers the most fitted pages with none
 answered wrong, the most conservative on ties; sources are split by repository (FIT_SOURCES,
-10 of the 25 sources, 52 of the 128 pages, chosen before measuring). When the held-out half
+10 of the 25 sources, 52 of the 125 pages, chosen before measuring). When the held-out half
 has no page turned wrong, the thresholds are fitted again on every source and scored again.
 """
 import csv
@@ -87,7 +88,7 @@ def prepare(quire, data, work):
         sources[name] = "real photos|" + truth.get(photo.name, {}).get("source", "photo")
     out = work / "out"
     subprocess.run([quire, "process", str(inputs), "-o", str(out), "--format", "png", "--viewer", "none",
-                    "--rotate", "none", "--page-timeout", "0", "-q"], check=True)
+                    "--rotate", "none", "--split", "none", "--page-timeout", "0", "-q"], check=True)
     rows = []
     for page in json.loads((out / "layout.json").read_text())["pages"]:
         name = Path(page["source"]).name
