@@ -67,11 +67,20 @@ public final class TextEngine: @unchecked Sendable {
         return TextReading(hocrPage: hocr, text: text, wordConfidences: TextReading.wordConfidences(inHOCR: hocr))
     }
 
+    /// Tesseract's own number of characters its orientation detection reads before it may stop
+    /// (`min_characters_to_try`).
+    public static let defaultOrientationCharacters = 50
+
     /// Which way up the text of `image` reads, from an engine loaded with `osd`; nil when the
     /// page has too little text to tell (Tesseract's "Too few characters").
-    public func orientation(of image: TextImage) -> ScriptOrientation? {
+    /// - Parameter characters: the characters read before it may stop: each costs milliseconds,
+    ///   so fewer bound the call's time.
+    public func orientation(of image: TextImage, characters: Int = defaultOrientationCharacters)
+        -> ScriptOrientation?
+    {
         defer { TessBaseAPIClear(api) }
         TessBaseAPISetPageSegMode(api, PSM_OSD_ONLY)
+        _ = TessBaseAPISetVariable(api, "min_characters_to_try", String(max(1, characters)))
         set(image)
         var degrees: Int32 = 0
         var confidence: Float = 0

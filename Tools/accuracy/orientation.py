@@ -1,11 +1,14 @@
 """How well `quire process` turns pages upright: every real scan of the set, turned by 0, 90,
 180 and 270 degrees, must come back upright; so should the real photos of
-Tools/accuracy/real-photos, turned the same way (a photo is straightened first, then turned when
-its lines run up or down; upside-down photos are not looked at). A third table scores the other
+Tools/accuracy/real-photos, turned the same way (a photo is straightened first, then asked which
+way up it is, as a scan is). A third table scores the other
 upright real scans (OTHERS: pages the orientation look was not tuned on, many with little or
 no text, which should be kept as they are).
 
-    python3 Tools/accuracy/orientation.py [QUIRE] [DATA]
+    python3 Tools/accuracy/orientation.py [--sets scans,photos,others,bench] [QUIRE] [DATA]
+
+`--sets` picks the tables (default: scans, photos and others); `bench` is the bench's real
+scans (Tools/bench/real_scans.txt) as they are, upright, not turned.
 
 Each batch runs with `--jobs 1` and QUIRE_PROFILE=1, and the CPU milliseconds of the
 orientation stage ("2e orientation": the text check, the line look and Tesseract when asked) are
@@ -15,7 +18,8 @@ QUIRE: the quire binary (default .build/release/quire); DATA: ../shared/data/rea
 the photos are in the repo). Each page is turned with `vips rot` into a temporary folder and
 processed once (no viewer); a table per set says, per turn, how many pages came back upright,
 how many were turned wrong and how many were kept as they were (the detector was not confident
-enough, or not asked), with the confidences seen. Needs libvips-tools (`vips`) and Tesseract
+enough, or not asked), with the confidences seen; "no text" counts the pages kept at confidence
+0 (too little readable text to ask, or Tesseract found too few characters). Needs libvips-tools (`vips`) and Tesseract
 with its osd data (tesseract-ocr, tesseract-ocr-osd).
 """
 import json
@@ -69,25 +73,49 @@ OTHERS = [
 ] + [f"repo:Tools/accuracy/real-scans/sbrunner-deskew/deskew-{n}.png" for n in range(1, 9)]
 
 
+def bench_scans(data):
+    """The bench's real scans (Tools/bench/real_scans.txt) found here, with no load options."""
+    items = []
+    for line in (REPO / "Tools/bench/real_scans.txt").read_text().splitlines():
+        if line.startswith("repo:"):
+            path = REPO / line[5:]
+        elif line.startswith("shared:"):
+            path = data.parent / line[7:]
+        else:
+            continue
+        if path.exists():
+            items.append((path, ""))
+    return items
+
+
 def main():
-    quire = sys.argv[1] if len(sys.argv) > 1 else str(REPO / ".build/release/quire")
-    data = Path(sys.argv[2] if len(sys.argv) > 2 else REPO.parent / "shared/data/real")
+    args = sys.argv[1:]
+    sets = {"scans", "photos", "others"}
+    if args[:1] == ["--sets"]:
+        sets, args = set(args[1].split(",")), args[2:]
+    quire = args[0] if args else str(REPO / ".build/release/quire")
+    data = Path(args[1] if len(args) > 1 else REPO.parent / "shared/data/real")
     if not shutil.which("vips") or not shutil.which("tesseract"):
         print("note: vips or tesseract is not installed; orientation not scored")
         return
-    if data.is_dir():
+    if "bench" in sets:
+        print("== the bench's real scans, upright")
+        score(quire, bench_scans(data), suffix=".png", turns=(0,))
+    if "scans" not in sets:
+        pass
+    elif data.is_dir():
         scans = [(data / path, options) for path, _, options in (item.partition("[") for item in SET)
                  if (data / path).exists()]
         print("== real scans")
         score(quire, scans, suffix=".png")
     else:
         print(f"note: {data} is absent; scans not scored")
-    photos = sorted((REPO / "Tools/accuracy/real-photos").glob("*.jpg"))
+    photos = sorted((REPO / "Tools/accuracy/real-photos").glob("*.jpg")) if "photos" in sets else []
     if photos:
-        print("== real photos (upside down: not looked at)")
+        print("== real photos")
         score(quire, [(path, "") for path in photos], suffix=".jpg")
     others = []
-    for item in OTHERS:
+    for item in OTHERS if "others" in sets else []:
         path, _, options = item.partition("[")
         path = REPO / path[5:] if path.startswith("repo:") else data / path
         if path.exists():
@@ -97,8 +125,8 @@ def main():
         score(quire, others, suffix=".png")
 
 
-def score(quire, items, suffix):
-    """Turns every (path, load options) of `items` by 0, 90, 180 and 270 degrees, processes them
+def score(quire, items, suffix, turns=(0, 90, 180, 270)):
+    """Turns every (path, load options) of `items` by each of `turns` degrees, processes them
     in one batch and prints the table."""
     with tempfile.TemporaryDirectory() as work:
         work = Path(work)
@@ -111,7 +139,7 @@ def score(quire, items, suffix):
             # after: autorot keeps the tag in the metadata, and a photo saved with it would be
             # turned again when read.
             subprocess.run(["vips", "autorot", source, str(upright)], check=True, capture_output=True)
-            for turn in (0, 90, 180, 270):
+            for turn in turns:
                 name = f"{stem}-r{turn}{suffix}"
                 subprocess.run(["vips", "rot", str(upright), f"{work / name}[strip]", f"d{turn}"], check=True,
                                capture_output=True)
@@ -122,12 +150,15 @@ def score(quire, items, suffix):
                                "--jobs", "1", "--page-timeout", "0", "-q"], capture_output=True, text=True,
                               env={**os.environ, "QUIRE_PROFILE": "1"})
         pages = json.loads((out / "layout.json").read_text())["pages"]
-    calls, spent = 0, 0.0
+    calls, spent, stages = 0, 0.0, []
     for line in done.stderr.splitlines():
         m = re.match(r"2e orientation\s+(\d+)\s+([\d.]+)\s", line)
         if m:
             calls, spent = int(m.group(1)), float(m.group(2))
-    rows = {turn: {"upright": 0, "wrong": 0, "kept": 0, "conf": []} for turn in (0, 90, 180, 270)}
+        m = re.match(r"(2e [a-z ]+?)\s+(\d+)\s+([\d.]+)\s", line)
+        if m and m.group(1) != "2e orientation":
+            stages.append(f"{m.group(1)}: {m.group(2)} calls, {float(m.group(3)) / max(1, int(m.group(2))):.0f} ms a call")
+    rows = {turn: {"upright": 0, "wrong": 0, "kept": 0, "blank": 0, "conf": []} for turn in turns}
     failures = []
     for page in pages:
         name = Path(page["source"]).name
@@ -138,6 +169,8 @@ def score(quire, items, suffix):
         confidence = page.get("rotationConfidence")
         if confidence is not None:
             row["conf"].append(confidence)
+        if got == 0 and not confidence:
+            row["blank"] += 1
         if got == want:
             row["upright"] += 1
         elif got == 0:
@@ -146,15 +179,17 @@ def score(quire, items, suffix):
         else:
             row["wrong"] += 1
             failures.append(f"{name}: turned {got}, needed {want} (confidence {confidence})")
-    print(f"{'turned by':>10}{'pages':>7}{'upright':>9}{'wrong':>7}{'kept':>6}  confidence min-max")
+    print(f"{'turned by':>10}{'pages':>7}{'upright':>9}{'wrong':>7}{'kept':>6}{'no text':>9}  confidence min-max")
     for turn, row in rows.items():
         n = row["upright"] + row["wrong"] + row["kept"]
         conf = f"{min(row['conf']):.2f}-{max(row['conf']):.2f}" if row["conf"] else "-"
-        print(f"{turn:>10}{n:>7}{row['upright']:>9}{row['wrong']:>7}{row['kept']:>6}  {conf}")
+        print(f"{turn:>10}{n:>7}{row['upright']:>9}{row['wrong']:>7}{row['kept']:>6}{row['blank']:>9}  {conf}")
     total = sum(r["upright"] for r in rows.values())
     print(f"upright {total} of {len(pages)} pages")
     print(f"orientation CPU: {spent / max(1, len(pages)):.1f} ms a page, {spent / max(1, calls):.1f} ms a call "
           f"({calls} calls, {spent / 1000:.1f} s)")
+    for line in stages:
+        print("  " + line)
     for line in failures:
         print("  " + line)
 

@@ -1,41 +1,27 @@
 import VipsBridge
 
-/// A page photographed lying a quarter turn round (the photographer at the desk's side, or a
-/// landscape page shot in portrait) comes out of the warp on its side: the quad's corners are
-/// named as the photo shows them, not as the page reads. Asking Tesseract which way up every
-/// photo is would cost a subprocess per page, so a cheap look comes first: on a straightened
-/// page the text lines run along one of its axes, and a page on its side has its ink lining up
-/// in columns rather than rows (the comparison the skew estimate makes, within a few degrees).
-/// Only then is the orientation detector asked, and only a quarter turn it is sure of is taken
-/// (a page whose lines run down is not upside down).
+/// A photographed page comes out of the warp the way the photo held it: the quad's corners are
+/// named as the photo shows them, not as the page reads, so a page shot from the desk's side,
+/// a landscape page shot in portrait or a page shot upside down comes out on its side or
+/// upside down. Every straightened photo is asked which way up it is, as a scan is: the
+/// orientation detector (`TesseractOSD`: the line look, then Tesseract on a crop when the look
+/// is not sure) answers in tens of milliseconds on most pages of text, and a page with too
+/// little text is kept as it is with low confidence.
 extension PageCorrector {
-    /// Long side of the grey copy the lines' direction is measured on.
-    static let sidewaysCheckLongSide = 400
-    /// Angles looked at on either side of the straightened page's axes (a page warped from its
-    /// quad lies square to within a degree or so).
-    static let sidewaysCheckRange = 2.0
-
     /// A photo straightened from a detected quad (`record`), with its `preview`: turned upright
-    /// when its lines run up or down and the orientation detector is sure which way; as it is
-    /// otherwise. The turned page's quad names the page's own corners (its top-left first), so
-    /// warping from it gives the upright page and a split half maps back through it.
+    /// when the orientation detector is sure which way up it is (a quarter turn or a half);
+    /// as it is otherwise. The turned page's quad names the page's own corners (its top-left
+    /// first), so warping from it gives the upright page and a split half maps back through it.
     func turnedUpright(_ page: VIPSImage, preview: VIPSImage, record: CorrectionRecord) throws
         -> (page: VIPSImage, preview: VIPSImage, record: CorrectionRecord)
     {
         guard orientation != nil, record.kind == .perspective, let quad = record.quad else {
             return (page, preview, record)
         }
-        let runsDown = try StageProfile.measure("2g line direction") {
-            let small = try Self.gray(preview, longSide: Self.sidewaysCheckLongSide)
-            return SkewEstimator.linesRunDown(
-                gray: small.gray, width: small.width, height: small.height,
-                within: Self.sidewaysCheckRange)
-        }
-        guard runsDown else { return (page, preview, record) }
         var turned = record
         guard let guess = try quarterTurn(of: page) else { return (page, preview, record) }
         turned.rotationConfidence = guess.confidence
-        guard OrientationPolicy.turns(guess), guess.rotate % 180 == 90 else { return (page, preview, turned) }
+        guard OrientationPolicy.turns(guess) else { return (page, preview, turned) }
         let turns = guess.rotate / 90
         turned.rotation = guess.rotate
         turned.quad = Self.quarterTurned(quad, turns: turns)

@@ -63,14 +63,87 @@ public struct TesseractOSD: OrientationDetector {
         // Lines of printed text usually tell their own way up, in tens of milliseconds on the
         // same copy; Tesseract (hundreds of milliseconds to seconds) is asked only when they do not.
         let lines = StageProfile.measure("2e line look") {
-            LineOrientation.find(gray: look.gray, width: look.width, height: look.height)
+            LineOrientation.look(gray: look.gray, width: look.width, height: look.height)
         }
-        if let lines, lines.isSure { return OrientationGuess(rotate: lines.rotate, confidence: lines.confidence) }
-        return try tesseractGuess(page)
+        if let found = lines.finding, found.isSure {
+            return OrientationGuess(rotate: found.rotate, confidence: found.confidence)
+        }
+        let crop = try StageProfile.measure("2e tesseract") {
+            try tesseractGuess(page, boxes: lines.boxes, copyWidth: look.width, copyHeight: look.height)
+        }
+        guard let crop, Self.fallsBack(crop), !lines.boxes.isEmpty else { return crop }
+        return try StageProfile.measure("2e tesseract fallback") { try fallbackGuess(page, crop: crop) }
     }
 
-    /// Tesseract's guess alone, on a copy of `page` sized for it; nil without an engine.
-    func tesseractGuess(_ page: VIPSImage) throws -> OrientationGuess? {
+    /// Characters Tesseract may read on the whole page when the crop was unsure: its own 50.
+    /// This caps its time on the page: it classifies at most five times as many glyphs
+    /// (`os_detect_blobs`), about 1-3 s of CPU on a 300 dpi page (docs/benchmarks.md).
+    static let fallbackCharacters = TextEngine.defaultOrientationCharacters
+
+    /// Whether the crop's `guess` is too unsure to keep without a second reading: under the
+    /// confidence a turn needs (`OrientationPolicy.minimumConfidence`), where one crop of
+    /// typewritten or sparse text can fall and the whole page still reads clearly.
+    static func fallsBack(_ guess: OrientationGuess) -> Bool {
+        guess.confidence < OrientationPolicy.minimumConfidence
+    }
+
+    /// The page read once more, whole, at the size Tesseract read before the crop
+    /// (`tesseractGuess(_:characters:)`), after the `crop`'s unsure guess: the more confident
+    /// of the two answers.
+    func fallbackGuess(_ page: VIPSImage, crop: OrientationGuess) throws -> OrientationGuess? {
+        guard let whole = try tesseractGuess(page, characters: Self.fallbackCharacters) else { return crop }
+        return whole.confidence > crop.confidence ? whole : crop
+    }
+
+    /// Tesseract reads its crop with the median glyph piece scaled to about this many pixels:
+    /// the size its orientation model reads best (x-heights of about 20-30 px; much smaller
+    /// text reads upside down with high confidence: docs/correction-scans.md).
+    static let cropGlyphSize = 28.0
+    /// The crop's side in its own pixels: at `cropGlyphSize` about 35 glyphs across, enough
+    /// lines for `cropCharacters` and more, while the page's layout analysis stays small.
+    static let cropSide = 1024
+    /// Text smaller than `cropGlyphSize` is enlarged at most this many times (more only blurs).
+    static let maximumCropEnlargement = 4.0
+    /// Characters Tesseract reads before it may stop on the crop: each costs milliseconds, so
+    /// this bounds the call's time; fewer than its own 50
+    /// lose little confidence on a crop of the densest text
+    /// (`TextOrientationTests.aCropOfTheDensestTextAnswersLikeThePage`).
+    static let cropCharacters = 20
+
+    /// Tesseract's guess read on one crop of `page`: the square of densest text among the glyph
+    /// `boxes` the look found on its `copyWidth` x `copyHeight` grey copy, scaled so its glyphs
+    /// are `cropGlyphSize` px; the whole page (`tesseractGuess(_:)`) when there are no boxes.
+    func tesseractGuess(
+        _ page: VIPSImage, boxes: [LineOrientation.Box], copyWidth: Int, copyHeight: Int,
+        characters: Int = cropCharacters
+    ) throws -> OrientationGuess? {
+        guard let engines = TesseractEngines.orientation else { return nil }
+        let toPage = Double(page.width) / Double(max(1, copyWidth))
+        let glyph = Double(LineOrientation.median(boxes.map { max($0.width, $0.height) })) * toPage
+        guard glyph > 0, toPage.isFinite else { return try tesseractGuess(page) }
+        let scale = min(Self.maximumCropEnlargement, Self.cropGlyphSize / glyph)
+        let side = max(1, Int(Double(Self.cropSide) / scale / toPage))
+        guard
+            let window = LineOrientation.densestWindow(boxes, width: copyWidth, height: copyHeight, side: side)?.window
+        else { return try tesseractGuess(page) }
+        let x = min(page.width - 1, max(0, Int(Double(window.x0) * toPage)))
+        let y = min(page.height - 1, max(0, Int(Double(window.y0) * toPage)))
+        let w = min(page.width - x, max(1, Int((Double(window.width) * toPage).rounded(.up))))
+        let h = min(page.height - y, max(1, Int((Double(window.height) * toPage).rounded(.up))))
+        var crop = try page.cropped(x: x, y: y, width: w, height: h)
+        if crop.bands >= 3 { crop = try crop.extractBands(1) }  // green: close to luma, no colour cast
+        crop = try crop.resized(horizontal: scale, vertical: scale)
+        guard let image = try TextImage.pixels(of: crop, dpi: crop.headerResolution.y) else { return nil }
+        let found = try engines.withEngine { $0.orientation(of: image, characters: characters) }
+        guard let found else { return OrientationGuess(rotate: 0, confidence: 0) }
+        return Self.guess(found)
+    }
+
+    /// Tesseract's guess alone, on a copy of `page` sized for it, read until `characters`
+    /// (`TextEngine.orientation`); nil without an engine.
+    func tesseractGuess(_ page: VIPSImage, characters: Int = TextEngine.defaultOrientationCharacters) throws
+        -> OrientationGuess?
+    {
         guard let engines = TesseractEngines.orientation else { return nil }
         var grey = try page.fitted(inside: Self.longestSide)
         // Small pages are enlarged (up to 3 times, to about 1600 px): Tesseract cannot tell the
@@ -84,7 +157,7 @@ public struct TesseractOSD: OrientationDetector {
         if grey.bands >= 3 { grey = try grey.extractBands(1) }  // green: close to luma, no colour cast
         // The resolution the copy's header states, as Tesseract read it from the copy's file.
         guard let image = try TextImage.pixels(of: grey, dpi: grey.headerResolution.y) else { return nil }
-        let found = try engines.withEngine { $0.orientation(of: image) }
+        let found = try engines.withEngine { $0.orientation(of: image, characters: characters) }
         // Too few characters to tell: keep the page, reported as not sure.
         guard let found else { return OrientationGuess(rotate: 0, confidence: 0) }
         return Self.guess(found)

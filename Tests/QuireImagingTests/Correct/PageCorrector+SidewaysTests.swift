@@ -3,8 +3,8 @@ import Testing
 import VipsBridge
 @testable import QuireImaging
 
-/// A page photographed lying a quarter turn round is turned upright once straightened; the
-/// orientation detector is only asked when the page's lines run up or down.
+/// A page photographed lying a quarter turn round or upside down is turned upright once
+/// straightened: every straightened photo is asked which way up it is.
 @Suite struct PageCorrectorSidewaysTests {
     /// Always says "turn `rotate` degrees", surely.
     struct Sure: OrientationDetector {
@@ -40,11 +40,11 @@ import VipsBridge
         return (page, turned)
     }
 
-    @Test func anUprightPageIsNotAsked() throws {
+    @Test func anUprightPageIsAskedAndKept() throws {
         let image = try VIPSImage.fromPixels(Self.textPage(), width: 700, height: 1000, bands: 3)
-        let (page, record) = try Self.turned(image, by: Sure(rotate: 90))
+        let (page, record) = try Self.turned(image, by: Sure(rotate: 0))
         #expect(page.width == 700 && record.rotation == 0)
-        #expect(record.rotationConfidence == nil)
+        #expect(record.rotationConfidence == 20)
         #expect(record.quad == Self.quad)
     }
 
@@ -60,9 +60,28 @@ import VipsBridge
         #expect(
             record.quad?.corners == [Self.quad.topRight, Self.quad.bottomRight, Self.quad.bottomLeft, Self.quad.topLeft]
         )
-        // A detector that would turn it upside down is not followed: its lines run down.
-        let (same, unsure) = try Self.turned(sideways, by: Sure(rotate: 180))
-        #expect(same.width == 1000 && unsure.rotation == 0 && unsure.rotationConfidence == 20)
+    }
+
+    /// A photo taken upside down is asked too (before, only pages whose lines ran down were).
+    @Test func aPageUpsideDownIsTurnedUpright() throws {
+        let upright = try VIPSImage.fromPixels(Self.textPage(), width: 700, height: 1000, bands: 3)
+        let (page, record) = try Self.turned(try upright.rotated(quarterTurns: 2).materialized(), by: Sure(rotate: 180))
+        #expect(page.width == 700 && page.height == 1000 && record.rotation == 180)
+        #expect(try page.pixelBytes() == upright.pixelBytes())
+        #expect(
+            record.quad?.corners == [Self.quad.bottomRight, Self.quad.bottomLeft, Self.quad.topLeft, Self.quad.topRight]
+        )
+    }
+
+    /// A detector that is not sure leaves the page as it is, its confidence recorded.
+    @Test func anUnsureAnswerKeepsThePage() throws {
+        struct Unsure: OrientationDetector {
+            func guess(_ page: VIPSImage) throws -> OrientationGuess? { OrientationGuess(rotate: 180, confidence: 0.4) }
+        }
+        let upright = try VIPSImage.fromPixels(Self.textPage(), width: 700, height: 1000, bands: 3)
+        let (page, record) = try Self.turned(upright, by: Unsure())
+        #expect(page.width == 700 && record.rotation == 0 && record.rotationConfidence == 0.4)
+        #expect(record.quad == Self.quad)
     }
 
     @Test func cornersAreRenamedForEachTurn() {
@@ -100,6 +119,36 @@ import VipsBridge
         // The sideways photo's pixel (x, y) is the upright photo's (y, H - x).
         let h = Double(upright.height)
         let back = try #require(turned.correction.quad).corners.map { Point(x: $0.y, y: h - $0.x) }
+        for (a, b) in zip(back, try #require(straight.correction.quad).corners) {
+            #expect(abs(a.x - b.x) < 3 && abs(a.y - b.y) < 3, "\(a) vs \(b)")
+        }
+    }
+
+    /// A real photo of a printed page taken upside down comes out upright (turned 180), its
+    /// quad the same page corners as the upright photo's, named from the page's own top-left.
+    @Test func aRealPhotoTakenUpsideDownComesOutUpright() throws {
+        guard TesseractOSD.installed != nil else { return }
+        let photo = TestSupport.repoRoot.appendingPathComponent("Tools/accuracy/real-photos/dynamsoft_about_page.jpg")
+            .path
+        let dir = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let upright = try VIPSImage.load(file: photo).autorotated()
+        let path = dir + "/upside-down.png"
+        try upright.rotated(quarterTurns: 2).save(to: path, options: .init(format: .png))
+        let pipeline = PagePipeline(renditions: RenditionOptions(format: .png, previewSize: 1000, thumbnailSize: 64))
+        func run(_ source: String, _ name: String) throws -> PageResult {
+            let paths = PageOutputPaths(
+                page: dir + "/\(name).png", preview: dir + "/\(name)-p.png", thumbnail: dir + "/\(name)-t.png")
+            return try #require(try pipeline.process(PageSource(path: source), to: paths).first)
+        }
+        let straight = try run(photo, "straight")
+        let turned = try run(path, "turned")
+        #expect(straight.correction.rotation == 0)
+        #expect(turned.correction.rotation == 180)
+        #expect(abs(turned.width - straight.width) <= 2 && abs(turned.height - straight.height) <= 2)
+        // The upside-down photo's pixel (x, y) is the upright photo's (W - x, H - y).
+        let (w, h) = (Double(upright.width), Double(upright.height))
+        let back = try #require(turned.correction.quad).corners.map { Point(x: w - $0.x, y: h - $0.y) }
         for (a, b) in zip(back, try #require(straight.correction.quad).corners) {
             #expect(abs(a.x - b.x) < 3 && abs(a.y - b.y) < 3, "\(a) vs \(b)")
         }

@@ -102,6 +102,23 @@ import VipsBridge
             edge.isSure && OrientationPolicy.turns(OrientationGuess(rotate: edge.rotate, confidence: edge.confidence)))
     }
 
+    /// The window Tesseract is shown is the square holding the most glyph pieces: a block of
+    /// text in the lower right beats a few pieces at the top left, and the window stays on the page.
+    @Test func theDensestWindowHoldsTheText() throws {
+        var boxes = (0..<5).map { LineOrientation.Box(x0: 10 + $0 * 12, y0: 10, x1: 18 + $0 * 12, y1: 20) }
+        for row in 0..<10 {
+            for column in 0..<20 {
+                let (x, y) = (600 + column * 12, 500 + row * 20)
+                boxes.append(LineOrientation.Box(x0: x, y0: y, x1: x + 8, y1: y + 10))
+            }
+        }
+        let found = try #require(LineOrientation.densestWindow(boxes, width: 900, height: 800, side: 300))
+        #expect(found.pieces == 200, "\(found)")
+        #expect(found.window.x0 <= 600 && found.window.y0 <= 500 && found.window.x1 >= 840 && found.window.y1 >= 690)
+        #expect(found.window.x1 < 900 && found.window.y1 < 800)
+        #expect(LineOrientation.densestWindow([], width: 900, height: 800, side: 300) == nil)
+    }
+
     /// Boxes turned a quarter clockwise land where the turned page's pixels do.
     @Test func boxesTurnWithThePage() {
         let box = LineOrientation.Box(x0: 10, y0: 2, x1: 19, y1: 5)
