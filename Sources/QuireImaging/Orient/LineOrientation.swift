@@ -50,8 +50,9 @@ enum LineOrientation {
     /// Sure only when at least this share of the votes say one direction (0.5 is a coin).
     static let minimumDirectionShare = 0.6
     /// Sure only when the bottoms agree this much more (or less) often than the tops, over the
-    /// pairs of pieces compared. Kept at 0.15, above the fit's 0.10: unpaper's synthetic "right
-    /// page" spreads (`imgsrcE001-3.png`) read the wrong way at about 0.11 in the pipeline.
+    /// pairs of pieces compared. Kept at 0.15, above the fit's 0.10: whole two-page spreads can
+    /// read the wrong way just over 0.10, too close to the bar (docs/benchmarks.md, "the line
+    /// look's thresholds fitted on half the sources").
     static let minimumEdgeMargin = 0.15
     /// ... counted on at least this many pieces in lines.
     static let minimumLinePiecesRead = 20
