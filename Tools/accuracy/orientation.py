@@ -1,7 +1,9 @@
 """How well `quire process` turns pages upright: every real scan of the set, turned by 0, 90,
 180 and 270 degrees, must come back upright; so should the real photos of
 Tools/accuracy/real-photos, turned the same way (a photo is straightened first, then asked which
-way up it is, as a scan is). A third table scores the other
+way up it is, as a scan is). A photo's truth is its `upright_turn` in real-photos/truth.json: the
+clockwise turn that makes the page straightened from its corners read upright (photos taken
+sideways or upside down need 90, 180 or 270; 0 when absent). A third table scores the other
 upright real scans (OTHERS: pages the orientation look was not tuned on, many with little or
 no text, which should be kept as they are).
 
@@ -112,8 +114,10 @@ def main():
         print(f"note: {data} is absent; scans not scored")
     photos = sorted((REPO / "Tools/accuracy/real-photos").glob("*.jpg")) if "photos" in sets else []
     if photos:
+        truth = json.loads((REPO / "Tools/accuracy/real-photos/truth.json").read_text())
         print("== real photos")
-        score(quire, [(path, "") for path in photos], suffix=".jpg")
+        score(quire, [(path, "", truth.get(path.name, {}).get("upright_turn", 0)) for path in photos],
+              suffix=".jpg")
     others = []
     for item in OTHERS if "others" in sets else []:
         path, _, options = item.partition("[")
@@ -126,12 +130,14 @@ def main():
 
 
 def score(quire, items, suffix, turns=(0, 90, 180, 270)):
-    """Turns every (path, load options) of `items` by each of `turns` degrees, processes them
-    in one batch and prints the table."""
+    """Turns every (path, load options[, upright turn]) of `items` by each of `turns` degrees,
+    processes them in one batch and prints the table. The upright turn (0 when not given) is the
+    clockwise turn the page needs as it is: a page turned by `turn` then needs `upright - turn`."""
     with tempfile.TemporaryDirectory() as work:
         work = Path(work)
         expected = {}
-        for path, options in items:
+        for path, options, *truth in items:
+            upright_turn = truth[0] if truth else 0
             stem = Path(path).stem
             upright = work / f"{stem}.v"
             source = f"{path}[{options}" if options else str(path)
@@ -143,7 +149,7 @@ def score(quire, items, suffix, turns=(0, 90, 180, 270)):
                 name = f"{stem}-r{turn}{suffix}"
                 subprocess.run(["vips", "rot", str(upright), f"{work / name}[strip]", f"d{turn}"], check=True,
                                capture_output=True)
-                expected[name] = (360 - turn) % 360
+                expected[name] = ((upright_turn - turn) % 360, turn)
             upright.unlink()
         out = work / "out"
         done = subprocess.run([quire, "process", str(work), "-o", str(out), "--format", "png", "--viewer", "none",
@@ -162,8 +168,7 @@ def score(quire, items, suffix, turns=(0, 90, 180, 270)):
     failures = []
     for page in pages:
         name = Path(page["source"]).name
-        want = expected[name]
-        turn = (360 - want) % 360
+        want, turn = expected[name]
         got = page.get("rotation", 0)
         row = rows[turn]
         confidence = page.get("rotationConfidence")

@@ -124,6 +124,29 @@ import VipsBridge
         }
     }
 
+    /// A bound thesis page whose table is printed sideways (its page number runs with the table)
+    /// reads upright turned 270 once straightened, as the photo shows it (`upright_turn` in
+    /// real-photos/truth.json, checked by eye): it is turned 270, and the photo turned 90 is
+    /// turned 180. Both were once counted wrong against a truth that took every photo as
+    /// upright.
+    @Test(arguments: [(0, 270), (1, 180)])
+    func aThesisPageWithASidewaysTableComesOutUpright(_ turns: Int, _ expected: Int) throws {
+        guard TesseractOSD.installed != nil else { return }
+        let photo = TestSupport.repoRoot.appendingPathComponent(
+            "Tools/accuracy/real-photos/dewarp_linguistics_thesis_b.jpg"
+        ).path
+        let dir = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/turned.png"
+        try VIPSImage.load(file: photo).autorotated().rotated(quarterTurns: turns).save(
+            to: path, options: .init(format: .png))
+        let pipeline = PagePipeline(renditions: RenditionOptions(format: .png, previewSize: 1000, thumbnailSize: 64))
+        let paths = PageOutputPaths(page: dir + "/p.png", preview: dir + "/p-p.png", thumbnail: dir + "/p-t.png")
+        let result = try #require(try pipeline.process(PageSource(path: path), to: paths).first)
+        #expect(
+            result.correction.rotation == expected, "confidence \(result.correction.rotationConfidence ?? -1)")
+    }
+
     /// A real photo of a printed page taken upside down comes out upright (turned 180), its
     /// quad the same page corners as the upright photo's, named from the page's own top-left.
     @Test func aRealPhotoTakenUpsideDownComesOutUpright() throws {
