@@ -248,7 +248,7 @@ clean:
 ## lint: the code's format, as .swift-format and .clang-format say (swift-format ships with Swift;
 ## clang-format from Debian). `.ci/run` runs it before the tests; `make format` rewrites the files.
 SWIFT_FORMAT_PATHS := Sources Tests Tools Package.swift
-C_FORMAT_FILES = $(shell find Sources/CVipsShim Sources/CVips Sources/CTesseract -name '*.[ch]')
+C_FORMAT_FILES = $(shell find Sources/CVipsShim Sources/CVips Sources/CTesseract Sources/CTesseractShim -name '*.[ch]' -o -name '*.cpp')
 lint: deps
 	$(SWIFT) format lint --strict --recursive --parallel $(SWIFT_FORMAT_PATHS)
 	clang-format --dry-run --Werror $(C_FORMAT_FILES)

@@ -84,7 +84,10 @@ let package = Package(
                     pkgConfig: "tesseract",
                     providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
                 ),
-                .target(name: "TesseractBridge", dependencies: ["CTesseract"]),
+                // The hOCR and text of a page in one pass over its words (C++: Tesseract's page
+                // iterators are not in its C API); only TesseractBridge sees it.
+                .target(name: "CTesseractShim", dependencies: ["CTesseract"], path: "Sources/CTesseractShim"),
+                .target(name: "TesseractBridge", dependencies: ["CTesseract", "CTesseractShim"]),
                 .target(
                     name: "QuireImaging",
                     dependencies: ["VipsBridge", "TesseractBridge", "QuireGeometry", "QuirePageAnalysis"],
@@ -126,7 +129,7 @@ let package = Package(
                 .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge", "QuireImageTestSupport"]),
                 .testTarget(
                     name: "TesseractBridgeTests",
-                    dependencies: ["TesseractBridge", "VipsBridge", "QuireImageTestSupport"]),
+                    dependencies: ["TesseractBridge", "VipsBridge", "QuireImageTestSupport", "QuireTestSupport"]),
                 .testTarget(
                     name: "QuireImagingTests",
                     dependencies: [
@@ -144,5 +147,7 @@ let package = Package(
                     name: "QuireTestSupportTests",
                     dependencies: ["QuireTestSupport", "QuireImageTestSupport", "VipsBridge"])
             ]),
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    // Tesseract's C++ headers (CTesseractShim) need C++17.
+    cxxLanguageStandard: .cxx17
 )

@@ -1,0 +1,35 @@
+#ifndef QUIRE_CTESSERACT_SHIM_H
+#define QUIRE_CTESSERACT_SHIM_H
+/* What Tesseract's C API cannot do without repeating work: the hOCR and the plain text of a
+   recognised page in one pass over its words. Only TesseractBridge imports this. */
+#include <tesseract/capi.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What ctess_page_text did. */
+enum {
+    /* Both texts written. */
+    CTESS_WRITTEN = 1,
+    /* Not written: the page has right-to-left or mixed-direction words, or the engine is set to
+       write more than words (font, character boxes, LSTM choices, kept spaces); Tesseract's own
+       TessBaseAPIGetHOCRText and TessBaseAPIGetUTF8Text write those. */
+    CTESS_NEEDS_TESSERACT = 0,
+    /* Not written: out of memory, or no recognised page. */
+    CTESS_FAILED = -1
+};
+
+/* The hOCR `ocr_page` element and the plain text of the page `api` last recognised, byte for byte
+   as TessBaseAPIGetHOCRText(api, 0) and TessBaseAPIGetUTF8Text(api) give them, from one walk over
+   its words in reading order. Those two start Tesseract's ResultIterator over from the top of the
+   page for every word (PAGE_RES_IT::restart_row), so their time grows with the square of the words;
+   on pages whose words all read left to right, reading order is the page iterator's own order.
+   `width` and `height`: the image's size as given to TessBaseAPISetImage (the page's bbox).
+   On CTESS_WRITTEN, `*hocr` and `*text` are malloc'd strings for the caller to free. */
+int ctess_page_text(TessBaseAPI *api, int width, int height, char **hocr, char **text);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
