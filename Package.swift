@@ -84,13 +84,16 @@ let package = Package(
                     pkgConfig: "tesseract",
                     providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
                 ),
-                .target(name: "TesseractBridge", dependencies: ["CTesseract"]),
+                // The one lock helper (`LockedValue`, over `Synchronization.Mutex`) every module
+                // that shares state between threads uses; no C, no Foundation.
+                .target(name: "QuireSync"),
+                .target(name: "TesseractBridge", dependencies: ["CTesseract", "QuireSync"]),
                 .target(
                     name: "QuireImaging",
-                    dependencies: ["VipsBridge", "TesseractBridge", "QuireGeometry", "QuirePageAnalysis"],
+                    dependencies: ["VipsBridge", "TesseractBridge", "QuireGeometry", "QuirePageAnalysis", "QuireSync"],
                     swiftSettings: testOptimized),
                 .target(
-                    name: "QuireKit", dependencies: ["QuireImaging", "QuireLayout", "QuireGeometry"],
+                    name: "QuireKit", dependencies: ["QuireImaging", "QuireLayout", "QuireGeometry", "QuireSync"],
                     swiftSettings: testOptimized),
                 .executableTarget(
                     name: "quire",
@@ -123,6 +126,7 @@ let package = Package(
                 .target(
                     name: "QuireImageTestSupport", dependencies: ["QuireTestSupport", "VipsBridge"],
                     path: "Tests/QuireImageTestSupport"),
+                .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync"]),
                 .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge", "QuireImageTestSupport"]),
                 .testTarget(
                     name: "TesseractBridgeTests",
