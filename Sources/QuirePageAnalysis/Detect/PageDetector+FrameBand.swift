@@ -149,13 +149,8 @@ extension PageDetector {
                         guard let corners = Self.cornerPoints(of: sides) else { continue }
                         let outline = Self.quad(corners)
                         let areaFraction = outline.area / (w * h)
-                        let slack = Self.frameBandCornerSlack
                         guard areaFraction <= Self.frameBandMaximumArea, areaFraction >= Self.frameBandMinimumArea,
-                            outline.isConvex,
-                            corners.allSatisfy({
-                                $0.x >= -0.5 - slack && $0.x <= frameW + slack && $0.y >= -0.5 - slack
-                                    && $0.y <= frameH + slack
-                            })
+                            outline.isConvex, corners.allSatisfy({ Self.isInFrame($0, width: frameW, height: frameH) })
                         else { continue }
                         let centre = Self.centroid(corners)
                         /// Support of line `k` with the brighter side inside over the share
@@ -199,6 +194,13 @@ extension PageDetector {
             }
         }
         return nil
+    }
+
+    /// Whether `p` lies inside the frame whose far edges are at `width` and `height` (working-copy
+    /// pixel centres; the near edges at -0.5), to within `frameBandCornerSlack`.
+    static func isInFrame(_ p: Point, width: Double, height: Double) -> Bool {
+        let slack = frameBandCornerSlack
+        return p.x >= -0.5 - slack && p.x <= width + slack && p.y >= -0.5 - slack && p.y <= height + slack
     }
 
     /// Whether `quad` (one side, or two opposite sides, on the frame's edges) is paper running
