@@ -87,13 +87,16 @@ let package = Package(
                 // The hOCR and text of a page in one pass over its words (C++: Tesseract's page
                 // iterators are not in its C API); only TesseractBridge sees it.
                 .target(name: "CTesseractShim", dependencies: ["CTesseract"], path: "Sources/CTesseractShim"),
-                .target(name: "TesseractBridge", dependencies: ["CTesseract", "CTesseractShim"]),
+                // The one lock helper (`LockedValue`, over `Synchronization.Mutex`) every module
+                // that shares state between threads uses; no C, no Foundation.
+                .target(name: "QuireSync"),
+                .target(name: "TesseractBridge", dependencies: ["CTesseract", "CTesseractShim", "QuireSync"]),
                 .target(
                     name: "QuireImaging",
-                    dependencies: ["VipsBridge", "TesseractBridge", "QuireGeometry", "QuirePageAnalysis"],
+                    dependencies: ["VipsBridge", "TesseractBridge", "QuireGeometry", "QuirePageAnalysis", "QuireSync"],
                     swiftSettings: testOptimized),
                 .target(
-                    name: "QuireKit", dependencies: ["QuireImaging", "QuireLayout", "QuireGeometry"],
+                    name: "QuireKit", dependencies: ["QuireImaging", "QuireLayout", "QuireGeometry", "QuireSync"],
                     swiftSettings: testOptimized),
                 .executableTarget(
                     name: "quire",
@@ -126,6 +129,7 @@ let package = Package(
                 .target(
                     name: "QuireImageTestSupport", dependencies: ["QuireTestSupport", "VipsBridge"],
                     path: "Tests/QuireImageTestSupport"),
+                .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync"]),
                 .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge", "QuireImageTestSupport"]),
                 .testTarget(
                     name: "TesseractBridgeTests",

@@ -1,6 +1,7 @@
 internal import CTesseract
 internal import CTesseractShim
 import Foundation
+import QuireSync
 
 /// One Tesseract engine with its model loaded: reads the words of a page (OCR) or which way up
 /// its text is (orientation and script detection), from pixels in memory.
@@ -24,7 +25,7 @@ public final class TextEngine: @unchecked Sendable {
         // Tesseract's progress and warnings ("Estimating resolution as ...") would interleave
         // with the batch's own one-line reports.
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
-        let loaded = Self.initLock.withLock { TessBaseAPIInit3(api, models.folder, languages) }
+        let loaded = Self.initLock.withLock { _ in TessBaseAPIInit3(api, models.folder, languages) }
         guard loaded == 0 else {
             TessBaseAPIDelete(api)
             throw TextEngineError(languages: languages, reason: "cannot load its models from \(models.folder)")
@@ -41,7 +42,7 @@ public final class TextEngine: @unchecked Sendable {
     /// Engines are loaded one at a time: models are read from disk and parsed into globals
     /// shared by Tesseract's dictionaries, which its documentation does not promise to be safe
     /// to build concurrently.
-    private static let initLock = NSLock()
+    private static let initLock = LockedValue(())
 
     /// Leptonica (Tesseract's image library) prints its own errors to stderr ("Error in
     /// boxClipToRectangle: box outside rectangle") on pages it handles fine; a batch reports

@@ -1,4 +1,5 @@
 import Foundation
+import QuireSync
 
 /// Tesseract's models on this machine: the `tessdata` folder and the languages it holds.
 public struct TextModels: Sendable, Hashable {
@@ -53,14 +54,17 @@ public struct TextModels: Sendable, Hashable {
 /// Pages run on threads of their own (each page may get a fresh thread, see the batch's time
 /// limit), so the engines are kept in a pool rather than per thread; either way a model is
 /// loaded once per concurrent reader, never per page.
-public final class TextEnginePool: @unchecked Sendable {
+public final class TextEnginePool: Sendable {
     public let models: TextModels
     public let languages: String
-    private let lock = NSLock()
-    private var idle: [TextEngine] = []
-    private var made = 0
+    /// The engines waiting for a page, and how many were made (idle or in use).
+    private struct State {
+        var idle: [TextEngine] = []
+        var made = 0
+    }
+    private let state = LockedValue(State())
     /// Engines made so far (idle or in use).
-    public var created: Int { lock.withLock { made } }
+    public var created: Int { state.withLock { $0.made } }
 
     /// A pool of engines reading `languages` with `models`.
     public init(models: TextModels, languages: String) {
@@ -77,18 +81,14 @@ public final class TextEnginePool: @unchecked Sendable {
     }
 
     private func take() throws -> TextEngine {
-        lock.lock()
-        if let engine = idle.popLast() {
-            lock.unlock()
-            return engine
-        }
-        lock.unlock()
+        // A new engine loads its models outside the lock: other pages keep taking and giving back.
+        if let engine = state.withLock({ $0.idle.popLast() }) { return engine }
         let engine = try TextEngine(models: models, languages: languages)
-        lock.withLock { made += 1 }
+        state.withLock { $0.made += 1 }
         return engine
     }
 
     private func giveBack(_ engine: TextEngine) {
-        lock.withLock { idle.append(engine) }
+        state.withLock { $0.idle.append(engine) }
     }
 }

@@ -50,11 +50,18 @@ def test_detect_and_process_decide_the_same(quire_bin, tmp_path):
     for name in SIDEWAYS_PHOTOS:
         for turn in ("d90", "d270"):
             subprocess.run(["vips", "rot", str(REPO_PHOTOS / name), str(inputs / f"turned-{turn}-{name}"), turn], check=True)
-    detect = subprocess.run([quire_bin, "detect", str(inputs)], capture_output=True, text=True)
-    assert detect.returncode in (0, 1), detect.stderr   # 1: some real files are truncated on purpose
-    detected = {Path(r["source"]).name: r for r in json.loads(detect.stdout)["results"]}
+    # Both at once: detect reads the inputs one by one on one core while process uses two, and
+    # neither writes where the other reads, so the test no longer waits for detect alone.
     out = tmp_path / "out"
-    subprocess.run([quire_bin, "process", str(inputs), "-o", str(out)], capture_output=True, text=True)
+    process = subprocess.Popen([quire_bin, "process", str(inputs), "-o", str(out)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        detect = subprocess.run([quire_bin, "detect", str(inputs)], capture_output=True, text=True)
+    finally:
+        _, process_errors = process.communicate()
+    assert detect.returncode in (0, 1), detect.stderr   # 1: some real files are truncated on purpose
+    assert process.returncode in (0, 1), process_errors
+    detected = {Path(r["source"]).name: r for r in json.loads(detect.stdout)["results"]}
     layout = json.loads((out / "layout.json").read_text())
     compared, disagreements = 0, []
     for page in layout["pages"]:

@@ -1,4 +1,5 @@
 import Foundation
+import QuireSync
 
 /// Bounds the bytes of whole decoded frames held at once, so a batch's peak memory does not
 /// grow with the number of pages in flight or with their size.
@@ -17,6 +18,9 @@ import Foundation
 /// A page that is not admitted within `patience` goes ahead anyway (a decoder stuck on a
 /// hostile file past its page time limit must not stall the batch): the gate is a memory
 /// bound in the normal case, never a lock the batch can hang on.
+///
+/// `@unchecked`: a page waits on `NSCondition` until bytes are given back, and
+/// `Synchronization.Mutex` (under `LockedValue`) has no wait; `held` is touched only under it.
 public final class FrameGate: @unchecked Sendable {
     /// Bytes of whole frames allowed at once (a single page may exceed it alone).
     public let budget: Int
@@ -65,16 +69,20 @@ public final class FrameGate: @unchecked Sendable {
 
     /// One page's claim on the budget; `leave()` is idempotent, and a pass left unused gives its
     /// bytes back when it is destroyed (errors, early returns).
-    final class Pass: @unchecked Sendable {
-        private var gate: FrameGate?
+    final class Pass: Sendable {
+        /// The gate the bytes go back to, nil once they have.
+        private let gate: LockedValue<FrameGate?>
         private let bytes: Int
         init(gate: FrameGate?, bytes: Int) {
-            self.gate = gate
+            self.gate = LockedValue(gate)
             self.bytes = bytes
         }
         func leave() {
-            if let gate { gate.release(bytes) }
-            gate = nil
+            let owed = gate.withLock { gate in
+                defer { gate = nil }
+                return gate
+            }
+            owed?.release(bytes)
         }
         deinit { leave() }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import QuireSync
 import TesseractBridge
 import VipsBridge
 
@@ -31,13 +32,13 @@ public enum TesseractEngines {
         $0.detectsOrientation ? TextEnginePool(models: $0, languages: "osd") : nil
     }
 
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var readers: [String: TextEnginePool] = [:]
+    /// The reading engines made so far, by language set.
+    private static let readers = LockedValue<[String: TextEnginePool]>([:])
 
     /// The engines reading `languages` (`eng+deu`), made on first use; nil without Tesseract.
     static func reader(languages: String) -> TextEnginePool? {
         guard let models else { return nil }
-        return lock.withLock {
+        return readers.withLock { readers in
             if let pool = readers[languages] { return pool }
             let pool = TextEnginePool(models: models, languages: languages)
             readers[languages] = pool
@@ -48,7 +49,7 @@ public enum TesseractEngines {
     /// How many engines have been loaded in this process (orientation and OCR): a model is
     /// loaded once per concurrent reader, never per page.
     public static var enginesLoaded: Int {
-        (orientation?.created ?? 0) + lock.withLock { readers.values.reduce(0) { $0 + $1.created } }
+        (orientation?.created ?? 0) + readers.withLock { $0.values.reduce(0) { $0 + $1.created } }
     }
 }
 

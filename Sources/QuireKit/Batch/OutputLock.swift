@@ -1,4 +1,5 @@
 import Foundation
+import QuireSync
 
 /// The lock one `quire process` run holds on its output folder, so that a second run on the
 /// same OUT is refused instead of interleaving its files with the first one's.
@@ -7,11 +8,12 @@ import Foundation
 /// The kernel drops a `flock` when its process ends, however it ends (SIGKILL included), so a
 /// lock file left behind by a dead run never blocks the next one. The file holds the owner's
 /// pid only to name it in the refusal.
-public final class OutputLock: @unchecked Sendable {
+public final class OutputLock: Sendable {
     /// The lock file's path inside an output folder.
     public static func path(in out: String) -> String { out + "/" + InputDiscovery.stateFolderName + "/lock" }
 
-    private var descriptor: Int32
+    /// The lock file's descriptor, -1 once released.
+    private let descriptor: LockedValue<Int32>
 
     /// Takes the lock on `out`, creating `out/.quire/` when missing.
     /// - Throws: `ProcessError` when another live process holds the lock (naming its pid) or
@@ -48,14 +50,16 @@ public final class OutputLock: @unchecked Sendable {
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(fd, 0)
         _ = pwrite(fd, pid, pid.count, 0)
-        descriptor = fd
+        descriptor = LockedValue(fd)
     }
 
     /// Releases the lock now (it is also released when the value is freed or the process ends).
     public func release() {
-        guard descriptor >= 0 else { return }
-        close(descriptor)
-        descriptor = -1
+        descriptor.withLock { fd in
+            guard fd >= 0 else { return }
+            close(fd)
+            fd = -1
+        }
     }
 
     deinit { release() }

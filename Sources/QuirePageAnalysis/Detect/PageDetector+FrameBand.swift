@@ -3,14 +3,15 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import QuireGeometry
 
 /// A page running off one or two opposite edges of the frame.
 ///
 /// A receipt photographed close up, or a book page with the frame cutting its head and foot,
 /// shows only two or three of its edges: no quad of four lines holds it, so the detector kept
-/// the whole frame (IoU 0.44-0.83 with the page on such photos; pinned by
-/// `PageDetectorFrameBandTests.aReceiptRunningOffTopAndBottomIsTheBandBetweenItsEdges`). The visible part of such a page is the band
-/// between its two edges, closed by the frame. Two straight lines with something bright
+/// the whole frame (pinned by
+/// `PageDetectorFrameBandTests.aReceiptRunningOffTopAndBottomIsTheBandBetweenItsEdges`). The
+/// visible part of such a page is the band between its two edges, closed by the frame. Two straight lines with something bright
 /// between them are common in any photo (a door, a table's legs, rules on a form), so the band
 /// is taken only when the pixels say it is paper running off the frame:
 /// - both lines are well supported with the brighter side inside, up to the frame's edge (the
@@ -21,7 +22,7 @@
 ///   across the line at most points along it, which a rule printed on the page does not do;
 /// - the paper touches the frame along both frame edges: the page runs off there.
 /// It is only looked for when no four-sided page was found (or the one found runs off the frame
-/// already, or was printed on the page, like a thesis's table, and the band holds it), and its
+/// already, or was printed on the page, like a table's ruled box, and the band holds it), and its
 /// confidence stays just over `minConfidence`: two edges seen, two inferred.
 extension PageDetector {
     /// Confidence of a band closed by the frame.
@@ -44,6 +45,57 @@ extension PageDetector {
     static let frameBandReach = 0.1
     /// How far short of the frame's edge the paper may stop, as a share of the long side.
     static let frameBandMaximumGap = 0.03
+    /// Least area of a band, as a share of the working copy: anything narrower is print.
+    static let frameBandMinimumArea = 0.1
+    /// Least |cosine| between a band's line and the frame's axis it runs along (within 30
+    /// degrees), and between a closing line and the axis across.
+    static let frameBandLineTilt = 0.866
+    /// How far (working-copy pixels) a band's corner may lie beyond the frame's edge.
+    static let frameBandCornerSlack = 0.5
+    /// How many of the best-scoring bands are checked on the full image's pixels.
+    static let frameBandPixelChecks = 20
+    /// Darkest the band's paper may be (its upper-quartile level, 0-255) to count as paper.
+    static let frameBandLeastPaperLevel = 120
+    /// Most coloured the band's paper may be (max - min channel) to count as paper.
+    static let frameBandMostPaperSaturation = 40
+    /// How much darker than the band's paper a point may be and still be the paper (in shadow,
+    /// or with print on it).
+    static let frameBandShadow = 30
+    /// How much more coloured than the band's paper a point may be and still be the paper.
+    static let frameBandColourTolerance = 20
+    /// Points sampled along each side of the band.
+    static let frameBandSamples = 25
+    /// Share of each side's length left out at both ends when sampling (its blurred corners).
+    static let frameBandSampleInset = 0.06
+    /// Least share of a side's samples that must land on the image for the side to be judged.
+    static let frameBandSeenShare = 2.0 / 3.0
+    /// How far outside (and inside) a side its surroundings are sampled, as a share of the long side.
+    static let frameBandProbe = 0.015
+    /// How much more coloured than the paper the surroundings must be for greyness alone to
+    /// tell the paper (in shadow) from them.
+    static let frameBandColouredSurroundings = 15
+    /// Darkest a grey point touching the frame may be and still be paper in shadow.
+    static let frameBandDarkestShadedPaper = 60
+    /// Half-width of the sampling across each point along a frame edge, as a share of the long
+    /// side (letters of a line of print are as wide).
+    static let frameBandContactSpread = 0.0025
+    /// The samples across each point along a frame edge, in steps of `frameBandContactSpread`:
+    /// one of them on paper is enough.
+    static let frameBandContactOffsets = -2...2
+    /// Depth (pixels) of the first row sampled inside a frame edge: just in, past its
+    /// half-pixel border.
+    static let frameBandContactPixels = 2.0
+    /// Further depths sampled inside a frame edge, as shares of the long side (with
+    /// `frameBandMaximumGap`, the deepest).
+    static let frameBandContactDepths = [0.01, 0.02]
+    /// Where a band's paper is sampled, across and along it (a grid clear of its sides).
+    static let bandPaperGrid = Array(stride(from: 0.1, through: 0.9, by: 0.1))
+    /// Least grid points on the image for a band's paper to be judged.
+    static let bandPaperMinimumSamples = 40
+    /// Share of a band's samples taken as its paper's level (the lighter ones: print is darker).
+    static let bandPaperLightShare = 0.75
+    /// How far (pixels) a segment may lie from the frame's edge and still be on it.
+    static let onFrameTolerance = 1.0
 
     /// The best band of paper between two of `lines` running off one or two opposite frame
     /// edges, as a candidate of four lines (one or two of them the frame's edges, in
@@ -64,22 +116,26 @@ extension PageDetector {
             let nearX = Line(nx: 1, ny: 0, c: -0.5), farX = Line(nx: 1, ny: 0, c: frameW)
             let (first, second) = across ? (near, far) : (nearX, farX)
             let extent = across ? w : h
-            let upright = lines.indices.filter { abs(across ? lines[$0].nx : lines[$0].ny) >= 0.866 }
-            /// Where line `i` meets the two frame edges, along them.
-            func ends(_ i: Int) -> (Double, Double)? {
-                guard let a = lines[i].intersection(first), let b = lines[i].intersection(second) else { return nil }
-                let (pa, pb) = across ? (a.0, b.0) : (a.1, b.1)
+            let upright = lines.indices.filter {
+                abs(across ? lines[$0].nx : lines[$0].ny) >= Self.frameBandLineTilt
+            }
+            /// Where line `i` meets the two frame edges, along them: at the near edge, at the far one.
+            func ends(_ i: Int) -> [Double]? {
+                guard let a = lines[i].meeting(first), let b = lines[i].meeting(second) else { return nil }
+                let (pa, pb) = across ? (a.x, b.x) : (a.y, b.y)
                 let limit = across ? frameW : frameH
                 guard pa >= -0.5, pa <= limit, pb >= -0.5, pb <= limit else { return nil }
-                return (pa, pb)
+                return [pa, pb]
             }
             // Lines across the band that may close it short of the frame (a torn receipt's end).
-            let crossing = lines.indices.filter { abs(across ? lines[$0].ny : lines[$0].nx) >= 0.866 }
+            let crossing = lines.indices.filter {
+                abs(across ? lines[$0].ny : lines[$0].nx) >= Self.frameBandLineTilt
+            }
             for i in upright {
                 guard let ei = ends(i) else { continue }
                 for j in upright where j != i {
-                    guard let ej = ends(j), ej.0 > ei.0, ej.1 > ei.1,
-                        min(ej.0 - ei.0, ej.1 - ei.1) >= Self.frameBandMinimumWidth * extent
+                    guard let ej = ends(j), ej[0] > ei[0], ej[1] > ei[1],
+                        min(ej[0] - ei[0], ej[1] - ei[1]) >= Self.frameBandMinimumWidth * extent
                     else { continue }
                     // Closed by the frame's edges, or at one end by a line across.
                     let closings: [(Int?, Int?)] =
@@ -90,13 +146,11 @@ extension PageDetector {
                         let indices: [Int?] = across ? [i, atNear, j, atFar] : [atNear, i, atFar, j]
                         let frameEdges = across ? [nil, near, nil, far] : [nearX, nil, farX, nil]
                         let sides = (0..<4).map { k in indices[k].map { lines[$0] } ?? frameEdges[k]! }
-                        guard let corners = Self.corners(of: sides) else { continue }
+                        guard let corners = Self.cornerPoints(of: sides) else { continue }
                         let outline = Self.quad(corners)
                         let areaFraction = outline.area / (w * h)
-                        guard areaFraction <= Self.frameBandMaximumArea, areaFraction >= 0.1, outline.isConvex,
-                            corners.allSatisfy({
-                                $0.0 >= -1 && $0.0 <= frameW + 0.5 && $0.1 >= -1 && $0.1 <= frameH + 0.5
-                            })
+                        guard areaFraction <= Self.frameBandMaximumArea, areaFraction >= Self.frameBandMinimumArea,
+                            outline.isConvex, corners.allSatisfy({ Self.isInFrame($0, width: frameW, height: frameH) })
                         else { continue }
                         let centre = Self.centroid(corners)
                         /// Support of line `k` with the brighter side inside over the share
@@ -104,8 +158,8 @@ extension PageDetector {
                         func support(_ k: Int, _ from: Double = 0, _ to: Double = 1) -> Double {
                             let s = supports[indices[k]!]
                             let a = corners[(k + 3) % 4], b = corners[k]
-                            let (ta, tb) = (s.parameter(a.0, a.1), s.parameter(b.0, b.1))
-                            let inwardBrighter = s.line.distance(centre.0, centre.1) > 0
+                            let (ta, tb) = (s.parameter(a), s.parameter(b))
+                            let inwardBrighter = s.line.distance(to: centre) > 0
                             return s.coverage(ta + (tb - ta) * from, ta + (tb - ta) * to, positive: inwardBrighter)
                         }
                         let lineSides = (0..<4).filter { indices[$0] != nil }
@@ -123,13 +177,15 @@ extension PageDetector {
                         found.append(
                             QuadCandidate(
                                 lines: sides, confidence: Self.frameBandConfidence, insideBrighter: true,
-                                score: mean * mean * pow(areaFraction, 0.2)))
+                                score: mean * mean * pow(areaFraction, WorkImage.scoreAreaExponent)))
                     }
                 }
             }
         }
-        for band in found.sorted(by: { $0.score > $1.score }).prefix(20) {
-            guard let corners = Self.corners(of: band.lines.map { Self.fullScale($0, scale: scale) }) else { continue }
+        for band in found.sorted(by: { $0.score > $1.score }).prefix(Self.frameBandPixelChecks) {
+            guard let corners = Self.cornerPoints(of: band.lines.map { Self.fullScale($0, scale: scale) }) else {
+                continue
+            }
             let quad = Self.quad(corners)
             if quad.isFinite, quad.isConvex,
                 Self.isPaperRunningOff(quad, pixels: pixels, width: width, height: height, bands: bands)
@@ -138,6 +194,13 @@ extension PageDetector {
             }
         }
         return nil
+    }
+
+    /// Whether `p` lies inside the frame whose far edges are at `width` and `height` (working-copy
+    /// pixel centres; the near edges at -0.5), to within `frameBandCornerSlack`.
+    static func isInFrame(_ p: Point, width: Double, height: Double) -> Bool {
+        let slack = frameBandCornerSlack
+        return p.x >= -0.5 - slack && p.x <= width + slack && p.y >= -0.5 - slack && p.y <= height + slack
     }
 
     /// Whether `quad` (one side, or two opposite sides, on the frame's edges) is paper running
@@ -152,22 +215,26 @@ extension PageDetector {
         let onFrame = sides.map { isOnFrame($0.start, $0.start + $0.step, width: width, height: height) }
         guard (1...2).contains(onFrame.filter({ $0 }).count),
             let reference = bandPaper(quad, pixels: pixels, width: width, height: height, bands: bands),
-            reference.light >= 120, reference.saturation <= 40
+            reference.light >= frameBandLeastPaperLevel, reference.saturation <= frameBandMostPaperSaturation
         else { return false }
         /// Paper, print on it included: as light as the paper less a shadow, not more coloured.
         func isPaper(_ v: (level: Int, saturation: Int)) -> Bool {
-            v.level >= reference.light - 30 && v.saturation <= reference.saturation + 20
+            v.level >= reference.light - frameBandShadow
+                && v.saturation <= reference.saturation + frameBandColourTolerance
         }
-        let steps = 25
-        let ts = (0..<steps).map { 0.06 + 0.88 * Double($0) / Double(steps - 1) }
+        let steps = frameBandSamples
+        let inset = frameBandSampleInset
+        let ts = (0..<steps).map { inset + (1 - 2 * inset) * Double($0) / Double(steps - 1) }
+        /// Whether enough of a side's samples lie on the image to judge it.
+        func enough(_ seen: Int) -> Bool { Double(seen) >= frameBandSeenShare * Double(steps) }
         // Just outside each line: not paper, for most of its length.
         var outside: [(level: Int, saturation: Int)] = []
         for (k, side) in sides.enumerated() where !onFrame[k] {
             let seen = ts.compactMap { t -> (level: Int, saturation: Int)? in
-                let p = side.point(at: t, out: 0.015 * longSide)
+                let p = side.point(at: t, out: frameBandProbe * longSide)
                 return sample(pixels, p.x, p.y, width: width, height: height, bands: bands)
             }
-            guard seen.count * 3 >= steps * 2 else { return false }
+            guard enough(seen.count) else { return false }
             if Double(seen.filter { !isPaper($0) }.count) < frameBandMinimumStep * Double(seen.count) {
                 // Paper beyond paper (the sheets beneath, a page stack): the edge is still a
                 // step down in shade at each point along it.
@@ -176,7 +243,9 @@ extension PageDetector {
                     return sample(pixels, p.x, p.y, width: width, height: height, bands: bands)?.level
                 }
                 let stepped = ts.filter { t in
-                    guard let inner = level(t, -0.015), let outer = level(t, 0.015) else { return false }
+                    guard let inner = level(t, -frameBandProbe), let outer = level(t, frameBandProbe) else {
+                        return false
+                    }
                     return inner - outer >= frameBandShadeStep
                 }
                 guard Double(stepped.count) >= frameBandMinimumStep * Double(seen.count) else { return false }
@@ -188,20 +257,26 @@ extension PageDetector {
         // coloured (a receipt's end in shadow on wood is as dark as the wood, not as brown).
         let surroundings = outside.map(\.level).sorted()[outside.count / 2]
         let surroundingSaturation = outside.map(\.saturation).sorted()[outside.count / 2]
-        let least = surroundings < reference.light - 30 ? (reference.light + surroundings) / 2 : reference.light - 30
+        let shaded = reference.light - frameBandShadow
+        let least = surroundings < shaded ? (reference.light + surroundings) / 2 : shaded
         let greyest =
-            surroundingSaturation >= reference.saturation + 15
-            ? (reference.saturation + surroundingSaturation) / 2 : reference.saturation + 20
+            surroundingSaturation >= reference.saturation + frameBandColouredSurroundings
+            ? (reference.saturation + surroundingSaturation) / 2 : reference.saturation + frameBandColourTolerance
         func reaches(_ v: (level: Int, saturation: Int)) -> Bool {
-            (v.level >= least && v.saturation <= reference.saturation + 20) || (v.level >= 60 && v.saturation < greyest)
+            (v.level >= least && v.saturation <= reference.saturation + frameBandColourTolerance)
+                || (v.level >= frameBandDarkestShadedPaper && v.saturation < greyest)
         }
         for (k, side) in sides.enumerated() where onFrame[k] {
             let spread =
-                0.0025 * longSide / max(1, (side.step.x * side.step.x + side.step.y * side.step.y).squareRoot())
-            let touches = [2, 0.01 * longSide, 0.02 * longSide, frameBandMaximumGap * longSide].contains { depth in
+                frameBandContactSpread * longSide
+                / max(1, (side.step.x * side.step.x + side.step.y * side.step.y).squareRoot())
+            let depths =
+                [frameBandContactPixels] + frameBandContactDepths.map { $0 * longSide }
+                + [frameBandMaximumGap * longSide]
+            let touches = depths.contains { depth in
                 var paper = 0, seen = 0
                 for t in ts {
-                    let found = (-2...2).compactMap { o -> (level: Int, saturation: Int)? in
+                    let found = frameBandContactOffsets.compactMap { o -> (level: Int, saturation: Int)? in
                         let p = side.point(at: t + Double(o) * spread, out: -depth)
                         return sample(pixels, p.x, p.y, width: width, height: height, bands: bands)
                     }
@@ -209,7 +284,7 @@ extension PageDetector {
                     seen += 1
                     if found.contains(where: reaches) { paper += 1 }
                 }
-                return seen * 3 >= steps * 2 && Double(paper) >= frameBandMinimumContact * Double(seen)
+                return enough(seen) && Double(paper) >= frameBandMinimumContact * Double(seen)
             }
             guard touches else { return false }
         }
@@ -219,7 +294,7 @@ extension PageDetector {
     /// Whether a side of `candidate` (working-copy lines) lies on the frame's edge of the
     /// `width` x `height` image it was found in.
     static func runsOffFrame(_ candidate: QuadCandidate, width: Int, height: Int, scale: Double) -> Bool {
-        guard let c = corners(of: candidate.lines.map { fullScale($0, scale: scale) }) else { return false }
+        guard let c = cornerPoints(of: candidate.lines.map { fullScale($0, scale: scale) }) else { return false }
         return runsOffFrame(quad(c), width: width, height: height)
     }
 
@@ -230,7 +305,7 @@ extension PageDetector {
 
     /// The area of `candidate` in working-copy pixels (0 when its lines do not close).
     static func area(_ candidate: QuadCandidate) -> Double {
-        guard let c = corners(of: candidate.lines) else { return 0 }
+        guard let c = cornerPoints(of: candidate.lines) else { return 0 }
         return quad(c).area
     }
 
@@ -238,8 +313,9 @@ extension PageDetector {
     /// (pixel-centre coordinates of a `width` x `height` image: its edges at -0.5 and width - 0.5).
     static func isOnFrame(_ a: Point, _ b: Point, width: Int, height: Int) -> Bool {
         let (w, h) = (Double(width) - 0.5, Double(height) - 0.5)
-        return (abs(a.x + 0.5) <= 1 && abs(b.x + 0.5) <= 1) || (abs(a.y + 0.5) <= 1 && abs(b.y + 0.5) <= 1)
-            || (abs(a.x - w) <= 1 && abs(b.x - w) <= 1) || (abs(a.y - h) <= 1 && abs(b.y - h) <= 1)
+        let near = onFrameTolerance
+        return (abs(a.x + 0.5) <= near && abs(b.x + 0.5) <= near) || (abs(a.y + 0.5) <= near && abs(b.y + 0.5) <= near)
+            || (abs(a.x - w) <= near && abs(b.x - w) <= near) || (abs(a.y - h) <= near && abs(b.y - h) <= near)
     }
 
     /// The paper of a band: the upper quartile of levels on a grid over its inside (a band
@@ -250,14 +326,14 @@ extension PageDetector {
     ) -> PaperReference? {
         let c = quad.corners
         var inside: [(level: Int, saturation: Int)] = []
-        for u in stride(from: 0.1, through: 0.9, by: 0.1) {
-            for v in stride(from: 0.1, through: 0.9, by: 0.1) {
+        for u in bandPaperGrid {
+            for v in bandPaperGrid {
                 let top = c[0] + (c[1] - c[0]) * u, bottom = c[3] + (c[2] - c[3]) * u
                 let p = top + (bottom - top) * v
                 if let s = sample(pixels, p.x, p.y, width: width, height: height, bands: bands) { inside.append(s) }
             }
         }
-        guard inside.count >= 40 else { return nil }
-        return PaperReference(samples: inside, lightShare: 0.75)
+        guard inside.count >= bandPaperMinimumSamples else { return nil }
+        return PaperReference(samples: inside, lightShare: bandPaperLightShare)
     }
 }

@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import QuireGeometry
 
 /// How much aligned gradient lies under one line, per unit of length, as prefix sums for both
 /// polarities, so that any segment's support costs O(1).
@@ -14,6 +15,11 @@ struct LineSupport {
     var pos: [Float]
     var neg: [Float]
 
+    /// Most of a segment's length (pixels) left out at each end: its corners are blurred.
+    static let cornerMargin = 4.0
+    /// Share of a segment's length left out at each end, when that is less than `cornerMargin`.
+    static let cornerMarginShare = 0.1
+
     /// Support of the segment between parameters ta and tb for gradients along +n (`positive`)
     /// or -n, as a share of its length; parts outside the image count as unsupported.
     func coverage(_ ta: Double, _ tb: Double, positive: Bool) -> Double {
@@ -21,7 +27,7 @@ struct LineSupport {
         let length = b - a
         guard length > 1 else { return 0 }
         // Corners are blurred: leave a little out at both ends.
-        let margin = min(4, length * 0.1)
+        let margin = min(Self.cornerMargin, length * Self.cornerMarginShare)
         a += margin; b -= margin
         let n = pos.count - 1
         let ka = max(0, min(n, Int((a - tMin).rounded())))
@@ -31,10 +37,17 @@ struct LineSupport {
         return Double(p[kb] - p[ka]) / (b - a)
     }
 
-    func parameter(_ x: Double, _ y: Double) -> Double { -line.ny * x + line.nx * y }
+    /// The position of `p`'s foot on the line, along its direction (-ny, nx).
+    func parameter(_ p: Point) -> Double { -line.ny * p.x + line.nx * p.y }
 }
 
 extension WorkImage {
+    /// Most gradient along a line, as a share of the gradient across it, for a pixel to count
+    /// as the line's edge (about 24 degrees off its normal).
+    static let supportMaximumSkew: Float = 0.45
+    /// Pixels either side of the line searched for its edge (a line fitted to within a pixel).
+    static let supportSearch = -1...1
+
     /// The support profile of a line over this image.
     func support(for line: PageDetector.Line) -> LineSupport {
         let (w, h) = (width, height)
@@ -64,13 +77,13 @@ extension WorkImage {
                     let tt = lo + Double(k)
                     let x = px + tt * dx, y = py + tt * dy
                     var bestP: Float = 0, bestN: Float = 0
-                    for o in -1...1 {
+                    for o in Self.supportSearch {
                         let xi = Int((x + Double(o) * line.nx).rounded()), yi = Int((y + Double(o) * line.ny).rounded())
                         if xi < 1 || yi < 1 || xi >= w - 1 || yi >= h - 1 { continue }
                         let i = yi * w + xi
                         let gn = GX[i] * nx + GY[i] * ny
                         let gt = -GX[i] * ny + GY[i] * nx
-                        if abs(gt) > 0.45 * abs(gn) { continue }
+                        if abs(gt) > Self.supportMaximumSkew * abs(gn) { continue }
                         let v = min(1, abs(gn) / t)
                         if gn > 0 { bestP = max(bestP, v) } else { bestN = max(bestN, v) }
                     }
@@ -98,6 +111,26 @@ extension WorkImage {
     static let minimumSideLength = 0.04
     /// Least support of the weakest side: a quad with a side this bare is no page.
     static let minimumSideCoverage = 0.25
+    /// Two lines meeting within this share of the image beyond its edges are no opposite sides.
+    static let pairMeetingMargin = 0.1
+    /// The weight of the area in a candidate's score (its share of the image to this power):
+    /// mild, edge support dominates.
+    static let scoreAreaExponent = 0.2
+    /// A candidate's score is the mean support squared times (`scoreFloor` + `scoreWeakestWeight`
+    /// × the weakest side's support): the weakest side breaks ties.
+    static let scoreFloor = 0.4
+    /// See `scoreFloor`.
+    static let scoreWeakestWeight = 0.6
+    /// Confidence is `confidenceGain` × (`confidenceMeanWeight` × mean support +
+    /// `confidenceWeakestWeight` × weakest support) − `confidenceOffset`, clamped to 0...1: a
+    /// page's four well-supported sides reach 1, print's stray lines about 0.6.
+    static let confidenceGain = 1.25
+    /// See `confidenceGain`.
+    static let confidenceMeanWeight = 0.6
+    /// See `confidenceGain`.
+    static let confidenceWeakestWeight = 0.4
+    /// See `confidenceGain`.
+    static let confidenceOffset = 0.1
 
     /// Scores every quad made of two near-parallel pairs of lines and returns the best one.
     /// - Complexity: O(P²) for the P near-parallel pairs, each candidate O(1).
@@ -150,8 +183,9 @@ extension WorkImage {
             for j in (i + 1)..<n {
                 let d = Self.folded(angles[i] - angles[j])
                 guard d <= Self.maximumPairAngle else { continue }
-                if let p = lines[i].intersection(lines[j]),
-                    p.0 > -0.1 * w, p.0 < 1.1 * w, p.1 > -0.1 * h, p.1 < 1.1 * h
+                let margin = Self.pairMeetingMargin
+                if let p = lines[i].meeting(lines[j]),
+                    p.x > -margin * w, p.x < (1 + margin) * w, p.y > -margin * h, p.y < (1 + margin) * h
                 {
                     continue
                 }
@@ -183,12 +217,12 @@ extension WorkImage {
         if A.i == B.i || A.i == B.j || A.j == B.i || A.j == B.j { return nil }
         guard Self.folded(A.angle - B.angle) >= Self.minimumCrossingAngle else { return nil }
         let sideIdx = [A.i, B.i, A.j, B.j]
-        var corners: [(Double, Double)] = []
+        var corners: [Point] = []
         corners.reserveCapacity(4)
         let overshoot = Self.cornerOvershoot
         for k in 0..<4 {
-            guard let c = lines[sideIdx[k]].intersection(lines[sideIdx[(k + 1) % 4]]),
-                c.0 > -overshoot * w, c.0 < (1 + overshoot) * w, c.1 > -overshoot * h, c.1 < (1 + overshoot) * h
+            guard let c = lines[sideIdx[k]].meeting(lines[sideIdx[(k + 1) % 4]]),
+                c.x > -overshoot * w, c.x < (1 + overshoot) * w, c.y > -overshoot * h, c.y < (1 + overshoot) * h
             else { return nil }
             corners.append(c)
         }
@@ -197,8 +231,8 @@ extension WorkImage {
         var sign = 0.0
         for k in 0..<4 {
             let a = corners[k], b = corners[(k + 1) % 4], c = corners[(k + 2) % 4]
-            area2 += a.0 * b.1 - b.0 * a.1
-            let cross = (b.0 - a.0) * (c.1 - b.1) - (b.1 - a.1) * (c.0 - b.0)
+            area2 += a.x * b.y - b.x * a.y
+            let cross = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x)
             if sign == 0 { sign = cross } else if (sign > 0) != (cross > 0) { return nil }
         }
         let area = abs(area2) / 2
@@ -209,11 +243,11 @@ extension WorkImage {
         for k in 0..<4 {
             let s = supports[sideIdx[k]]
             let a = corners[(k + 3) % 4], b = corners[k]
-            let len = ((a.0 - b.0) * (a.0 - b.0) + (a.1 - b.1) * (a.1 - b.1)).squareRoot()
+            let len = ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()
             if len < Self.minimumSideLength * minDim { return nil }
             lengths[k] = len
-            let ta = s.parameter(a.0, a.1), tb = s.parameter(b.0, b.1)
-            let outward = s.line.distance(centre.0, centre.1) > 0 ? -1.0 : 1.0
+            let ta = s.parameter(a), tb = s.parameter(b)
+            let outward = s.line.distance(to: centre) > 0 ? -1.0 : 1.0
             let posCov = s.coverage(ta, tb, positive: true)
             let negCov = s.coverage(ta, tb, positive: false)
             // Inside brighter: intensity falls going outward.
@@ -230,8 +264,10 @@ extension WorkImage {
         guard minCov >= Self.minimumSideCoverage else { return nil }
         let areaFrac = area / imageArea
         // Support dominates; the weakest side and (mildly) the area break ties.
-        let score = mean * mean * (0.4 + 0.6 * minCov) * pow(areaFrac, 0.2)
-        let confidence = max(0, min(1, 1.25 * (0.6 * mean + 0.4 * minCov) - 0.1))
+        let score =
+            mean * mean * (Self.scoreFloor + Self.scoreWeakestWeight * minCov) * pow(areaFrac, Self.scoreAreaExponent)
+        let weighted = Self.confidenceMeanWeight * mean + Self.confidenceWeakestWeight * minCov
+        let confidence = max(0, min(1, Self.confidenceGain * weighted - Self.confidenceOffset))
         return QuadCandidate(
             lines: sideIdx.map { lines[$0] }, confidence: confidence,
             insideBrighter: insideBrighter, score: score)

@@ -77,11 +77,15 @@ import Testing
         // Working copies (factor 1) of two panels meeting at y 150 ± 6, across a shadowed crease
         // or across the desk.
         let (w, h) = (400, 300)
-        let top = [(100.0, 20.0), (300.0, 20.0), (300.0, 144.0), (100.0, 144.0)]
-        let bottom = [(100.0, 156.0), (300.0, 156.0), (300.0, 280.0), (100.0, 280.0)]
+        let top = [
+            Point(x: 100, y: 20), Point(x: 300, y: 20), Point(x: 300, y: 144), Point(x: 100, y: 144)
+        ]
+        let bottom = [
+            Point(x: 100, y: 156), Point(x: 300, y: 156), Point(x: 300, y: 280), Point(x: 100, y: 280)
+        ]
         func work(gap: (Int, Int, Int)) -> WorkImage {
-            let sheets = [top, bottom].map { $0.map { Point(x: $0.0, y: $0.1) } }
-            var px = Self.picture(width: w, height: h, ground: (70, 60, 50), polygons: sheets, fill: (232, 232, 228))
+            var px = Self.picture(
+                width: w, height: h, ground: (70, 60, 50), polygons: [top, bottom], fill: (232, 232, 228))
             for y in 144..<156 {
                 for x in 100..<300 {
                     let o = (y * w + x) * 3; (px[o], px[o + 1], px[o + 2]) = (UInt8(gap.0), UInt8(gap.1), UInt8(gap.2))
@@ -91,9 +95,10 @@ import Testing
             image.blur()
             return image
         }
-        let fold = (((100.0, 144.0), (100.0, 156.0)), ((300.0, 144.0), (300.0, 156.0)))
-        #expect(work(gap: (190, 190, 186)).creaseIsSheet(from: fold.0, to: fold.1, panels: [top, bottom]))
-        #expect(!work(gap: (70, 60, 50)).creaseIsSheet(from: fold.0, to: fold.1, panels: [top, bottom]))
+        // The crease's ends: halfway between the panels' corners at the fold.
+        let (start, end) = (Point(x: 100, y: 150), Point(x: 300, y: 150))
+        #expect(work(gap: (190, 190, 186)).creaseIsSheet(from: start, to: end, panels: [top, bottom]))
+        #expect(!work(gap: (70, 60, 50)).creaseIsSheet(from: start, to: end, panels: [top, bottom]))
     }
 
     static func insideOrNear(_ p: Point, _ quad: Quad, tolerance: Double) -> Bool {
