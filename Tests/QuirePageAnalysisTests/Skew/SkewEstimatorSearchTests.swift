@@ -49,6 +49,19 @@ import Testing
         }
     }
 
+    /// Whether a page's lines run down (the spread check's question) is answered the same by
+    /// the narrowed curves, for pages upright and lying a quarter turn round.
+    @Test(arguments: [-12.0, -1.1, 0.0, 0.4, 3.7, 30.0])
+    func linesRunDownAnswersAsTheWholeCurves(degrees: Double) {
+        for turn in [0.0, 90.0] {
+            let gray = Self.page(width: 700, height: 500, degrees: degrees + turn, columns: [0.1...0.9])
+            let narrowed = SkewEstimator.linesRunDown(gray: gray, width: 700, height: 500, margin: 1.5)
+            let full = SkewEstimator.linesRunDown(gray: gray, width: 700, height: 500, margin: 1.5, fullSearch: true)
+            #expect(narrowed == full, "at \(degrees) + \(turn)")
+            #expect(narrowed == (turn != 0), "at \(degrees) + \(turn)")
+        }
+    }
+
     @Test func narrowedCurveComputesUnderHalfTheAnglesAndKeepsTheirValues() {
         let (width, height) = (520, 680)
         let gray = Self.page(width: width, height: height, degrees: 3.4, columns: [0.1...0.9])
