@@ -14,7 +14,7 @@ enum ScanDeskew {
 
     /// Estimates the skew of a scan from a small (about 1000 px long side) 8-bit grey copy.
     static func estimateSkew(gray: [UInt8], width: Int, height: Int) -> SkewEstimate {
-        SkewEstimator.estimate(gray: gray, width: width, height: height)
+        StageProfile.measure("2b skew search") { SkewEstimator.estimate(gray: gray, width: width, height: height) }
     }
 
     /// Rotates the full-size page straight (clockwise by `skew.degrees` when positive) and trims the
@@ -39,7 +39,9 @@ enum ScanDeskew {
         let degrees = skew.degrees.isFinite ? skew.degrees : 0
         let turn = abs(degrees) >= 0.005
 
-        let small = try image.analysisShrunk(toLongSide: trimLongSide).displayReady(keepGray: true).materialized()
+        let small = try StageProfile.measure("2g trim copy") {
+            try image.analysisShrunk(toLongSide: trimLongSide).displayReady(keepGray: true).materialized()
+        }
         let smallPixels = try small.pixelBytes()
         let lid = ScanTrim.lidColour(pixels: smallPixels, width: small.width, height: small.height, bands: small.bands)
         /// The lazy libvips rotation the edges are measured on (thin strips of it are computed).
@@ -113,9 +115,11 @@ enum ScanDeskew {
         var rect = Rect(
             x: Double(box.x0) * sx, y: Double(box.y0) * sy,
             width: Double(box.width) * sx, height: Double(box.height) * sy)
-        rect = try refine(
-            rect, in: straight, lid: lid, threshold: threshold, scale: max(sx, sy), box: box,
-            small: (smallStraight.width, smallStraight.height))
+        rect = try StageProfile.measure("2g trim edges") {
+            try refine(
+                rect, in: straight, lid: lid, threshold: threshold, scale: max(sx, sy), box: box,
+                small: (smallStraight.width, smallStraight.height))
+        }
         let x0 = max(0, Int(rect.minX.rounded())), y0 = max(0, Int(rect.minY.rounded()))
         let x1 = min(straight.width, Int(rect.maxX.rounded())), y1 = min(straight.height, Int(rect.maxY.rounded()))
         guard x1 - x0 >= 8, y1 - y0 >= 8 else { return (try cut(lid, nil), nil) }

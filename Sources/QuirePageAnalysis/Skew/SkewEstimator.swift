@@ -3,9 +3,10 @@
 ///
 /// Text lines, rules, table and picture edges and the page border against the scanner lid all
 /// make the horizontal projection of dark detail sharpest (highest sum of squares) when the
-/// projection direction follows them. The search runs coarse to fine: every 0.25 degree over
-/// +/-`searchRange` on a subsample with 2 px bins, then around the best few peaks with 1 px
-/// bins, down to 0.01 degree and a parabolic fit of the peak.
+/// projection direction follows them. The search runs coarse to fine: every degree over
+/// +/-`searchRange` on a small subsample with 8 px bins, every 0.25 degree with 2 px bins
+/// around that pass's peaks, then around the best few peaks with 1 px bins, down to 0.01
+/// degree and a parabolic fit of the peak.
 package enum SkewEstimator {
     /// Largest skew searched, in degrees: a photocopy laid crooked on the glass, not only a
     /// sheet feeder's small angles (text turned up to 44 degrees is found within 0.01; pinned by
@@ -66,8 +67,11 @@ package enum SkewEstimator {
                             // search) do not all land on the same bin phase at 0 degrees, where
                             // linear binning would make the score peak.
                             let n = Double(xs.count + 1)
-                            let phaseY = Float(n * 0.6180339887).truncatingRemainder(dividingBy: 1)
-                            let phaseX = Float(n * 0.4142135624).truncatingRemainder(dividingBy: 1)
+                            // The fraction as x - trunc(x), exact and equal to fmodf(x, 1) for
+                            // x >= 0, which was 40 % of this function's time.
+                            let fy = Float(n * 0.6180339887), fx = Float(n * 0.4142135624)
+                            let phaseY = fy - fy.rounded(.towardZero)
+                            let phaseX = fx - fx.rounded(.towardZero)
                             xs.append(Float(x) + phaseX - 0.5)
                             ys.append(Float(y) + phaseY - 0.5)
                             // Grey-level weight keeps the sub-pixel position of anti-aliased
@@ -153,8 +157,13 @@ package enum SkewEstimator {
     /// at all, and a row search finds a confident false angle on it (0.37 degree on
     /// tesseract's phototest turned 90). Its skew is that of its columns, the same angle once
     /// the page is turned upright.
-    /// - Complexity: O(width x height + angles x ink points), about 400 angles in all.
-    package static func estimate(gray: [UInt8], width: Int, height: Int) -> SkewEstimate {
+    /// - Complexity: O(width x height + angles x ink points), about 320 angles in all: 180
+    ///   on a few thousand points with 8 px bins, the rest on the coarse curve around their
+    ///   peaks and finer (the whole coarse curve took 540; docs/benchmarks.md, "The skew
+    ///   search coarse to fine").
+    /// - Parameter fullSearch: compute the whole coarse curve rather than only around the first
+    ///   pass's peaks (`Projection.narrowedCurve`), for comparing the two.
+    package static func estimate(gray: [UInt8], width: Int, height: Int, fullSearch: Bool = false) -> SkewEstimate {
         guard width >= 16, height >= 16, gray.count >= width * height else { return .none }
         let (xs, ys, ws) = inkPoints(gray: gray, width: width, height: height)
         let count = xs.count
@@ -169,12 +178,12 @@ package enum SkewEstimator {
                     let columns = Projection(xs: yp, ys: xp, weights: wp, count: count, width: height, height: width)
                     // The columns are only looked at every other coarse angle (their peak is broad
                     // enough at 2 px bins) unless they win, which halves their cost.
-                    let rowCurve = rows.coarseCurve()
+                    let rowCurve = rows.curve(full: fullSearch)
                     guard let rowMax = rowCurve.max(),
-                        let columnMax = columns.coarseCurve(every: 2).max()
+                        let columnMax = columns.curve(every: 2, full: fullSearch).max()
                     else { return .none }
                     if columnMax > columnsWin * rowMax {
-                        let found = columns.estimate(coarse: columns.coarseCurve())
+                        let found = columns.estimate(coarse: columns.curve(full: fullSearch))
                         return SkewEstimate(
                             degrees: found.degrees == 0 ? 0 : -found.degrees, confidence: found.confidence)
                     }
@@ -182,7 +191,8 @@ package enum SkewEstimator {
                     guard width > height, found.confidence >= minimumConfidence,
                         hasGutter(xs: xp, weights: wp, width: width)
                     else { return found }
-                    return twoPagesCheck(found, xs: xp, ys: yp, weights: wp, width: width, height: height)
+                    return twoPagesCheck(
+                        found, xs: xp, ys: yp, weights: wp, width: width, height: height, fullSearch: fullSearch)
                 }
             }
         }
@@ -192,11 +202,13 @@ package enum SkewEstimator {
     /// columns line up more sharply than its rows by `margin` (`columnsWin`, as `estimate`
     /// decides, unless asked for more) at angles within +/-`range` degrees: a page lying a
     /// quarter turn round.
-    /// - Complexity: O(width x height + angles x ink points), about 300 angles over the whole
-    ///   search range, 26 within 2 degrees.
+    /// - Complexity: O(width x height + angles x ink points), about 250 angles over the whole
+    ///   search range (the coarse curves narrowed as `estimate` narrows them; 540 whole), 26
+    ///   within 2 degrees.
+    /// - Parameter fullSearch: compute the whole coarse curves, for comparing.
     package static func linesRunDown(
         gray: [UInt8], width: Int, height: Int, margin: Double = columnsWin,
-        within range: Double = searchRange
+        within range: Double = searchRange, fullSearch: Bool = false
     ) -> Bool {
         guard width >= 16, height >= 16, gray.count >= width * height else { return false }
         let (xs, ys, ws) = inkPoints(gray: gray, width: width, height: height)
@@ -206,8 +218,13 @@ package enum SkewEstimator {
                 ws.withUnsafeBufferPointer { wp in
                     let rows = Projection(xs: xp, ys: yp, weights: wp, count: xs.count, width: width, height: height)
                     let columns = Projection(xs: yp, ys: xp, weights: wp, count: xs.count, width: height, height: width)
-                    guard let rowMax = rows.coarseCurve(within: range).max(),
-                        let columnMax = columns.coarseCurve(every: 2, within: range).max()
+                    // Only the whole range has a narrowed curve; within 2 degrees is cheap already.
+                    let narrowed = range >= searchRange && !fullSearch
+                    guard
+                        let rowMax = (narrowed ? rows.narrowedCurve() : rows.coarseCurve(within: range)).max(),
+                        let columnMax =
+                            (narrowed
+                            ? columns.narrowedCurve(every: 2) : columns.coarseCurve(every: 2, within: range)).max()
                     else {
                         return false
                     }
@@ -226,7 +243,7 @@ package enum SkewEstimator {
     private static func twoPagesCheck(
         _ found: SkewEstimate, xs: UnsafeBufferPointer<Float>,
         ys: UnsafeBufferPointer<Float>, weights: UnsafeBufferPointer<Float>,
-        width: Int, height: Int
+        width: Int, height: Int, fullSearch: Bool
     ) -> SkewEstimate {
         let half = Float(width) / 2
         var halves: [SkewEstimate] = []
@@ -241,7 +258,7 @@ package enum SkewEstimator {
                     hw.withUnsafeBufferPointer { pw in
                         let side = Projection(
                             xs: px, ys: py, weights: pw, count: hx.count, width: width - Int(half), height: height)
-                        return side.estimate(coarse: side.coarseCurve())
+                        return side.estimate(coarse: side.curve(full: fullSearch))
                     }
                 }
             }
@@ -277,7 +294,7 @@ package enum SkewEstimator {
     static let spreadTolerance = 0.5
 
     /// The ink points of one page and the projection search along its rows.
-    private struct Projection {
+    struct Projection {
         let xs: UnsafeBufferPointer<Float>, ys: UnsafeBufferPointer<Float>, weights: UnsafeBufferPointer<Float>
         let count: Int, width: Int, height: Int
         static let coarseStep = 0.25
@@ -304,6 +321,79 @@ package enum SkewEstimator {
             }
         }
 
+        /// Bin size of the first pass, in copy pixels: 4 times the coarse curve's 2 px, so the
+        /// first pass can step a whole degree without stepping over a peak that is about 0.15
+        /// degree wide at 2 px. Not wider: 16 px bins, as wide as a line's pitch, ranked the
+        /// angles by the lines' phase in the bins (leptonica's scots-frag seeded 2 degrees
+        /// off its 0.2).
+        static let firstBin: Float = 8
+        /// Angle step of the first pass, in degrees (a whole number of `coarseStep`s).
+        static let firstStep = 1.0
+        /// Points the first pass reads at most: its wide bins need fewer to rank the angles.
+        static let firstPoints = 5_000
+        /// First-pass peaks followed into the coarse curve, best first: more than the three
+        /// `estimate(coarse:)` refines, as the wide bins can rank close peaks differently.
+        static let firstPeaks = 6
+        /// First-pass peaks under this share of its highest are not followed.
+        static let firstPeakShare = 0.5
+        /// How far either side of a first-pass peak the coarse curve is computed, in degrees,
+        /// before it is climbed on: two peaks a degree apart (two blocks of lines at 2.25 and
+        /// 3.25 on sbrunner's deskew-6) read as one first-pass peak at 2.
+        static let followReach = 2.0
+
+        /// The coarse curve (`coarseCurve(every:)`'s angles, bins and points, so the same
+        /// values) computed only where it can peak: a first pass every `firstStep` degrees with
+        /// `firstBin` px bins finds the candidate angles, and from each the coarse curve is
+        /// climbed to its local maximum (`followReach` either side, then on while it rises).
+        /// Angles not computed are -infinity.
+        func narrowedCurve(every: Int = 1) -> [Double] {
+            var bins: [Float] = []
+            let angles = Self.coarseAngles
+            let n = angles.count
+            var curve = [Double](repeating: -.infinity, count: n)
+            let stride = max(1, count / 10_000)
+            func value(_ i: Int) -> Double {
+                if curve[i] == -.infinity { curve[i] = score(angles[i], stride: stride, bin: 2, bins: &bins) }
+                return curve[i]
+            }
+            let ratio = Int((Self.firstStep / Self.coarseStep).rounded())
+            let firstIndices = Array(Swift.stride(from: 0, to: n, by: ratio))
+            let firstStride = max(1, count / Self.firstPoints)
+            let first = firstIndices.map { score(angles[$0], stride: firstStride, bin: Self.firstBin, bins: &bins) }
+            guard let firstMax = first.max() else { return [] }
+            var seeds: [Int] = []
+            for i in first.indices where first[i] >= Self.firstPeakShare * firstMax {
+                if (i == 0 || first[i] >= first[i - 1]) && (i + 1 == first.count || first[i] >= first[i + 1]) {
+                    seeds.append(i)
+                }
+            }
+            seeds.sort { first[$0] > first[$1] }
+            for seed in seeds.prefix(Self.firstPeaks) {
+                // Indices on `every`'s grid (the first pass's are: `ratio` is a multiple of 2).
+                let reach = Int((Self.followReach / Self.coarseStep).rounded())
+                var lo = max(0, firstIndices[seed] - reach), hi = min(n - 1, firstIndices[seed] + reach)
+                lo -= lo % every
+                hi -= hi % every
+                for i in Swift.stride(from: lo, through: hi, by: every) { _ = value(i) }
+                while true {
+                    let best = Swift.stride(from: lo, through: hi, by: every).max { value($0) < value($1) }!
+                    if best == lo && lo - every >= 0 {
+                        lo -= every
+                    } else if best == hi && hi + every < n {
+                        hi += every
+                    } else {
+                        break
+                    }
+                }
+            }
+            return every == 1 ? curve : Swift.stride(from: 0, to: n, by: every).map { curve[$0] }
+        }
+
+        /// The coarse curve, narrowed (`narrowedCurve`) unless `full`.
+        func curve(every: Int = 1, full: Bool) -> [Double] {
+            full ? coarseCurve(every: every) : narrowedCurve(every: every)
+        }
+
         func estimate(coarse: [Double]) -> SkewEstimate {
             var bins: [Float] = []
             func score(_ degrees: Double, stride: Int, bin: Float) -> Double {
@@ -312,11 +402,14 @@ package enum SkewEstimator {
             let coarseAngles = Self.coarseAngles
             guard let coarseMax = coarse.max(), coarseMax > 0 else { return .none }
 
-            // Local maxima of the coarse curve, best first; refine the top three.
+            // Local maxima of the coarse curve, best first; refine the top three. A narrowed
+            // curve's angles left out (-infinity) are no one's neighbours: an angle next to
+            // one is not known to be a maximum.
             var peaks: [Int] = []
-            for i in coarse.indices {
+            for i in coarse.indices where coarse[i].isFinite {
                 let left = i > 0 ? coarse[i - 1] : -Double.infinity
                 let right = i + 1 < coarse.count ? coarse[i + 1] : -Double.infinity
+                if (i > 0 && !left.isFinite) || (i + 1 < coarse.count && !right.isFinite) { continue }
                 if coarse[i] >= left && coarse[i] >= right { peaks.append(i) }
             }
             peaks.sort { coarse[$0] > coarse[$1] }
