@@ -40,7 +40,7 @@ extension PageDetector {
         return (list, rules.0, rules.1)
     }
 
-    /// The decision as reported (`quire detect` and `quire process` both call it): the rules'
+    /// The one decision (`detect`, `quire detect` and `quire process` all call it): the rules'
     /// quad, or the verifier's choice when one is given, with the fitted verifier's probability
     /// that the quad is the page as its confidence (issue 36: a confident wrong page is the worst
     /// outcome; a right page at a lower confidence costs nothing). Without a quad, the rules'
