@@ -38,7 +38,8 @@ extension PageVerifier {
         "region_iou"
     ]
 
-    /// The verifier fitted on every labelled candidate of the table.
+    /// The verifier fitted on every labelled candidate of the table, its probability
+    /// calibrated on the leave-one-source-out log-odds of the quads reported (`fitCalibrated`).
     public static let fitted = PageVerifier(
         weights: [
             -2.1183780691681724,
@@ -142,6 +143,8 @@ extension PageVerifier {
             0.3796064884146419,
             0.2019918985186059,
             0.3436054648197001
-        ]
+        ],
+        calibrationSlope: 0.4716005491964929,
+        calibrationOffset: -0.16114144116699136
     )
 }
