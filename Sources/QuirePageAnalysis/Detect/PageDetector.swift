@@ -48,25 +48,13 @@ package struct PageDetector: Sendable {
         }
     }
 
-    /// Detects the page in an interleaved 8-bit image (1 band grey, 3 or 4 bands colour).
+    /// Detects the page in an interleaved 8-bit image (1 band grey, 3 or 4 bands colour): the
+    /// one decision (`decide`), as `quire detect` and `quire process` report it.
     /// - Returns: the quad in the given image's pixels, or `.none` with a low confidence.
     /// - Complexity: O(pixels) for the working copy plus O(L⁴) cheap checks over the L ≤ 36
     ///   strongest lines.
     package func detect(pixels: [UInt8], width: Int, height: Int, bands: Int) -> PageDetection {
-        detectDetailed(pixels: pixels, width: width, height: height, bands: bands).detection
-    }
-
-    /// `detect`, plus whether the page is brighter than its surroundings (for later refinement).
-    package func detectDetailed(pixels: [UInt8], width: Int, height: Int, bands: Int)
-        -> (detection: PageDetection, insideBrighter: Bool)
-    {
-        var front: DetectionFront? = nil
-        let result = detectCore(pixels: pixels, width: width, height: height, bands: bands, front: &front)
-        if let verifier {
-            return verified(
-                by: verifier, rules: result, front: front, pixels: pixels, width: width, height: height, bands: bands)
-        }
-        return (result.0, result.1)
+        decide(pixels: pixels, width: width, height: height, bands: bands).detection
     }
 
     /// The rules' decision; `front` keeps the lines and quads they chose from, for the verifier.

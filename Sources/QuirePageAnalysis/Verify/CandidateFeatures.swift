@@ -14,6 +14,11 @@ public enum CandidateGenerator: String, CaseIterable, Sendable, Hashable {
     case folds = "fold"
     /// The band of paper between two edges running off the frame (`frameBand`).
     case frameBand = "band"
+    /// The largest bright, weakly saturated region's quad (`PaperRegion`), found without lines.
+    case brightRegion = "region"
+    /// The rules' quad with a side on the frame's edge moved onto a fold or glass edge inside it
+    /// (`glassEdge`).
+    case glassEdge = "glass"
     /// What the hand-set rules decide (refined, grown to the paper), when they report a quad.
     case rules
     /// The whole frame: keep the photo as it is, or deskew it as a scan.
@@ -35,10 +40,15 @@ package enum CandidateFeatures {
             "area_fraction", "log_aspect", "angle_deviation", "opposite_mismatch", "frame_margin",
             "centre_offset", "scan_rectangle", "flat_frame", "line_score_share", "outside_paper_share",
             "ink_outside", "content_across", "rule_sides", "print_around", "nested_on_paper",
-            "from_frame"
+            "from_frame", "glass_side", "region_iou"
         ]
     /// The column of `nested_on_paper`, filled in once every candidate is known (`nested`).
     static let nestedColumn = names.firstIndex(of: "nested_on_paper")!
+    /// The column of `glass_side`: the edge support of a fold or glass edge inside the quad,
+    /// parallel to a side on the frame's edge (`PageDetector.glassEdge`); 0 when none.
+    static let glassColumn = names.firstIndex(of: "glass_side")!
+    /// The column of `region_iou`: the quad's IoU with the bright paper region's (`PaperRegion`).
+    static let regionColumn = names.firstIndex(of: "region_iou")!
 
     /// How far either side of a side its line is searched for a thin printed rule, as a share
     /// of the long side: the refined side may sit on either edge of a rule a few pixels wide.
@@ -152,7 +162,8 @@ package enum CandidateFeatures {
         // rules); only the whole frame, an option of a different kind, is told apart.
         features += printedMatter(quad, sides: sides, onFrame: onFrame, paper: paper, image: image, long: long)
         let inPrint = PrintAround.liesInPrint(quad, pixels: pixels, width: width, height: height, bands: bands)
-        features += [inPrint ? 1 : 0, 0, generator == .wholeFrame ? 1 : 0]
+        // nested_on_paper, glass_side and region_iou are filled in once every candidate is known.
+        features += [inPrint ? 1 : 0, 0, generator == .wholeFrame ? 1 : 0, 0, 0]
         return features
     }
 

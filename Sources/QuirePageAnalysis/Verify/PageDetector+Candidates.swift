@@ -40,7 +40,7 @@ extension PageDetector {
         return (list, rules.0, rules.1)
     }
 
-    /// The decision as reported (`quire detect` and `quire process` both call it): the rules'
+    /// The one decision (`detect`, `quire detect` and `quire process` all call it): the rules'
     /// quad, or the verifier's choice when one is given, with the fitted verifier's probability
     /// that the quad is the page as its confidence (issue 36: a confident wrong page is the worst
     /// outcome; a right page at a lower confidence costs nothing). Without a quad, the rules'
@@ -117,6 +117,22 @@ extension PageDetector {
                 add(.frameBand, band)
             }
             for c in front.candidates.prefix(Self.verifierEdgeCandidates) { add(.edgeLines, c) }
+            let lines = front.lines.map { Self.fullScale($0, scale: scale) }
+            if let r = rules.0.quad?.readingOrdered(),
+                let glass = Self.glassEdge(
+                    of: r, lines: lines, work: front.work, scale: scale, width: width, height: height),
+                glass.support >= Self.glassSupport
+            {
+                proposed.append((.glassEdge, glass.quad, rules.1, 0))
+            }
+        }
+        if let region = pixels.withUnsafeBufferPointer({
+            PaperRegion.quad(pixels: $0, width: width, height: height, bands: bands)
+        }) {
+            let refined = Self.refine(
+                region.map { Point(x: $0.x + 0.5, y: $0.y + 0.5) }, pixels: pixels, width: width, height: height,
+                bands: bands, insideBrighter: true, searchRadius: (front?.scale ?? 1) * 2 + 2)
+            proposed.append((.brightRegion, refined.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) }, true, 0))
         }
         let frame = Quad(rect: Rect(x: -0.5, y: -0.5, width: Double(width), height: Double(height)))
         proposed.append((.wholeFrame, frame, true, 0))
@@ -156,6 +172,19 @@ extension PageDetector {
         }
         for i in kept.indices where kept[i].0 != .wholeFrame {
             features[i][CandidateFeatures.nestedColumn] = CandidateFeatures.nested(kept[i].1, in: others, features[i])
+        }
+        let region = pixels.withUnsafeBufferPointer {
+            PaperRegion.quad(pixels: $0, width: width, height: height, bands: bands)
+        }
+        let lines = front?.lines.map { Self.fullScale($0, scale: scale) } ?? []
+        for i in kept.indices {
+            if let front, kept[i].0 != .wholeFrame {
+                features[i][CandidateFeatures.glassColumn] =
+                    Self.glassEdge(
+                        of: kept[i].1, lines: lines, work: front.work, scale: scale, width: width, height: height)?
+                    .support ?? 0
+            }
+            features[i][CandidateFeatures.regionColumn] = region.map { kept[i].1.intersectionOverUnion(with: $0) } ?? 0
         }
         return kept.indices.map {
             ScoredCandidate(generator: kept[$0].0, quad: kept[$0].1, features: features[$0], insideBrighter: kept[$0].2)

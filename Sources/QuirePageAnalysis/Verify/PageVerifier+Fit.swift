@@ -108,11 +108,14 @@ extension PageVerifier {
                 static let fittedFeatureNames: [String] = [\(names)
                 ]
 
-                /// The verifier fitted on every labelled candidate of the table.
+                /// The verifier fitted on every labelled candidate of the table, its probability
+                /// calibrated on the leave-one-source-out log-odds of the quads reported (`fitCalibrated`).
                 public static let fitted = PageVerifier(
                     weights: [\(list(weights))],
                     means: [\(list(means))],
-                    scales: [\(list(scales))]
+                    scales: [\(list(scales))],
+                    calibrationSlope: \(calibrationSlope),
+                    calibrationOffset: \(calibrationOffset)
                 )
             }
 

@@ -20,26 +20,41 @@ public struct PageVerifier: Sendable, Equatable {
     /// Each feature's mean and standard deviation over the training candidates.
     public var means: [Double]
     public var scales: [Double]
+    /// Platt's calibration of the log-odds (`fitCalibrated`): the probability reported is
+    /// σ(slope·z + offset); 1 and 0 leave the model's own.
+    public var calibrationSlope: Double
+    public var calibrationOffset: Double
 
     /// The lowest probability at which a candidate quad is reported as the page; under it the
     /// whole frame is kept. Equal to the detector's `minConfidence`, so every quad reported is
     /// one reported "sure" (the 0.75 that the 97 % target is stated for).
     public static let minimumProbability = 0.75
 
-    /// A verifier with these weights (intercept first) on features standardised by `means` and `scales`.
-    public init(weights: [Double], means: [Double], scales: [Double]) {
+    /// A verifier with these weights (intercept first) on features standardised by `means` and
+    /// `scales`, its log-odds calibrated by `calibrationSlope` and `calibrationOffset`.
+    public init(
+        weights: [Double], means: [Double], scales: [Double], calibrationSlope: Double = 1,
+        calibrationOffset: Double = 0
+    ) {
         self.weights = weights
         self.means = means
         self.scales = scales
+        self.calibrationSlope = calibrationSlope
+        self.calibrationOffset = calibrationOffset
     }
 
-    /// The probability that a candidate with these features is the page.
-    public func probability(_ features: [Double]) -> Double {
+    /// The model's log-odds that a candidate with these features is the page, uncalibrated.
+    public func logOdds(_ features: [Double]) -> Double {
         var z = weights[0]
         for i in 0..<min(features.count, weights.count - 1) {
             z += weights[i + 1] * (features[i] - means[i]) / scales[i]
         }
-        return 1 / (1 + exp(-z))
+        return z
+    }
+
+    /// The calibrated probability that a candidate with these features is the page.
+    public func probability(_ features: [Double]) -> Double {
+        1 / (1 + exp(-(calibrationSlope * logOdds(features) + calibrationOffset)))
     }
 
     /// The candidate chosen among `features` (one row per candidate): the most probable, unless

@@ -20,7 +20,7 @@ import Testing
     @Test func theCompiledInWeightsAreTheFitOfTheCommittedTable() throws {
         let rows = try Self.rows()
         #expect(PageVerifier.fittedFeatureNames == CandidateFeatures.names)
-        let refit = PageVerifier.fit(features: rows.map(\.features), labels: rows.map(\.isPage))
+        let refit = PageVerifier.fitCalibrated(rows: rows)
         let compiled = PageVerifier.fitted
         #expect(refit.weights.count == compiled.weights.count)
         for (name, (a, b)) in zip(["intercept"] + CandidateFeatures.names, zip(refit.weights, compiled.weights)) {
@@ -29,6 +29,10 @@ import Testing
         for (a, b) in zip(refit.means + refit.scales, compiled.means + compiled.scales) {
             #expect(abs(a - b) <= 1e-12 * max(1, abs(b)))
         }
+        #expect(
+            abs(refit.calibrationSlope - compiled.calibrationSlope) <= 1e-9 * max(1, abs(compiled.calibrationSlope)))
+        #expect(
+            abs(refit.calibrationOffset - compiled.calibrationOffset) <= 1e-9 * max(1, abs(compiled.calibrationOffset)))
     }
 
     /// The table's rows of three real photos in the repository are what the generators and the
@@ -78,6 +82,41 @@ import Testing
         let mean = features.map(fit.probability).reduce(0, +) / Double(features.count)
         let share = Double(labels.filter { $0 }.count) / Double(labels.count)
         #expect(abs(mean - share) < 1e-6)
+    }
+
+    /// The calibration makes the probability mean what it says on sources the fit never saw: over
+    /// the quads a decision reports on held-out sources, the mean calibrated probability is the
+    /// share that are the page (Platt's intercept equation), where the model's own probability,
+    /// fitted on a few photos with uninformative features, is over-confident there.
+    @Test func theCalibrationMatchesTheHeldOutReportedQuads() {
+        var rng = SplitMix64(seed: 36)
+        func uniform() -> Double { Double(rng.next() % 10000) / 10000 }
+        var rows: [CandidateRow] = []
+        for source in 0..<6 {
+            for photo in 0..<8 {
+                for generator in ["rules", "edge", "edge", "frame"] {
+                    let signal = uniform()
+                    let page = signal + 0.8 * uniform() > 0.9
+                    rows.append(
+                        CandidateRow(
+                            set: PageVerifier.calibrationSet, source: "s\(source)", split: "held-out",
+                            photo: "p\(photo)", generator: generator,
+                            iou: page ? 0.95 : 0.5, rulesConfidence: 0,
+                            features: [signal] + (0..<16).map { _ in uniform() }))
+                }
+            }
+        }
+        let verifier = PageVerifier.fitCalibrated(rows: rows)
+        let held = PageVerifier.heldOutReported(rows)
+        let share = Double(held.labels.filter { $0 }.count) / Double(held.labels.count)
+        func mean(slope: Double, offset: Double) -> Double {
+            held.logOdds.map { 1 / (1 + exp(-(slope * $0 + offset))) }.reduce(0, +) / Double(held.logOdds.count)
+        }
+        let calibrated = mean(slope: verifier.calibrationSlope, offset: verifier.calibrationOffset)
+        #expect(abs(calibrated - share) < 1e-6, "calibrated \(calibrated), share \(share)")
+        let raw = mean(slope: 1, offset: 0)
+        #expect(abs(raw - share) > 0.02, "the model's own \(raw), share \(share)")
+        #expect(verifier.calibrationSlope < 1, "\(verifier.calibrationSlope)")
     }
 
     /// The decision keeps the whole frame when the frame scores best or the best quad is under

@@ -29,7 +29,7 @@ struct PhotoSource: Hashable, Comparable {
 /// source the fit never saw. The hand-set rules are not fitted and score every source as they are.
 func refit(excluding source: String, rows: [CandidateRow]) -> PageVerifier {
     let training = rows.filter { $0.source != source }
-    return PageVerifier.fit(features: training.map(\.features), labels: training.map(\.isPage))
+    return PageVerifier.fitCalibrated(rows: training)
 }
 
 /// Per-source scores of one photo set, printed held-out first, then in-sample, each labelled.

@@ -61,12 +61,16 @@ func candidateRows(path: String, photo: String, set: String, entry: [String: Any
 /// Fits the verifier on every row of `table` and writes its weights as Swift to `output`.
 func fitVerifier(table: String, output: String) throws {
     let rows = try CandidateTable.parse(String(contentsOfFile: table, encoding: .utf8))
-    let verifier = PageVerifier.fit(features: rows.map(\.features), labels: rows.map(\.isPage))
+    let verifier = PageVerifier.fitCalibrated(rows: rows)
     try verifier.generatedSource(table: table).write(toFile: output, atomically: true, encoding: .utf8)
     print("fitted on \(rows.count) candidates (\(rows.filter(\.isPage).count) the page) -> \(output)")
     for (name, w) in zip(["intercept"] + PageCandidate.featureNames, verifier.weights) {
         print(String(format: "  %-20@ %+.3f", name as NSString, w))
     }
+    print(
+        String(
+            format: "calibration (Platt, leave-one-source-out): p = sigma(%.3f z %+.3f)", verifier.calibrationSlope,
+            verifier.calibrationOffset))
 }
 
 /// One photo's decision: the IoU of what the user gets, the confidence, whether a quad is reported.
@@ -123,7 +127,7 @@ func verifierReport(table: String, curve: String?) throws {
         }
         return decision
     }
-    let inSample = PageVerifier.fit(features: rows.map(\.features), labels: rows.map(\.isPage))
+    let inSample = PageVerifier.fitCalibrated(rows: rows)
     // group name -> (held-out verifier, in-sample verifier, rules, rules' choice at the held-out
     // verifier's confidence, at the in-sample one's)
     var groups: [String: (DecisionScores, DecisionScores, DecisionScores, DecisionScores, DecisionScores)] = [:]
@@ -131,7 +135,9 @@ func verifierReport(table: String, curve: String?) throws {
     var heldOutProbabilities: [(p: Double, page: Bool, real: Bool)] = []
     for source in sources {
         let training = rows.filter { $0.source != source }
-        let verifier = PageVerifier.fit(features: training.map(\.features), labels: training.map(\.isPage))
+        // Fitted and calibrated without the scored source (the calibration's own
+        // leave-one-source-out runs inside the training sources).
+        let verifier = PageVerifier.fitCalibrated(rows: training)
         for (_, candidates) in photos.sorted(by: { $0.key < $1.key }) where candidates[0].source == source {
             let split = candidates[0].split
             let group = split == "generated" ? "generated (\(candidates[0].set))" : split

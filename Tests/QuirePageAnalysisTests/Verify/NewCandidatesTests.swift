@@ -1,0 +1,80 @@
+import Testing
+
+@testable import QuirePageAnalysis
+
+/// The candidates that are not the rules' own (issue 36, section 2): the bright paper region's
+/// quad, and a side running off the frame moved onto a fold or glass edge inside it.
+@Suite struct NewCandidatesTests {
+    /// RGB pixels: `ground` with a little grain, and inside `quad` (convex, clockwise) `paper`.
+    static func picture(
+        width w: Int, height h: Int, ground: (Int, Int, Int), paper: (Int, Int, Int), quad: [Point]
+    ) -> [UInt8] {
+        var px = [UInt8](repeating: 0, count: w * h * 3)
+        var seed: UInt32 = 36
+        for y in 0..<h {
+            for x in 0..<w {
+                seed = seed &* 1664525 &+ 1013904223
+                let grain = Int(seed >> 29)
+                let p = Point(x: Double(x), y: Double(y))
+                let inside = (0..<4).allSatisfy { i in
+                    let a = quad[i], b = quad[(i + 1) % 4]
+                    return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) >= 0
+                }
+                let c = inside ? paper : ground
+                let o = (y * w + x) * 3
+                (px[o], px[o + 1], px[o + 2]) = (UInt8(c.0 + grain), UInt8(c.1 + grain), UInt8(c.2 + grain))
+            }
+        }
+        return px
+    }
+
+    static let tilted = [Point(x: 150, y: 90), Point(x: 610, y: 130), Point(x: 570, y: 540), Point(x: 110, y: 500)]
+
+    @Test func aWhiteSheetOnADarkDeskIsItsPaperRegion() throws {
+        let (w, h) = (800, 600)
+        let px = Self.picture(width: w, height: h, ground: (70, 50, 35), paper: (225, 222, 215), quad: Self.tilted)
+        let found = try #require(
+            px.withUnsafeBufferPointer { PaperRegion.quad(pixels: $0, width: w, height: h, bands: 3) })
+        let truth = try #require(Quad(corners: Self.tilted))
+        #expect(found.intersectionOverUnion(with: truth) >= 0.95, "\(found)")
+    }
+
+    @Test func aColouredSheetOrAnEmptyFrameHasNoPaperRegion() {
+        let (w, h) = (800, 600)
+        let red = Self.picture(width: w, height: h, ground: (40, 40, 40), paper: (200, 40, 40), quad: Self.tilted)
+        #expect(red.withUnsafeBufferPointer { PaperRegion.quad(pixels: $0, width: w, height: h, bands: 3) } == nil)
+        let flat = Self.picture(width: w, height: h, ground: (128, 128, 128), paper: (128, 128, 128), quad: Self.tilted)
+        #expect(flat.withUnsafeBufferPointer { PaperRegion.quad(pixels: $0, width: w, height: h, bands: 3) } == nil)
+    }
+
+    /// A page on a book scanner: the page ends at the platen's apex (y = 430), where the facing
+    /// page's reflection, nearly as bright, runs on to the frame's bottom. A quad running on to
+    /// the frame is moved onto the apex, and the apex's support is reported.
+    @Test func aSideRunningOverTheGlassIsMovedOntoTheApex() throws {
+        let (w, h) = (800, 600)
+        var px = Self.picture(
+            width: w, height: h, ground: (30, 30, 30), paper: (225, 220, 205),
+            quad: [Point(x: 100, y: 80), Point(x: 700, y: 80), Point(x: 700, y: 430), Point(x: 100, y: 430)])
+        for y in 430..<h {
+            for x in 100..<700 {
+                let o = (y * w + x) * 3
+                (px[o], px[o + 1], px[o + 2]) = (150, 146, 138)
+            }
+        }
+        let runsOn = try #require(
+            Quad(corners: [Point(x: 100, y: 80), Point(x: 700, y: 80), Point(x: 700, y: 599.5), Point(x: 100, y: 599.5)]
+            ))
+        var work = WorkImage(pixels: px, width: w, height: h, bands: 3, factor: 2)
+        work.blur()
+        work.computeGradient()
+        let apex = PageDetector.Line(nx: 0, ny: 1, c: 430)
+        let across = PageDetector.Line(nx: 1, ny: 0, c: 400)
+        let found = try #require(
+            PageDetector.glassEdge(of: runsOn, lines: [across, apex], work: work, scale: 2, width: w, height: h))
+        let page = try #require(Quad(rect: Rect(x: 100, y: 80, width: 600, height: 350)) as Quad?)
+        #expect(found.quad.intersectionOverUnion(with: page) >= 0.98, "\(found.quad)")
+        #expect(found.support >= PageDetector.glassSupport, "\(found.support)")
+        // The page itself has no side on the frame: nothing to move.
+        #expect(PageDetector.glassEdge(of: page, lines: [apex], work: work, scale: 2, width: w, height: h) == nil)
+    }
+}
