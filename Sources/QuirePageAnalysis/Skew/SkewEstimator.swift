@@ -323,9 +323,9 @@ package enum SkewEstimator {
 
         /// Bin size of the first pass, in copy pixels: 4 times the coarse curve's 2 px, so the
         /// first pass can step a whole degree without stepping over a peak that is about 0.15
-        /// degree wide at 2 px. Not wider: 16 px bins, as wide as a line's pitch, ranked the
-        /// angles by the lines' phase in the bins (leptonica's scots-frag seeded 2 degrees
-        /// off its 0.2).
+        /// degree wide at 2 px. Not wider: bins as wide as a line's pitch rank the angles by the
+        /// lines' phase in the bins instead of their alignment (`narrowedSearchFindsTheWholeCurvesAngle`;
+        /// docs/benchmarks.md, the skew search coarse to fine).
         static let firstBin: Float = 8
         /// Angle step of the first pass, in degrees (a whole number of `coarseStep`s).
         static let firstStep = 1.0
@@ -337,8 +337,8 @@ package enum SkewEstimator {
         /// First-pass peaks under this share of its highest are not followed.
         static let firstPeakShare = 0.5
         /// How far either side of a first-pass peak the coarse curve is computed, in degrees,
-        /// before it is climbed on: two peaks a degree apart (two blocks of lines at 2.25 and
-        /// 3.25 on sbrunner's deskew-6) read as one first-pass peak at 2.
+        /// before it is climbed on: two blocks of lines turned a degree apart read as one
+        /// first-pass peak, and the reach must cover both of them.
         static let followReach = 2.0
 
         /// The coarse curve (`coarseCurve(every:)`'s angles, bins and points, so the same
