@@ -37,8 +37,10 @@ extension VIPSImage {
     /// A cheap reduced copy for analysis (skew, trim): box-filtered by the integer part of
     /// `factor`, then linearly by the rest. About ten times cheaper than `resized` on a large
     /// page, at the price of a softer result; not meant for pages people look at.
-    public func analysisShrunk(by factor: Double) throws -> VIPSImage {
-        try Self.make("shrink") { cvips_analysis_shrink(pointer, max(1, factor), $0) }
+    /// - Parameter ownLoop: box-filter 8-bit images in memory in Quire's loop (the same
+    ///   bytes as libvips, several times cheaper); false uses libvips alone, for comparing.
+    public func analysisShrunk(by factor: Double, ownLoop: Bool = true) throws -> VIPSImage {
+        try Self.make("shrink") { cvips_analysis_shrink(pointer, max(1, factor), ownLoop ? 1 : 0, $0) }
     }
 
     /// `analysisShrunk(by:)` to fit `longSide` (never enlarging).

@@ -18,4 +18,16 @@ int cvips_box_rgb_planes(const unsigned char *luma, size_t luma_stride, const un
                          const unsigned char *cr, size_t chroma_stride, int chroma_width, int chroma_height,
                          int h_shift, int v_shift, int factor, int out_width, int out_height, unsigned char *out);
 
+/* `vips_shrink(in, factor, factor)` of 8-bit pixels in memory (the analysis copies' box
+ * filter, QuireImaging's trim and skew copies): rows averaged first, (sum + factor / 2) /
+ * factor, then columns the same way; the last row and column repeated past the edge; an
+ * `out_width` x `out_height` result where libvips gives floor(size / factor + 0.5). The same
+ * bytes as libvips 8.14 in one pass over the rows, several times cheaper.
+ *
+ * `src` is `width` x `height` x `bands` bytes, rows `stride` bytes apart; `dst` rows are
+ * `out_width * bands` bytes apart. Returns 0, or -1 for arguments out of range or when
+ * memory for the row sums cannot be had (nothing written). */
+int cvips_box_shrink(const unsigned char *src, int width, int height, int bands, size_t stride, int factor,
+                     int out_width, int out_height, unsigned char *dst);
+
 #endif

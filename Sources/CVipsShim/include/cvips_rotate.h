@@ -19,7 +19,9 @@ int cvips_rotate(VipsImage *in, double degrees, const double *background, int n_
 
 /* Shrinks by `factor` (>= 1) cheaply for analysis copies: a box filter by the integer part
  * (vips_shrink), then the remainder with a linear vips_reduce on the already small image.
- * About ten times cheaper than vips_resize on a large page; not for output quality. */
-int cvips_analysis_shrink(VipsImage *in, double factor, VipsImage **out);
+ * About ten times cheaper than vips_resize on a large page; not for output quality.
+ * `own_loop` 1 runs the box filter of 8-bit images in memory in `cvips_box_shrink` (the same
+ * bytes, several times cheaper); 0 always uses vips_shrink (for comparing the two). */
+int cvips_analysis_shrink(VipsImage *in, double factor, int own_loop, VipsImage **out);
 
 #endif

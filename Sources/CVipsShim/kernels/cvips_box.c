@@ -109,3 +109,56 @@ int cvips_box_rgb_planes(const unsigned char *luma, size_t luma_stride, const un
     free(blocks);
     return 0;
 }
+
+/*
+ * Kernel: `vips_shrink` by a whole factor on 8-bit pixels (plain C loops the compiler
+ * vectorises).
+ *   Computes: the mean of `factor` rows, rounded, then of `factor` of those columns, rounded
+ *             (libvips's vips_shrinkv then vips_shrinkh), edges repeated.
+ *   Must equal byte for byte: libvips's own `vips_shrink` (its twin here, not a Swift loop).
+ *   Checked by: VIPSImageRotateTests.analysisShrinkOwnLoopEqualsLibvips
+ *             (Tests/VipsBridgeTests/VIPSImageRotateTests.swift).
+ *   Swift entry: VIPSImage.analysisShrunk(by:ownLoop:) through cvips_analysis_shrink.
+ */
+int cvips_box_shrink(const unsigned char *src, int width, int height, int bands, size_t stride, int factor,
+                     int out_width, int out_height, unsigned char *dst) {
+    const int f = factor;
+    if (width < 1 || height < 1 || bands < 1 || f < 1 || f > 257 || out_width < 1 || out_height < 1 ||
+        (size_t) width * bands > stride || out_width > width / f + 1 || out_height > height / f + 1)
+        return -1;
+    /* Row means are kept for `padded` columns: the last one repeated up to out_width * f. */
+    const int padded = out_width * f > width ? out_width * f : width;
+    const size_t n = (size_t) width * bands, np = (size_t) padded * bands;
+    uint16_t *sums = malloc(n * sizeof *sums);
+    unsigned char *means = malloc(np);
+    if (!sums || !means) {
+        free(sums);
+        free(means);
+        return -1;
+    }
+    /* (s + f / 2) / f as a multiply and a shift: exact for s < 2^32 / f (s < 2^17 here). */
+    const uint64_t mul = (((uint64_t) 1 << 32) + f - 1) / f;
+    const uint32_t half = (uint32_t) f / 2;
+    for (int j = 0; j < out_height; j++) {
+        memset(sums, 0, n * sizeof *sums);
+        for (int r = 0; r < f; r++) {
+            const int y = j * f + r < height ? j * f + r : height - 1;
+            const unsigned char *row = src + (size_t) y * stride;
+            for (size_t i = 0; i < n; i++) sums[i] = (uint16_t) (sums[i] + row[i]);
+        }
+        for (size_t i = 0; i < n; i++) means[i] = (unsigned char) (((sums[i] + half) * mul) >> 32);
+        for (size_t i = n; i < np; i++) means[i] = means[i - (size_t) bands];
+        unsigned char *out = dst + (size_t) j * out_width * bands;
+        for (int x = 0; x < out_width; x++) {
+            const unsigned char *block = means + (size_t) x * f * bands;
+            for (int b = 0; b < bands; b++) {
+                uint32_t s = 0;
+                for (int k = 0; k < f; k++) s += block[k * bands + b];
+                out[x * bands + b] = (unsigned char) (((s + half) * mul) >> 32);
+            }
+        }
+    }
+    free(sums);
+    free(means);
+    return 0;
+}
