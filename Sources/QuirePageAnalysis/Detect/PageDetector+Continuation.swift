@@ -145,7 +145,7 @@ extension WorkImage {
     /// For each side k of `candidate` (joining corners k-1 and k): how the two sides meeting it
     /// go on past its corners.
     func waysOnPast(_ candidate: QuadCandidate) -> [WaysPast]? {
-        guard let corners = PageDetector.cornerPoints(of: candidate.lines) else { return nil }
+        guard let corners = PageDetector.corners(of: candidate.lines) else { return nil }
         let supports = candidate.lines.map { support(for: $0) }
         // corners(of:) gives side i ∩ side i+1 at index i: side k runs from corners[k-1] to corners[k].
         return (0..<4).map { k in
@@ -191,7 +191,7 @@ extension WorkImage {
         case (false, true) where ways.after.toFrame: running = (k + 1) % 4
         default: return false
         }
-        guard let corners = PageDetector.cornerPoints(of: candidate.lines) else { return false }
+        guard let corners = PageDetector.corners(of: candidate.lines) else { return false }
         let centre = PageDetector.centroid(corners)
         let d = Self.sheetProbe * Double(min(width, height))
         /// Level (brightest channel) and saturation along side `s`, `offset` outward.
@@ -229,11 +229,11 @@ extension WorkImage {
     /// beyond a fold. Nil when there is none.
     func outwardAlternative(_ inner: QuadCandidate, side k: Int, candidates: [QuadCandidate]) -> QuadCandidate? {
         let kept = (0..<4).filter { $0 != k }.map { inner.lines[$0] }
-        guard let innerCorners = PageDetector.cornerPoints(of: inner.lines) else { return nil }
+        guard let innerCorners = PageDetector.corners(of: inner.lines) else { return nil }
         let area = Polygon(innerCorners).area
         return candidates.filter { c in
             guard kept.allSatisfy({ c.lines.contains($0) }),
-                let corners = PageDetector.cornerPoints(of: c.lines),
+                let corners = PageDetector.corners(of: c.lines),
                 Polygon(corners).area > area * Self.outwardMinimumGrowth
             else { return false }
             return !(waysOnPast(c)?.contains(where: \.cutInside) ?? false)

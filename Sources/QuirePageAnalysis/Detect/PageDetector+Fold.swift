@@ -56,7 +56,7 @@ extension WorkImage {
         // A sheet is lighter than what it lies on; two dark picture boxes side by side on a
         // page are not the panels of one (pinned by
         // `PageDetectorFoldTests.twoPicturesSideBySideOnAScannedPageAreNotOneSheet`).
-        guard inner.insideBrighter, let corners = PageDetector.cornerPoints(of: inner.lines) else { return nil }
+        guard inner.insideBrighter, let corners = PageDetector.corners(of: inner.lines) else { return nil }
         // Side k runs from corners[k-1] to corners[k]; the far corners follow them.
         let a = corners[(k + 3) % 4], b = corners[k]
         let farB = corners[(k + 1) % 4], farA = corners[(k + 2) % 4]
@@ -69,7 +69,7 @@ extension WorkImage {
         let innerArea = Polygon(corners).area
         var best: (candidate: QuadCandidate, score: Double)?
         for other in candidates where other.confidence >= minConfidence && other.insideBrighter {
-            guard let theirs = PageDetector.cornerPoints(of: other.lines) else { continue }
+            guard let theirs = PageDetector.corners(of: other.lines) else { continue }
             guard (fold.distance(to: PageDetector.centroid(theirs)) > 0) != innerSide else { continue }
             // Its side along the fold: its two corners there next to a and b.
             for m in 0..<4 {
@@ -100,7 +100,7 @@ extension WorkImage {
                 let lines = sidesOverTheKink(outline: outline, atFold: [[a, atA], [b, atB]])
                 // corners(of:) puts lines[i] ∩ lines[i+1] at i: rotate so corner i is outline[i].
                 let sides = (0..<4).map { lines[($0 + 3) % 4] }
-                guard let moved = PageDetector.cornerPoints(of: sides), Quad(corners: moved)?.isConvex == true
+                guard let moved = PageDetector.corners(of: sides), Quad(corners: moved)?.isConvex == true
                 else { continue }
                 var whole = QuadCandidate(
                     lines: sides,
@@ -141,7 +141,7 @@ extension WorkImage {
                     else { continue }
                     var trial = lines
                     trial[k] = line
-                    guard let c = PageDetector.cornerPoints(of: (0..<4).map { trial[($0 + 3) % 4] }) else {
+                    guard let c = PageDetector.corners(of: (0..<4).map { trial[($0 + 3) % 4] }) else {
                         continue
                     }
                     let area = Polygon(c).area

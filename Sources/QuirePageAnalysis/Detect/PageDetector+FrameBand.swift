@@ -121,7 +121,7 @@ extension PageDetector {
             }
             /// Where line `i` meets the two frame edges, along them: at the near edge, at the far one.
             func ends(_ i: Int) -> [Double]? {
-                guard let a = lines[i].meeting(first), let b = lines[i].meeting(second) else { return nil }
+                guard let a = lines[i].intersection(first), let b = lines[i].intersection(second) else { return nil }
                 let (pa, pb) = across ? (a.x, b.x) : (a.y, b.y)
                 let limit = across ? frameW : frameH
                 guard pa >= -0.5, pa <= limit, pb >= -0.5, pb <= limit else { return nil }
@@ -146,7 +146,7 @@ extension PageDetector {
                         let indices: [Int?] = across ? [i, atNear, j, atFar] : [atNear, i, atFar, j]
                         let frameEdges = across ? [nil, near, nil, far] : [nearX, nil, farX, nil]
                         let sides = (0..<4).map { k in indices[k].map { lines[$0] } ?? frameEdges[k]! }
-                        guard let corners = Self.cornerPoints(of: sides) else { continue }
+                        guard let corners = Self.corners(of: sides) else { continue }
                         let outline = Self.quad(corners)
                         let areaFraction = outline.area / (w * h)
                         guard areaFraction <= Self.frameBandMaximumArea, areaFraction >= Self.frameBandMinimumArea,
@@ -183,7 +183,7 @@ extension PageDetector {
             }
         }
         for band in found.sorted(by: { $0.score > $1.score }).prefix(Self.frameBandPixelChecks) {
-            guard let corners = Self.cornerPoints(of: band.lines.map { Self.fullScale($0, scale: scale) }) else {
+            guard let corners = Self.corners(of: band.lines.map { Self.fullScale($0, scale: scale) }) else {
                 continue
             }
             let quad = Self.quad(corners)
@@ -294,7 +294,7 @@ extension PageDetector {
     /// Whether a side of `candidate` (working-copy lines) lies on the frame's edge of the
     /// `width` x `height` image it was found in.
     static func runsOffFrame(_ candidate: QuadCandidate, width: Int, height: Int, scale: Double) -> Bool {
-        guard let c = cornerPoints(of: candidate.lines.map { fullScale($0, scale: scale) }) else { return false }
+        guard let c = corners(of: candidate.lines.map { fullScale($0, scale: scale) }) else { return false }
         return runsOffFrame(quad(c), width: width, height: height)
     }
 
@@ -305,7 +305,7 @@ extension PageDetector {
 
     /// The area of `candidate` in working-copy pixels (0 when its lines do not close).
     static func area(_ candidate: QuadCandidate) -> Double {
-        guard let c = cornerPoints(of: candidate.lines) else { return 0 }
+        guard let c = corners(of: candidate.lines) else { return 0 }
         return quad(c).area
     }
 

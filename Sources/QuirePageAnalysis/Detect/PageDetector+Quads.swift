@@ -184,7 +184,7 @@ extension WorkImage {
                 let d = Self.folded(angles[i] - angles[j])
                 guard d <= Self.maximumPairAngle else { continue }
                 let margin = Self.pairMeetingMargin
-                if let p = lines[i].meeting(lines[j]),
+                if let p = lines[i].intersection(lines[j]),
                     p.x > -margin * w, p.x < (1 + margin) * w, p.y > -margin * h, p.y < (1 + margin) * h
                 {
                     continue
@@ -221,7 +221,7 @@ extension WorkImage {
         corners.reserveCapacity(4)
         let overshoot = Self.cornerOvershoot
         for k in 0..<4 {
-            guard let c = lines[sideIdx[k]].meeting(lines[sideIdx[(k + 1) % 4]]),
+            guard let c = lines[sideIdx[k]].intersection(lines[sideIdx[(k + 1) % 4]]),
                 c.x > -overshoot * w, c.x < (1 + overshoot) * w, c.y > -overshoot * h, c.y < (1 + overshoot) * h
             else { return nil }
             corners.append(c)

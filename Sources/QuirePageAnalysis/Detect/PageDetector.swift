@@ -41,10 +41,13 @@ package struct PageDetector: Sendable {
         package var nx: Double, ny: Double, c: Double
         var angle: Double { atan2(ny, nx) }
         func distance(_ x: Double, _ y: Double) -> Double { nx * x + ny * y - c }
-        func intersection(_ o: Line) -> (Double, Double)? {
+        /// Signed distance of `p` from the line: positive on the side its normal points to.
+        func distance(to p: Point) -> Double { distance(p.x, p.y) }
+        /// Where the line meets `o`, or nil when the two are parallel.
+        func intersection(_ o: Line) -> Point? {
             let det = nx * o.ny - ny * o.nx
             guard abs(det) > 1e-9 else { return nil }
-            return ((c * o.ny - ny * o.c) / det, (nx * o.c - c * o.nx) / det)
+            return Point(x: (c * o.ny - ny * o.c) / det, y: (nx * o.c - c * o.nx) / det)
         }
     }
 
@@ -143,7 +146,7 @@ package struct PageDetector: Sendable {
                 for i in 0..<4 {
                     let a = corners[(i + 3) % 4], b = corners[i]
                     // A side on the frame's edge (a page running off it) has no edge to find.
-                    if Self.isOnFrame(Point(x: a.0, y: a.1), Point(x: b.0, y: b.1), width: width, height: height) {
+                    if Self.isOnFrame(a, b, width: width, height: height) {
                         continue
                     }
                     if let refined = refiner.refine(
@@ -204,12 +207,12 @@ package struct PageDetector: Sendable {
         _ quad: Quad, on field: Field,
         insideBrighter: Bool, searchRadius: Double
     ) -> Quad {
-        let c = quad.corners.map { ($0.x - 0.5, $0.y - 0.5) }
-        func line(_ a: (Double, Double), _ b: (Double, Double)) -> Line {
-            let dx = b.0 - a.0, dy = b.1 - a.1
+        let c = quad.corners.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) }
+        func line(_ a: Point, _ b: Point) -> Line {
+            let dx = b.x - a.x, dy = b.y - a.y
             let len = (dx * dx + dy * dy).squareRoot()
             let nx = -dy / len, ny = dx / len
-            return Line(nx: nx, ny: ny, c: nx * a.0 + ny * a.1)
+            return Line(nx: nx, ny: ny, c: nx * a.x + ny * a.y)
         }
         // Side i runs from corner i to corner i+1; corners(of:) returns side i ∩ side i+1 = corner i+1.
         var sides = (0..<4).map { line(c[$0], c[($0 + 1) % 4]) }
@@ -217,7 +220,7 @@ package struct PageDetector: Sendable {
         let centre = centroid(c)
         for i in 0..<4 {
             let (a, b) = (c[i], c[(i + 1) % 4])
-            if isOnFrame(Point(x: a.0, y: a.1), Point(x: b.0, y: b.1), width: field.width, height: field.height) {
+            if isOnFrame(a, b, width: field.width, height: field.height) {
                 continue
             }
             if let refined = refiner.refine(
@@ -230,7 +233,7 @@ package struct PageDetector: Sendable {
         guard let meets = corners(of: sides) else { return quad }
         let refined = Quad(
             corners: (0..<4).map {
-                let p = meets[($0 + 3) % 4]; return Point(x: p.0 + 0.5, y: p.1 + 0.5)
+                let p = meets[($0 + 3) % 4]; return Point(x: p.x + 0.5, y: p.y + 0.5)
             })!
         guard refined.isFinite, refined.isConvex, refined.worstCornerDistance(to: quad) <= 1.5 * searchRadius else {
             return quad
@@ -246,24 +249,25 @@ package struct PageDetector: Sendable {
         Line(nx: line.nx, ny: line.ny, c: (line.c + 0.5 * (line.nx + line.ny)) * scale - 0.5 * (line.nx + line.ny))
     }
 
-    static func corners(of sides: [Line]) -> [(Double, Double)]? {
-        var out: [(Double, Double)] = []
+    static func corners(of sides: [Line]) -> [Point]? {
+        var out: [Point] = []
         for i in 0..<4 {
-            guard let p = sides[i].intersection(sides[(i + 1) % 4]), p.0.isFinite, p.1.isFinite else { return nil }
+            guard let p = sides[i].intersection(sides[(i + 1) % 4]), p.x.isFinite, p.y.isFinite else { return nil }
             out.append(p)
         }
         return out
     }
 
     /// The quad through four corners in order (as `corners(of:)` gives them).
-    static func quad(_ corners: [(Double, Double)]) -> Quad {
-        Quad(
-            topLeft: Point(x: corners[0].0, y: corners[0].1), topRight: Point(x: corners[1].0, y: corners[1].1),
-            bottomRight: Point(x: corners[2].0, y: corners[2].1), bottomLeft: Point(x: corners[3].0, y: corners[3].1))
+    static func quad(_ corners: [Point]) -> Quad {
+        Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
     }
 
-    static func centroid(_ pts: [(Double, Double)]) -> (Double, Double) {
-        (pts.reduce(0) { $0 + $1.0 } / Double(pts.count), pts.reduce(0) { $0 + $1.1 } / Double(pts.count))
+    /// The mean of `points` (their centroid as a vertex set, not as an area).
+    static func centroid(_ points: [Point]) -> Point {
+        Point(
+            x: points.reduce(0) { $0 + $1.x } / Double(points.count),
+            y: points.reduce(0) { $0 + $1.y } / Double(points.count))
     }
 }
 

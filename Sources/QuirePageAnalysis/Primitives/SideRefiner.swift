@@ -3,6 +3,7 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+import QuireGeometry
 
 /// What a side is measured on: the sum of the colour channels (0...765) at a sub-pixel
 /// position, bilinear, or nil outside the image.
@@ -72,14 +73,14 @@ struct SideRefiner<Field: IntensityField> {
     /// side shows a clear edge.
     /// - Complexity: O(samples x searchRadius).
     func refine(
-        _ line: PageDetector.Line, from a: (Double, Double), to b: (Double, Double),
-        insideBrighter: Bool, centroid: (Double, Double), searchRadius: Double
+        _ line: PageDetector.Line, from a: Point, to b: Point,
+        insideBrighter: Bool, centroid: Point, searchRadius: Double
     ) -> PageDetector.Line? {
-        let length = ((b.0 - a.0) * (b.0 - a.0) + (b.1 - a.1) * (b.1 - a.1)).squareRoot()
+        let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
         guard length > Self.minimumSideLength else { return nil }
-        let dx = (b.0 - a.0) / length, dy = (b.1 - a.1) / length
+        let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
         let nx = line.nx, ny = line.ny
-        let outward = line.distance(centroid.0, centroid.1) > 0 ? -1.0 : 1.0
+        let outward = line.distance(to: centroid) > 0 ? -1.0 : 1.0
         // Sign of the derivative along +n at the page edge.
         let expected = insideBrighter ? -outward : outward
         let radius = Int(searchRadius.rounded(.up))
@@ -94,7 +95,7 @@ struct SideRefiner<Field: IntensityField> {
                 defer { s += step }
                 tried += 1
                 // Foot of the sample on the current line.
-                let qx0 = a.0 + s * dx, qy0 = a.1 + s * dy
+                let qx0 = a.x + s * dx, qy0 = a.y + s * dy
                 let d0 = line.distance(qx0, qy0)
                 let qx = qx0 - d0 * nx, qy = qy0 - d0 * ny
                 var inside = true
@@ -155,8 +156,8 @@ struct SideRefiner<Field: IntensityField> {
         }
         // The refined side must stay close to the one found on the small copy.
         guard fitted.nx * nx + fitted.ny * ny > cos(Self.maximumTurnDegrees * Double.pi / 180) else { return nil }
-        let mid = ((a.0 + b.0) / 2, (a.1 + b.1) / 2)
-        guard abs(fitted.distance(mid.0, mid.1) - line.distance(mid.0, mid.1)) <= searchRadius else { return nil }
+        let mid = Point(x: (a.x + b.x) / 2, y: (a.y + b.y) / 2)
+        guard abs(fitted.distance(to: mid) - line.distance(to: mid)) <= searchRadius else { return nil }
         return fitted
     }
 }

@@ -321,6 +321,14 @@ package enum SkewEstimator {
             }
         }
 
+        /// Angle step of the second pass (1 px bins), in degrees: a fifth of the coarse step.
+        static let fineStep = 0.05
+        /// Steps the second pass looks either side of a coarse peak: the coarse step and then some.
+        static let fineReach = 6
+        /// Steps the second pass may climb beyond its window while the score rises: 2 degrees,
+        /// far more than the 1 px and 2 px curves' peaks were seen apart (0.5).
+        static let fineClimbSteps = 40
+
         /// Bin size of the first pass, in copy pixels: 4 times the coarse curve's 2 px, so the
         /// first pass can step a whole degree without stepping over a peak that is about 0.15
         /// degree wide at 2 px. Not wider: bins as wide as a line's pitch rank the angles by the
@@ -415,13 +423,25 @@ package enum SkewEstimator {
             peaks.sort { coarse[$0] > coarse[$1] }
             let fineStride = max(1, count / 60_000)
             var best = (angle: 0.0, value: -Double.infinity)
+            // The side of its window the best lies on (-1, +1), 0 inside it.
+            var edge = 0
             for p in peaks.prefix(3) where coarse[p] >= 0.8 * coarseMax {
                 let centre = coarseAngles[p]
-                for k in -6...6 {
-                    let a = centre + Double(k) * 0.05
+                for k in -Self.fineReach...Self.fineReach {
+                    let a = centre + Double(k) * Self.fineStep
                     let v = score(a, stride: fineStride, bin: 1)
-                    if v > best.value { best = (a, v) }
+                    if v > best.value { (best, edge) = ((a, v), abs(k) == Self.fineReach ? k.signum() : 0) }
                 }
+            }
+            // A best on its window's edge is no peak: the 1 px curve can peak further out than
+            // the 2 px coarse one (a two-column page: 0.5 degree apart), so climb on while it rises.
+            var climbed = 0
+            while edge != 0, climbed < Self.fineClimbSteps {
+                let a = best.angle + Double(edge) * Self.fineStep
+                let v = score(a, stride: fineStride, bin: 1)
+                guard v > best.value else { break }
+                best = (a, v)
+                climbed += 1
             }
             // Finest: 0.01 degree steps around the best, then a parabola through the peak.
             let centre = best.angle

@@ -45,8 +45,8 @@ extension PageDetector {
                     let a = before.intersection(l), let b = l.intersection(after)
                 else { continue }
                 var corners = c
-                corners[k] = Point(x: a.0, y: a.1)
-                corners[(k + 1) % 4] = Point(x: b.0, y: b.1)
+                corners[k] = a
+                corners[(k + 1) % 4] = b
                 guard let moved = Quad(corners: corners), moved.isFinite, moved.isConvex,
                     let sides = moved.sides
                 else { continue }
