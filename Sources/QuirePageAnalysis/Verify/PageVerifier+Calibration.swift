@@ -5,14 +5,14 @@
 /// but the quad a decision reports is the one the model scores highest on a photo it never saw,
 /// and there it is over-confident (a book scanner's page running on over the glass scored 0.96
 /// with IoU 0.86). Platt's scaling (one slope and one offset on the log-odds) is fitted on those
-/// reported quads' leave-one-source-out log-odds: two numbers, monotone, so the ranking and the
+/// reported quads' leave-one-publisher-out log-odds: two numbers, monotone, so the ranking and the
 /// choice among candidates stay the model's, and too few for the ~150 reported quads to overfit
 /// (isotonic regression would need far more to keep its steps stable at the top).
 extension PageVerifier {
     /// The candidate table's set whose held-out reported quads the calibration is fitted on.
     public static let calibrationSet = "real"
 
-    /// The verifier fitted on every row, its probability calibrated on the leave-one-source-out
+    /// The verifier fitted on every row, its probability calibrated on the leave-one-publisher-out
     /// log-odds of the quads each real photo's decision may report.
     public static func fitCalibrated(rows: [CandidateRow]) -> PageVerifier {
         var verifier = fit(features: rows.map(\.features), labels: rows.map(\.isPage))

@@ -39,7 +39,7 @@ extension PageVerifier {
     ]
 
     /// The verifier fitted on every labelled candidate of the table, its probability
-    /// calibrated on the leave-one-source-out log-odds of the quads reported (`fitCalibrated`).
+    /// calibrated on the leave-one-publisher-out log-odds of the quads reported (`fitCalibrated`).
     public static let fitted = PageVerifier(
         weights: [
             -2.094917599557601,

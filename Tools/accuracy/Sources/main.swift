@@ -275,7 +275,7 @@ for dataset in datasets {
     for line in bySource.lines() { print(line) }
     print(quire.line("quire") + "  taken as photo: \(asPhoto)" + (bySource.scores.isEmpty ? "" : "  (all sources)"))
     if verifier != nil {
-        print("the fitted verifier, refitted without each scored source (leave-one-source-out):")
+        print("the fitted verifier, refitted without each scored source's publisher (leave-one-publisher-out):")
         for line in verifiedBySource.lines() { print("  " + line) }
         print(verified.line("verifier") + (verifiedBySource.scores.isEmpty ? "" : "  (all sources)"))
     }
