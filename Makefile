@@ -164,7 +164,7 @@ accuracy: deps accuracy-real-photos
 ## verifier's candidate table re-dumped (every candidate of the real photos in
 ## Tools/accuracy/real-photos and of the generated set, seed ACCURACY_SEED, with their IoU
 ## against the truth), its weights fitted on it (PageVerifier.fit) and written as
-## PageVerifier+Weights.generated.swift, then the leave-one-source-out report of the new table.
+## PageVerifier+Weights.generated.swift, then the leave-one-publisher-out report of the new table.
 ## A debug build, as VerifierFitTests re-dumps with one. Commit the table and the weights together.
 VERIFIER_TABLE := Tools/accuracy/verifier/candidates.tsv
 VERIFIER_WEIGHTS := Sources/QuirePageAnalysis/Verify/PageVerifier+Weights.generated.swift

@@ -1,7 +1,7 @@
 """The verifier's reliability curve as a PNG (docs/correction.md), from the CSV that
 `QuireAccuracy --verifier-report TABLE --reliability-csv FILE` writes: predicted probability
 (the mean of each 0.1 bin) against the share of the bin's candidates that are the page, for
-the real photos' and the generated photos' candidates, all held out (leave-one-source-out).
+the real photos' and the generated photos' candidates, all held out (leave-one-publisher-out).
 
     python Tools/accuracy/plot_reliability.py reliability.csv docs/images/verifier-reliability.png
 """

@@ -6,6 +6,10 @@ public struct CandidateRow: Sendable, Equatable {
     public var set: String
     /// The public source of a real photo (its repository), or the set's name.
     public var source: String
+    /// Who published the source: the unit held out whole by every leave-one-out fit, so that
+    /// two repositories of one owner (the same photographer, desk and phone) never score each
+    /// other. The truth entry's `publisher` when it has one, else the repository's owner.
+    public var publisher: String
     /// "held-out", "tuned-on" (real photos) or "generated".
     public var split: String
     public var photo: String
@@ -19,11 +23,12 @@ public struct CandidateRow: Sendable, Equatable {
 
     /// A row of the table.
     public init(
-        set: String, source: String, split: String, photo: String, generator: String, iou: Double,
-        rulesConfidence: Double, features: [Double]
+        set: String, source: String, publisher: String? = nil, split: String, photo: String, generator: String,
+        iou: Double, rulesConfidence: Double, features: [Double]
     ) {
         self.set = set
         self.source = source
+        self.publisher = publisher ?? Self.owner(of: source)
         self.split = split
         self.photo = photo
         self.generator = generator
@@ -34,6 +39,11 @@ public struct CandidateRow: Sendable, Equatable {
 
     /// The label: the candidate is the page.
     public var isPage: Bool { iou >= CandidateTable.pageIoU }
+
+    /// The owner of an "owner/repository" source (the whole name when it has no owner).
+    public static func owner(of source: String) -> String {
+        source.split(separator: "/", maxSplits: 1).first.map(String.init) ?? source
+    }
 }
 
 /// Reads and writes the candidate table.
@@ -45,7 +55,7 @@ public enum CandidateTable {
     /// the fit on the committed table gives the compiled-in weights exactly.
     static let places = 1e6
 
-    static let leading = ["set", "source", "split", "photo", "generator", "iou", "rules_confidence"]
+    static let leading = ["set", "source", "publisher", "split", "photo", "generator", "iou", "rules_confidence"]
 
     /// The header line: the leading columns, then `CandidateFeatures.names`.
     public static var header: String { (leading + CandidateFeatures.names).joined(separator: "\t") }
@@ -58,7 +68,10 @@ public enum CandidateTable {
 
     /// One row as a line of the table.
     public static func line(_ row: CandidateRow) -> String {
-        ([row.set, row.source, row.split, row.photo, row.generator, number(row.iou), number(row.rulesConfidence)]
+        ([
+            row.set, row.source, row.publisher, row.split, row.photo, row.generator, number(row.iou),
+            number(row.rulesConfidence)
+        ]
             + row.features.map(number)).joined(separator: "\t")
     }
 
@@ -76,14 +89,15 @@ public enum CandidateTable {
             guard cells.count == width else {
                 throw TableError(line: n + 2, reason: "\(cells.count) cells, expected \(width)")
             }
-            let numbers = cells[5...].map { Double($0) }
+            let numbers = cells[6...].map { Double($0) }
             guard numbers.allSatisfy({ $0?.isFinite == true }) else {
                 throw TableError(line: n + 2, reason: "a cell that is not a finite number")
             }
             let values = numbers.map { $0! }
             rows.append(
                 CandidateRow(
-                    set: cells[0], source: cells[1], split: cells[2], photo: cells[3], generator: cells[4],
+                    set: cells[0], source: cells[1], publisher: cells[2], split: cells[3], photo: cells[4],
+                    generator: cells[5],
                     iou: values[0], rulesConfidence: values[1], features: Array(values[2...])))
         }
         return rows

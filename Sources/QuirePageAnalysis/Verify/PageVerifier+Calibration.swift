@@ -5,14 +5,14 @@
 /// but the quad a decision reports is the one the model scores highest on a photo it never saw,
 /// and there it is over-confident (a book scanner's page running on over the glass scored 0.96
 /// with IoU 0.86). Platt's scaling (one slope and one offset on the log-odds) is fitted on those
-/// reported quads' leave-one-source-out log-odds: two numbers, monotone, so the ranking and the
+/// reported quads' leave-one-publisher-out log-odds: two numbers, monotone, so the ranking and the
 /// choice among candidates stay the model's, and too few for the ~150 reported quads to overfit
 /// (isotonic regression would need far more to keep its steps stable at the top).
 extension PageVerifier {
     /// The candidate table's set whose held-out reported quads the calibration is fitted on.
     public static let calibrationSet = "real"
 
-    /// The verifier fitted on every row, its probability calibrated on the leave-one-source-out
+    /// The verifier fitted on every row, its probability calibrated on the leave-one-publisher-out
     /// log-odds of the quads each real photo's decision may report.
     public static func fitCalibrated(rows: [CandidateRow]) -> PageVerifier {
         var verifier = fit(features: rows.map(\.features), labels: rows.map(\.isPage))
@@ -31,9 +31,22 @@ extension PageVerifier {
         return verifier
     }
 
-    /// For every source in turn, the verifier fitted without it, and for each of that source's
-    /// photos the log-odds of the quads a decision may report (the rules' quad and the model's
-    /// best quad), each with whether it is the page. Photos in table order, sources sorted.
+    /// The leave-one-publisher-out folds of `rows`: for every publisher (sorted), the indices of
+    /// the rows fitted on (every other publisher's) and of the rows scored (its own). A
+    /// publisher is held out whole, so no repository is scored by a fit that saw its sibling.
+    public static func heldOutFolds(_ rows: [CandidateRow]) -> [(publisher: String, training: [Int], scored: [Int])] {
+        Set(rows.map(\.publisher)).sorted().map { publisher in
+            (
+                publisher, rows.indices.filter { rows[$0].publisher != publisher },
+                rows.indices.filter { rows[$0].publisher == publisher }
+            )
+        }
+    }
+
+    /// For every publisher in turn, the verifier fitted without it, and for each of that
+    /// publisher's photos the log-odds of the quads a decision may report (the rules' quad and
+    /// the model's best quad), each with whether it is the page. Photos in table order,
+    /// publishers sorted.
     public static func heldOutReported(_ rows: [CandidateRow]) -> (logOdds: [Double], labels: [Bool], sets: [String]) {
         var photos: [String: [Int]] = [:]
         var order: [String] = []
@@ -43,11 +56,11 @@ extension PageVerifier {
             photos[key, default: []].append(i)
         }
         var logOdds: [Double] = [], labels: [Bool] = [], sets: [String] = []
-        for source in Set(rows.map(\.source)).sorted() {
-            let training = rows.filter { $0.source != source }
+        for fold in heldOutFolds(rows) {
+            let training = fold.training.map { rows[$0] }
             guard Set(training.map(\.isPage)).count == 2 else { continue }
             let model = fit(features: training.map(\.features), labels: training.map(\.isPage))
-            for key in order where rows[photos[key]![0]].source == source {
+            for key in order where rows[photos[key]![0]].publisher == fold.publisher {
                 let quads = photos[key]!.filter { rows[$0].generator != CandidateGenerator.wholeFrame.rawValue }
                 let z = quads.map { model.logOdds(rows[$0].features) }
                 var reported = Set(quads.filter { rows[$0].generator == CandidateGenerator.rules.rawValue })

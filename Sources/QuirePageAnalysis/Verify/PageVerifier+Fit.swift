@@ -6,7 +6,7 @@
 
 /// The one fit of the verifier's weights: L2-penalised logistic regression by Newton's method
 /// (iteratively reweighted least squares). Used by `make fit-verifier` to write the compiled-in
-/// weights, by `make accuracy` for every leave-one-source-out refit, and by the test that
+/// weights, by `make accuracy` for every leave-one-publisher-out refit, and by the test that
 /// re-runs it on the committed candidate table. Deterministic: fixed order, no randomness.
 extension PageVerifier {
     /// The L2 penalty on the standardised weights (not the intercept): one pseudo-observation's
@@ -109,7 +109,7 @@ extension PageVerifier {
                 ]
 
                 /// The verifier fitted on every labelled candidate of the table, its probability
-                /// calibrated on the leave-one-source-out log-odds of the quads reported (`fitCalibrated`).
+                /// calibrated on the leave-one-publisher-out log-odds of the quads reported (`fitCalibrated`).
                 public static let fitted = PageVerifier(
                     weights: [\(list(weights))],
                     means: [\(list(means))],

@@ -39,7 +39,7 @@ extension PageVerifier {
     ]
 
     /// The verifier fitted on every labelled candidate of the table, its probability
-    /// calibrated on the leave-one-source-out log-odds of the quads reported (`fitCalibrated`).
+    /// calibrated on the leave-one-publisher-out log-odds of the quads reported (`fitCalibrated`).
     public static let fitted = PageVerifier(
         weights: [
             -2.094917599557601,
@@ -144,7 +144,7 @@ extension PageVerifier {
             0.21186731965756625,
             0.340173660054909
         ],
-        calibrationSlope: 0.5378797205019181,
-        calibrationOffset: -0.15369746092769732
+        calibrationSlope: 0.5376267264735123,
+        calibrationOffset: -0.15398358802964296
     )
 }

@@ -54,7 +54,8 @@ import Testing
             let dumped = found.candidates.map {
                 CandidateTable.line(
                     CandidateRow(
-                        set: "real", source: entry["source"] as? String ?? "", split: entry["split"] as? String ?? "",
+                        set: "real", source: entry["source"] as? String ?? "",
+                        publisher: entry["publisher"] as? String, split: entry["split"] as? String ?? "",
                         photo: photo, generator: $0.generator.rawValue, iou: t.intersectionOverUnion(with: $0.quad),
                         rulesConfidence: found.rules.confidence, features: $0.features))
             }
@@ -117,6 +118,38 @@ import Testing
         let raw = mean(slope: 1, offset: 0)
         #expect(abs(raw - share) > 0.02, "the model's own \(raw), share \(share)")
         #expect(verifier.calibrationSlope < 1, "\(verifier.calibrationSlope)")
+    }
+
+    /// A publisher is held out whole: the fold that scores one repository of an owner fits on no
+    /// row of that owner's other repositories, and a truth entry's `publisher` overrides the
+    /// owner (two owners' repositories of one publisher, one owner's repositories of two).
+    @Test func aPublisherIsHeldOutWhole() {
+        func row(_ source: String, _ publisher: String? = nil) -> CandidateRow {
+            CandidateRow(
+                set: "real", source: source, publisher: publisher, split: "held-out", photo: source + ".jpg",
+                generator: "rules", iou: 0.95, rulesConfidence: 0, features: [0])
+        }
+        let rows = [
+            row("veryfi/veryfi-java"), row("veryfi/veryfi-nodejs"), row("yushulx/a"), row("other/b", "yushulx"),
+            row("generated"), row("solo/c")
+        ]
+        let folds = PageVerifier.heldOutFolds(rows)
+        #expect(folds.map(\.publisher) == ["generated", "solo", "veryfi", "yushulx"])
+        for fold in folds {
+            let scored = Set(fold.scored.map { rows[$0].source })
+            let trained = Set(fold.training.map { rows[$0].source })
+            #expect(scored.isDisjoint(with: trained), "\(fold.publisher)")
+            #expect(fold.scored.count + fold.training.count == rows.count)
+        }
+        let veryfi = folds.first { $0.publisher == "veryfi" }!
+        #expect(Set(veryfi.scored.map { rows[$0].source }) == ["veryfi/veryfi-java", "veryfi/veryfi-nodejs"])
+        let yushulx = folds.first { $0.publisher == "yushulx" }!
+        #expect(Set(yushulx.scored.map { rows[$0].source }) == ["yushulx/a", "other/b"])
+        // The table keeps the publisher: a row read back is the row written.
+        var written = row("other/b", "yushulx")
+        written.features = CandidateFeatures.names.map { _ in 0.5 }
+        let back = try? CandidateTable.parse(CandidateTable.header + "\n" + CandidateTable.line(written) + "\n")
+        #expect(back == [written])
     }
 
     /// The decision keeps the whole frame when the frame scores best or the best quad is under

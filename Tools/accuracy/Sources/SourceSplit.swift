@@ -10,12 +10,15 @@ import QuireImaging
 /// One public source of real photos, and whether the rules were tuned on it.
 struct PhotoSource: Hashable, Comparable {
     var name: String
+    /// Held out whole by the verifier's refits (`CandidateRow.publisher`).
+    var publisher: String
     var heldOut: Bool
 
     /// Nil for an entry without `source` (the generated sets and the non-redistributable set).
     init?(entry: [String: Any]) {
         guard let name = entry["source"] as? String else { return nil }
         self.name = name
+        publisher = entry["publisher"] as? String ?? CandidateRow.owner(of: name)
         heldOut = (entry["split"] as? String) == "held-out"
     }
 
@@ -24,11 +27,12 @@ struct PhotoSource: Hashable, Comparable {
     }
 }
 
-/// The leave-one-source-out hook: the verifier fitted (`PageVerifier.fit`, the one fit) on the
-/// candidate table's rows of every source except `source`, so that `source` is scored as a
-/// source the fit never saw. The hand-set rules are not fitted and score every source as they are.
-func refit(excluding source: String, rows: [CandidateRow]) -> PageVerifier {
-    let training = rows.filter { $0.source != source }
+/// The leave-one-publisher-out hook: the verifier fitted (`PageVerifier.fit`, the one fit) on the
+/// candidate table's rows of every publisher except `publisher`, so that each of its sources is
+/// scored as one the fit never saw, nor any sibling repository of it. The hand-set rules are not
+/// fitted and score every source as they are.
+func refit(excluding publisher: String, rows: [CandidateRow]) -> PageVerifier {
+    let training = rows.filter { $0.publisher != publisher }
     return PageVerifier.fitCalibrated(rows: training)
 }
 

@@ -2,7 +2,7 @@
 //
 //   QuireAccuracy --dump-candidates TABLE.tsv DATASET...   every candidate of every labelled photo
 //   QuireAccuracy --fit-verifier TABLE.tsv OUT.swift        the weights fitted on the whole table
-//   QuireAccuracy --verifier-report TABLE.tsv [CSV]         leave-one-source-out against the rules
+//   QuireAccuracy --verifier-report TABLE.tsv [CSV]         leave-one-publisher-out against the rules
 //
 // The report scores both decisions on the same candidates: the verifier's (refitted without the
 // scored source's candidates) and the rules' (their quad when they report one, else the whole
@@ -69,7 +69,7 @@ func fitVerifier(table: String, output: String) throws {
     }
     print(
         String(
-            format: "calibration (Platt, leave-one-source-out): p = sigma(%.3f z %+.3f)", verifier.calibrationSlope,
+            format: "calibration (Platt, leave-one-publisher-out): p = sigma(%.3f z %+.3f)", verifier.calibrationSlope,
             verifier.calibrationOffset))
 }
 
@@ -105,6 +105,7 @@ struct DecisionScores {
 func verifierReport(table: String, curve: String?) throws {
     let rows = try CandidateTable.parse(String(contentsOfFile: table, encoding: .utf8))
     let sources = Array(Set(rows.map(\.source))).sorted()
+    let publishers = Array(Set(rows.map(\.publisher))).sorted()
     var photos: [String: [CandidateRow]] = [:]
     for row in rows { photos[row.set + "/" + row.photo, default: []].append(row) }
     func decide(_ rows: [CandidateRow], _ verifier: PageVerifier) -> Decision {
@@ -133,12 +134,13 @@ func verifierReport(table: String, curve: String?) throws {
     var groups: [String: (DecisionScores, DecisionScores, DecisionScores, DecisionScores, DecisionScores)] = [:]
     var bySource: [String: (DecisionScores, DecisionScores)] = [:]
     var heldOutProbabilities: [(p: Double, page: Bool, real: Bool)] = []
-    for source in sources {
-        let training = rows.filter { $0.source != source }
-        // Fitted and calibrated without the scored source (the calibration's own
-        // leave-one-source-out runs inside the training sources).
+    for publisher in publishers {
+        let training = rows.filter { $0.publisher != publisher }
+        // Fitted and calibrated without the scored publisher's sources (the calibration's own
+        // leave-one-publisher-out runs inside the training publishers).
         let verifier = PageVerifier.fitCalibrated(rows: training)
-        for (_, candidates) in photos.sorted(by: { $0.key < $1.key }) where candidates[0].source == source {
+        for (_, candidates) in photos.sorted(by: { $0.key < $1.key }) where candidates[0].publisher == publisher {
+            let source = candidates[0].source
             let split = candidates[0].split
             let group = split == "generated" ? "generated (\(candidates[0].set))" : split
             let held = decide(candidates, verifier), fitted = decide(candidates, inSample), rule = rules(candidates)
@@ -157,11 +159,13 @@ func verifierReport(table: String, curve: String?) throws {
             }
         }
     }
-    print("verifier: \(rows.count) candidates of \(photos.count) photos from \(sources.count) sources")
+    print(
+        "verifier: \(rows.count) candidates of \(photos.count) photos from \(sources.count) sources of "
+            + "\(publishers.count) publishers (each held out whole)")
     for group in ["held-out", "tuned-on"] + groups.keys.filter({ $0.hasPrefix("generated") }).sorted() {
         guard let g = groups[group] else { continue }
         print("== \(group) sources")
-        print(g.0.line("verifier, leave-one-source-out"))
+        print(g.0.line("verifier, leave-one-publisher-out"))
         print(g.1.line("verifier, in-sample (all sources)"))
         print(g.2.line("rules" + (group == "tuned-on" ? " (in-sample: tuned here)" : "")))
         print(g.3.line("rules, verifier confidence, held out"))
@@ -189,7 +193,7 @@ func printAllReal(_ real: [(DecisionScores, DecisionScores, DecisionScores, Deci
         allReal.3.decisions += g.3.decisions; allReal.4.decisions += g.4.decisions
     }
     print("== all real photos")
-    print(allReal.0.line("verifier, leave-one-source-out"))
+    print(allReal.0.line("verifier, leave-one-publisher-out"))
     print(allReal.1.line("verifier, in-sample (all sources)"))
     print(allReal.2.line("rules"))
     print(allReal.3.line("rules, verifier confidence, held out"))
@@ -212,7 +216,7 @@ func printAllReal(_ real: [(DecisionScores, DecisionScores, DecisionScores, Deci
 func printReliability(_ heldOutProbabilities: [(p: Double, page: Bool, real: Bool)], curve: String?) throws {
     var csv = "set,bin_low,bin_high,candidates,mean_predicted,observed\n"
     for (label, keep) in [("real", true), ("generated", false)] {
-        print("reliability (\(label) photos' candidates, leave-one-source-out):")
+        print("reliability (\(label) photos' candidates, leave-one-publisher-out):")
         print("  predicted    n  mean predicted  observed")
         let chosen = heldOutProbabilities.filter { $0.real == keep }
         for b in 0..<10 {

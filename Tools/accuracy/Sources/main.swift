@@ -180,7 +180,9 @@ for dataset in datasets {
     var bySource = SourceReport()
     // Grouped by source, so that each source is scored right after the fit that left it out.
     let sourceOf = names.map { name in truth[name].flatMap(PhotoSource.init(entry:)) }
-    let ordered = zip(names, sourceOf).sorted { ($0.1?.name ?? "", $0.0) < ($1.1?.name ?? "", $1.0) }
+    let ordered = zip(names, sourceOf).sorted {
+        ($0.1?.publisher ?? "", $0.1?.name ?? "", $0.0) < ($1.1?.publisher ?? "", $1.1?.name ?? "", $1.0)
+    }
     var fittedFor: String? = nil
     var verified = Scores(), verifiedBySource = SourceReport()
     // Photos without a source (the generated sets) are left out of the fit as their set.
@@ -188,9 +190,9 @@ for dataset in datasets {
     for (name, source) in ordered {
         let path = (dataset as NSString).appendingPathComponent(name)
         guard let entry = truth[name], let t = quad(from: entry["corners"]) else { continue }
-        if let source, source.name != fittedFor {
-            fittedFor = source.name
-            verifier = verifierRows.map { refit(excluding: source.name, rows: $0) }
+        if let source, source.publisher != fittedFor {
+            fittedFor = source.publisher
+            verifier = verifierRows.map { refit(excluding: source.publisher, rows: $0) }
         }
         let size = entry["display_size"] as? [Int] ?? [0, 0]
         do {
@@ -273,7 +275,7 @@ for dataset in datasets {
     for line in bySource.lines() { print(line) }
     print(quire.line("quire") + "  taken as photo: \(asPhoto)" + (bySource.scores.isEmpty ? "" : "  (all sources)"))
     if verifier != nil {
-        print("the fitted verifier, refitted without each scored source (leave-one-source-out):")
+        print("the fitted verifier, refitted without each scored source's publisher (leave-one-publisher-out):")
         for line in verifiedBySource.lines() { print("  " + line) }
         print(verified.line("verifier") + (verifiedBySource.scores.isEmpty ? "" : "  (all sources)"))
     }
