@@ -14,25 +14,20 @@ extension VIPSImage {
         return Array(UnsafeRawBufferPointer(start: raw, count: length))
     }
 
-    /// An 8-bit image from interleaved pixels (`width * height * bands` bytes).
-    /// - Parameter gray: marks a one-band image as grey (B_W) rather than multiband.
+    /// An 8-bit image from interleaved pixels (`width * height * bands` bytes), sRGB for three
+    /// bands or more, else grey, copied into a new frame: in memory (`isInMemory`), so the
+    /// steps after it read the pixels directly. A libvips copy that only set the
+    /// interpretation was a pipeline: a cleaned scan's preview was then made by libvips and
+    /// its page encode ran the copy again (docs/benchmarks.md, "The cleaned page in memory").
     public static func fromPixels(_ bytes: [UInt8], width: Int, height: Int, bands: Int) throws -> VIPSImage {
         guard width > 0, height > 0, bands > 0, bytes.count == width * height * bands else {
             throw VIPSError(
                 operation: "new_from_memory",
                 message: "\(bytes.count) bytes do not make a \(width)x\(height)x\(bands) image")
         }
-        let image = try bytes.withUnsafeBytes { raw in
-            try make("new_from_memory") {
-                cvips_new_from_memory_copy(
-                    raw.baseAddress, raw.count, Int32(width), Int32(height),
-                    Int32(bands), Int32(BandFormat.uchar.rawValue), $0)
-            }
-        }
-        let interpretation: Int32 =
-            bands >= 3
-            ? Int32(VIPS_INTERPRETATION_sRGB.rawValue) : Int32(VIPS_INTERPRETATION_B_W.rawValue)
-        return try make("copy") { cvips_set_interpretation(image.pointer, interpretation, $0) }
+        let frame = try VIPSFrame(width: width, height: height, bands: bands)
+        _ = frame.pixels.initialize(from: bytes)
+        return frame.image
     }
 
     /// A black (zero) image.

@@ -12,6 +12,16 @@ import VipsBridge
         #expect(try decoded.pixelBytes() == bytes)
     }
 
+    /// Pixels built in Swift (a cleaned page, a warped photo) stay in memory: a pipeline here
+    /// had the preview made by libvips and the page encode compute the copy again.
+    @Test(arguments: [1, 2, 3, 4]) func pixelsFromSwiftAreInMemory(bands: Int) throws {
+        let bytes = (0..<(37 * 23 * bands)).map { UInt8(($0 * 7) % 256) }
+        let image = try VIPSImage.fromPixels(bytes, width: 37, height: 23, bands: bands)
+        #expect(image.isInMemory)
+        #expect(image.isGray == (bands < 3))
+        #expect(try image.withPixels { Array($0) } == bytes)
+    }
+
     @Test func garbageIsAClearLoadError() throws {
         #expect(throws: VIPSError.self) { try VIPSImage.load(data: [1, 2, 3, 4, 5, 6, 7, 8]) }
     }

@@ -242,7 +242,10 @@ public struct PagePipeline: Sendable {
             : try StageProfile.measure("3a edges") { try cleaner.edges(in: preview) }
         if edges != nil || clean.changesTones {
             page = try StageProfile.measure("3b clean") { try cleaner.apply(page, edges: edges) }
-            preview = try shrink(page, inside: renditions.previewSize)
+            // Counted in its stage too: it was the costly one while a cleaned page was lazy.
+            preview = try StageProfile.measure("4 preview resize") {
+                try shrink(page, inside: renditions.previewSize)
+            }
         }
         let dpi = PageDPI.of(
             page: page.width, page.height, correction: corrected.kind, paper: correction.paper,
