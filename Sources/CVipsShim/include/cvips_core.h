@@ -90,8 +90,6 @@ int cvips_thumbnail_image(VipsImage *in, int width, int height, VipsImage **out)
 
 /* Renders the image into a new 8-bit buffer (free with cvips_free). */
 void *cvips_write_to_memory(VipsImage *in, size_t *length);
-int cvips_new_from_memory_copy(const void *data, size_t length, int width, int height, int bands, int format,
-                               VipsImage **out);
 int cvips_black(int width, int height, int bands, VipsImage **out);
 int cvips_set_interpretation(VipsImage *in, int interpretation, VipsImage **out);
 

@@ -246,12 +246,6 @@ int cvips_thumbnail_image(VipsImage *in, int width, int height, VipsImage **out)
 
 void *cvips_write_to_memory(VipsImage *in, size_t *length) { return vips_image_write_to_memory(in, length); }
 
-int cvips_new_from_memory_copy(const void *data, size_t length, int width, int height, int bands, int format,
-                               VipsImage **out) {
-    *out = vips_image_new_from_memory_copy(data, length, width, height, bands, (VipsBandFormat) format);
-    return *out ? 0 : -1;
-}
-
 int cvips_black(int width, int height, int bands, VipsImage **out) {
     return vips_black(out, width, height, "bands", bands, NULL);
 }
