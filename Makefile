@@ -6,11 +6,12 @@ SWIFT ?= swift
 # libvips (+ the vips CLI as a test oracle); python3-venv for the test tools in .venv;
 # chromium + chromium-driver for the viewer's browser tests; qpdf + poppler-utils to check PDFs;
 # zlib1g-dev compresses PDF streams; libtesseract-dev + libleptonica-dev (linked in process) read
-# text (--ocr) and page orientation with the tesseract-ocr-eng and -osd data; tesseract-ocr (the
-# CLI) is the tests' oracle; unpaper is a peer; clang-format checks the C style (`make lint`).
+# text (--ocr) and page orientation with the tesseract-ocr-eng and -osd data; -heb and -ara for the
+# right-to-left OCR test (Tests/python/test_ocr_rtl.py); tesseract-ocr (the CLI) is the tests'
+# oracle; unpaper is a peer; clang-format checks the C style (`make lint`).
 APT_PACKAGES := libvips-dev libvips-tools pkg-config python3-venv chromium chromium-driver \
   qpdf poppler-utils zlib1g-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd \
-  libtesseract-dev libleptonica-dev unpaper clang-format
+  tesseract-ocr-heb tesseract-ocr-ara libtesseract-dev libleptonica-dev unpaper clang-format
 OUT ?= out
 
 .PHONY: lint format deps test-venv build release demo test test-fast docs docs-images bench bench-quick bench-venv bench-layout clean accuracy fit-verifier accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist fuzz soak
