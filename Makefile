@@ -6,11 +6,12 @@ SWIFT ?= swift
 # libvips (+ the vips CLI as a test oracle); python3-venv for the test tools in .venv;
 # chromium + chromium-driver for the viewer's browser tests; qpdf + poppler-utils to check PDFs;
 # zlib1g-dev compresses PDF streams; libtesseract-dev + libleptonica-dev (linked in process) read
-# text (--ocr) and page orientation with the tesseract-ocr-eng and -osd data; tesseract-ocr (the
-# CLI) is the tests' oracle; unpaper is a peer; clang-format checks the C style (`make lint`).
+# text (--ocr) and page orientation with the tesseract-ocr-eng and -osd data; -heb and -ara for the
+# right-to-left OCR test (Tests/python/test_ocr_rtl.py); tesseract-ocr (the CLI) is the tests'
+# oracle; unpaper is a peer; clang-format checks the C style (`make lint`).
 APT_PACKAGES := libvips-dev libvips-tools pkg-config python3-venv chromium chromium-driver \
   qpdf poppler-utils zlib1g-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd \
-  libtesseract-dev libleptonica-dev unpaper clang-format
+  tesseract-ocr-heb tesseract-ocr-ara libtesseract-dev libleptonica-dev unpaper clang-format
 OUT ?= out
 
 .PHONY: lint format deps test-venv build release demo test test-fast docs docs-images bench bench-quick bench-venv bench-layout clean accuracy fit-verifier accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist fuzz soak
@@ -46,13 +47,11 @@ demo: release
 	  echo; echo "Results are in $(OUT)/: pages/, previews/, thumbs/, text/, pages.pdf, layout.json and the viewer index.html"; \
 	  exit $$([ $$status -le 1 ] && echo 0 || echo $$status)
 
-## test: the whole suite (pure geometry/layout tests, libvips bridge, pipeline, CLI, then the
+## test: the whole suite (pure geometry/layout tests, libvips bridge, pipeline, CLI, and the
 ## end-to-end Python tests, on two pytest-xdist workers when it is installed, one file each).
-test: deps test-venv
-	$(TEST_SWIFT) build --build-tests $(TEST_SCRATCH)
-	$(TEST_SWIFT) test --skip-build $(TEST_SCRATCH)
-	$(TEST_SWIFT) build --product quire $(TEST_SCRATCH)
-	QUIRE_BIN=$$($(TEST_SWIFT) build --show-bin-path $(TEST_SCRATCH))/quire .venv/bin/python -m pytest -q $(PYTEST_WORKERS) Tests/python
+## The Python tests run beside the Swift tests' build and run (Tests/run-all.sh).
+test: deps
+	SWIFT="$(SWIFT)" SCRATCH=$(TEST_BUILD) QUIRE_OPTIMIZE_TESTS=1 PYTEST_WORKERS="$(PYTEST_WORKERS)" bash Tests/run-all.sh
 
 # `make test` builds in its own .build-test with QUIRE_OPTIMIZE_TESTS=1: Package.swift then compiles
 # the pixel and geometry modules with -O inside the debug build (-enable-testing, checks kept), where
@@ -60,16 +59,13 @@ test: deps test-venv
 # scratch path, so `swift build` in .build (-Onone, for the debugger) and `make test` never rebuild
 # each other's modules.
 TEST_BUILD := .build-test
-TEST_SWIFT := QUIRE_OPTIMIZE_TESTS=1 $(SWIFT)
-TEST_SCRATCH := --scratch-path $(TEST_BUILD)
 
-# pytest-xdist's workers for `make test`: two, one test file each (loadfile keeps a file's module
-# fixtures on one worker; the shared OUT folders are made once per run under a lock), when xdist is
-# in .venv (setup_venv.sh installs it); PYTEST_WORKERS= runs them one by one. In paired runs on this
-# loaded 2-core machine two workers took about 10 % more CPU and finished first (docs/benchmarks.md,
-# "Test suite time"); not yet timed on an idle machine.
-# Evaluated when the recipe runs, after test-venv.
-PYTEST_WORKERS ?= $(shell .venv/bin/python -c 'import xdist' 2>/dev/null && echo '-n 2 --dist loadfile')
+# pytest-xdist's workers for `make test`: "auto" is two, one test file each (loadfile keeps a file's
+# module fixtures on one worker; the shared OUT folders are made once per run under a lock), when
+# xdist is in .venv (setup_venv.sh installs it); PYTEST_WORKERS= runs them one by one. In paired
+# runs on this loaded 2-core machine two workers took about 10 % more CPU and finished first
+# (docs/benchmarks.md, "Test suite time").
+PYTEST_WORKERS ?= auto
 
 ## test-fast: the pure modules' tests alone (QuireGeometry, QuireLayout, QuirePageAnalysis and the shared test
 ## support; no libvips, no Foundation in the modules under test), from their own build in

@@ -188,7 +188,7 @@ def test_process_ocr_and_pdf_make_a_searchable_pdf(quire_bin, tmp_path):
     """End to end: `quire process --ocr --pdf` on a real scan gives a PDF whose text is the
     page's hOCR, word for word."""
     out = tmp_path / "out"
-    made = run([quire_bin, "process", SCAN, "-o", out, "--ocr", "--pdf", "-q"])
+    made = run([quire_bin, "process", SCAN, "-o", out, "--ocr", "--pdf", "-q", "--page-timeout", 0])  # no wall-clock limit (conftest)
     if "OCR and orientation are off" in made.stderr:
         pytest.skip("Tesseract's data is not installed")
     assert made.returncode == 0, made.stderr

@@ -59,6 +59,25 @@ import Testing
         #expect(ops.contains("1 0 0 1 300 380 Tm <05DD05D505DC05E9> Tj"))
     }
 
+    /// A right-to-left word followed by another on its line: the space goes first (visual order), one
+    /// character left of the box, so the word's own characters still span its box and the space
+    /// falls in the gap towards the next word (before, it pushed the word a character to the right).
+    @Test func aRightToLeftWordsSpaceGoesInTheGapOnItsLeft() {
+        let line = OCRLine(
+            box: Rect(x: 0, y: 0, width: 1000, height: 40),
+            words: [
+                OCRWord(text: "שלום", box: Rect(x: 600, y: 0, width: 200, height: 40), rightToLeft: true),
+                OCRWord(text: "עולם", box: Rect(x: 300, y: 0, width: 240, height: 40), rightToLeft: true)
+            ])
+        let ops = PDFTextLayer.operators(
+            for: OCRPage(width: 1000, height: 800, lines: [line]), pixelWidth: 1000, pixelHeight: 800,
+            placement: placement)
+        // 200 px = 100 pt over 4 characters: 25 pt a character, so the space starts at 300 - 25 pt.
+        #expect(ops.contains("1 0 0 1 275 380 Tm <002005DD05D505DC05E9> Tj"))
+        // The line's last word has no space and starts at its box: 300 px = 150 pt.
+        #expect(ops.contains("1 0 0 1 150 380 Tm <05DD05DC05D505E2> Tj"))
+    }
+
     @Test func aPageWithoutWordsOrSizeHasNoTextObject() {
         #expect(
             PDFTextLayer.operators(

@@ -45,11 +45,15 @@ enum PDFTextLayer {
                 let width = (word.box.maxX - word.box.minX) * sx
                 guard wordUnits > 0, width > 0, size > 0, size.isFinite, width.isFinite else { continue }
                 let scale = 100 * width / (Double(wordUnits) * em * size)
-                let origin = "\(PDFSyntax.number(x(start))) \(PDFSyntax.number(y(base)))"
                 // Right-to-left words go in visual order, as typesetters write them: their
-                // characters reversed, left to right; readers put them back in logical order.
-                let shown =
-                    word.rightToLeft ? (i + 1 < line.words.count ? " " : "") + String(word.text.reversed()) : text
+                // characters reversed, left to right; readers put them back in logical order. The
+                // space before the next word then comes first, so it starts one character
+                // (width / characters) left of the box, in the gap towards the next word, and the
+                // word's own characters span its box as a left-to-right word's do.
+                let spaced = word.rightToLeft && i + 1 < line.words.count
+                let shown = word.rightToLeft ? (spaced ? " " : "") + String(word.text.reversed()) : text
+                let left = x(start) - (spaced ? width / Double(wordUnits) : 0)
+                let origin = "\(PDFSyntax.number(left)) \(PDFSyntax.number(y(base)))"
                 out +=
                     "/\(fontName) \(PDFSyntax.number(size)) Tf \(PDFSyntax.number(scale, decimals: 2)) Tz 1 0 0 1 \(origin) Tm <\(PDFSyntax.utf16Hex(shown))> Tj\n"
                 any = true
