@@ -83,12 +83,15 @@ public struct TesseractOSD: OrientationDetector {
     }
 
     /// Leptonica's up-or-down confidence (`TextUpDown`) a page needs to be answered without
-    /// Tesseract when the look is sure of its axis only (leptonica's own bar is 8); fitted on
-    /// half the sources, no held-out page turned wrong (`Tools/accuracy/fit_up_down.py`;
-    /// docs/benchmarks.md, "Orientation: a second cheap reading of up and down").
+    /// Tesseract when the look is sure of its axis only: leptonica's own decision bar
+    /// (`DEFAULT_MIN_UP_DOWN_CONF`). Not fitted yet: the half-source fit
+    /// (`Tools/accuracy/fit_up_down.py`) did not finish in time; checked end to end on the
+    /// real photos turned four ways (docs/benchmarks.md, "a second cheap reading of up and down").
     static let minimumUpDown = 8.0
     /// ... and the look's edge margin must be at least this, on the same side: two readings of
-    /// different evidence (ink corners, baseline agreement) that agree.
+    /// different evidence (ink corners, baseline agreement) that agree. Under it the look's
+    /// side is barely measured (a handwritten page read the wrong way at 0.00:
+    /// docs/correction-photos.md).
     static let minimumAgreeingMargin = 0.04
 
     /// The look's turn when it is sure of the axis (`isAxisSure`) and leptonica's reading of
