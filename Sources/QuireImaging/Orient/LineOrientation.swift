@@ -85,10 +85,14 @@ enum LineOrientation {
         }
 
         /// Whether the finding clears every threshold.
-        var isSure: Bool {
+        var isSure: Bool { isAxisSure && abs(edgeMargin) >= LineOrientation.minimumEdgeMargin }
+
+        /// Whether it clears every threshold but the edge margin's: sure whether the lines run
+        /// across or down, not of up or down (where a second reading may settle it:
+        /// `TesseractOSD.upDownGuess`).
+        var isAxisSure: Bool {
             votes >= LineOrientation.minimumVotes && directionShare >= LineOrientation.minimumDirectionShare
                 && linePieces >= LineOrientation.minimumLinePiecesRead
-                && abs(edgeMargin) >= LineOrientation.minimumEdgeMargin
         }
     }
 
@@ -108,15 +112,23 @@ enum LineOrientation {
     /// The look at `gray` as `find` makes it, with the glyph boxes it read (empty when it
     /// shows no ink), for choosing where Tesseract looks when the look is not sure.
     static func look(gray: [UInt8], width: Int, height: Int) -> (finding: Finding?, boxes: [Box]) {
-        guard width > 0, height > 0, gray.count == width * height else { return (nil, []) }
+        guard width > 0, height > 0, gray.count == width * height,
+            let threshold = inkThreshold(gray: gray)
+        else { return (nil, []) }
+        let boxes = glyphs(gray: gray, width: width, height: height, below: threshold)
+        guard !boxes.isEmpty else { return (nil, []) }
+        return (find(boxes: boxes, width: width, height: height), boxes)
+    }
+
+    /// The grey level halfway between the paper and the darkest ink of `gray`, under which a
+    /// pixel is ink; nil when they differ by less than `TextPresence.minimumContrast` (no ink).
+    static func inkThreshold(gray: [UInt8]) -> UInt8? {
         var histogram = [Int](repeating: 0, count: 256)
         for v in gray { histogram[Int(v)] += 1 }
         let ink = TextPresence.percentile(histogram, 0.01, of: gray.count)
         let paper = TextPresence.percentile(histogram, 0.90, of: gray.count)
-        guard paper - ink >= TextPresence.minimumContrast else { return (nil, []) }
-        let boxes = glyphs(gray: gray, width: width, height: height, below: UInt8((paper + ink) / 2))
-        guard !boxes.isEmpty else { return (nil, []) }
-        return (find(boxes: boxes, width: width, height: height), boxes)
+        guard paper - ink >= TextPresence.minimumContrast else { return nil }
+        return UInt8((paper + ink) / 2)
     }
 
     /// The square window `side` px on a side (clipped to the `width` x `height` page) whose

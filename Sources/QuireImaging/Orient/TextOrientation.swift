@@ -68,11 +68,49 @@ public struct TesseractOSD: OrientationDetector {
         if let found = lines.finding, found.isSure {
             return OrientationGuess(rotate: found.rotate, confidence: found.confidence)
         }
+        // Sure of the axis, not of up or down: leptonica's count of ascenders and descenders
+        // settles it when it clearly agrees with the look's baseline statistics.
+        if let found = lines.finding,
+            let guess = StageProfile.measure("2e up or down", { Self.upDownGuess(found, look) })
+        {
+            return guess
+        }
         let crop = try StageProfile.measure("2e tesseract") {
             try tesseractGuess(page, boxes: lines.boxes, copyWidth: look.width, copyHeight: look.height)
         }
         guard let crop, Self.fallsBack(crop), !lines.boxes.isEmpty else { return crop }
         return try StageProfile.measure("2e tesseract fallback") { try fallbackGuess(page, crop: crop) }
+    }
+
+    /// Leptonica's up-or-down confidence (`TextUpDown`) a page needs to be answered without
+    /// Tesseract when the look is sure of its axis only: leptonica's own decision bar
+    /// (`DEFAULT_MIN_UP_DOWN_CONF`). Not fitted yet: the half-source fit
+    /// (`Tools/accuracy/fit_up_down.py`) did not finish in time; checked end to end on the
+    /// real photos turned four ways (docs/benchmarks.md, "a second cheap reading of up and down").
+    static let minimumUpDown = 8.0
+    /// ... and the look's edge margin must be at least this, on the same side: two readings of
+    /// different evidence (ink corners, baseline agreement) that agree. Under it the look's
+    /// side is barely measured (a handwritten page read the wrong way at 0.00:
+    /// docs/correction-photos.md).
+    static let minimumAgreeingMargin = 0.04
+
+    /// The look's turn when it is sure of the axis (`isAxisSure`) and leptonica's reading of
+    /// the `look` copy, turned so the lines run across, agrees on up or down with the edge
+    /// margin, both clearly; nil otherwise (Tesseract is asked). Its confidence is the
+    /// look's scale: each reading over its bar, the smaller, times the look's sure confidence.
+    static func upDownGuess(_ found: LineOrientation.Finding, _ look: (gray: [UInt8], width: Int, height: Int))
+        -> OrientationGuess?
+    {
+        guard found.isAxisSure, abs(found.edgeMargin) >= minimumAgreeingMargin,
+            let threshold = LineOrientation.inkThreshold(gray: look.gray),
+            let upDown = TextUpDown.confidence(
+                gray: look.gray, width: look.width, height: look.height, below: threshold,
+                turnedClockwise: found.rotate == 90 || found.rotate == 270),
+            abs(upDown) >= minimumUpDown, (upDown > 0) == (found.edgeMargin >= 0)
+        else { return nil }
+        let direction = (found.directionShare - 0.5) / (LineOrientation.minimumDirectionShare - 0.5)
+        let value = LineOrientation.sureConfidence * min(direction, abs(upDown) / minimumUpDown)
+        return OrientationGuess(rotate: found.rotate, confidence: (value * 100).rounded() / 100)
     }
 
     /// Characters Tesseract may read on the whole page when the crop was unsure: its own 50.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TesseractBridge
 import VipsBridge
 @testable import QuireImaging
 
@@ -15,7 +16,7 @@ import VipsBridge
         let osd = env["QUIRE_ORIENT_OSD"] == "1" ? TesseractOSD.installed : nil
         var rows = [
             "source\tpage\tturn\tneeded\tglyphs\tvotes\tshare\tpieces\tmargin\tfound\tosd_rotate\tosd_conf\tosd_script\tosd_ms"
-                + "\tfb_rotate\tfb_conf\tfb_script\tfb_ms"
+                + "\tfb_rotate\tfb_conf\tfb_script\tfb_ms\tud0\tud90\tud_ms"
         ]
         for line in try String(contentsOfFile: list, encoding: .utf8).split(separator: "\n") {
             let fields = line.split(separator: "\t").map(String.init)
@@ -34,6 +35,18 @@ import VipsBridge
                     found.map {
                         "\($0.votes)\t\($0.directionShare)\t\($0.linePieces)\t\($0.edgeMargin)\t\($0.rotate)"
                     } ?? "0\t0\t0\t0\t-1"
+                // Leptonica's up-or-down reading as is and turned a quarter clockwise.
+                var ud = "0\t0\t0"
+                if let threshold = LineOrientation.inkThreshold(gray: look.gray) {
+                    let before = Self.cpuMilliseconds()
+                    let up = TextUpDown.confidence(
+                        gray: look.gray, width: look.width, height: look.height, below: threshold)
+                    let ms = Self.cpuMilliseconds() - before
+                    let side = TextUpDown.confidence(
+                        gray: look.gray, width: look.width, height: look.height, below: threshold,
+                        turnedClockwise: true)
+                    ud = "\(up ?? 0)\t\(side ?? 0)\t\(ms)"
+                }
                 var o = "-1\t0\t0\t0", fallback = "-1\t0\t0\t0"
                 if let osd, glyphs {
                     var before = Self.cpuMilliseconds()
@@ -52,7 +65,8 @@ import VipsBridge
                     }
                 }
                 rows.append(
-                    "\(fields[0])\t\(fields[1])\t\(turns * 90)\t\(needed)\t\(glyphs ? 1 : 0)\t\(f)\t\(o)\t\(fallback)")
+                    "\(fields[0])\t\(fields[1])\t\(turns * 90)\t\(needed)\t\(glyphs ? 1 : 0)\t\(f)\t\(o)\t\(fallback)\t\(ud)"
+                )
             }
         }
         try (rows.joined(separator: "\n") + "\n").write(toFile: out, atomically: true, encoding: .utf8)

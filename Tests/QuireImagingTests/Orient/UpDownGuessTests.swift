@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+import VipsBridge
+@testable import QuireImaging
+
+/// The second cheap reading (`TesseractOSD.upDownGuess`): when the line look is sure of the
+/// axis but its edge margin is under its own bar, leptonica's up-or-down reading answers the
+/// page when it agrees with the margin's side, clearly; otherwise Tesseract is left to answer.
+@Suite struct UpDownGuessTests {
+    /// The look's finding on the generated text page turned `turns` quarter turns, with its
+    /// edge margin set to `margin` on the same side (or the other, `sameSide` false), and the
+    /// grey copy it was read on.
+    static func look(turns: Int, margin: Double, sameSide: Bool = true) throws
+        -> (found: LineOrientation.Finding, look: (gray: [UInt8], width: Int, height: Int))
+    {
+        let page = try LineOrientationTests.textPage().rotated(quarterTurns: turns).materialized()
+        let look = try PageCorrector.gray(page, longSide: TextPresence.longSide)
+        var found = try #require(LineOrientation.find(gray: look.gray, width: look.width, height: look.height))
+        let side: Double = (found.edgeMargin >= 0) == sameSide ? 1 : -1
+        found.edgeMargin = side * margin
+        return (found, look)
+    }
+
+    /// A margin between the agreeing bar and the look's own: the look alone is not sure, the
+    /// two readings together answer, and sure enough to turn the page.
+    static let unsureMargin = (TesseractOSD.minimumAgreeingMargin + LineOrientation.minimumEdgeMargin) / 2
+
+    @Test(arguments: 0..<4) func anAgreeingReadingAnswersWhatTheLookAloneCannot(_ turns: Int) throws {
+        let (found, look) = try Self.look(turns: turns, margin: Self.unsureMargin)
+        #expect(found.isAxisSure && !found.isSure, "\(found)")
+        let guess = try #require(TesseractOSD.upDownGuess(found, look), "\(found)")
+        #expect(guess.rotate == LineOrientationTests.needed(turns), "\(guess)")
+        #expect(guess.scriptConfidence == nil)
+        #expect(turns == 0 || OrientationPolicy.turns(guess), "\(guess)")
+    }
+
+    @Test(arguments: 0..<4) func aDisagreeingOrFaintMarginIsLeftToTesseract(_ turns: Int) throws {
+        // The margin says the other way up: the look's turn is the wrong one, leptonica disagrees.
+        var (found, look) = try Self.look(turns: turns, margin: Self.unsureMargin, sameSide: false)
+        found.rotate = (LineOrientationTests.needed(turns) + 180) % 360
+        #expect(TesseractOSD.upDownGuess(found, look) == nil, "\(found)")
+        // A margin under the agreeing bar.
+        (found, look) = try Self.look(turns: turns, margin: TesseractOSD.minimumAgreeingMargin / 2)
+        #expect(TesseractOSD.upDownGuess(found, look) == nil, "\(found)")
+        // Not sure of the axis.
+        (found, look) = try Self.look(turns: turns, margin: Self.unsureMargin)
+        found.directionShare = (0.5 + LineOrientation.minimumDirectionShare) / 2
+        #expect(TesseractOSD.upDownGuess(found, look) == nil, "\(found)")
+    }
+}

@@ -1,0 +1,134 @@
+"""Fits the gate of the second cheap reading of a page's way up (leptonica's up-or-down count,
+`TextUpDown`) on half the sources and scores it on the other half, then on all: a page whose
+line look is sure of the axis (lines across or down) but not of up or down is answered without
+Tesseract when leptonica's reading in the look's frame is at least UD strong and agrees in sign
+with the look's edge margin, which is at least MARGIN.
+
+    python3 Tools/accuracy/fit_up_down.py [FEATURES]
+
+FEATURES: the table `Tools/accuracy/fit_line_orientation.py` keeps in
+.build/orientation-features.tsv (the look's findings, Tesseract's crop and fallback readings,
+and leptonica's readings ud0 and ud90, of every real page turned four ways). Photos' truths
+come from real-photos/truth.json (`upright_turn`). Sources are split as in
+fit_line_orientation.py (FIT_SOURCES). Prints, per rule: pages answered by the new reading,
+right and wrong, and what the whole detector then does (right, wrong, kept, Tesseract calls).
+"""
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fit_line_orientation as fl  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+LOOK = (100, 0.6, 20, 0.15)  # LineOrientation's thresholds today
+UDS = [2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30]
+MARGINS = [0.0, 0.02, 0.04, 0.06, 0.08, 0.10]
+
+
+def load(path):
+    rows = fl.load(path)
+    truth = json.loads((REPO / "Tools/accuracy/real-photos/truth.json").read_text())
+    for r in rows:
+        for k in ("ud0", "ud90", "ud_ms"):
+            r[k] = float(r.get(k) or 0)
+        if r["set"] == "real photos":
+            turn = truth.get(Path(r["page"]).stem + ".jpg", {}).get("upright_turn", 0)
+            # fit_line_orientation's `needed` takes every straightened photo as upright.
+            r["needed"] = (r["needed"] + turn) % 360
+    return rows
+
+
+def axis_sure(r):
+    return r["votes"] >= LOOK[0] and r["share"] >= LOOK[1]
+
+
+def up_down(r, rule):
+    """The new reading's turn for a copy the look is not sure of (None: not answered)."""
+    ud, margin = rule
+    if not r["glyphs"] or fl.sure(r, LOOK) or not axis_sure(r) or r["found"] < 0 or r["pieces"] < LOOK[2]:
+        return None
+    sideways = r["found"] in (90, 270)
+    u = r["ud90"] if sideways else r["ud0"]
+    if abs(u) < ud or abs(r["margin"]) < margin or (u > 0) != (r["margin"] >= 0):
+        return None
+    return r["found"]
+
+
+def decided(r, rule):
+    if rule is not None:
+        d = up_down(r, rule)
+        if d is not None:
+            return d, "ud"
+    return fl.decided(r, LOOK), "tess" if r["glyphs"] and not fl.sure(r, LOOK) else "look"
+
+
+def tally(rows, rule):
+    out = {"answered": 0, "ans_wrong": 0, "right": 0, "wrong": 0, "kept": 0, "crops": 0, "fallbacks": 0,
+           "tess_ms": 0.0}
+    for r in rows:
+        d, how = decided(r, rule)
+        if how == "ud":
+            out["answered"] += 1
+            out["ans_wrong"] += d != r["needed"]
+        if how == "tess":
+            out["crops"] += 1
+            out["tess_ms"] += r["osd_ms"]
+            if r["osd_conf"] < 2 and r["fb_ms"] > 0:
+                out["fallbacks"] += 1
+                out["tess_ms"] += r["fb_ms"]
+        got = d if d is not None else 0
+        if got == r["needed"]:
+            out["right"] += 1
+        elif got == 0:
+            out["kept"] += 1
+        else:
+            out["wrong"] += 1
+    return out
+
+
+def fit(rows):
+    best = None
+    for rule in ((u, m) for u in UDS for m in MARGINS):
+        t = tally(rows, rule)
+        if t["ans_wrong"]:
+            continue
+        key = (t["answered"], rule)  # most answered; on ties the strictest
+        if best is None or key > best:
+            best = key
+    return best[1] if best else None
+
+
+def show(title, rows, rule):
+    print(f"== {title}: {len(rows)} turned copies, rule {rule}")
+    for kind in sorted({r["set"] for r in rows}):
+        sub = [r for r in rows if r["set"] == kind]
+        for name, ru in (("before", None), ("after", rule)):
+            t = tally(sub, ru)
+            print(f"  {kind:>18} {name:>6}: right {t['right']}, wrong {t['wrong']}, kept {t['kept']}; "
+                  f"answered by up-down {t['answered']} ({t['ans_wrong']} wrong); Tesseract crops {t['crops']}, "
+                  f"fallbacks {t['fallbacks']}, {t['tess_ms'] / max(1, len(sub)):.0f} ms a copy")
+    for r in rows:
+        d, how = decided(r, rule)
+        if how == "ud" and d != r["needed"]:
+            print(f"    WRONG {Path(r['page']).name} turned {r['turn']}: {d}, needed {r['needed']} "
+                  f"(ud0 {r['ud0']:.1f}, ud90 {r['ud90']:.1f}, margin {r['margin']:.3f})")
+
+
+def main():
+    path = sys.argv[1] if len(sys.argv) > 1 else str(REPO / ".build/orientation-features.tsv")
+    rows = load(path)
+    fitted = [r for r in rows if r["source"] in fl.FIT_SOURCES]
+    held = [r for r in rows if r["source"] not in fl.FIT_SOURCES]
+    rule = fit(fitted)
+    print(f"fitted on {len(fitted)} copies of {sorted(fl.FIT_SOURCES)}: up-down >= {rule[0]}, margin >= {rule[1]}")
+    show("fitted sources (in-sample)", fitted, rule)
+    show("held-out sources", held, rule)
+    show("every source", rows, rule)
+    every = fit(rows)
+    print(f"\nrefitted on every source: up-down >= {every[0]}, margin >= {every[1]}")
+    show("every source (in-sample)", rows, every)
+
+
+if __name__ == "__main__":
+    main()
