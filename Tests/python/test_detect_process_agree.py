@@ -53,7 +53,9 @@ def test_detect_and_process_decide_the_same(quire_bin, tmp_path):
     # Both at once: detect reads the inputs one by one on one core while process uses two, and
     # neither writes where the other reads, so the test no longer waits for detect alone.
     out = tmp_path / "out"
-    process = subprocess.Popen([quire_bin, "process", str(inputs), "-o", str(out)],
+    # No page time limit: on a loaded machine a page that ran out of time would drop out of the
+    # comparison unseen (the check below also fails on any page detect read and process did not).
+    process = subprocess.Popen([quire_bin, "process", str(inputs), "-o", str(out), "--page-timeout", "0"],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         detect = subprocess.run([quire_bin, "detect", str(inputs)], capture_output=True, text=True)
@@ -63,6 +65,13 @@ def test_detect_and_process_decide_the_same(quire_bin, tmp_path):
     assert process.returncode in (0, 1), process_errors
     detected = {Path(r["source"]).name: r for r in json.loads(detect.stdout)["results"]}
     layout = json.loads((out / "layout.json").read_text())
+    # Every file detect read is a page of process's, or one process refused and said why (a
+    # file it finds damaged where detect's smaller read did not); none ran out of time.
+    processed = {Path(page["source"]).name for page in layout["pages"]}
+    refused = {Path(e["source"]).name: e.get("code") for e in layout["errors"]}
+    assert "timeout" not in refused.values(), refused
+    missing = sorted(n for n, r in detected.items() if "error" not in r and n not in processed | refused.keys())
+    assert not missing, f"detect read these and process neither wrote nor refused them: {missing}"
     compared, disagreements = 0, []
     for page in layout["pages"]:
         if page.get("sourcePage", 0):
