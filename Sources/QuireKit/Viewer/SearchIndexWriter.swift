@@ -37,6 +37,7 @@ public enum SearchIndexWriter {
             }
         }
         let url = folder.appendingPathComponent(path)
+        AtomicFile.removeAbandoned(in: url.deletingLastPathComponent().path)
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -27,6 +27,11 @@ public enum ViewerWriter {
             throw ViewerWriterError(
                 path: folder.path, reason: "cannot write the viewer here (\(String(cString: strerror(errno))))")
         }
+        // A run killed while it wrote the viewer left `.NAME.partial-PID-RANDOM` beside its files
+        // (`quire-viewer/`, `quire-viewer/layouts/`): the batch sweeps OUT itself, not these.
+        let assetFolders = Set(
+            ViewerAssets.files.map { folder.appendingPathComponent($0.path).deletingLastPathComponent().path })
+        for assetFolder in assetFolders.sorted() { AtomicFile.removeAbandoned(in: assetFolder) }
         for file in ViewerAssets.files {
             try write(Data(file.text.utf8), to: folder.appendingPathComponent(file.path))
         }

@@ -166,4 +166,20 @@ private final class EventLog: @unchecked Sendable {
         #expect(!FileManager.default.fileExists(atPath: deadLayout))
         #expect(FileManager.default.fileExists(atPath: live))
     }
+
+    /// A run killed while it wrote the viewer's layout scripts left a partial in
+    /// `quire-viewer/layouts/`; the next run's viewer write removes it (a SIGKILL test caught it).
+    @Test func theViewerWriteRemovesADeadRunsPartialsInItsFolders() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("quire-partials-\(UUID().uuidString)")
+        let layouts = dir.appendingPathComponent("quire-viewer/layouts")
+        try FileManager.default.createDirectory(at: layouts, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(#"{"pages":[]}"#.utf8).write(to: dir.appendingPathComponent("layout.json"))
+        let dead = layouts.appendingPathComponent(".strip.js.partial-\(Self.deadPID)-42").path
+        let live = layouts.appendingPathComponent(".strip.js.partial-\(getppid())-43").path
+        for path in [dead, live] { FileManager.default.createFile(atPath: path, contents: Data("half".utf8)) }
+        try ViewerWriter.write(into: dir)
+        #expect(!FileManager.default.fileExists(atPath: dead))
+        #expect(FileManager.default.fileExists(atPath: live))
+    }
 }
