@@ -43,4 +43,21 @@ public enum SIMDResample {
     ) -> Bool {
         cvips_resample_horizontal1(line, first, octWeights, Int32(taps), Int32(outWidth), out) == 1
     }
+
+    /// `horizontal1` of up to eight grey rows at once, `lines[r]` into `outs[r]` (the same
+    /// bytes): a tap is one load for all the rows instead of a gather per row, the preview
+    /// resize's largest cost on grey scans. Each line holds `length` floats then zeros up to
+    /// `length + taps + 7`; `scratch` holds `(length + taps + 8) * 8` floats, 32-byte aligned.
+    /// Returns false (nothing done) without AVX2.
+    public static func horizontal1Rows(
+        lines: [UnsafePointer<Float>], length: Int, first: UnsafePointer<Int>, octWeights: UnsafePointer<Float>,
+        taps: Int, outWidth: Int, into outs: [UnsafeMutablePointer<UInt8>], scratch: UnsafeMutablePointer<Float>
+    ) -> Bool {
+        precondition(lines.count == outs.count && (1...8).contains(lines.count))
+        let lineList: [UnsafePointer<Float>?] = lines
+        let outList: [UnsafeMutablePointer<UInt8>?] = outs
+        return cvips_resample_horizontal1_rows(
+            lineList, Int32(lines.count), Int32(length), first, octWeights, Int32(taps), Int32(outWidth), outList,
+            scratch) == 1
+    }
 }

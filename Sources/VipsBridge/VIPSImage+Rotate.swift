@@ -36,10 +36,16 @@ extension VIPSImage {
 extension VIPSImage {
     /// A cheap reduced copy for analysis (skew, trim): box-filtered by the integer part of
     /// `factor`, then linearly by the rest. About ten times cheaper than `resized` on a large
-    /// page, at the price of a softer result; not meant for pages people look at.
-    /// - Parameter ownLoop: box-filter 8-bit images in memory in Quire's loop (the same
-    ///   bytes as libvips, several times cheaper); false uses libvips alone, for comparing.
-    public func analysisShrunk(by factor: Double, ownLoop: Bool = true) throws -> VIPSImage {
+    /// page, at the price of a softer result; not meant for pages people look at. 8-bit
+    /// images in memory are box-filtered in Quire's loop (the same bytes as libvips, several
+    /// times cheaper).
+    public func analysisShrunk(by factor: Double) throws -> VIPSImage {
+        try analysisShrunk(by: factor, ownLoop: true)
+    }
+
+    /// `analysisShrunk(by:)`, or with `ownLoop` false libvips's shrink alone: internal, so only
+    /// the tests (through `@testable import`) compare Quire's loop with libvips.
+    func analysisShrunk(by factor: Double, ownLoop: Bool) throws -> VIPSImage {
         try Self.make("shrink") { cvips_analysis_shrink(pointer, max(1, factor), ownLoop ? 1 : 0, $0) }
     }
 

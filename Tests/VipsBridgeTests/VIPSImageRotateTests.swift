@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import VipsBridge
+
+@testable import VipsBridge
 
 /// `rotated(degrees:background:interpolation:)` and `analysisShrunk`, the deskew facet.
 @Suite struct VIPSImageRotateTests {

@@ -38,4 +38,12 @@ int cvips_resample_horizontal3(const float *line, const ptrdiff_t *first, const 
 int cvips_resample_horizontal1(const float *line, const ptrdiff_t *first, const float *oct_weights, int taps,
                                int out_width, unsigned char *out);
 
+/* The grey horizontal pass of up to eight rows at once: output row r (r < rows, 1 ... 8) is
+ * `cvips_resample_horizontal1` of lines[r] into outs[r], the same bytes. Each line holds
+ * `length` floats followed by zeros up to length + taps + 7; `scratch` holds
+ * (length + taps + 8) x 8 floats, 32-byte aligned, and is overwritten. Returns 1 when done. */
+int cvips_resample_horizontal1_rows(const float *const *lines, int rows, int length, const ptrdiff_t *first,
+                                    const float *oct_weights, int taps, int out_width, unsigned char *const *outs,
+                                    float *scratch);
+
 #endif

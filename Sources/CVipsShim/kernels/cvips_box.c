@@ -118,7 +118,8 @@ int cvips_box_rgb_planes(const unsigned char *luma, size_t luma_stride, const un
  *   Must equal byte for byte: libvips's own `vips_shrink` (its twin here, not a Swift loop).
  *   Checked by: VIPSImageRotateTests.analysisShrinkOwnLoopEqualsLibvips
  *             (Tests/VipsBridgeTests/VIPSImageRotateTests.swift).
- *   Swift entry: VIPSImage.analysisShrunk(by:ownLoop:) through cvips_analysis_shrink.
+ *   Swift entry: VIPSImage.analysisShrunk(by:) through cvips_analysis_shrink (the tests reach
+ *             the libvips twin through the internal analysisShrunk(by:ownLoop:)).
  */
 int cvips_box_shrink(const unsigned char *src, int width, int height, int bands, size_t stride, int factor,
                      int out_width, int out_height, unsigned char *dst) {

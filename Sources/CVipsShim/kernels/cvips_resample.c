@@ -6,7 +6,8 @@
  *   Must equal byte for byte: `ResampleJob.vertical`, `.horizontal3` and `.horizontal` in
  *             Sources/QuireImaging/Resample/Resampler.swift (same float operations in the same
  *             order; FP_CONTRACT off so no fused multiply-add rounds differently).
- *   Checked by: ResamplerTests.vectorizedEqualsTheSwiftLoops
+ *   Checked by: ResamplerTests.vectorizedEqualsTheSwiftLoops and, for grey rows eight at a
+ *             time, ResamplerTests.greyRowsEightAtATimeEqualTheirTapSums
  *             (Tests/QuireImagingTests/Resample/ResamplerTests.swift).
  *   Swift entry: VipsBridge's SIMDResample. Without AVX2 the Swift loops run.
  */
@@ -177,6 +178,66 @@ __attribute__((target("avx2"))) static void horizontal1_avx2(const float *line, 
     }
 }
 
+/* The 8 x 8 floats in r transposed: r[i] lane j becomes r[j] lane i. */
+__attribute__((target("avx2"))) static inline void transpose8(__m256 r[8]) {
+    __m256 t[8], u[8];
+    for (int i = 0; i < 8; i += 2) {
+        t[i] = _mm256_unpacklo_ps(r[i], r[i + 1]);
+        t[i + 1] = _mm256_unpackhi_ps(r[i], r[i + 1]);
+    }
+    for (int i = 0; i < 8; i += 4) {
+        u[i] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(1, 0, 1, 0));
+        u[i + 1] = _mm256_shuffle_ps(t[i], t[i + 2], _MM_SHUFFLE(3, 2, 3, 2));
+        u[i + 2] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(1, 0, 1, 0));
+        u[i + 3] = _mm256_shuffle_ps(t[i + 1], t[i + 3], _MM_SHUFFLE(3, 2, 3, 2));
+    }
+    for (int i = 0; i < 4; i++) {
+        r[i] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x20);
+        r[i + 4] = _mm256_permute2f128_ps(u[i], u[i + 4], 0x31);
+    }
+}
+
+/* Grey rows eight at a time (scans' previews): the rows' lines are interleaved, one row to a
+ * lane, so a tap of one output pixel is one load for all eight rows where the one-row loop
+ * above gathers eight scattered floats per tap. Each lane still adds its own pixel's taps in
+ * k order, from 0: the same sums. */
+__attribute__((target("avx2"))) static void horizontal1_rows8_avx2(const float *const *lines, int rows, int length,
+                                                                   const ptrdiff_t *first, const float *oct_weights,
+                                                                   int taps, int out_width, unsigned char *const *outs,
+                                                                   float *scratch) {
+    const float *in[8];
+    for (int r = 0; r < 8; r++) in[r] = lines[r < rows ? r : 0];
+    /* scratch[8 i + r] = lines[r][i], for every float a tap can read (the lines' zeros too). */
+    for (int i = 0; i < length + taps; i += 8) {
+        __m256 block[8];
+        for (int r = 0; r < 8; r++) block[r] = _mm256_loadu_ps(in[r] + i);
+        transpose8(block);
+        for (int c = 0; c < 8; c++) _mm256_store_ps(scratch + (size_t) (i + c) * 8, block[c]);
+    }
+    for (int x = 0; x < out_width; x += 8) {
+        int n = out_width - x < 8 ? out_width - x : 8;
+        const float *at[8];
+        /* Pixels past the last read the last pixel's taps, with zero weights. */
+        for (int j = 0; j < 8; j++) at[j] = scratch + (size_t) first[x + (j < n ? j : n - 1)] * 8;
+        const float *w = oct_weights + (size_t) (x / 8) * taps * 8;
+        __m256 total[8];
+        for (int j = 0; j < 8; j++) total[j] = _mm256_setzero_ps();
+        for (int k = 0; k < taps; k++)
+            for (int j = 0; j < 8; j++)
+                total[j] = _mm256_add_ps(total[j], _mm256_mul_ps(_mm256_load_ps(at[j] + (size_t) k * 8),
+                                                                 _mm256_broadcast_ss(w + (size_t) k * 8 + j)));
+        transpose8(total); /* now total[r] holds row r's eight pixels */
+        for (int r = 0; r < rows; r++) {
+            __m256i ints =
+                _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(total[r], _mm256_setzero_ps()), _mm256_set1_ps(255)));
+            __m128i words = _mm_packus_epi32(_mm256_castsi256_si128(ints), _mm256_extracti128_si256(ints, 1));
+            unsigned char eight[16];
+            _mm_storeu_si128((__m128i *) eight, _mm_packus_epi16(words, words));
+            memcpy(outs[r] + x, eight, (size_t) n);
+        }
+    }
+}
+
 int cvips_resample_vertical(const unsigned char *rows, size_t stride, const float *weights, int taps, int length,
                             float *line) {
     if (!cvips_resample_available() || taps < 1) return 0;
@@ -195,6 +256,16 @@ int cvips_resample_horizontal1(const float *line, const ptrdiff_t *first, const 
                                int out_width, unsigned char *out) {
     if (!cvips_resample_available() || taps < 1 || out_width < 1 || ((size_t) oct_weights & 31) != 0) return 0;
     horizontal1_avx2(line, first, oct_weights, taps, out_width, out);
+    return 1;
+}
+
+int cvips_resample_horizontal1_rows(const float *const *lines, int rows, int length, const ptrdiff_t *first,
+                                    const float *oct_weights, int taps, int out_width, unsigned char *const *outs,
+                                    float *scratch) {
+    if (!cvips_resample_available() || rows < 1 || rows > 8 || length < 1 || taps < 1 || out_width < 1 ||
+        ((size_t) oct_weights & 31) != 0 || ((size_t) scratch & 31) != 0)
+        return 0;
+    horizontal1_rows8_avx2(lines, rows, length, first, oct_weights, taps, out_width, outs, scratch);
     return 1;
 }
 
@@ -232,6 +303,21 @@ int cvips_resample_horizontal1(const float *line, const ptrdiff_t *first, const 
     (void) taps;
     (void) out_width;
     (void) out;
+    return 0;
+}
+
+int cvips_resample_horizontal1_rows(const float *const *lines, int rows, int length, const ptrdiff_t *first,
+                                    const float *oct_weights, int taps, int out_width, unsigned char *const *outs,
+                                    float *scratch) {
+    (void) lines;
+    (void) rows;
+    (void) length;
+    (void) first;
+    (void) oct_weights;
+    (void) taps;
+    (void) out_width;
+    (void) outs;
+    (void) scratch;
     return 0;
 }
 

@@ -1,6 +1,7 @@
 /*
  * Kernel: the deskew rotation of an 8-bit page in memory, vips_rotate's geometry and bilinear
- * weights in a dedicated loop (AVX2 gathers for grey and RGB, 8 output pixels a step).
+ * weights in a dedicated loop (AVX2 gathers for grey and RGB, 8 output pixels a step; grey
+ * groups whose taps lie in one pair of rows read those rows once instead of gathering).
  *   Computes: what libvips 8.14's vips_rotate(in, degrees, "interpolate" bilinear,
  *             "background" ...) gives (vips_affine: the canvas of the turned bounding box,
  *             input embedded in one pixel of background, 12-bit fixed-point weights).
@@ -129,6 +130,38 @@ __attribute__((target("avx2"))) static inline __m256i blend8(__m256i c1, __m256i
 /* Byte `shift / 8` of each lane. */
 #define TURN_BYTE(v, shift) _mm256_and_si256(_mm256_srli_epi32((v), (shift)), _mm256_set1_epi32(255))
 
+/* 8 grey output pixels whose taps lie in one pair of source rows, within 16 bytes (a small
+ * deskew angle: all but the groups where the row steps): the two rows' bytes are loaded once
+ * and each pixel's pair picked out with a byte shuffle instead of two gathers. The pixels and
+ * weights are the gather path's; 0 (nothing written) when the taps do not fit. */
+__attribute__((target("avx2"))) static inline int grey_row8(const unsigned char *src, int w, int h, long stride,
+                                                            __m256i fx, __m256i fy, __m256i c1, __m256i c2, __m256i c3,
+                                                            __m256i c4, unsigned char *o) {
+    const __m256i fy0 = _mm256_permutevar8x32_epi32(fy, _mm256_setzero_si256());
+    const __m256i fx0 = _mm256_permutevar8x32_epi32(fx, _mm256_setzero_si256());
+    __m256i d = _mm256_sub_epi32(fx, fx0);
+    __m256i misfit =
+        _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), d), _mm256_cmpgt_epi32(d, _mm256_set1_epi32(14)));
+    misfit = _mm256_or_si256(misfit, _mm256_xor_si256(_mm256_cmpeq_epi32(fy, fy0), _mm256_set1_epi32(-1)));
+    if (!_mm256_testz_si256(misfit, misfit)) return 0;
+    long off = (long) (_mm256_cvtsi256_si32(fy0) - 1) * stride + (_mm256_cvtsi256_si32(fx0) - 1);
+    /* The 16 bytes of the lower row must lie in the source (its last row is `w` bytes). */
+    if (off + stride + 16 > (long) (h - 1) * stride + w) return 0;
+    __m256i upper = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *) (src + off)));
+    __m256i lower = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *) (src + off + stride)));
+    /* Lane j: bytes d_j and d_j + 1, then zeros (a gathered 4-byte read's two low bytes). */
+    __m256i pick = _mm256_or_si256(_mm256_or_si256(d, _mm256_slli_epi32(_mm256_add_epi32(d, _mm256_set1_epi32(1)), 8)),
+                                   _mm256_set1_epi32((int) 0x80800000u));
+    __m256i a = _mm256_shuffle_epi8(upper, pick), c = _mm256_shuffle_epi8(lower, pick);
+    __m256i v = blend8(c1, c2, c3, c4, TURN_BYTE(a, 0), TURN_BYTE(a, 8), TURN_BYTE(c, 0), TURN_BYTE(c, 8));
+    __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(v, v), _mm256_setzero_si256());
+    int lo = _mm_cvtsi128_si32(_mm256_castsi256_si128(bytes));
+    int hi = _mm_cvtsi128_si32(_mm256_extracti128_si256(bytes, 1));
+    memcpy(o, &lo, 4);
+    memcpy(o + 4, &hi, 4);
+    return 1;
+}
+
 /* One row span of `count` pixels for grey (bands 1) or RGB (bands 3). Groups of 8 whose taps
  * all lie inside the source (and whose 4-byte reads stay in the buffer) are gathered; the
  * others, and the tail, go through turn_pixel. */
@@ -162,8 +195,9 @@ __attribute__((target("avx2"))) static void turn_span_avx2(const unsigned char *
         __m256i c3 = _mm256_sub_epi32(Y, c4), c1 = _mm256_sub_epi32(Yd, c2);
         __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_sub_epi32(fy, one), vstride),
                                        _mm256_mullo_epi32(_mm256_sub_epi32(fx, one), vbands));
-        __m256i a = _mm256_i32gather_epi32(top, off, 1), c = _mm256_i32gather_epi32(bottom, off, 1);
         unsigned char *o = q + (long) k * bands;
+        if (bands == 1 && grey_row8(src, w, h, stride, fx, fy, c1, c2, c3, c4, o)) continue;
+        __m256i a = _mm256_i32gather_epi32(top, off, 1), c = _mm256_i32gather_epi32(bottom, off, 1);
         if (bands == 1) {
             __m256i v = blend8(c1, c2, c3, c4, TURN_BYTE(a, 0), TURN_BYTE(a, 8), TURN_BYTE(c, 0), TURN_BYTE(c, 8));
             __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(v, v), _mm256_setzero_si256());

@@ -37,7 +37,7 @@ enum ScanDeskew {
         // Analysis and fill colours are 8-bit; other formats are made display-ready first.
         let image = image.format == .uchar ? image : try image.displayReady(keepGray: true)
         let degrees = skew.degrees.isFinite ? skew.degrees : 0
-        let turn = abs(degrees) >= 0.005
+        let turn = abs(degrees) >= minimumTurn
 
         let small = try StageProfile.measure("2g trim copy") {
             try image.analysisShrunk(toLongSide: trimLongSide).displayReady(keepGray: true).materialized()
@@ -53,11 +53,7 @@ enum ScanDeskew {
         }
         /// The page: `crop` of the canvas turned with `fillColour` (nil: all of it), made now.
         func cut(_ fillColour: [Double], _ crop: (x: Int, y: Int, width: Int, height: Int)?) throws -> VIPSImage {
-            guard turn else {
-                guard let crop else { return image }
-                return try image.cropped(x: crop.x, y: crop.y, width: crop.width, height: crop.height)
-            }
-            return try turned(image, degrees: degrees, fill: fillColour, crop: crop)
+            try ScanDeskew.cut(image, degrees: degrees, fill: fillColour, crop: crop)
         }
         let canvas: (width: Int, height: Int) =
             turn
@@ -73,35 +69,9 @@ enum ScanDeskew {
                 background: lid),
             box.width * box.height * 2 >= small.width * small.height
         else {
-            let scale = Double(image.width) / Double(small.width)
-            if let page, let rect = outline(of: page, turnedBy: degrees, in: image),
-                rect.width * rect.height * 4 >= Double(image.width * image.height)
-            {
-                // The page's outline, turned with the page, when the lid lies around it: what
-                // lies outside it is cut away, and corners the turn brings in are paper.
-                let box = ScanTrim.Box(
-                    x0: Int((rect.minX / scale).rounded()), y0: Int((rect.minY / scale).rounded()),
-                    x1: Int((rect.maxX / scale).rounded()), y1: Int((rect.maxY / scale).rounded()))
-                let lidShare = ScanTrim.lidShareAround(
-                    box, pixels: pixels, width: smallStraight.width,
-                    height: smallStraight.height, bands: smallStraight.bands, lid: lid)
-                if (lidShare ?? 0) >= minimumLidAround {
-                    let paper = ScanTrim.paperColour(
-                        pixels: pixels, width: smallStraight.width, bands: smallStraight.bands, box: box)
-                    let x0 = max(0, Int(rect.minX.rounded())), y0 = max(0, Int(rect.minY.rounded()))
-                    let x1 = min(canvas.width, Int(rect.maxX.rounded())),
-                        y1 = min(canvas.height, Int(rect.maxY.rounded()))
-                    let crop = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
-                    return (try cut(paper, (x0, y0, x1 - x0, y1 - y0)), crop)
-                }
-            }
-            // No lid to trim: fill the corners with what surrounds the page instead (paper,
-            // for PDF renders and scans that fill the frame).
-            let around = ScanTrim.borderColour(
-                pixels: smallPixels, width: small.width, height: small.height,
-                bands: small.bands)
-            let centre = centred(canvas, width: image.width, height: image.height)
-            return (try cut(around, centre.map { ($0.x, $0.y, $0.width, $0.height) }), centre?.rect)
+            return try withoutLidBox(
+                image, degrees: degrees, canvas: canvas, page: page, small: (small, smallPixels),
+                straight: (smallStraight, pixels), lid: lid)
         }
         // Edges are measured on the page turned with a lid-coloured fill; the page itself is
         // cut from one turned with a paper-coloured fill, so where the page ran off the glass
@@ -128,6 +98,61 @@ enum ScanDeskew {
         return (try cut(paper, (x0, y0, x1 - x0, y1 - y0)), crop)
     }
 
+    /// `deskewAndTrim` when no lid box was found on the small copy: the detector's `page`
+    /// outline, turned with the page, when the lid lies around it (what lies outside it is cut
+    /// away, and corners the turn brings in are paper); else the page turned inside its own size
+    /// with what surrounds it as fill (paper, for PDF renders and scans that fill the frame).
+    /// - Parameters:
+    ///   - small: the ~800 px copy and its pixels; `straight`: the same turned by `degrees`.
+    private static func withoutLidBox(
+        _ image: VIPSImage, degrees: Double, canvas: (width: Int, height: Int), page: Quad?,
+        small: (image: VIPSImage, pixels: [UInt8]), straight: (image: VIPSImage, pixels: [UInt8]), lid: [Double]
+    ) throws -> (image: VIPSImage, crop: Rect?) {
+        let scale = Double(image.width) / Double(small.image.width)
+        let (turnedSmall, pixels) = straight
+        if let page, let rect = outline(of: page, turnedBy: degrees, in: image),
+            rect.width * rect.height * 4 >= Double(image.width * image.height)
+        {
+            let box = ScanTrim.Box(
+                x0: Int((rect.minX / scale).rounded()), y0: Int((rect.minY / scale).rounded()),
+                x1: Int((rect.maxX / scale).rounded()), y1: Int((rect.maxY / scale).rounded()))
+            let lidShare = ScanTrim.lidShareAround(
+                box, pixels: pixels, width: turnedSmall.width,
+                height: turnedSmall.height, bands: turnedSmall.bands, lid: lid)
+            if (lidShare ?? 0) >= minimumLidAround {
+                let paper = ScanTrim.paperColour(
+                    pixels: pixels, width: turnedSmall.width, bands: turnedSmall.bands, box: box)
+                let x0 = max(0, Int(rect.minX.rounded())), y0 = max(0, Int(rect.minY.rounded()))
+                let x1 = min(canvas.width, Int(rect.maxX.rounded())),
+                    y1 = min(canvas.height, Int(rect.maxY.rounded()))
+                let crop = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
+                return (try cut(image, degrees: degrees, fill: paper, crop: (x0, y0, x1 - x0, y1 - y0)), crop)
+            }
+        }
+        let around = ScanTrim.borderColour(
+            pixels: small.pixels, width: small.image.width, height: small.image.height,
+            bands: small.image.bands)
+        let centre = centred(canvas, width: image.width, height: image.height)
+        let crop = centre.map { ($0.x, $0.y, $0.width, $0.height) }
+        return (try cut(image, degrees: degrees, fill: around, crop: crop), centre?.rect)
+    }
+
+    /// `crop` of `image` turned by `degrees` with `fill` in the corners (nil: all of the
+    /// canvas), made now; an angle under `minimumTurn` is not turned, only cropped.
+    private static func cut(
+        _ image: VIPSImage, degrees: Double, fill: [Double], crop: (x: Int, y: Int, width: Int, height: Int)?
+    ) throws -> VIPSImage {
+        guard abs(degrees) >= minimumTurn else {
+            guard let crop else { return image }
+            return try image.cropped(x: crop.x, y: crop.y, width: crop.width, height: crop.height)
+        }
+        return try turned(image, degrees: degrees, fill: fill, crop: crop)
+    }
+
+    /// Skews under this many degrees are left unturned: they move a pixel by less than one across
+    /// 10,000 px.
+    static let minimumTurn = 0.005
+
     /// Share of the ring around a detected page outline that must look like the lid before the
     /// outline is used to trim (page07 of handwriting-ocr, a ledger on black cloth: 0.9).
     static let minimumLidAround = 0.6
@@ -153,7 +178,7 @@ enum ScanDeskew {
     static func deskewKeepingSize(_ image: VIPSImage, skew: SkewEstimate) throws -> (image: VIPSImage, crop: Rect?) {
         let image = image.format == .uchar ? image : try image.displayReady(keepGray: true)
         let degrees = skew.degrees.isFinite ? skew.degrees : 0
-        guard abs(degrees) >= 0.005 else { return (image, nil) }
+        guard abs(degrees) >= minimumTurn else { return (image, nil) }
         let small = try image.analysisShrunk(toLongSide: trimLongSide).displayReady(keepGray: true).materialized()
         let around = ScanTrim.borderColour(
             pixels: try small.pixelBytes(), width: small.width, height: small.height,

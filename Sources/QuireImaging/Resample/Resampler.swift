@@ -234,6 +234,7 @@ private struct ResampleJob: @unchecked Sendable {
 
     /// Output rows `rows`: vertical taps into one full-width row, then horizontal taps.
     func rows(_ rows: Range<Int>) {
+        if let octs = octWeights, greyRowsInEights(rows, octs) { return }
         let rowLength = width * bands
         // Spare zeros: the horizontal pass reads whole SIMD4s at the last pixel, and the AVX2
         // one reads up to 3 x maxCount more (zero-weighted).
@@ -278,6 +279,47 @@ private struct ResampleJob: @unchecked Sendable {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// Grey output rows `rows` eight at a time (`SIMDResample.horizontal1Rows`, the same bytes
+    /// as one at a time): the vertical taps into eight lines, then the horizontal taps of all
+    /// eight together. False (nothing done) where the AVX2 pass does not run.
+    private func greyRowsInEights(_ rows: Range<Int>, _ octs: LaneWeights) -> Bool {
+        // Each line: the row, then the zeros the horizontal pass may read past it.
+        let lineLength = width + xs.maxCount + 8
+        let lines = UnsafeMutablePointer<Float>.allocate(capacity: 8 * lineLength)
+        lines.initialize(repeating: 0, count: 8 * lineLength)
+        defer { lines.deallocate() }
+        let scratchCount = (width + xs.maxCount + 8) * 8
+        let scratch = UnsafeMutableRawPointer.allocate(
+            byteCount: scratchCount * MemoryLayout<Float>.stride, alignment: 32
+        ).bindMemory(to: Float.self, capacity: scratchCount)
+        defer { scratch.deallocate() }
+        return ys.weights.withUnsafeBufferPointer { yw in
+            xs.first.withUnsafeBufferPointer { first in
+                var y = rows.lowerBound
+                while y < rows.upperBound {
+                    let group = y..<min(rows.upperBound, y + 8)
+                    for (r, row) in group.enumerated() {
+                        let line = lines + r * lineLength, top = src + ys.first[row] * width
+                        let weights = yw.baseAddress! + ys.offset[row]
+                        if !SIMDResample.vertical(
+                            rows: top, stride: width, weights: weights, taps: ys.count[row], length: width, into: line)
+                        {
+                            vertical(top, taps: ys.count[row], weights: weights, into: line)
+                        }
+                    }
+                    guard
+                        SIMDResample.horizontal1Rows(
+                            lines: group.map { UnsafePointer(lines + ($0 - y) * lineLength) },
+                            length: width, first: first.baseAddress!, octWeights: octs.floats, taps: xs.maxCount,
+                            outWidth: outWidth, into: group.map { dst + $0 * outWidth }, scratch: scratch)
+                    else { return false }
+                    y = group.upperBound
+                }
+                return true
             }
         }
     }

@@ -179,6 +179,61 @@ import VipsBridge
         #expect(out == expected)
     }
 
+    /// Grey rows eight at a time (`SIMDResample.horizontal1Rows`, scans' previews) give each
+    /// row's own tap sums, in tap order: one to eight rows (lanes past the last unused), rows
+    /// of every length against the 8-pixel groups, shrinks and a copy.
+    @Test(
+        .enabled(if: SIMDResample.available),
+        arguments: [(1, 1, 1), (9, 3, 8), (17, 8, 3), (1000, 257, 8), (4152, 1076, 5), (300, 300, 7)])
+    func greyRowsEightAtATimeEqualTheirTapSums(_ c: (Int, Int, Int)) {
+        let (width, outWidth, rows) = c
+        let taps = FilterTaps(inputCount: width, span: Double(width), outputCount: outWidth)
+        let lanes = LaneWeights(taps, pixelsPerGroup: 8)
+        let lineLength = width + taps.maxCount + 8
+        var lines = [Float](repeating: 0, count: rows * lineLength)
+        for r in 0..<rows {
+            for i in 0..<width {
+                lines[r * lineLength + i] = Float((i &* 7919 &+ r &* 104_729) % 256) + (i % 3 == r % 3 ? 0.5 : 0)
+            }
+        }
+        var expected = [UInt8](repeating: 0, count: rows * outWidth)
+        for r in 0..<rows {
+            for x in 0..<outWidth {
+                var total: Float = 0
+                for k in 0..<taps.count[x] {
+                    total += taps.weights[taps.offset[x] + k] * lines[r * lineLength + taps.first[x] + k]
+                }
+                expected[r * outWidth + x] = UInt8(min(max(total, 0), 255).rounded(.toNearestOrEven))
+            }
+        }
+        var out = [UInt8](repeating: 0, count: rows * outWidth)
+        let scratchCount = (width + taps.maxCount + 8) * 8
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: scratchCount * 4, alignment: 32)
+            .bindMemory(to: Float.self, capacity: scratchCount)
+        defer { scratch.deallocate() }
+        let done = lines.withUnsafeBufferPointer { l in
+            taps.first.withUnsafeBufferPointer { f in
+                out.withUnsafeMutableBufferPointer { o in
+                    SIMDResample.horizontal1Rows(
+                        lines: (0..<rows).map { l.baseAddress! + $0 * lineLength }, length: width,
+                        first: f.baseAddress!, octWeights: lanes.floats, taps: taps.maxCount, outWidth: outWidth,
+                        into: (0..<rows).map { o.baseAddress! + $0 * outWidth }, scratch: scratch)
+                }
+            }
+        }
+        #expect(done)
+        #expect(out == expected)
+    }
+
+    /// A grey page split across the cores (rows in chunks that are not multiples of eight)
+    /// gives the serial bytes.
+    @Test func greyParallelEqualsSerial() {
+        let src = Self.card(width: 1241, height: 1748, bands: 1)
+        let a = Self.resize(src, 1241, 1748, 1, to: 1136, 1600)
+        let b = Self.resize(src, 1241, 1748, 1, to: 1136, 1600, parallel: true)
+        #expect(a == b)
+    }
+
     /// An image averaged in 8 x 8 blocks whose last column and row of blocks are partial (what
     /// a JPEG decoded at 1/8 is), resized with its true span, gives what resizing the full
     /// image gives; taking its pixels as whole shifts the picture towards the far edges.
