@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fit_line_orientation as fl  # noqa: E402
 import fit_up_down as fu  # noqa: E402
 
-UP_DOWN = (8, 0.04)  # TextOrientation's minimumUpDown and minimumAgreeingMargin today
+UP_DOWN = (4, 0.04)  # TextOrientation's minimumUpDown and minimumAgreeingMargin
 CROPS = [0.01, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0]
 VOTES = [0, 25, 50, 100, 150, 200, 300, 400, 600, 800, 1000, 10**9]
 
