@@ -78,7 +78,9 @@ public struct TesseractOSD: OrientationDetector {
         let crop = try StageProfile.measure("2e tesseract") {
             try tesseractGuess(page, boxes: lines.boxes, copyWidth: look.width, copyHeight: look.height)
         }
-        guard let crop, Self.fallsBack(crop), !lines.boxes.isEmpty else { return crop }
+        guard let crop, Self.fallsBack(crop), !lines.boxes.isEmpty, !Self.skipsFallback(lines.finding) else {
+            return crop
+        }
         return try StageProfile.measure("2e tesseract fallback") { try fallbackGuess(page, crop: crop) }
     }
 
@@ -123,6 +125,21 @@ public struct TesseractOSD: OrientationDetector {
     /// typewritten or sparse text can fall and the whole page still reads clearly.
     static func fallsBack(_ guess: OrientationGuess) -> Bool {
         guess.confidence < OrientationPolicy.minimumConfidence
+    }
+
+    /// The line look's direction votes (about the glyph pieces in lines) under which the
+    /// whole-page fallback is not read after an unsure crop: a page carrying too little text for
+    /// the crop (handwriting, a receipt, a leaflet of pictures), where the fallback costs 300-800
+    /// ms and, on the real photos, never changed the outcome. Fitted on half the sources of the
+    /// real photos turned four ways, scored on the other half (`Tools/accuracy/fit_fallback.py`;
+    /// docs/benchmarks.md, "a gate on the whole-page fallback"): the two pages the fallback
+    /// turned upright had 414 and 711 votes.
+    static let fallbackVotes = 400
+
+    /// Whether the whole-page fallback after an unsure crop is skipped: the look (`lines`, nil
+    /// when it found no glyphs) saw too little text.
+    static func skipsFallback(_ lines: LineOrientation.Finding?) -> Bool {
+        (lines?.votes ?? 0) < fallbackVotes
     }
 
     /// The page read once more, whole, at the size Tesseract read before the crop
