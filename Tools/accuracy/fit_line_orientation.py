@@ -101,7 +101,7 @@ def measure(rows, work):
     listing.write_text("".join(f"{s}\t{p}\n" for s, p in rows))
     features = work / "features.tsv"
     env = {**os.environ, "QUIRE_ORIENT_PAGES": str(listing), "QUIRE_ORIENT_FEATURES": str(features),
-           "QUIRE_ORIENT_OSD": os.environ.get("QUIRE_ORIENT_OSD", "1")}
+           "QUIRE_ORIENT_OSD": os.environ.get("QUIRE_ORIENT_OSD", "unsure")}
     subprocess.run(["swift", "test", "--skip-build", "--filter", "LineOrientationFeatureDump"], cwd=REPO, env=env,
                    check=False)
     return features

@@ -78,16 +78,18 @@ public struct TesseractOSD: OrientationDetector {
         let crop = try StageProfile.measure("2e tesseract") {
             try tesseractGuess(page, boxes: lines.boxes, copyWidth: look.width, copyHeight: look.height)
         }
-        guard let crop, Self.fallsBack(crop), !lines.boxes.isEmpty else { return crop }
+        guard let crop, Self.fallsBack(crop), !lines.boxes.isEmpty, !Self.skipsFallback(lines.finding) else {
+            return crop
+        }
         return try StageProfile.measure("2e tesseract fallback") { try fallbackGuess(page, crop: crop) }
     }
 
     /// Leptonica's up-or-down confidence (`TextUpDown`) a page needs to be answered without
-    /// Tesseract when the look is sure of its axis only: leptonica's own decision bar
-    /// (`DEFAULT_MIN_UP_DOWN_CONF`). Not fitted yet: the half-source fit
-    /// (`Tools/accuracy/fit_up_down.py`) did not finish in time; checked end to end on the
-    /// real photos turned four ways (docs/benchmarks.md, "a second cheap reading of up and down").
-    static let minimumUpDown = 8.0
+    /// Tesseract when the look is sure of its axis only. Fitted on half the sources of the real
+    /// photos turned four ways with the margin below kept (`Tools/accuracy/fit_up_down.py`;
+    /// docs/benchmarks.md, "the up/down bar fitted"): 4 answered 26 held-out copies, none
+    /// wrong, where leptonica's own bar of 8 answered 12.
+    static let minimumUpDown = 4.0
     /// ... and the look's edge margin must be at least this, on the same side: two readings of
     /// different evidence (ink corners, baseline agreement) that agree. Under it the look's
     /// side is barely measured (a handwritten page read the wrong way at 0.00:
@@ -123,6 +125,21 @@ public struct TesseractOSD: OrientationDetector {
     /// typewritten or sparse text can fall and the whole page still reads clearly.
     static func fallsBack(_ guess: OrientationGuess) -> Bool {
         guess.confidence < OrientationPolicy.minimumConfidence
+    }
+
+    /// The line look's direction votes (about the glyph pieces in lines) under which the
+    /// whole-page fallback is not read after an unsure crop: a page carrying too little text for
+    /// the crop (handwriting, a receipt, a leaflet of pictures), where the fallback costs 300-800
+    /// ms and, on the real photos, never changed the outcome. Fitted on half the sources of the
+    /// real photos turned four ways, scored on the other half (`Tools/accuracy/fit_fallback.py`;
+    /// docs/benchmarks.md, "a gate on the whole-page fallback"): the two pages the fallback
+    /// turned upright had 414 and 711 votes.
+    static let fallbackVotes = 400
+
+    /// Whether the whole-page fallback after an unsure crop is skipped: the look (`lines`, nil
+    /// when it found no glyphs) saw too little text.
+    static func skipsFallback(_ lines: LineOrientation.Finding?) -> Bool {
+        (lines?.votes ?? 0) < fallbackVotes
     }
 
     /// The page read once more, whole, at the size Tesseract read before the crop

@@ -9,14 +9,19 @@ import VipsBridge
 /// `source<TAB>path` a line, as `Tools/accuracy/orientation_features.sh` writes it) and
 /// `QUIRE_ORIENT_FEATURES` the file to write. Each page is turned four ways and looked at on
 /// the grey copy the pipeline gives the look; every sure finding must have the right turn.
+/// `QUIRE_ORIENT_OSD=1` adds Tesseract's crop and fallback readings of every copy with text,
+/// `QUIRE_ORIENT_OSD=unsure` only of those the look is not sure of.
 @Suite struct LineOrientationFeatureDump {
     @Test func dumpFeatures() throws {
         let env = ProcessInfo.processInfo.environment
         guard let list = env["QUIRE_ORIENT_PAGES"], let out = env["QUIRE_ORIENT_FEATURES"] else { return }
-        let osd = env["QUIRE_ORIENT_OSD"] == "1" ? TesseractOSD.installed : nil
+        let osd = ["1", "unsure"].contains(env["QUIRE_ORIENT_OSD"]) ? TesseractOSD.installed : nil
+        // "unsure": Tesseract only on copies the look is not sure of (what the detector asks it
+        // on), so a dump of every real page finishes in minutes, not the better part of an hour.
+        let onlyUnsure = env["QUIRE_ORIENT_OSD"] == "unsure"
         var rows = [
             "source\tpage\tturn\tneeded\tglyphs\tvotes\tshare\tpieces\tmargin\tfound\tosd_rotate\tosd_conf\tosd_script\tosd_ms"
-                + "\tfb_rotate\tfb_conf\tfb_script\tfb_ms\tud0\tud90\tud_ms"
+                + "\tfb_rotate\tfb_conf\tfb_script\tfb_ms\tud0\tud90\tud_ms\tboxes"
         ]
         for line in try String(contentsOfFile: list, encoding: .utf8).split(separator: "\n") {
             let fields = line.split(separator: "\t").map(String.init)
@@ -48,7 +53,7 @@ import VipsBridge
                     ud = "\(up ?? 0)\t\(side ?? 0)\t\(ms)"
                 }
                 var o = "-1\t0\t0\t0", fallback = "-1\t0\t0\t0"
-                if let osd, glyphs {
+                if let osd, glyphs, !(onlyUnsure && found?.isSure == true) {
                     var before = Self.cpuMilliseconds()
                     let guess = try osd.tesseractGuess(
                         page, boxes: boxes, copyWidth: look.width, copyHeight: look.height,
@@ -65,11 +70,12 @@ import VipsBridge
                     }
                 }
                 rows.append(
-                    "\(fields[0])\t\(fields[1])\t\(turns * 90)\t\(needed)\t\(glyphs ? 1 : 0)\t\(f)\t\(o)\t\(fallback)\t\(ud)"
+                    "\(fields[0])\t\(fields[1])\t\(turns * 90)\t\(needed)\t\(glyphs ? 1 : 0)\t\(f)\t\(o)\t\(fallback)\t\(ud)\t\(boxes.count)"
                 )
             }
+            // Written after every page: a dump stopped part way keeps what it measured.
+            try (rows.joined(separator: "\n") + "\n").write(toFile: out, atomically: true, encoding: .utf8)
         }
-        try (rows.joined(separator: "\n") + "\n").write(toFile: out, atomically: true, encoding: .utf8)
     }
 
     /// User + system CPU of this process so far, in milliseconds.
