@@ -68,4 +68,25 @@ import Testing
         #expect(onFigure.features[CandidateFeatures.printBeyondColumn] >= 0.25)
         #expect(PageVerifier.fitted.probability(onFigure.features) < PageVerifier.minimumProbability)
     }
+
+    /// The cap holds whatever the model says: a model sure of every candidate reports one with
+    /// paper beyond three sides and print beyond one at `printedMatterCap`, and a sheet with the
+    /// desk beyond its sides (or paper beyond them with nothing printed, a pale desk) as it is.
+    @Test func printedMatterIsCappedWhateverTheModelSays() {
+        let n = CandidateFeatures.names.count
+        let sure = PageVerifier(
+            weights: [8] + [Double](repeating: 0, count: n), means: [Double](repeating: 0, count: n),
+            scales: [Double](repeating: 1, count: n))
+        func features(paper: Double, print: Double) -> [Double] {
+            var f = [Double](repeating: 0, count: n)
+            f[CandidateFeatures.nestedColumn] = paper
+            f[CandidateFeatures.printBeyondColumn] = print
+            return f
+        }
+        #expect(sure.probability(features(paper: 0.75, print: 0.25)) == PageVerifier.printedMatterCap)
+        #expect(sure.probability(features(paper: 1, print: 1)) == PageVerifier.printedMatterCap)
+        #expect(sure.probability(features(paper: 0.25, print: 0.25)) > 0.99)
+        #expect(sure.probability(features(paper: 1, print: 0)) > 0.99)
+        #expect(PageVerifier.printedMatterCap < PageVerifier.minimumProbability)
+    }
 }
