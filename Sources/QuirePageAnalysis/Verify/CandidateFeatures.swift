@@ -40,10 +40,8 @@ package enum CandidateFeatures {
             "area_fraction", "log_aspect", "angle_deviation", "opposite_mismatch", "frame_margin",
             "centre_offset", "scan_rectangle", "flat_frame", "line_score_share", "outside_paper_share",
             "ink_outside", "content_across", "rule_sides", "print_around", "nested_on_paper",
-            "from_frame", "glass_side", "region_iou"
+            "print_beyond", "from_frame", "glass_side", "region_iou"
         ]
-    /// The column of `nested_on_paper`, filled in once every candidate is known (`nested`).
-    static let nestedColumn = names.firstIndex(of: "nested_on_paper")!
     /// The column of `glass_side`: the edge support of a fold or glass edge inside the quad,
     /// parallel to a side on the frame's edge (`PageDetector.glassEdge`); 0 when none.
     static let glassColumn = names.firstIndex(of: "glass_side")!
@@ -73,12 +71,12 @@ package enum CandidateFeatures {
     static let sideSamples = 24
 
     /// The features of `quad` (pixel-centre coordinates of the copy) from `generator`.
-    /// - Parameter lineScoreShare: the candidate's line score over the best quad's (0 for
-    ///   candidates not made of detected lines).
+    /// - Parameter lineScoreShare: the candidate's line score over the best line quad's
+    ///   (`lineScore`), the same measure for every generator's candidate.
     static func measure(
         _ quad: Quad, generator: CandidateGenerator, lineScoreShare: Double,
         pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bands: Int,
-        work: WorkImage?, scale: Double, flatFrame: Bool
+        work: WorkImage?, scale: Double, flatFrame: Bool, grid: PaperGrid?
     ) -> [Double] {
         let long = Double(max(width, height))
         let image = CopyPixels(pixels: pixels, width: width, height: height, bands: bands)
@@ -162,8 +160,9 @@ package enum CandidateFeatures {
         // rules); only the whole frame, an option of a different kind, is told apart.
         features += printedMatter(quad, sides: sides, onFrame: onFrame, paper: paper, image: image, long: long)
         let inPrint = PrintAround.liesInPrint(quad, pixels: pixels, width: width, height: height, bands: bands)
-        // nested_on_paper, glass_side and region_iou are filled in once every candidate is known.
-        features += [inPrint ? 1 : 0, 0, generator == .wholeFrame ? 1 : 0, 0, 0]
+        let beyond = PaperBeyond.measure(quad, image: image, grid: grid)
+        // glass_side and region_iou are filled in once every candidate is known.
+        features += [inPrint ? 1 : 0, beyond.paper, beyond.print, generator == .wholeFrame ? 1 : 0, 0, 0]
         return features
     }
 
@@ -225,30 +224,6 @@ package enum CandidateFeatures {
         return [
             share(paperOut, outSeen), share(inkOut, outSeen), share(across, acrossSeen), share(rules, measured)
         ]
-    }
-
-    /// `nested_on_paper`: for a candidate held inside a larger quad of `others`, the share of
-    /// its surroundings that is its own paper (a box printed on the sheet, with the sheet's
-    /// paper between it and the sheet's edge); 0 for one held by none.
-    static func nested(_ quad: Quad, in others: [Quad], _ features: [Double]) -> Double {
-        let held = others.contains {
-            $0.area >= nestedAreaRatio * quad.area && sharedArea($0, quad) >= nestedShare * quad.area
-        }
-        return held ? features[outsidePaperColumn] : 0
-    }
-
-    /// The column of `outside_paper_share`.
-    static let outsidePaperColumn = names.firstIndex(of: "outside_paper_share")!
-
-    /// A candidate is held by another at least this much larger in area...
-    static let nestedAreaRatio = 1.1
-    /// ...that covers at least this share of it.
-    static let nestedShare = 0.9
-
-    /// The area `a` and `b` share (from their IoU).
-    static func sharedArea(_ a: Quad, _ b: Quad) -> Double {
-        let iou = a.intersectionOverUnion(with: b)
-        return iou * (a.area + b.area) / (1 + iou)
     }
 
     /// A 9 x 9 grid over the quad (bilinear between its corners), kept off its sides.
@@ -313,6 +288,31 @@ struct CopyPixels {
 }
 
 extension WorkImage {
+    /// The line search's score (`candidate`) of any quad (copy pixels), from its sides' edge
+    /// support on this copy: sides on the frame's edge have no edge and are left out; 0 when
+    /// every side is. So `line_score_share` means the same for every generator's candidate.
+    func lineScore(_ quad: Quad, scale: Double, width: Int, height: Int) -> Double {
+        guard let sides = quad.sides else { return 0 }
+        var bright = 0.0, dark = 0.0, perimeter = 0.0
+        var coverage: [(bright: Double, dark: Double)] = []
+        for (k, side) in sides.enumerated() {
+            let a = quad.corners[k], b = quad.corners[(k + 1) % 4]
+            if PageDetector.isOnFrame(a, b, width: width, height: height) { continue }
+            let length = (side.step.x * side.step.x + side.step.y * side.step.y).squareRoot()
+            let s = sideSupport(side, scale: scale)
+            coverage.append(s)
+            bright += s.bright * length
+            dark += s.dark * length
+            perimeter += length
+        }
+        guard perimeter > 0 else { return 0 }
+        let brighter = bright >= dark
+        let mean = max(bright, dark) / perimeter
+        let weakest = coverage.map { brighter ? $0.bright : $0.dark }.min() ?? 0
+        let area = min(1, quad.area / (Double(width) * Double(height)))
+        return mean * mean * (Self.scoreFloor + Self.scoreWeakestWeight * weakest) * pow(area, Self.scoreAreaExponent)
+    }
+
     /// The share of a side (copy pixels) that is an edge on the working copy, for the page
     /// brighter and darker than its surroundings: the line score's coverage, for any quad.
     func sideSupport(_ side: Quad.Side, scale: Double) -> (bright: Double, dark: Double) {

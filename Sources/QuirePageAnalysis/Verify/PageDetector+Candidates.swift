@@ -78,12 +78,11 @@ extension PageDetector {
     func candidates(
         rules: (PageDetection, Bool), front: DetectionFront?, pixels: [UInt8], width: Int, height: Int, bands: Int
     ) -> [ScoredCandidate] {
-        var proposed: [(CandidateGenerator, Quad, Bool, Double)] = []
-        if let quad = rules.0.quad { proposed.append((.rules, quad, rules.1, 0)) }
+        var proposed: [(CandidateGenerator, Quad, Bool)] = []
+        if let quad = rules.0.quad { proposed.append((.rules, quad, rules.1)) }
         let long = Double(max(width, height))
         if let front, let first = front.candidates.first {
             let scale = front.scale
-            let best = max(1e-9, first.score)
             func quad(_ c: QuadCandidate) -> Quad? {
                 guard let corners = Self.corners(of: c.lines.map { Self.fullScale($0, scale: scale) }) else {
                     return nil
@@ -97,7 +96,7 @@ extension PageDetector {
                 return refined.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) }
             }
             func add(_ generator: CandidateGenerator, _ c: QuadCandidate) {
-                if let q = quad(c) { proposed.append((generator, q, c.insideBrighter, min(1, c.score / best))) }
+                if let q = quad(c) { proposed.append((generator, q, c.insideBrighter)) }
             }
             let sheet = pixels.withUnsafeBufferPointer {
                 paperAround(
@@ -123,7 +122,7 @@ extension PageDetector {
                     of: r, lines: lines, work: front.work, scale: scale, width: width, height: height),
                 glass.support >= Self.glassSupport
             {
-                proposed.append((.glassEdge, glass.quad, rules.1, 0))
+                proposed.append((.glassEdge, glass.quad, rules.1))
             }
         }
         if let region = pixels.withUnsafeBufferPointer({
@@ -132,46 +131,47 @@ extension PageDetector {
             let refined = Self.refine(
                 region.map { Point(x: $0.x + 0.5, y: $0.y + 0.5) }, pixels: pixels, width: width, height: height,
                 bands: bands, insideBrighter: true, searchRadius: (front?.scale ?? 1) * 2 + 2)
-            proposed.append((.brightRegion, refined.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) }, true, 0))
+            proposed.append((.brightRegion, refined.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) }, true))
         }
         let frame = Quad(rect: Rect(x: -0.5, y: -0.5, width: Double(width), height: Double(height)))
-        proposed.append((.wholeFrame, frame, true, 0))
-        var kept: [(CandidateGenerator, Quad, Bool, Double)] = []
+        proposed.append((.wholeFrame, frame, true))
+        var kept: [(CandidateGenerator, Quad, Bool)] = []
         for p in proposed where p.1.isConvex && p.1.area > 0 {
             let same = kept.contains {
                 $0.1.worstCornerDistance(to: p.1.readingOrdered()) <= Self.sameCandidateDistance * long
             }
-            if !same { kept.append((p.0, p.1.readingOrdered(), p.2, p.3)) }
+            if !same { kept.append((p.0, p.1.readingOrdered(), p.2)) }
         }
-        return measured(
-            kept, rules: rules.0.quad, front: front, pixels: pixels, width: width, height: height, bands: bands)
+        return measured(kept, front: front, pixels: pixels, width: width, height: height, bands: bands)
     }
 
-    /// The features of `kept` (generator, quad, inside brighter, line score share), with
-    /// `nested_on_paper` read against the quads any candidate is compared with: the best line
-    /// quads as found (unrefined) and the rules' quad, so that the rules' candidate alone
-    /// (`rulesProbability`) gets the same features as in the full table.
+    /// The features of `kept` (generator, quad, inside brighter), each measured on its own (its
+    /// line score against the best line quad's as found, the paper beyond its own sides), so
+    /// that the rules' candidate alone (`rulesProbability`) gets the same features as in the
+    /// full table.
     func measured(
-        _ kept: [(CandidateGenerator, Quad, Bool, Double)], rules: Quad?, front: DetectionFront?, pixels: [UInt8],
+        _ kept: [(CandidateGenerator, Quad, Bool)], front: DetectionFront?, pixels: [UInt8],
         width: Int, height: Int, bands: Int
     ) -> [ScoredCandidate] {
         let flat = FrameChecks.hasFlatFrame(pixels: pixels, width: width, height: height, bands: bands)
         let scale = front?.scale ?? 1
+        let bestLines = front?.candidates.first.flatMap {
+            Self.corners(of: $0.lines.map { Self.fullScale($0, scale: scale) })
+        }
+        .map(Self.quad)
+        let bestScore =
+            bestLines.flatMap { q in
+                q.isFinite && q.isConvex ? front?.work.lineScore(q, scale: scale, width: width, height: height) : nil
+            } ?? 0
         var features = pixels.withUnsafeBufferPointer { px in
-            kept.map { c in
-                CandidateFeatures.measure(
-                    c.1, generator: c.0, lineScoreShare: c.3, pixels: px, width: width,
-                    height: height, bands: bands, work: front?.work, scale: scale, flatFrame: flat)
+            let grid = PaperGrid(pixels: px, width: width, height: height, bands: bands)
+            return kept.map { c in
+                let score = front?.work.lineScore(c.1, scale: scale, width: width, height: height) ?? 0
+                return CandidateFeatures.measure(
+                    c.1, generator: c.0, lineScoreShare: bestScore > 0 ? min(1, score / bestScore) : 0, pixels: px,
+                    width: width, height: height, bands: bands, work: front?.work, scale: scale, flatFrame: flat,
+                    grid: grid)
             }
-        }
-        var others: [Quad] = rules.map { [$0] } ?? []
-        for c in front?.candidates.prefix(Self.verifierEdgeCandidates) ?? [] {
-            guard let corners = Self.corners(of: c.lines.map { Self.fullScale($0, scale: scale) }) else { continue }
-            let q = Self.quad(corners)
-            if q.isFinite, q.isConvex { others.append(q) }
-        }
-        for i in kept.indices where kept[i].0 != .wholeFrame {
-            features[i][CandidateFeatures.nestedColumn] = CandidateFeatures.nested(kept[i].1, in: others, features[i])
         }
         let region = pixels.withUnsafeBufferPointer {
             PaperRegion.quad(pixels: $0, width: width, height: height, bands: bands)
@@ -199,8 +199,7 @@ extension PageDetector {
     ) -> Double? {
         guard let quad = rules.0.quad?.readingOrdered(), quad.isConvex, quad.area > 0 else { return nil }
         let list = measured(
-            [(.rules, quad, rules.1, 0)], rules: quad, front: front, pixels: pixels, width: width, height: height,
-            bands: bands)
+            [(.rules, quad, rules.1)], front: front, pixels: pixels, width: width, height: height, bands: bands)
         return list.first.map { PageVerifier.fitted.probability($0.features) }
     }
 }

@@ -52,9 +52,30 @@ public struct PageVerifier: Sendable, Equatable {
         return z
     }
 
-    /// The calibrated probability that a candidate with these features is the page.
+    /// The calibrated probability that a candidate with these features is the page, at most
+    /// `printedMatterCap` for one lying on printed paper that continues beyond it.
     public func probability(_ features: [Double]) -> Double {
-        1 / (1 + exp(-(calibrationSlope * logOdds(features) + calibrationOffset)))
+        let p = 1 / (1 + exp(-(calibrationSlope * logOdds(features) + calibrationOffset)))
+        return Self.liesOnPrintedPaper(features) ? min(p, Self.printedMatterCap) : p
+    }
+
+    /// The highest confidence for a quad lying on printed paper that continues beyond it: under
+    /// `minimumProbability`, as a figure or a box printed on the sheet is not the sheet, whatever
+    /// the model (fitted on few such photos) says (issue 36: no confident wrong page).
+    public static let printedMatterCap = 0.5
+    /// Paper continues beyond at least this share of the quad's four sides (`nested_on_paper`):
+    /// three, where a sheet shows the desk or the frame's edge beyond most of its sides and a
+    /// book's page the facing page beyond one.
+    static let printedMatterPaperSides = 0.75
+    /// ...and that paper carries print beyond at least this share of the sides (`print_beyond`):
+    /// one, where a sheet on a pale desk has paper-like surroundings with nothing printed on them.
+    static let printedMatterPrintSides = 0.25
+
+    /// Whether a candidate's features say it lies on printed paper continuing beyond it.
+    static func liesOnPrintedPaper(_ features: [Double]) -> Bool {
+        let (paper, print) = (CandidateFeatures.nestedColumn, CandidateFeatures.printBeyondColumn)
+        guard features.count > max(paper, print) else { return false }
+        return features[paper] >= printedMatterPaperSides && features[print] >= printedMatterPrintSides
     }
 
     /// The candidate chosen among `features` (one row per candidate): the most probable, unless

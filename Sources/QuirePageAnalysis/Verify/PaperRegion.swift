@@ -23,25 +23,9 @@ enum PaperRegion {
     /// The region's largest inscribed quad in copy pixel centres, reading order; nil when no
     /// region of a plausible size stands out.
     static func quad(pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bands: Int) -> Quad? {
-        guard width >= 16, height >= 16, bands >= 1, pixels.count >= width * height * bands else { return nil }
-        let step = max(1, max(width, height) / gridLongSide)
-        let (gw, gh) = (width / step, height / step)
-        var level = [UInt8](repeating: 0, count: gw * gh)
-        var saturated = [Bool](repeating: false, count: gw * gh)
-        for gy in 0..<gh {
-            for gx in 0..<gw {
-                let o = ((gy * step + step / 2) * width + gx * step + step / 2) * bands
-                if bands < 3 {
-                    level[gy * gw + gx] = pixels[o]
-                } else {
-                    let (r, g, b) = (pixels[o], pixels[o + 1], pixels[o + 2])
-                    level[gy * gw + gx] = max(r, g, b)
-                    saturated[gy * gw + gx] = Int(max(r, g, b)) - Int(min(r, g, b)) > maximumSaturation
-                }
-            }
-        }
-        let threshold = PageTone.otsu(level)
-        let paper = level.indices.map { Int(level[$0]) > threshold && !saturated[$0] }
+        guard let grid = PaperGrid(pixels: pixels, width: width, height: height, bands: bands) else { return nil }
+        let (gw, gh, step) = (grid.width, grid.height, grid.step)
+        let paper = grid.level.indices.map { Int(grid.level[$0]) > grid.threshold && !grid.saturated[$0] }
         guard let region = largestComponent(paper, width: gw, height: gh) else { return nil }
         let share = Double(region.count) / Double(gw * gh)
         guard share >= minimumShare, share <= maximumShare else { return nil }
@@ -138,5 +122,40 @@ enum PaperRegion {
         }
         guard let best else { return nil }
         return Quad(corners: best.corners.map { hull[$0] })
+    }
+}
+
+/// The coarse grid the paper region is found on: each cell's level (max channel) and whether it
+/// is too saturated to be paper, with Otsu's level between the photo's dark and bright cells.
+struct PaperGrid {
+    var level: [UInt8]
+    var saturated: [Bool]
+    var width: Int, height: Int
+    /// Copy pixels per cell.
+    var step: Int
+    /// Otsu's level over the cells: paper is brighter.
+    var threshold: Int
+
+    /// The grid of a copy at least 16 pixels a side, or nil.
+    init?(pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bands: Int) {
+        guard width >= 16, height >= 16, bands >= 1, pixels.count >= width * height * bands else { return nil }
+        step = max(1, max(width, height) / PaperRegion.gridLongSide)
+        (self.width, self.height) = (width / step, height / step)
+        level = [UInt8](repeating: 0, count: self.width * self.height)
+        saturated = [Bool](repeating: false, count: self.width * self.height)
+        for gy in 0..<self.height {
+            for gx in 0..<self.width {
+                let o = ((gy * step + step / 2) * width + gx * step + step / 2) * bands
+                if bands < 3 {
+                    level[gy * self.width + gx] = pixels[o]
+                } else {
+                    let (r, g, b) = (pixels[o], pixels[o + 1], pixels[o + 2])
+                    level[gy * self.width + gx] = max(r, g, b)
+                    saturated[gy * self.width + gx] =
+                        Int(max(r, g, b)) - Int(min(r, g, b)) > PaperRegion.maximumSaturation
+                }
+            }
+        }
+        threshold = PageTone.otsu(level)
     }
 }
