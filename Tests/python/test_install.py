@@ -10,7 +10,7 @@ fraction of a release one. The man page comes from argument-parser's generate-ma
 installed binary (built in the same folder, reusing ArgumentParser), not from the package
 plugin, which built every product again. Without debug information (-debug-info-format none) and,
 as every `make install`, without an index store: nothing checked reads either, and the two cost
-about a fifth of the build's CPU (docs/benchmarks.md, "Test suite time"). The build stays in
+about 15 % of the build's CPU (docs/benchmarks.md, "Test suite time"). The build stays in
 .build-static for later runs in the same checkout. Marked `install` so that a quick local run
 can leave it out (`-m 'not install'`)."""
 import os
