@@ -210,12 +210,17 @@ viewer:
 ## install: quire built with the Swift runtime linked in (runs where no Swift toolchain is
 ## installed; it still needs libvips and its libraries), its man page (argument-parser's
 ## generate-manual, run on that binary) and its shell completions, into PREFIX.
-## INSTALL_CONFIG=debug builds it unoptimised (the install test does: same linking, same files).
+## INSTALL_CONFIG=debug builds it unoptimised (the install test does: same linking, same files);
+## INSTALL_SWIFT_FLAGS adds options to its `swift build`s (the test: -debug-info-format none).
 PREFIX ?= /usr/local
 STATIC_BUILD := .build-static
 INSTALL_CONFIG ?= release
+INSTALL_SWIFT_FLAGS ?=
 VERSION := $(shell sed -n 's/.*version: "\(.*\)".*/\1/p' Sources/quire/Quire.swift)
-STATIC_FLAGS = -c $(INSTALL_CONFIG) --static-swift-stdlib --scratch-path $(STATIC_BUILD)
+# No index store: nothing reads an install build's index (an editor reads .build's), and in a debug
+# build indexing while compiling costs CPU (docs/benchmarks.md, "Test suite time").
+STATIC_FLAGS = -c $(INSTALL_CONFIG) --static-swift-stdlib --disable-index-store --scratch-path $(STATIC_BUILD) \
+  $(INSTALL_SWIFT_FLAGS)
 install:
 	@$(MAKE) --no-print-directory deps APT_PACKAGES="libvips-dev pkg-config"
 	$(SWIFT) build $(STATIC_FLAGS) --product quire

@@ -27,10 +27,28 @@ SAMPLES = REPO / "Tests" / "Fixtures" / "generated"
 HANG_GUARD_SECONDS = 1800
 
 
+# The files that take longest, longest first (CPU s in docs/benchmarks.md, "Test suite time"):
+# collected first, so that under `make test`'s two xdist workers (one file each, in collection
+# order) they start at once on the two workers instead of ending the run alone. The other files
+# keep their order after them.
+LONGEST_FILES_FIRST = ("test_install.py", "test_detect_process_agree.py", "test_ocr.py",
+                       "test_viewer_search.py", "test_viewer.py", "test_viewer_reading.py")
+
+
 def pytest_configure(config):
     config.addinivalue_line(
-        "markers", "install: runs `make install`, a second whole build of the package (a static release "
-        "one, nothing shared with the debug build the other tests use); `-m 'not install'` leaves it out")
+        "markers", "install: runs `make install`, a second whole build of the package (a static "
+        "debug one, nothing shared with the debug build the other tests use); `-m 'not install'` leaves it out")
+    # xdist's loadfile hands files out with the most tests first unless told not to, which put the
+    # two longest files (one test each) last: it keeps the collection order below instead.
+    if getattr(config.option, "dist", "no") in ("loadfile", "loadscope"):
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(config, items):
+    """Puts LONGEST_FILES_FIRST's tests first, in that order; the rest keep theirs (a stable sort)."""
+    rank = {name: i for i, name in enumerate(LONGEST_FILES_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
 def _cpu_seconds():
