@@ -255,7 +255,7 @@ package enum SkewEstimator {
     /// rules down a page, and a picture's few edges (a colour plate: 6) are no ruling.
     static let ruledMinimumLines = 15
     /// Grey levels under the neighbourhood's mean a faint rule's pixel stands, at least: blue
-    /// rules on white read 10-17 in a grey copy of a 300 dpi scan, under `inkContrast`.
+    /// rules on white read 14-17 in the 1024 px grey copy of a 300 dpi scan, under `inkContrast`.
     static let ruledContrast = 6
     /// Weight of every ruled-pass point, at most: a rule's faint pixels count as much as dark
     /// handwriting's, so the long lines, not the few strokes, shape the profile.
@@ -265,10 +265,13 @@ package enum SkewEstimator {
     /// gives too little: sparse handwriting on a ruled sheet has a few strokes, and its rules
     /// are too faint in grey for `inkContrast`. The rules are long, so their projection peaks
     /// sharply even at a low contrast, where the paper's grain adds only a flat floor.
+    /// - Parameters:
+    ///   - contrast: as `inkPoints`' (`ruledContrast`; other values to compare).
+    ///   - weightCap: as `inkPoints`' (`ruledWeightCap`; other values to compare).
     /// - Returns: the estimate along the rows of the faint points, and the number of separate
     ///   lines (`lineCount`) in their profile at its angle.
     /// - Complexity: as `estimate`'s row search, on up to a few times its points.
-    package static func ruledEstimate(
+    static func ruledEstimate(
         gray: [UInt8], width: Int, height: Int, fullSearch: Bool = false,
         contrast: Int = ruledContrast, weightCap: Float = ruledWeightCap
     ) -> (estimate: SkewEstimate, lines: Int) {
