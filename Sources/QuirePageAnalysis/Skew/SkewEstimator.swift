@@ -260,6 +260,10 @@ package enum SkewEstimator {
     /// Weight of every ruled-pass point, at most: a rule's faint pixels count as much as dark
     /// handwriting's, so the long lines, not the few strokes, shape the profile.
     static let ruledWeightCap: Float = 12
+    /// Largest difference between the rules' angles in the page's top and bottom halves: a
+    /// flat sheet's rules are parallel (two note scans' halves: 0.014 and 0.009 apart), a page
+    /// photographed at a slant has them fan out (`rulesFanningOutAreNoFlatSheet`).
+    static let ruledHalvesTolerance = 0.2
 
     /// The skew of faint long lines across the page (ruled paper's rules) when the ink alone
     /// gives too little: sparse handwriting on a ruled sheet has a few strokes, and its rules
@@ -268,8 +272,9 @@ package enum SkewEstimator {
     /// - Parameters:
     ///   - contrast: as `inkPoints`' (`ruledContrast`; other values to compare).
     ///   - weightCap: as `inkPoints`' (`ruledWeightCap`; other values to compare).
-    /// - Returns: the estimate along the rows of the faint points, and the number of separate
-    ///   lines (`lineCount`) in their profile at its angle.
+    /// - Returns: the estimate along the rows of the faint points (none when the rules of the
+    ///   page's top and bottom halves disagree by more than `ruledHalvesTolerance`), and the
+    ///   number of separate lines (`lineCount`) in their profile at its angle.
     /// - Complexity: as `estimate`'s row search, on up to a few times its points.
     static func ruledEstimate(
         gray: [UInt8], width: Int, height: Int, fullSearch: Bool = false,
@@ -284,7 +289,41 @@ package enum SkewEstimator {
                     let found = rows.estimate(coarse: rows.curve(full: fullSearch))
                     var bins: [Float] = []
                     _ = rows.score(found.degrees, stride: 1, bin: 1, bins: &bins)
-                    return (found, lineCount(profile: bins))
+                    let lines = lineCount(profile: bins)
+                    guard lines >= ruledMinimumLines, found.confidence >= minimumConfidence else {
+                        return (found, lines)
+                    }
+                    // A sheet lying flat on the glass has parallel rules; a photographed page's
+                    // fan out with the perspective, and a turn would straighten none of them.
+                    let halves = [true, false].map { top in
+                        halfEstimate(xs: xp, ys: yp, weights: wp, top: top, width: width, height: height)
+                    }
+                    guard halves.allSatisfy({ $0.confidence >= minimumConfidence }),
+                        abs(halves[0].degrees - halves[1].degrees) <= ruledHalvesTolerance
+                    else { return (SkewEstimate(degrees: 0, confidence: 0), lines) }
+                    return (found, lines)
+                }
+            }
+        }
+    }
+
+    /// The row estimate of the points in the top (or bottom) half of the page, read alone.
+    static func halfEstimate(
+        xs: UnsafeBufferPointer<Float>, ys: UnsafeBufferPointer<Float>, weights: UnsafeBufferPointer<Float>,
+        top: Bool, width: Int, height: Int
+    ) -> SkewEstimate {
+        let half = Float(height) / 2
+        var hx: [Float] = [], hy: [Float] = [], hw: [Float] = []
+        for i in 0..<xs.count where (ys[i] < half) == top {
+            hx.append(xs[i]); hy.append(top ? ys[i] : ys[i] - half); hw.append(weights[i])
+        }
+        guard hx.count >= 64 else { return .none }
+        return hx.withUnsafeBufferPointer { px in
+            hy.withUnsafeBufferPointer { py in
+                hw.withUnsafeBufferPointer { pw in
+                    let side = Projection(
+                        xs: px, ys: py, weights: pw, count: hx.count, width: width, height: height - Int(half))
+                    return side.estimate(coarse: side.curve(full: false))
                 }
             }
         }

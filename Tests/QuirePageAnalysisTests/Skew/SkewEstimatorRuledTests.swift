@@ -76,4 +76,27 @@ import Testing
         let found = SkewEstimator.estimate(gray: gray, width: width, height: height)
         #expect(found.confidence < SkewEstimator.minimumConfidence, "\(found)")
     }
+
+    /// Rules that fan out as on a page photographed at a slant (each rule's angle running from
+    /// 1.2 degrees at the top to -0.4 at the bottom) are not one sheet's skew: the halves read
+    /// about 0.8 degree apart, and the page is left alone.
+    @Test func rulesFanningOutAreNoFlatSheet() {
+        let (width, height) = (780, 1024)
+        var gray = Self.ruledPage(width: width, height: height, degrees: 0, depth: 0)
+        let cx = Double(width) / 2
+        for k in 1..<Int(Double(height) / 27) {
+            let y0 = Double(k) * 27
+            let slope = tan((1.2 - 1.6 * y0 / Double(height)) * .pi / 180)
+            for x in 0..<width {
+                // Rising to the right: the row falls as x grows.
+                let y = y0 - slope * (Double(x) - cx)
+                for row in Int(y.rounded(.down)) - 1...Int(y.rounded(.down)) + 1 where (0..<height).contains(row) {
+                    let shade = 14 * max(0, 1 - abs(Double(row) - y))
+                    gray[row * width + x] = UInt8(max(0, Double(gray[row * width + x]) - shade))
+                }
+            }
+        }
+        let found = SkewEstimator.estimate(gray: gray, width: width, height: height)
+        #expect(found.confidence < SkewEstimator.minimumConfidence, "\(found)")
+    }
 }
