@@ -20,13 +20,21 @@ package enum SkewEstimator {
     /// to be taken as running up or down (a page lying a quarter turn round).
     static let columnsWin = 1.25
 
+    /// Grey levels a pixel must lie under its neighbourhood's mean to count as ink.
+    static let inkContrast = 20
+
     /// Pixel positions of ink: pixels clearly darker than their neighbourhood mean.
     ///
     /// A local rather than global threshold keeps text on tinted paper, ignores a flat dark
     /// scanner lid (only its boundary with the page counts, which follows the page edge) and
     /// copes with uneven illumination.
     /// - Complexity: O(width x height).
-    static func inkPoints(gray: [UInt8], width: Int, height: Int) -> (xs: [Float], ys: [Float], weights: [Float]) {
+    /// - Parameters:
+    ///   - contrast: how much darker than its neighbourhood's mean (grey levels) a pixel must be.
+    ///   - weightCap: largest weight a point carries (its darkness, in grey levels).
+    static func inkPoints(
+        gray: [UInt8], width: Int, height: Int, contrast: Int = inkContrast, weightCap: Float = .infinity
+    ) -> (xs: [Float], ys: [Float], weights: [Float]) {
         let radius = max(4, min(width, height) / 48)
         let stride = width + 1
         var integral = [Int](repeating: 0, count: stride * (height + 1))
@@ -48,7 +56,6 @@ package enum SkewEstimator {
         weights.reserveCapacity(width * height / 16)
         xs.reserveCapacity(width * height / 16)
         ys.reserveCapacity(width * height / 16)
-        let contrast = 20
         gray.withUnsafeBufferPointer { g in
             integral.withUnsafeBufferPointer { s in
                 // The outermost pixels are skipped: resampling leaves them slightly off, and a
@@ -76,7 +83,7 @@ package enum SkewEstimator {
                             ys.append(Float(y) + phaseY - 0.5)
                             // Grey-level weight keeps the sub-pixel position of anti-aliased
                             // edges, so near-zero angles are not pulled onto the pixel grid.
-                            weights.append(Float(darkness) / Float(area))
+                            weights.append(min(weightCap, Float(darkness) / Float(area)))
                         }
                     }
                 }
@@ -156,7 +163,8 @@ package enum SkewEstimator {
     /// round (its text lines running up or down, as scanned sideways) has no horizontal lines
     /// at all, and a row search finds a confident false angle on it (0.37 degree on
     /// tesseract's phototest turned 90). Its skew is that of its columns, the same angle once
-    /// the page is turned upright.
+    /// the page is turned upright. When the rows read under `ruledBelow`, faint long rules
+    /// are looked for (`ruledEstimate`): sparse handwriting on ruled paper.
     /// - Complexity: O(width x height + angles x ink points), about 320 angles in all: 180
     ///   on a few thousand points with 8 px bins, the rest on the coarse curve around their
     ///   peaks and finer (the whole coarse curve took 540; docs/benchmarks.md, "The skew
@@ -188,6 +196,11 @@ package enum SkewEstimator {
                             degrees: found.degrees == 0 ? 0 : -found.degrees, confidence: found.confidence)
                     }
                     let found = rows.estimate(coarse: rowCurve)
+                    if found.confidence < ruledBelow {
+                        let (ruled, lines) = ruledEstimate(
+                            gray: gray, width: width, height: height, fullSearch: fullSearch)
+                        if lines >= ruledMinimumLines, ruled.confidence > found.confidence { return ruled }
+                    }
                     guard width > height, found.confidence >= minimumConfidence,
                         hasGutter(xs: xp, weights: wp, width: width)
                     else { return found }
@@ -229,6 +242,88 @@ package enum SkewEstimator {
                         return false
                     }
                     return columnMax > margin * rowMax
+                }
+            }
+        }
+    }
+
+    /// Below this confidence the text's own estimate gives too little, and faint ruled lines
+    /// are looked for (`ruledEstimate`): the confidence a page filling the frame needs to be
+    /// turned (`PageAnalyzer.fillsFrameMinimumConfidence`).
+    static let ruledBelow = 0.3
+    /// Separate lines the ruled pass's profile must show at its angle: ruled paper has 30-odd
+    /// rules down a page, and a picture's few edges (a colour plate: 6) are no ruling.
+    static let ruledMinimumLines = 15
+    /// Grey levels under the neighbourhood's mean a faint rule's pixel stands, at least: blue
+    /// rules on white read 14-17 in the 1024 px grey copy of a 300 dpi scan, under `inkContrast`.
+    static let ruledContrast = 6
+    /// Weight of every ruled-pass point, at most: a rule's faint pixels count as much as dark
+    /// handwriting's, so the long lines, not the few strokes, shape the profile.
+    static let ruledWeightCap: Float = 12
+    /// Largest difference between the rules' angles in the page's top and bottom halves: a
+    /// flat sheet's rules are parallel (two note scans' halves: 0.014 and 0.009 apart), a page
+    /// photographed at a slant has them fan out (`rulesFanningOutAreNoFlatSheet`).
+    static let ruledHalvesTolerance = 0.2
+
+    /// The skew of faint long lines across the page (ruled paper's rules) when the ink alone
+    /// gives too little: sparse handwriting on a ruled sheet has a few strokes, and its rules
+    /// are too faint in grey for `inkContrast`. The rules are long, so their projection peaks
+    /// sharply even at a low contrast, where the paper's grain adds only a flat floor.
+    /// - Parameters:
+    ///   - contrast: as `inkPoints`' (`ruledContrast`; other values to compare).
+    ///   - weightCap: as `inkPoints`' (`ruledWeightCap`; other values to compare).
+    /// - Returns: the estimate along the rows of the faint points (none when the rules of the
+    ///   page's top and bottom halves disagree by more than `ruledHalvesTolerance`), and the
+    ///   number of separate lines (`lineCount`) in their profile at its angle.
+    /// - Complexity: as `estimate`'s row search, on up to a few times its points.
+    static func ruledEstimate(
+        gray: [UInt8], width: Int, height: Int, fullSearch: Bool = false,
+        contrast: Int = ruledContrast, weightCap: Float = ruledWeightCap
+    ) -> (estimate: SkewEstimate, lines: Int) {
+        let (xs, ys, ws) = inkPoints(gray: gray, width: width, height: height, contrast: contrast, weightCap: weightCap)
+        guard xs.count >= 64 else { return (.none, 0) }
+        return xs.withUnsafeBufferPointer { xp in
+            ys.withUnsafeBufferPointer { yp in
+                ws.withUnsafeBufferPointer { wp in
+                    let rows = Projection(xs: xp, ys: yp, weights: wp, count: xs.count, width: width, height: height)
+                    let found = rows.estimate(coarse: rows.curve(full: fullSearch))
+                    var bins: [Float] = []
+                    _ = rows.score(found.degrees, stride: 1, bin: 1, bins: &bins)
+                    let lines = lineCount(profile: bins)
+                    guard lines >= ruledMinimumLines, found.confidence >= minimumConfidence else {
+                        return (found, lines)
+                    }
+                    // A sheet lying flat on the glass has parallel rules; a photographed page's
+                    // fan out with the perspective, and a turn would straighten none of them.
+                    let halves = [true, false].map { top in
+                        halfEstimate(xs: xp, ys: yp, weights: wp, top: top, width: width, height: height)
+                    }
+                    guard halves.allSatisfy({ $0.confidence >= minimumConfidence }),
+                        abs(halves[0].degrees - halves[1].degrees) <= ruledHalvesTolerance
+                    else { return (SkewEstimate(degrees: 0, confidence: 0), lines) }
+                    return (found, lines)
+                }
+            }
+        }
+    }
+
+    /// The row estimate of the points in the top (or bottom) half of the page, read alone.
+    static func halfEstimate(
+        xs: UnsafeBufferPointer<Float>, ys: UnsafeBufferPointer<Float>, weights: UnsafeBufferPointer<Float>,
+        top: Bool, width: Int, height: Int
+    ) -> SkewEstimate {
+        let half = Float(height) / 2
+        var hx: [Float] = [], hy: [Float] = [], hw: [Float] = []
+        for i in 0..<xs.count where (ys[i] < half) == top {
+            hx.append(xs[i]); hy.append(top ? ys[i] : ys[i] - half); hw.append(weights[i])
+        }
+        guard hx.count >= 64 else { return .none }
+        return hx.withUnsafeBufferPointer { px in
+            hy.withUnsafeBufferPointer { py in
+                hw.withUnsafeBufferPointer { pw in
+                    let side = Projection(
+                        xs: px, ys: py, weights: pw, count: hx.count, width: width, height: height - Int(half))
+                    return side.estimate(coarse: side.curve(full: false))
                 }
             }
         }
