@@ -97,6 +97,10 @@ extension VIPSImage {
         }
     }
 
+    /// The read buffer of `jpegScaled` and the full-size JPEG decoder, in bytes (kept below
+    /// `VIPSRuntime.defaultMmapThreshold` so it is reused from the heap, not mapped per file).
+    public static var jpegReadBufferBytes: Int { Int(cvips_jpeg_source_buffer_bytes()) }
+
     /// A JPEG decoded at 1/`shrink` of its stored size (1, 2, 4 or 8, libjpeg's DCT scaling)
     /// straight into memory, 8-bit RGB or grey, in stored orientation (EXIF not applied), the
     /// file's ICC profile attached (`hasICCProfile`): the cheapest way to the pixels of a

@@ -8,7 +8,7 @@
  * image: 8-bit RGB, or 8-bit grey for grey files, in stored orientation (EXIF ignored), with
  * the file's ICC profile attached as VIPS_META_ICC_NAME when it has one.
  *
- * Why not vips_jpegload(shrink=): this reads the file through a 1 MiB buffer so libjpeg-turbo
+ * Why not vips_jpegload(shrink=): this reads the file through a 256 KiB buffer so libjpeg-turbo
  * stays on its fast Huffman path, and runs on the calling thread with no pipeline around it;
  * on 10 MP phone captures at 1/8 it takes 38 ms where vips_jpegload takes 48 ms and
  * vips_thumbnail 60 ms of one core.
@@ -17,6 +17,10 @@
  * which it inverts and transforms); -1 on any decoding failure, truncation included, with the
  * reason in libvips's error buffer. */
 int cvips_jpeg_load_scaled(const char *path, int shrink, VipsImage **out);
+
+/* The size of the decoders' read buffer in bytes (for the test that keeps it below the
+ * allocator's mmap threshold). */
+int cvips_jpeg_source_buffer_bytes(void);
 
 /* Decodes a JPEG file at full size into `data` (width * height * bands bytes, 8-bit RGB or
  * grey, stored orientation), the same pixels vips_jpegload gives (libjpeg's defaults: exact

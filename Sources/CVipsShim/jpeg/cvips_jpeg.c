@@ -212,6 +212,8 @@ int cvips_jpeg_load_scaled(const char *path, int shrink, VipsImage **out) {
     return decode(path, shrink, out, NULL, 0, 0, 0);
 }
 
+int cvips_jpeg_source_buffer_bytes(void) { return SOURCE_BUFFER; }
+
 int cvips_jpeg_decode_into(const char *path, unsigned char *data, int width, int height, int bands) {
     return decode(path, 1, NULL, data, width, height, bands);
 }

@@ -2,14 +2,17 @@
 #define CVIPS_JPEG_SOURCE_H
 
 /* What the shim's libjpeg decoders share (private to CVipsShim): the error manager that
- * jumps back instead of exiting, and the file source reading through a 1 MiB buffer. */
+ * jumps back instead of exiting, and the file source reading through a 256 KiB buffer. */
 
 #include <setjmp.h>
 #include <stdio.h>
 
 #include <jpeglib.h>
 
-enum { SOURCE_BUFFER = 1 << 20 };
+/* Below the 1 MiB mmap threshold the batch fixes (VIPSRuntime.defaultMmapThreshold): at 1 MiB
+ * every file's source was a fresh mapping whose pages all faulted in and were zeroed, about a
+ * tenth of --thumbnails-only's CPU with the hash's own buffer; this one is reused from the heap. */
+enum { SOURCE_BUFFER = 256 << 10 };
 
 /* libjpeg reports fatal errors through error_exit, which must not return: jump back. */
 typedef struct {
@@ -18,7 +21,7 @@ typedef struct {
     char message[JMSG_LENGTH_MAX];
 } cvips_jpeg_error;
 
-/* A source reading the file in 1 MiB chunks. libjpeg-turbo decodes a block with its fast
+/* A source reading the file in 256 KiB chunks. libjpeg-turbo decodes a block with its fast
  * Huffman path only while at least 512 bytes are buffered, so small chunks (stdio's 4 KiB)
  * send many blocks down the slow path; a whole-file read would make memory grow with the file. */
 typedef struct {

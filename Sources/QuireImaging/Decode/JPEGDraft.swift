@@ -49,7 +49,10 @@ struct JPEGDraft {
         let s = fitting >= 4 ? fitting : 1
         var decoded: VIPSImage
         do {
-            guard let image = try VIPSImage.jpegScaled(file: path, shrink: s) else { return nil }
+            guard
+                let image = try StageProfile.measure(
+                    "t2a draft decode", { try VIPSImage.jpegScaled(file: path, shrink: s) })
+            else { return nil }
             decoded = image
         } catch let error as VIPSError where LoaderMessage.jpegEndsEarly.isSaid(by: error.message) {
             // Refused as the full-size decode refuses it (vips_thumbnail would not: in libvips
@@ -66,10 +69,10 @@ struct JPEGDraft {
         guard (decoded.width, decoded.height) == (Int(span.width.rounded(.up)), Int(span.height.rounded(.up))) else {
             return nil
         }
-        let small = try decoded.resampled(
-            toWidth: target.width, height: target.height,
-            span: s == 1 ? nil : span)
-        return try small.applyingEXIFOrientation(orientation)
+        let small = try StageProfile.measure("t2b resample") {
+            try decoded.resampled(toWidth: target.width, height: target.height, span: s == 1 ? nil : span)
+        }
+        return try StageProfile.measure("t2c orientation") { try small.applyingEXIFOrientation(orientation) }
     }
 }
 

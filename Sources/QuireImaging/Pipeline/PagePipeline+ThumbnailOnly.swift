@@ -19,16 +19,19 @@ extension PagePipeline {
 
     private func thumbnailOnce(_ source: PageSource, to thumbnailPath: String) throws -> PageResult {
         // Header only: the decoded image is lazy and no pixel of it is read here.
-        let header = try PageDecoder(maxPixels: maxPixels).decode(source)
+        let header = try StageProfile.measure("t1 header") { try PageDecoder(maxPixels: maxPixels).decode(source) }
         let outputs = PageOutputPaths(page: thumbnailPath, preview: thumbnailPath, thumbnail: thumbnailPath)
         do {
-            let small =
+            let small = try StageProfile.measure("t2 thumbnail") {
                 try draftThumbnail(of: header, source: source)
-                ?? thumbnail(of: header.image, source: source, format: header.format, corrected: false)
+                    ?? thumbnail(of: header.image, source: source, format: header.format, corrected: false)
+            }
             let dpi = PageDPI.of(
                 page: header.image.width, header.image.height, correction: .none, paper: correction.paper,
                 sourceDPI: sourceDPI(source, format: header.format), orientation: header.orientation)
-            try write(small, to: thumbnailPath, dpi: dpi, pageWidth: header.image.width)
+            try StageProfile.measure("t3 encode + write") {
+                try write(small, to: thumbnailPath, dpi: dpi, pageWidth: header.image.width)
+            }
             return PageResult(
                 source: source, format: header.format, orientation: header.orientation,
                 width: header.image.width, height: header.image.height,

@@ -126,7 +126,12 @@ public struct ContentHash: Sendable {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// Hashes a whole file, reading it in 1 MiB chunks (memory stays flat for any size).
+    /// The read size of `ofFile`: below the 1 MiB mmap threshold the batch fixes
+    /// (`VIPSRuntime.defaultMmapThreshold`), so the buffer is reused from the heap, warm, where a
+    /// 1 MiB one was a fresh mapping per file whose pages all faulted in and were zeroed.
+    public static let readChunkBytes = 256 << 10
+
+    /// Hashes a whole file, reading it in `readChunkBytes` chunks (memory stays flat for any size).
     ///
     /// Plain `read(2)` into one buffer: `FileHandle.read(upToCount:)` reads 4 KiB a call on
     /// Linux, hundreds of system calls for one capture where this makes a few.
@@ -138,7 +143,7 @@ public struct ContentHash: Sendable {
         }
         defer { close(fd) }
         var hash = ContentHash()
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 64)
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: readChunkBytes, alignment: 64)
         defer { chunk.deallocate() }
         while true {
             let n = read(fd, chunk.baseAddress, chunk.count)

@@ -3,6 +3,7 @@ import Testing
 @testable import QuireKit
 @testable import QuireImaging
 import QuireTestSupport
+import VipsBridge
 
 @Suite struct ContentHashTests {
     /// Reference values of XXH64 with seed 0 (from the xxHash specification's test vectors).
@@ -31,6 +32,26 @@ import QuireTestSupport
         defer { try? FileManager.default.removeItem(at: url) }
         #expect(try ContentHash.ofFile(atPath: url.path) == "44bc2cf5ad770999")
         #expect(throws: (any Error).self) { try ContentHash.ofFile(atPath: url.path + "-missing") }
+    }
+
+    /// The resume hash reads every input once per run: its buffer must be reused from the heap,
+    /// not mapped and faulted in per file as a 1 MiB one was under the batch's mmap threshold.
+    @Test func hashingAFileReusesItsReadBuffer() throws {
+        #expect(ContentHash.readChunkBytes < VIPSRuntime.defaultMmapThreshold)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("quire-hash-\(UUID().uuidString)")
+        try Data(repeating: 7, count: 3 << 20).write(to: url)
+        defer { try? FileManager.default.removeItem(at: url) }
+        ImagingRuntime.limitAllocatorGrowth()  // as `quire` does at start-up
+        func faults() -> Int {
+            var usage = rusage()
+            getrusage(__rusage_who_t(1), &usage)  // RUSAGE_THREAD: this test's thread only
+            return usage.ru_minflt
+        }
+        let first = try ContentHash.ofFile(atPath: url.path)
+        let before = faults()
+        for _ in 0..<6 { #expect(try ContentHash.ofFile(atPath: url.path) == first) }
+        let perFile = (faults() - before) / 6
+        #expect(perFile < 64, "\(perFile) page faults a file (a mapped 1 MiB buffer costs 256)")
     }
 }
 
