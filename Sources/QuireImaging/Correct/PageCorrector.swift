@@ -117,7 +117,7 @@ struct PageCorrector: Sendable {
         case .scan:
             frameShrunk()
             let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
-            let upright = try decoded.uprightImage()
+            let upright = try Self.uprightInMemory(decoded)
             let (view, crop) = try Self.straightenedScan(upright, as: analysis)
             // Computed once here: orientation, clean-up, the preview and the encoder all read it.
             let deskewed = try StageProfile.measure("2h deskew into memory") { try view.inMemory() }
@@ -145,6 +145,17 @@ struct PageCorrector: Sendable {
         return analysis.fillsFrame
             ? try ScanDeskew.deskewKeepingSize(upright, skew: skew)
             : try ScanDeskew.deskewAndTrim(upright, skew: skew, page: analysis.detection.quad)
+    }
+
+    /// The upright page in memory, computed once, with the stored frame's rows handed back to
+    /// the kernel when it had to be turned: the deskew reads its source whole, so a lazily turned
+    /// page would be computed into a second full-size buffer while the stored frame stayed
+    /// alive beside it and the deskewed page (three full frames at once, 173 MB peak for a
+    /// sideways 12 MP scan-like capture, docs/benchmarks.md).
+    static func uprightInMemory(_ decoded: DecodedFrame) throws -> VIPSImage {
+        let upright = try decoded.uprightImage().inMemory()
+        if decoded.orientation.orientation != 1 { decoded.releaseRows(0..<decoded.storedHeight) }
+        return upright
     }
 
     /// The orientation detector's guess for `page`, nil when there is no detector or it could
