@@ -19,12 +19,15 @@ public struct CandidateRow: Sendable, Equatable {
     /// The hand-set rules' confidence for this photo (the same on each of its rows), to score
     /// today's rules on the same candidates.
     public var rulesConfidence: Double
+    /// IoU of the candidate with the rules' quad (0 when the rules keep the whole frame): whether
+    /// the verifier's own best candidate agrees with the quad reported (`PageVerifier.agreed`).
+    public var rulesIoU: Double
     public var features: [Double]
 
     /// A row of the table.
     public init(
         set: String, source: String, publisher: String? = nil, split: String, photo: String, generator: String,
-        iou: Double, rulesConfidence: Double, features: [Double]
+        iou: Double, rulesConfidence: Double, rulesIoU: Double = 0, features: [Double]
     ) {
         self.set = set
         self.source = source
@@ -34,6 +37,7 @@ public struct CandidateRow: Sendable, Equatable {
         self.generator = generator
         self.iou = iou
         self.rulesConfidence = rulesConfidence
+        self.rulesIoU = rulesIoU
         self.features = features
     }
 
@@ -55,7 +59,9 @@ public enum CandidateTable {
     /// the fit on the committed table gives the compiled-in weights exactly.
     static let places = 1e6
 
-    static let leading = ["set", "source", "publisher", "split", "photo", "generator", "iou", "rules_confidence"]
+    static let leading = [
+        "set", "source", "publisher", "split", "photo", "generator", "iou", "rules_confidence", "rules_iou"
+    ]
 
     /// The header line: the leading columns, then `CandidateFeatures.names`.
     public static var header: String { (leading + CandidateFeatures.names).joined(separator: "\t") }
@@ -70,7 +76,7 @@ public enum CandidateTable {
     public static func line(_ row: CandidateRow) -> String {
         ([
             row.set, row.source, row.publisher, row.split, row.photo, row.generator, number(row.iou),
-            number(row.rulesConfidence)
+            number(row.rulesConfidence), number(row.rulesIoU)
         ]
             + row.features.map(number)).joined(separator: "\t")
     }
@@ -98,7 +104,7 @@ public enum CandidateTable {
                 CandidateRow(
                     set: cells[0], source: cells[1], publisher: cells[2], split: cells[3], photo: cells[4],
                     generator: cells[5],
-                    iou: values[0], rulesConfidence: values[1], features: Array(values[2...])))
+                    iou: values[0], rulesConfidence: values[1], rulesIoU: values[2], features: Array(values[3...])))
         }
         return rows
     }

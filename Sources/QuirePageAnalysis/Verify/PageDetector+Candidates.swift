@@ -56,7 +56,23 @@ extension PageDetector {
         }
         guard let p = rulesProbability(rules, front: front, pixels: pixels, width: width, height: height, bands: bands)
         else { return rules }
-        return (PageDetection(quad: rules.0.quad, confidence: p), rules.1)
+        let confidence = agreedConfidence(
+            p, rules: rules, front: front, pixels: pixels, width: width, height: height, bands: bands)
+        return (PageDetection(quad: rules.0.quad, confidence: confidence), rules.1)
+    }
+
+    /// The rules' quad's probability `p`, capped unless the verifier's own most probable quad
+    /// agrees with it (`PageVerifier.agreed`). Every candidate is measured only when `p` would
+    /// report the quad sure, so the cost is paid for would-be sure quads alone.
+    func agreedConfidence(
+        _ p: Double, rules: (PageDetection, Bool), front: DetectionFront?, pixels: [UInt8], width: Int, height: Int,
+        bands: Int
+    ) -> Double {
+        guard p >= PageVerifier.minimumProbability, let quad = rules.0.quad?.readingOrdered() else { return p }
+        let list = candidates(rules: rules, front: front, pixels: pixels, width: width, height: height, bands: bands)
+        return PageVerifier.fitted.agreed(
+            p, features: list.map(\.features), iouWithRules: list.map { $0.quad.intersectionOverUnion(with: quad) },
+            isWholeFrame: list.map { $0.generator == .wholeFrame })
     }
 
     /// The verifier's decision: the candidate it scores highest, unless that is the whole frame or

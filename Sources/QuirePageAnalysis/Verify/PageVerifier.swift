@@ -78,6 +78,24 @@ public struct PageVerifier: Sendable, Equatable {
         return features[paper] >= printedMatterPaperSides && features[print] >= printedMatterPrintSides
     }
 
+    /// The highest confidence for the rules' quad when the verifier's own most probable quad is
+    /// another one: under `minimumProbability`, as one of the two readings of the photo is wrong
+    /// (issue 36: held-out book pages were sure at IoU 0.85 while the best candidate was the page).
+    public static let disagreementCap = 0.5
+    /// The verifier's best quad agrees with the rules' quad at this IoU or more: the IoU at which
+    /// a quad counts as the page, so two quads that agree are both the page or both not.
+    public static let agreementIoU = 0.9
+
+    /// The rules' quad's probability `p`, capped at `disagreementCap` unless the most probable
+    /// candidate among `features` that is not the whole frame has at least `agreementIoU` with the
+    /// rules' quad (`iouWithRules`, one per candidate).
+    public func agreed(_ p: Double, features: [[Double]], iouWithRules: [Double], isWholeFrame: [Bool]) -> Double {
+        let quads = features.indices.filter { !isWholeFrame[$0] }
+        let scored = quads.map { (index: $0, p: probability(features[$0])) }
+        guard let best = scored.max(by: { $0.p < $1.p || ($0.p == $1.p && $0.index > $1.index) }) else { return p }
+        return iouWithRules[best.index] >= Self.agreementIoU ? p : min(p, Self.disagreementCap)
+    }
+
     /// The candidate chosen among `features` (one row per candidate): the most probable, unless
     /// it is the whole frame or under `minimumProbability`, when nil (keep the whole frame) is
     /// returned with a low confidence (the best quad's probability, at most 1 minus the frame's).

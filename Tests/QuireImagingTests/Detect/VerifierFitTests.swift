@@ -51,13 +51,15 @@ import Testing
             let corners = try #require(entry["corners"] as? [[Double]])
             let t = try #require(Quad(corners: corners.map { Point(x: $0[0], y: $0[1]) }))
             let found = try Detector.candidates(file: folder.appendingPathComponent(photo).path)
+            let rules = found.rules.quad?.readingOrdered()
             let dumped = found.candidates.map {
                 CandidateTable.line(
                     CandidateRow(
                         set: "real", source: entry["source"] as? String ?? "",
                         publisher: entry["publisher"] as? String, split: entry["split"] as? String ?? "",
                         photo: photo, generator: $0.generator.rawValue, iou: t.intersectionOverUnion(with: $0.quad),
-                        rulesConfidence: found.rules.confidence, features: $0.features))
+                        rulesConfidence: found.rules.confidence,
+                        rulesIoU: rules.map($0.quad.intersectionOverUnion) ?? 0, features: $0.features))
             }
             let committed = rows.filter { $0.set == "real" && $0.photo == photo }.map(CandidateTable.line)
             #expect(dumped == committed, "\(photo): re-run `make fit-verifier`")

@@ -50,11 +50,12 @@ func candidateRows(path: String, photo: String, set: String, entry: [String: Any
     let found = try Detector.candidates(file: path)
     let source = entry["source"] as? String ?? set
     let split = entry["split"] as? String ?? "generated"
+    let rules = found.rules.quad?.readingOrdered()
     return found.candidates.map {
         CandidateRow(
             set: set, source: source, split: split, photo: photo, generator: $0.generator.rawValue,
             iou: truth.intersectionOverUnion(with: $0.quad), rulesConfidence: found.rules.confidence,
-            features: $0.features)
+            rulesIoU: rules.map($0.quad.intersectionOverUnion) ?? 0, features: $0.features)
     }
 }
 
@@ -129,6 +130,8 @@ func verifierReport(table: String, curve: String?) throws {
         return decision
     }
     let inSample = PageVerifier.fitCalibrated(rows: rows)
+    // group name -> (rules' choice at the held-out verifier's confidence, and capped unless agreed)
+    var agreement: [String: (DecisionScores, DecisionScores)] = [:]
     // group name -> (held-out verifier, in-sample verifier, rules, rules' choice at the held-out
     // verifier's confidence, at the in-sample one's)
     var groups: [String: (DecisionScores, DecisionScores, DecisionScores, DecisionScores, DecisionScores)] = [:]
@@ -151,6 +154,10 @@ func verifierReport(table: String, curve: String?) throws {
             g.0.decisions.append(held); g.1.decisions.append(fitted); g.2.decisions.append(rule)
             g.3.decisions.append(reported(candidates, verifier)); g.4.decisions.append(reported(candidates, inSample))
             groups[group] = g
+            var a = agreement[group] ?? (DecisionScores(), DecisionScores())
+            a.0.decisions.append(reported(candidates, verifier))
+            a.1.decisions.append(agreed(reported(candidates, verifier), candidates, verifier))
+            agreement[group] = a
             var s = bySource[source] ?? (DecisionScores(), DecisionScores())
             s.0.decisions.append(held); s.1.decisions.append(rule)
             bySource[source] = s
@@ -172,6 +179,7 @@ func verifierReport(table: String, curve: String?) throws {
         print(g.4.line("rules, verifier confidence, in-sample"))
     }
     printAllReal(Array(groups.filter { $0.key == "held-out" || $0.key == "tuned-on" }.values))
+    printAgreement(agreement)
     print("per source (verifier held out | rules):")
     for source in sources {
         guard let s = bySource[source] else { continue }
@@ -207,6 +215,41 @@ func printAllReal(_ real: [(DecisionScores, DecisionScores, DecisionScores, Deci
                 name as NSString, wrong, sure.count, sure.isEmpty ? 0 : Double(wrong) / Double(sure.count) * 100))
         for d in sure where d.iou < 0.9 && !d.photo.isEmpty {
             print(String(format: "  %@ IoU %.3f at %.2f", d.photo as NSString, d.iou, d.confidence))
+        }
+    }
+}
+
+/// The rules' choice `decision`, its confidence capped unless the verifier's own best quad
+/// agrees with the rules' (`PageVerifier.agreed`).
+func agreed(_ decision: Decision, _ rows: [CandidateRow], _ verifier: PageVerifier) -> Decision {
+    guard decision.quad else { return decision }
+    var capped = decision
+    capped.confidence = verifier.agreed(
+        decision.confidence, features: rows.map(\.features), iouWithRules: rows.map(\.rulesIoU),
+        isWholeFrame: rows.map { $0.generator == "frame" })
+    return capped
+}
+
+/// The rules' choice at the held-out verifier's confidence, without and with the cap unless the
+/// verifier's own best quad agrees (`PageVerifier.agreed`), per group and for all real photos.
+func printAgreement(_ groups: [String: (DecisionScores, DecisionScores)]) {
+    var real = (DecisionScores(), DecisionScores())
+    for (group, g) in groups where group == "held-out" || group == "tuned-on" {
+        real.0.decisions += g.0.decisions; real.1.decisions += g.1.decisions
+    }
+    print("== agreement: rules' choice, held-out verifier confidence, without | with the cap unless agreed")
+    for (group, g) in groups.sorted(by: { $0.key < $1.key }) + [("all real", real)] {
+        print(g.0.line("\(group): without"))
+        print(g.1.line("\(group): agreed"))
+        let lost = zip(g.0.decisions, g.1.decisions).filter {
+            $0.0.quad && $0.0.confidence >= 0.75 && $0.0.iou >= 0.9 && $0.1.confidence < 0.75
+        }
+        let caught = zip(g.0.decisions, g.1.decisions).filter {
+            $0.0.quad && $0.0.confidence >= 0.75 && $0.0.iou < 0.9 && $0.1.confidence < 0.75
+        }
+        print("  right sure quads losing sure: \(lost.count); wrong sure quads no longer sure: \(caught.count)")
+        for (d, _) in lost + caught where !d.photo.isEmpty {
+            print(String(format: "    %@ IoU %.3f at %.2f", d.photo as NSString, d.iou, d.confidence))
         }
     }
 }
