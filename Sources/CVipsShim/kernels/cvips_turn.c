@@ -127,6 +127,15 @@ __attribute__((target("avx2"))) static inline __m256i blend8(__m256i c1, __m256i
     return _mm256_srli_epi32(_mm256_add_epi32(s, _mm256_set1_epi32(TURN_SCALE / 2)), TURN_SHIFT);
 }
 
+/* The 8 lanes' values (0-255) as 8 bytes at `o`. */
+__attribute__((target("avx2"))) static inline void store8(__m256i v, unsigned char *o) {
+    __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(v, v), _mm256_setzero_si256());
+    int lo = _mm_cvtsi128_si32(_mm256_castsi256_si128(bytes));
+    int hi = _mm_cvtsi128_si32(_mm256_extracti128_si256(bytes, 1));
+    memcpy(o, &lo, 4);
+    memcpy(o + 4, &hi, 4);
+}
+
 /* Byte `shift / 8` of each lane. */
 #define TURN_BYTE(v, shift) _mm256_and_si256(_mm256_srli_epi32((v), (shift)), _mm256_set1_epi32(255))
 
@@ -153,12 +162,7 @@ __attribute__((target("avx2"))) static inline int grey_row8(const unsigned char 
     __m256i pick = _mm256_or_si256(_mm256_or_si256(d, _mm256_slli_epi32(_mm256_add_epi32(d, _mm256_set1_epi32(1)), 8)),
                                    _mm256_set1_epi32((int) 0x80800000u));
     __m256i a = _mm256_shuffle_epi8(upper, pick), c = _mm256_shuffle_epi8(lower, pick);
-    __m256i v = blend8(c1, c2, c3, c4, TURN_BYTE(a, 0), TURN_BYTE(a, 8), TURN_BYTE(c, 0), TURN_BYTE(c, 8));
-    __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(v, v), _mm256_setzero_si256());
-    int lo = _mm_cvtsi128_si32(_mm256_castsi256_si128(bytes));
-    int hi = _mm_cvtsi128_si32(_mm256_extracti128_si256(bytes, 1));
-    memcpy(o, &lo, 4);
-    memcpy(o + 4, &hi, 4);
+    store8(blend8(c1, c2, c3, c4, TURN_BYTE(a, 0), TURN_BYTE(a, 8), TURN_BYTE(c, 0), TURN_BYTE(c, 8)), o);
     return 1;
 }
 
@@ -199,12 +203,7 @@ __attribute__((target("avx2"))) static void turn_span_avx2(const unsigned char *
         if (bands == 1 && grey_row8(src, w, h, stride, fx, fy, c1, c2, c3, c4, o)) continue;
         __m256i a = _mm256_i32gather_epi32(top, off, 1), c = _mm256_i32gather_epi32(bottom, off, 1);
         if (bands == 1) {
-            __m256i v = blend8(c1, c2, c3, c4, TURN_BYTE(a, 0), TURN_BYTE(a, 8), TURN_BYTE(c, 0), TURN_BYTE(c, 8));
-            __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(v, v), _mm256_setzero_si256());
-            int lo = _mm_cvtsi128_si32(_mm256_castsi256_si128(bytes));
-            int hi = _mm_cvtsi128_si32(_mm256_extracti128_si256(bytes, 1));
-            memcpy(o, &lo, 4);
-            memcpy(o + 4, &hi, 4);
+            store8(blend8(c1, c2, c3, c4, TURN_BYTE(a, 0), TURN_BYTE(a, 8), TURN_BYTE(c, 0), TURN_BYTE(c, 8)), o);
             continue;
         }
         __m256i off2 = _mm256_add_epi32(off, vbands);
