@@ -75,9 +75,14 @@ def main():
         elif name in started:
             cpu[name] = now - started.pop(name)
     status = runner.wait()
-    for name, seconds in sorted(cpu.items(), key=lambda kv: -kv[1]):
+    # A reading that went backwards (a process counted twice at one end: seen once, on a loaded
+    # machine) is shown as unmeasured and left out of the sum rather than subtracted.
+    measured = {name: seconds for name, seconds in cpu.items() if seconds >= 0}
+    for name, seconds in sorted(measured.items(), key=lambda kv: -kv[1]):
         print(f"{name}\t{seconds:.2f}")
-    print(f"(all {len(cpu)} suites)\t{sum(cpu.values()):.2f}")
+    for name in sorted(cpu.keys() - measured.keys()):
+        print(f"{name}\tunmeasured")
+    print(f"(all {len(measured)} suites measured)\t{sum(measured.values()):.2f}")
     return status
 
 
