@@ -1,7 +1,7 @@
 /*
  * Kernel: the inner loop of the perspective warp of a capture held as YCbCr planes, AVX2,
  * 16 (then 8) output pixels at a time: row loads and byte shuffles where a run of taps lies
- * along a nearly horizontal source line, gathers elsewhere.
+ * within a few source rows and 15 columns, gathers elsewhere.
  *   Computes: bilinear luma at 16.16 positions (u + k du, v + k dv), one chroma tap per pixel
  *             pair, converted to RGB bytes.
  *   Must equal byte for byte: `PlanarWarpJob.span` in
@@ -20,10 +20,12 @@
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
 
-/* Rows beyond the first that the load path of taps8 takes (one load and two blends each): 3
- * covers 8 luma taps at scale 1 up to about 20 degrees of turn (8 tan 20 = 2.9 rows); further
- * turned runs, and sideways pages (runs down a source column), use the gathers. */
-enum { ROW_LOAD_ROWS = 3 };
+/* Rows beyond the first that the load path of taps8 takes (one load and two blends each): 8
+ * covers a run going straight down a source column (a page stored sideways: 8 taps at scale 1
+ * or a little less, 8 chroma pair-taps of 4:2:0) as well as every turn of a page stored
+ * upright; a run over more rows, or wider than 15 columns, uses the gathers. Sideways pages'
+ * warp: 60.6 -> 55.4 CPU ms a page against 3 (docs/benchmarks.md). */
+enum { ROW_LOAD_ROWS = 8 };
 
 int cvips_warp_planar_available(void) { return cvips_cpu_has_avx2(); }
 
@@ -43,9 +45,9 @@ __attribute__((target("avx2"))) static inline __m256i blend8(__m256i top, __m256
 /* Bilinear taps of 8 positions (16.16) in one plane, lane 0 at (u0, v0) and lane 7 at (u7, v7)
  * (evenly spaced positions, so every lane's lies between those two): the values scaled by 2^16.
  *
- * When the 8 taps fall within ROW_LOAD_ROWS + 1 rows and 15 columns (a run along a nearly
- * horizontal source line: a page stored upright or upside down and turned up to about 20
- * degrees), their samples come from one 16-byte load per row they touch (plus the row below)
+ * When the 8 taps fall within ROW_LOAD_ROWS + 1 rows and 15 columns (a page stored upright
+ * or upside down, or sideways, at about its source's scale), their samples come from one
+ * 16-byte load per row they touch (plus the row below)
  * and byte shuffles, each lane's row picked by compare and blend. Else each tap reads 4 bytes
  * at its top-left and its lower-left sample with two gathers (the two used, two ignored). The
  * same samples either way, so the same values; the loads cost about half the gathers (on this

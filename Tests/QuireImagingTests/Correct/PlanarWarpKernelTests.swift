@@ -6,8 +6,8 @@ import VipsBridge
 /// The AVX2 plane warp (`cvips_warp_planar_pairs`) against the portable Swift loop, on planes
 /// of noise (a tap read from the wrong column or row changes the output), through the quads
 /// that take each of its tap paths: an axis-aligned page (every run in one source row), pages
-/// turned a little and more (runs crossing one to three rows: the row loads), far turned, a
-/// strong keystone and sideways pages (runs down a source column: the gathers).
+/// turned a little and more, a strong keystone and sideways pages (runs crossing one to eight
+/// rows: the row loads), and the same shrunk twice (sideways runs over 14 rows: the gathers).
 @Suite struct PlanarWarpKernelTests {
     /// Planes of repeatable noise, 4:2:0 or 4:2:2, with padded strides like a decoder's.
     final class NoisePlanes {
@@ -84,8 +84,8 @@ import VipsBridge
         }
     }
 
-    /// Turns (degrees) and keystones: axis-aligned, near-straight, the row loads' limit and
-    /// beyond it, a strong perspective, each upright, sideways and upside down.
+    /// Turns (degrees) and keystones: axis-aligned, near-straight, far turned, a strong
+    /// perspective, each upright, sideways and upside down.
     @Test(arguments: [
         (0.0, 0.0), (0.4, 0.0), (-1.5, 0.0), (4.0, 0.0), (11.0, 0.0), (-19.0, 0.0), (30.0, 0.0), (2.0, 0.35),
         (-8.0, 0.5)
