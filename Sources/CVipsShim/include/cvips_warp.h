@@ -8,8 +8,9 @@
 int cvips_warp_planar_available(void);
 
 /* The inner loop of the YCbCr-plane perspective warp (QuireImaging's PlanarWarpJob), 16
- * output pixels at a time (then 8) with AVX2 gathers: the same arithmetic as its Swift loop, so both
- * give the same bytes.
+ * output pixels at a time (then 8) with AVX2 (taps from row loads when a run's lie within
+ * 9 source rows and 15 columns, gathers elsewhere): the same arithmetic as its Swift loop, so both give the
+ * same bytes.
  *
  * Output pixel k of the run (k = 0 ..< count) samples luma at 16.16 position
  * (u + k du, v + k dv); pixels 2j and 2j+1 share one chroma tap at the first one's position
