@@ -62,16 +62,17 @@ enum ScanDeskew {
         let smallStraight =
             turn ? try small.rotated(degrees: degrees, background: lid, interpolation: .bilinear) : small
         let pixels = turn ? try smallStraight.pixelBytes() : smallPixels
-        guard
-            let (box, threshold) = ScanTrim.pageBox(
-                pixels: pixels, width: smallStraight.width,
-                height: smallStraight.height, bands: smallStraight.bands,
-                background: lid),
+        // Made once: the page box and, without one, the ring around the detector's outline read them.
+        let distances = ScanTrim.LidDistances(
+            pixels: pixels, width: smallStraight.width, height: smallStraight.height, bands: smallStraight.bands,
+            lid: lid)
+        guard let distances,
+            let (box, threshold) = ScanTrim.pageBox(distances),
             box.width * box.height * 2 >= small.width * small.height
         else {
             return try withoutLidBox(
                 image, degrees: degrees, canvas: canvas, page: page, small: (small, smallPixels),
-                straight: (smallStraight, pixels), lid: lid)
+                straight: (smallStraight, pixels, distances), lid: lid)
         }
         // Edges are measured on the page turned with a lid-coloured fill; the page itself is
         // cut from one turned with a paper-coloured fill, so where the page ran off the glass
@@ -103,22 +104,22 @@ enum ScanDeskew {
     /// away, and corners the turn brings in are paper); else the page turned inside its own size
     /// with what surrounds it as fill (paper, for PDF renders and scans that fill the frame).
     /// - Parameters:
-    ///   - small: the ~800 px copy and its pixels; `straight`: the same turned by `degrees`.
+    ///   - small: the ~800 px copy and its pixels; `straight`: the same turned by `degrees`,
+    ///     with its distances to `lid` (nil when the copy is empty).
     private static func withoutLidBox(
         _ image: VIPSImage, degrees: Double, canvas: (width: Int, height: Int), page: Quad?,
-        small: (image: VIPSImage, pixels: [UInt8]), straight: (image: VIPSImage, pixels: [UInt8]), lid: [Double]
+        small: (image: VIPSImage, pixels: [UInt8]),
+        straight: (image: VIPSImage, pixels: [UInt8], distances: ScanTrim.LidDistances?), lid: [Double]
     ) throws -> (image: VIPSImage, crop: Rect?) {
         let scale = Double(image.width) / Double(small.image.width)
-        let (turnedSmall, pixels) = straight
+        let (turnedSmall, pixels, distances) = straight
         if let page, let rect = outline(of: page, turnedBy: degrees, in: image),
             rect.width * rect.height * 4 >= Double(image.width * image.height)
         {
             let box = ScanTrim.Box(
                 x0: Int((rect.minX / scale).rounded()), y0: Int((rect.minY / scale).rounded()),
                 x1: Int((rect.maxX / scale).rounded()), y1: Int((rect.maxY / scale).rounded()))
-            let lidShare = ScanTrim.lidShareAround(
-                box, pixels: pixels, width: turnedSmall.width,
-                height: turnedSmall.height, bands: turnedSmall.bands, lid: lid)
+            let lidShare = distances.flatMap { ScanTrim.lidShareAround(box, distances: $0) }
             if (lidShare ?? 0) >= minimumLidAround {
                 let paper = ScanTrim.paperColour(
                     pixels: pixels, width: turnedSmall.width, bands: turnedSmall.bands, box: box)
