@@ -28,19 +28,35 @@ enum ScanDeskew {
     /// more than once, so it must allow random access (not a sequential load).
     /// - Complexity: O(pixels) for the analysis copy and the rotation; the analysis itself is
     ///   O(800 x 800) plus four strips a few pixels wide.
+    /// - Parameter copy: the detection copy of `image` when the caller holds one (the trim copy is
+    ///   then resampled from it when it is at least `trimLongSide` long and has `image`'s bands).
     /// - Parameter page: the page's own outline found by the detector (display pixels of
     ///   `image`), used when the lid cannot be told from the page by colour alone: a book on a
     ///   dark cloth with the page stack's fringe and a bookmark sticking out around it.
-    static func deskewAndTrim(_ image: VIPSImage, skew: SkewEstimate, page: Quad? = nil) throws -> (
-        image: VIPSImage, crop: Rect?
-    ) {
+    static func deskewAndTrim(_ image: VIPSImage, skew: SkewEstimate, page: Quad? = nil, copy: DetectionCopy? = nil)
+        throws -> (
+            image: VIPSImage, crop: Rect?
+        )
+    {
         // Analysis and fill colours are 8-bit; other formats are made display-ready first.
         let image = image.format == .uchar ? image : try image.displayReady(keepGray: true)
         let degrees = skew.degrees.isFinite ? skew.degrees : 0
         let turn = abs(degrees) >= minimumTurn
 
-        let small = try StageProfile.measure("2g trim copy") {
-            try image.analysisShrunk(toLongSide: trimLongSide).displayReady(keepGray: true).materialized()
+        // The detection copy, when given, is the whole page already averaged down: resampled to
+        // the trim copy's size it spares a second reading of the full-size page (docs/benchmarks.md,
+        // "The scan path's second readings").
+        let small = try StageProfile.measure("2g trim copy") { () throws -> VIPSImage in
+            if let copy, copy.bands == image.bands, !image.hasAlpha, max(copy.width, copy.height) >= trimLongSide,
+                abs(Double(copy.width) * copy.scaleX - Double(image.width)) <= copy.scaleX,
+                abs(Double(copy.height) * copy.scaleY - Double(image.height)) <= copy.scaleY
+            {
+                let size = VIPSImage.fittedSize(width: image.width, height: image.height, inside: trimLongSide)
+                let frame = try VIPSImage.fromPixels(
+                    copy.pixels, width: copy.width, height: copy.height, bands: copy.bands)
+                return try frame.resampled(toWidth: min(size.width, copy.width), height: min(size.height, copy.height))
+            }
+            return try image.analysisShrunk(toLongSide: trimLongSide).displayReady(keepGray: true).materialized()
         }
         let smallPixels = try small.pixelBytes()
         let lid = ScanTrim.lidColour(pixels: smallPixels, width: small.width, height: small.height, bands: small.bands)
