@@ -80,16 +80,26 @@ struct PageCleaner {
         return sums.map { UInt8(count > 0 ? $0 / count : 255) }
     }
 
-    /// Paints the pixels under `mask` (a smaller grid over the same page) with `colour`.
+    /// Paints the pixels under `mask` (a smaller grid over the same page) with `colour`: page
+    /// pixel (x, y) lies under mask cell (x * mask.width / width, y * mask.height / height).
+    /// Rows whose mask row is empty are skipped whole, and the cell of each column is worked
+    /// out once (a division per pixel was most of a cleaned page's clean-up time).
     static func fill(
         _ bytes: inout [UInt8], width: Int, height: Int, bands: Int, mask: ScannerEdges.Found, colour: [UInt8]
     ) {
-        for y in 0..<height {
-            let my = min(mask.height - 1, y * mask.height / height)
-            for x in 0..<width {
-                let mx = min(mask.width - 1, x * mask.width / width)
-                guard mask.mask[my * mask.width + mx] else { continue }
-                for b in 0..<bands { bytes[(y * width + x) * bands + b] = colour[b] }
+        guard width > 0, height > 0, mask.width > 0, mask.height > 0, colour.count >= bands,
+            bytes.count >= width * height * bands, mask.mask.count >= mask.width * mask.height
+        else { return }
+        let cells = (0..<width).map { min(mask.width - 1, $0 * mask.width / width) }
+        bytes.withUnsafeMutableBufferPointer { out in
+            mask.mask.withUnsafeBufferPointer { m in
+                for y in 0..<height {
+                    let row = min(mask.height - 1, y * mask.height / height) * mask.width
+                    guard m[row..<(row + mask.width)].contains(true) else { continue }
+                    for x in 0..<width where m[row + cells[x]] {
+                        for b in 0..<bands { out[(y * width + x) * bands + b] = colour[b] }
+                    }
+                }
             }
         }
     }

@@ -118,7 +118,7 @@ struct PageCorrector: Sendable {
             frameShrunk()
             let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
             let upright = try Self.uprightInMemory(decoded)
-            let (view, crop) = try Self.straightenedScan(upright, as: analysis)
+            let (view, crop) = try Self.straightenedScan(upright, as: analysis, copy: copy)
             // Computed once here: orientation, clean-up, the preview and the encoder all read it.
             let deskewed = try StageProfile.measure("2h deskew into memory") { try view.inMemory() }
             var record = CorrectionRecord(kind: .deskew, skewDegrees: skew.degrees, crop: crop)
@@ -138,13 +138,15 @@ struct PageCorrector: Sendable {
     /// it fills the frame, else deskewed and trimmed to its page (the detector's outline helping
     /// where the lid cannot be told from the page by colour). Which way up a scan is is asked of
     /// this image, by `quire process` and `quire detect` alike, so the two cannot disagree.
-    static func straightenedScan(_ upright: VIPSImage, as analysis: PageAnalysis) throws -> (
-        image: VIPSImage, crop: Rect?
-    ) {
+    static func straightenedScan(_ upright: VIPSImage, as analysis: PageAnalysis, copy: DetectionCopy? = nil) throws
+        -> (
+            image: VIPSImage, crop: Rect?
+        )
+    {
         let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
         return analysis.fillsFrame
             ? try ScanDeskew.deskewKeepingSize(upright, skew: skew)
-            : try ScanDeskew.deskewAndTrim(upright, skew: skew, page: analysis.detection.quad)
+            : try ScanDeskew.deskewAndTrim(upright, skew: skew, page: analysis.detection.quad, copy: copy)
     }
 
     /// The upright page in memory, computed once, with the stored frame's rows handed back to

@@ -28,19 +28,35 @@ enum ScanDeskew {
     /// more than once, so it must allow random access (not a sequential load).
     /// - Complexity: O(pixels) for the analysis copy and the rotation; the analysis itself is
     ///   O(800 x 800) plus four strips a few pixels wide.
+    /// - Parameter copy: the detection copy of `image` when the caller holds one (the trim copy is
+    ///   then resampled from it when it is at least `trimLongSide` long and has `image`'s bands).
     /// - Parameter page: the page's own outline found by the detector (display pixels of
     ///   `image`), used when the lid cannot be told from the page by colour alone: a book on a
     ///   dark cloth with the page stack's fringe and a bookmark sticking out around it.
-    static func deskewAndTrim(_ image: VIPSImage, skew: SkewEstimate, page: Quad? = nil) throws -> (
-        image: VIPSImage, crop: Rect?
-    ) {
+    static func deskewAndTrim(_ image: VIPSImage, skew: SkewEstimate, page: Quad? = nil, copy: DetectionCopy? = nil)
+        throws -> (
+            image: VIPSImage, crop: Rect?
+        )
+    {
         // Analysis and fill colours are 8-bit; other formats are made display-ready first.
         let image = image.format == .uchar ? image : try image.displayReady(keepGray: true)
         let degrees = skew.degrees.isFinite ? skew.degrees : 0
         let turn = abs(degrees) >= minimumTurn
 
-        let small = try StageProfile.measure("2g trim copy") {
-            try image.analysisShrunk(toLongSide: trimLongSide).displayReady(keepGray: true).materialized()
+        // The detection copy, when given, is the whole page already averaged down: resampled to
+        // the trim copy's size it spares a second reading of the full-size page (docs/benchmarks.md,
+        // "The scan path's second readings").
+        let small = try StageProfile.measure("2g trim copy") { () throws -> VIPSImage in
+            if let copy, copy.bands == image.bands, !image.hasAlpha, max(copy.width, copy.height) >= trimLongSide,
+                abs(Double(copy.width) * copy.scaleX - Double(image.width)) <= copy.scaleX,
+                abs(Double(copy.height) * copy.scaleY - Double(image.height)) <= copy.scaleY
+            {
+                let size = VIPSImage.fittedSize(width: image.width, height: image.height, inside: trimLongSide)
+                let frame = try VIPSImage.fromPixels(
+                    copy.pixels, width: copy.width, height: copy.height, bands: copy.bands)
+                return try frame.resampled(toWidth: min(size.width, copy.width), height: min(size.height, copy.height))
+            }
+            return try image.analysisShrunk(toLongSide: trimLongSide).displayReady(keepGray: true).materialized()
         }
         let smallPixels = try small.pixelBytes()
         let lid = ScanTrim.lidColour(pixels: smallPixels, width: small.width, height: small.height, bands: small.bands)
@@ -62,16 +78,17 @@ enum ScanDeskew {
         let smallStraight =
             turn ? try small.rotated(degrees: degrees, background: lid, interpolation: .bilinear) : small
         let pixels = turn ? try smallStraight.pixelBytes() : smallPixels
-        guard
-            let (box, threshold) = ScanTrim.pageBox(
-                pixels: pixels, width: smallStraight.width,
-                height: smallStraight.height, bands: smallStraight.bands,
-                background: lid),
+        // Made once: the page box and, without one, the ring around the detector's outline read them.
+        let distances = ScanTrim.LidDistances(
+            pixels: pixels, width: smallStraight.width, height: smallStraight.height, bands: smallStraight.bands,
+            lid: lid)
+        guard let distances,
+            let (box, threshold) = ScanTrim.pageBox(distances),
             box.width * box.height * 2 >= small.width * small.height
         else {
             return try withoutLidBox(
                 image, degrees: degrees, canvas: canvas, page: page, small: (small, smallPixels),
-                straight: (smallStraight, pixels), lid: lid)
+                straight: (smallStraight, pixels, distances), lid: lid)
         }
         // Edges are measured on the page turned with a lid-coloured fill; the page itself is
         // cut from one turned with a paper-coloured fill, so where the page ran off the glass
@@ -103,22 +120,22 @@ enum ScanDeskew {
     /// away, and corners the turn brings in are paper); else the page turned inside its own size
     /// with what surrounds it as fill (paper, for PDF renders and scans that fill the frame).
     /// - Parameters:
-    ///   - small: the ~800 px copy and its pixels; `straight`: the same turned by `degrees`.
+    ///   - small: the ~800 px copy and its pixels; `straight`: the same turned by `degrees`,
+    ///     with its distances to `lid` (nil when the copy is empty).
     private static func withoutLidBox(
         _ image: VIPSImage, degrees: Double, canvas: (width: Int, height: Int), page: Quad?,
-        small: (image: VIPSImage, pixels: [UInt8]), straight: (image: VIPSImage, pixels: [UInt8]), lid: [Double]
+        small: (image: VIPSImage, pixels: [UInt8]),
+        straight: (image: VIPSImage, pixels: [UInt8], distances: ScanTrim.LidDistances?), lid: [Double]
     ) throws -> (image: VIPSImage, crop: Rect?) {
         let scale = Double(image.width) / Double(small.image.width)
-        let (turnedSmall, pixels) = straight
+        let (turnedSmall, pixels, distances) = straight
         if let page, let rect = outline(of: page, turnedBy: degrees, in: image),
             rect.width * rect.height * 4 >= Double(image.width * image.height)
         {
             let box = ScanTrim.Box(
                 x0: Int((rect.minX / scale).rounded()), y0: Int((rect.minY / scale).rounded()),
                 x1: Int((rect.maxX / scale).rounded()), y1: Int((rect.maxY / scale).rounded()))
-            let lidShare = ScanTrim.lidShareAround(
-                box, pixels: pixels, width: turnedSmall.width,
-                height: turnedSmall.height, bands: turnedSmall.bands, lid: lid)
+            let lidShare = distances.flatMap { ScanTrim.lidShareAround(box, distances: $0) }
             if (lidShare ?? 0) >= minimumLidAround {
                 let paper = ScanTrim.paperColour(
                     pixels: pixels, width: turnedSmall.width, bands: turnedSmall.bands, box: box)

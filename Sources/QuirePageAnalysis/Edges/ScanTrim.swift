@@ -26,20 +26,19 @@ package enum ScanTrim {
     /// The median colour (per band) of the outermost `ring` pixels of the image.
     /// - Complexity: O(width + height).
     package static func borderColour(pixels: [UInt8], width: Int, height: Int, bands: Int, ring: Int = 2) -> [Double] {
-        var samples = [[UInt8]](repeating: [], count: bands)
         let ring = max(1, min(ring, min(width, height) / 4))
-        func add(_ x: Int, _ y: Int) {
-            let base = (y * width + x) * bands
-            for b in 0..<bands { samples[b].append(pixels[base + b]) }
+        var medians = BandMedians(bands: bands)
+        pixels.withUnsafeBufferPointer { p in
+            for r in 0..<ring {
+                for x in 0..<width {
+                    medians.add(p, at: x + r * width); medians.add(p, at: x + (height - 1 - r) * width)
+                }
+                for y in ring..<(height - ring) {
+                    medians.add(p, at: r + y * width); medians.add(p, at: width - 1 - r + y * width)
+                }
+            }
         }
-        for r in 0..<ring {
-            for x in 0..<width { add(x, r); add(x, height - 1 - r) }
-            for y in ring..<(height - ring) { add(r, y); add(width - 1 - r, y) }
-        }
-        return samples.map { s in
-            let sorted = s.sorted()
-            return sorted.isEmpty ? 255 : Double(sorted[sorted.count / 2])
-        }
+        return medians.values
     }
 
     /// The scanner-lid colour: of the four sides' median colours, the one least like the paper
@@ -48,25 +47,24 @@ package enum ScanTrim {
     /// - Complexity: O(width x height x bands) for the centre median.
     package static func lidColour(pixels: [UInt8], width: Int, height: Int, bands: Int, ring: Int = 2) -> [Double] {
         let ring = max(1, min(ring, min(width, height) / 4))
-        func median(_ points: [(Int, Int)]) -> [Double] {
-            (0..<bands).map { b in
-                var v = points.map { pixels[($0.1 * width + $0.0) * bands + b] }
-                v.sort()
-                return v.isEmpty ? 255 : Double(v[v.count / 2])
+        var sides = [BandMedians](repeating: BandMedians(bands: bands), count: 4)
+        var centre = BandMedians(bands: bands)
+        pixels.withUnsafeBufferPointer { p in
+            for r in 0..<ring {
+                for x in 0..<width {
+                    sides[0].add(p, at: r * width + x); sides[1].add(p, at: (height - 1 - r) * width + x)
+                }
+                for y in 0..<height {
+                    sides[2].add(p, at: y * width + r); sides[3].add(p, at: y * width + width - 1 - r)
+                }
+            }
+            for y in stride(from: height / 4, to: height - height / 4, by: 2) {
+                for x in stride(from: width / 4, to: width - width / 4, by: 2) { centre.add(p, at: y * width + x) }
             }
         }
-        var sides: [[(Int, Int)]] = [[], [], [], []]
-        for r in 0..<ring {
-            for x in 0..<width { sides[0].append((x, r)); sides[1].append((x, height - 1 - r)) }
-            for y in 0..<height { sides[2].append((r, y)); sides[3].append((width - 1 - r, y)) }
-        }
-        var centre: [(Int, Int)] = []
-        for y in stride(from: height / 4, to: height - height / 4, by: 2) {
-            for x in stride(from: width / 4, to: width - width / 4, by: 2) { centre.append((x, y)) }
-        }
-        let paper = median(centre)
+        let paper = centre.values
         func distance(_ c: [Double]) -> Double { zip(c, paper).map { abs($0 - $1) }.max() ?? 0 }
-        return sides.map(median).max { distance($0) < distance($1) } ?? paper
+        return sides.map(\.values).max { distance($0) < distance($1) } ?? paper
     }
 
     /// The paper colour of a found page: the median colour of a thin band just inside the
@@ -76,44 +74,61 @@ package enum ScanTrim {
         let inset = max(2, min(box.width, box.height) / 60)
         let x0 = box.x0 + inset, x1 = box.x1 - 1 - inset, y0 = box.y0 + inset, y1 = box.y1 - 1 - inset
         guard x1 > x0, y1 > y0 else { return [Double](repeating: 255, count: bands) }
-        var points: [Int] = []
-        for x in x0...x1 { points.append(y0 * width + x); points.append(y1 * width + x) }
-        for y in y0...y1 { points.append(y * width + x0); points.append(y * width + x1) }
-        return (0..<bands).map { b in
-            var v = points.map { pixels[$0 * bands + b] }
-            v.sort()
-            return Double(v[v.count / 2])
+        var medians = BandMedians(bands: bands)
+        pixels.withUnsafeBufferPointer { p in
+            for x in x0...x1 { medians.add(p, at: y0 * width + x); medians.add(p, at: y1 * width + x) }
+            for y in y0...y1 { medians.add(p, at: y * width + x0); medians.add(p, at: y * width + x1) }
         }
+        return medians.values
     }
 
     /// Largest per-band absolute difference of every pixel to `colour`.
     /// - Complexity: O(width x height x bands).
     package static func distances(pixels: [UInt8], count: Int, bands: Int, colour: [Double]) -> [UInt8] {
-        let c = colour.map { Int($0.rounded()) }
-        var out = [UInt8](repeating: 0, count: count)
-        pixels.withUnsafeBufferPointer { p in
-            out.withUnsafeMutableBufferPointer { d in
-                for i in 0..<count {
-                    var m = 0
-                    for b in 0..<bands { m = max(m, abs(Int(p[i * bands + b]) - c[b])) }
-                    d[i] = UInt8(m)
+        // |v - c| for every byte value v of each band: a table look-up per band and pixel.
+        let tables = colour.prefix(bands).map { c in
+            let c = Int(c.rounded())
+            return (0..<256).map { abs($0 - c) }
+        }
+        precondition(tables.count == bands && pixels.count >= count * bands, "a colour value per band, and the pixels")
+        return [UInt8](unsafeUninitializedCapacity: count) { d, made in
+            pixels.withUnsafeBufferPointer { p in
+                switch bands {
+                case 1:
+                    tables[0].withUnsafeBufferPointer { t in for i in 0..<count { d[i] = UInt8(t[Int(p[i])]) } }
+                case 3:
+                    tables[0].withUnsafeBufferPointer { t0 in
+                        tables[1].withUnsafeBufferPointer { t1 in
+                            tables[2].withUnsafeBufferPointer { t2 in
+                                for i in 0..<count {
+                                    let o = i * 3
+                                    d[i] = UInt8(max(t0[Int(p[o])], t1[Int(p[o + 1])], t2[Int(p[o + 2])]))
+                                }
+                            }
+                        }
+                    }
+                default:
+                    for i in 0..<count {
+                        var m = 0
+                        for b in 0..<bands { m = max(m, tables[b][Int(p[i * bands + b])]) }
+                        d[i] = UInt8(m)
+                    }
                 }
             }
+            made = count
         }
-        return out
     }
 
     /// The distance threshold between lid and paper, or nil when the centre of the image looks
     /// like the lid (no scanner background to trim, or a page the colour of the lid).
     static func threshold(distances d: [UInt8], width: Int, height: Int) -> Double? {
-        var centre: [UInt8] = []
-        centre.reserveCapacity(width * height / 4)
-        for y in (height / 4)..<(height - height / 4) {
-            for x in (width / 4)..<(width - width / 4) { centre.append(d[y * width + x]) }
+        var centre = BandMedians(bands: 1)
+        d.withUnsafeBufferPointer { p in
+            for y in (height / 4)..<(height - height / 4) {
+                for x in (width / 4)..<(width - width / 4) { centre.add(p, at: y * width + x) }
+            }
         }
-        guard !centre.isEmpty else { return nil }
-        centre.sort()
-        let paper = Double(centre[centre.count / 2])
+        guard let paper = centre.values.first, centre.count > 0 else { return nil }
         return paper >= minimumPaperContrast ? paper / 2 : nil
     }
 
@@ -166,6 +181,26 @@ package enum ScanTrim {
         return columns.map { x in span(rows.count) { d[(rows.lowerBound + $0) * width + x] } }
     }
 
+    /// How far each pixel of a small copy lies from the lid colour, and the threshold between
+    /// lid and paper: what `pageBox` and `lidShareAround` read, made once a page (each made
+    /// them again from the same copy and lid).
+    package struct LidDistances {
+        /// Largest per-band difference to the lid, one byte per pixel (`ScanTrim.distances`).
+        let values: [UInt8]
+        let width: Int, height: Int
+        /// `ScanTrim.threshold` of `values`: nil when the centre looks like the lid.
+        let threshold: Double?
+
+        /// The distances of `pixels` (`width` x `height`, `bands` bands) to `lid`; nil when
+        /// there are fewer bytes than that.
+        package init?(pixels: [UInt8], width: Int, height: Int, bands: Int, lid: [Double]) {
+            guard width > 0, height > 0, bands > 0, pixels.count >= width * height * bands else { return nil }
+            values = ScanTrim.distances(pixels: pixels, count: width * height, bands: bands, colour: lid)
+            (self.width, self.height) = (width, height)
+            threshold = ScanTrim.threshold(distances: values, width: width, height: height)
+        }
+    }
+
     /// Share of the pixels in a ring just outside `box` (2 % of the image's short side wide,
     /// the parts on the canvas only) that look like the lid: closer to `lid` than half the
     /// paper's distance from it. A page's outline has the lid around it; a table or a picture
@@ -175,8 +210,15 @@ package enum ScanTrim {
         _ box: Box, pixels: [UInt8], width: Int, height: Int, bands: Int,
         lid: [Double]
     ) -> Double? {
-        let d = distances(pixels: pixels, count: width * height, bands: bands, colour: lid)
-        guard let t = threshold(distances: d, width: width, height: height) else { return nil }
+        LidDistances(pixels: pixels, width: width, height: height, bands: bands, lid: lid).flatMap {
+            lidShareAround(box, distances: $0)
+        }
+    }
+
+    /// `lidShareAround` from distances already made.
+    package static func lidShareAround(_ box: Box, distances: LidDistances) -> Double? {
+        let (d, width, height) = (distances.values, distances.width, distances.height)
+        guard let t = distances.threshold else { return nil }
         let ring = max(2, min(width, height) / 50)
         let outer = Box(
             x0: max(0, box.x0 - ring), y0: max(0, box.y0 - ring),
@@ -198,9 +240,16 @@ package enum ScanTrim {
         pixels: [UInt8], width: Int, height: Int, bands: Int,
         background: [Double]
     ) -> (box: Box, threshold: Double)? {
-        guard width >= 8, height >= 8, pixels.count >= width * height * bands else { return nil }
-        let d = distances(pixels: pixels, count: width * height, bands: bands, colour: background)
-        guard let t = threshold(distances: d, width: width, height: height) else { return nil }
+        guard width >= 8, height >= 8,
+            let distances = LidDistances(pixels: pixels, width: width, height: height, bands: bands, lid: background)
+        else { return nil }
+        return pageBox(distances)
+    }
+
+    /// `pageBox` from distances to the lid already made.
+    package static func pageBox(_ distances: LidDistances) -> (box: Box, threshold: Double)? {
+        let (d, width, height) = (distances.values, distances.width, distances.height)
+        guard width >= 8, height >= 8, let t = distances.threshold else { return nil }
 
         func run(_ values: [Double], length: Int) -> Range<Int>? {
             let sorted = values.sorted()
