@@ -20,11 +20,13 @@ QUIRE: the quire binary (default .build/release/quire); DATA: ../shared/data/rea
 the photos are in the repo). Each page is turned with `vips rot` into a temporary folder and
 processed once (no viewer); a table per set says, per turn, how many pages came back upright,
 how many were turned wrong and how many were kept as they were (the detector was not confident
-enough, or not asked), with the confidences seen; "no text" counts the pages kept at confidence
+enough, or not asked), with the confidences seen. A page is scored as written: a photo Quire
+straightened from another first corner and turned back counts upright (`written_turn`); "no text" counts the pages kept at confidence
 0 (too little readable text to ask, or Tesseract found too few characters). Needs libvips-tools (`vips`) and Tesseract
 with its osd data (tesseract-ocr, tesseract-ocr-osd).
 """
 import json
+import math
 import os
 import re
 import shutil
@@ -116,8 +118,8 @@ def main():
     if photos:
         truth = json.loads((REPO / "Tools/accuracy/real-photos/truth.json").read_text())
         print("== real photos")
-        score(quire, [(path, "", truth.get(path.name, {}).get("upright_turn", 0)) for path in photos],
-              suffix=".jpg")
+        score(quire, [(path, "", truth.get(path.name, {}).get("upright_turn", 0), truth.get(path.name, {}).get("corners"))
+                      for path in photos], suffix=".jpg")
     others = []
     for item in OTHERS if "others" in sets else []:
         path, _, options = item.partition("[")
@@ -129,15 +131,54 @@ def main():
         score(quire, others, suffix=".png")
 
 
+def true_top_angle(corners, upright_turn):
+    """The direction (degrees clockwise from +x, y down) of the upright page's top edge, left to
+    right, in the photo as given: from the corner that becomes the top-left once the page
+    straightened from `corners` (TL, TR, BR, BL) is turned clockwise by `upright_turn` to the
+    next. A clockwise quarter turn brings the bottom-left corner to the top-left, so that corner
+    is `(4 - upright_turn / 90) % 4`. Without corners (a scan, a photo read as a whole frame) the
+    page is the frame, whose top edge runs at 0 degrees before the turn."""
+    quarter = (upright_turn // 90) % 4
+    if not corners:
+        return -90 * quarter
+    first = (4 - quarter) % 4
+    (x0, y0), (x1, y1) = corners[first], corners[(first + 1) % 4]
+    return math.degrees(math.atan2(y1 - y0, x1 - x0))
+
+
+def written_turn(page, true_top):
+    """The clockwise quarter turn (0, 90, 180 or 270) the written page still needs to read
+    upright, from its layout.json record: where its top edge lies in the source against where the
+    true top edge lies (`true_top`, degrees, in the source as Quire read it). A page straightened
+    from a quad has its `quad` named as written (TL, TR first, whatever corner Quire straightened
+    from before it turned the page), so its top edge is quad[0] -> quad[1]; a page written from the
+    whole frame (no quad: a scan, deskewed or kept) is the source turned clockwise by `rotation`,
+    whose top edge ran at -rotation degrees in the source. Scoring `rotation` alone against the
+    turn the true corners need counts a page straightened from another first corner and turned
+    back upright as wrong."""
+    quad = page.get("quad")
+    if quad:
+        (x0, y0), (x1, y1) = quad[0], quad[1]
+        written_top = math.degrees(math.atan2(y1 - y0, x1 - x0))
+    else:
+        written_top = -page.get("rotation", 0)
+    # In the written page's own frame (its top edge at 0) the true top edge runs at
+    # true_top - written_top; a clockwise turn by x adds x to it, and upright is 0.
+    return round((written_top - true_top) / 90) % 4 * 90
+
+
 def score(quire, items, suffix, turns=(0, 90, 180, 270)):
-    """Turns every (path, load options[, upright turn]) of `items` by each of `turns` degrees,
-    processes them in one batch and prints the table. The upright turn (0 when not given) is the
-    clockwise turn the page needs as it is: a page turned by `turn` then needs `upright - turn`."""
+    """Turns every (path, load options[, upright turn[, true corners]]) of `items` by each of
+    `turns` degrees, processes them in one batch and prints the table. The upright turn (0 when not
+    given) is the clockwise turn the page straightened from the true corners (TL, TR, BR, BL, in
+    display pixels; the whole frame when not given) needs to read upright. Each page is scored as
+    written (`written_turn`), not by its `rotation` alone."""
     with tempfile.TemporaryDirectory() as work:
         work = Path(work)
         expected = {}
         for path, options, *truth in items:
             upright_turn = truth[0] if truth else 0
+            corners = truth[1] if len(truth) > 1 else None
             stem = Path(path).stem
             upright = work / f"{stem}.v"
             source = f"{path}[{options}" if options else str(path)
@@ -149,7 +190,7 @@ def score(quire, items, suffix, turns=(0, 90, 180, 270)):
                 name = f"{stem}-r{turn}{suffix}"
                 subprocess.run(["vips", "rot", str(upright), f"{work / name}[strip]", f"d{turn}"], check=True,
                                capture_output=True)
-                expected[name] = ((upright_turn - turn) % 360, turn)
+                expected[name] = (true_top_angle(corners, upright_turn) + turn, (upright_turn - turn) % 360, turn)
             upright.unlink()
         out = work / "out"
         done = subprocess.run([quire, "process", str(work), "-o", str(out), "--format", "png", "--viewer", "none",
@@ -168,7 +209,7 @@ def score(quire, items, suffix, turns=(0, 90, 180, 270)):
     failures = []
     for page in pages:
         name = Path(page["source"]).name
-        want, turn = expected[name]
+        top, want, turn = expected[name]
         got = page.get("rotation", 0)
         row = rows[turn]
         confidence = page.get("rotationConfidence")
@@ -176,14 +217,16 @@ def score(quire, items, suffix, turns=(0, 90, 180, 270)):
             row["conf"].append(confidence)
         if got == 0 and not confidence:
             row["blank"] += 1
-        if got == want:
+        still = written_turn(page, top)
+        if still == 0:
             row["upright"] += 1
         elif got == 0:
             row["kept"] += 1
-            failures.append(f"{name}: kept as it was (confidence {confidence})")
+            failures.append(f"{name}: kept as it was (confidence {confidence}), needs {still} more")
         else:
             row["wrong"] += 1
-            failures.append(f"{name}: turned {got}, needed {want} (confidence {confidence})")
+            failures.append(f"{name}: turned {got}, needed {want} as straightened; the written page needs {still} more "
+                            f"(confidence {confidence})")
     print(f"{'turned by':>10}{'pages':>7}{'upright':>9}{'wrong':>7}{'kept':>6}{'no text':>9}  confidence min-max")
     for turn, row in rows.items():
         n = row["upright"] + row["wrong"] + row["kept"]
