@@ -1,4 +1,4 @@
-"""The fold the orientation fits share (fit_up_down.py, fit_fallback.py): a
+"""The fold the orientation fits share (fit_up_down.py, fit_fallback.py, fit_axis_crop.py): a
 rule is chosen on a grid from the copies of half the sources (fit_line_orientation.FIT_SOURCES,
 split by repository), scored on the other half (held out), then on every source; and chosen
 once more on every source, in-sample, for comparison. Each fit script says what it searches
