@@ -84,3 +84,19 @@ def test_a_true_upright_turn_names_the_top_edge_from_the_right_corner():
     page = {"rotation": 90, "quad": [square[3], square[0], square[1], square[2]]}
     assert orientation.written_turn(page, orientation.true_top_angle(square, 90)) == 0
     assert orientation.written_turn(page, orientation.true_top_angle(square, 0)) == 270
+
+
+def test_a_quad_found_after_the_turn_is_read_in_the_turned_frame():
+    # The photo turned 180 shows the page upside down; Quire kept the frame whole, turned it 180
+    # and found the page's quad only then, so layout.json has the quad in the turned frame (the
+    # original's): the true corners, TL first. The page is written upright.
+    copy_corners, size = orientation.turned_corners(CORNERS, (WIDTH, HEIGHT), 180)
+    assert size == (WIDTH, HEIGHT) and copy_corners[0] == [WIDTH - 200, HEIGHT - 20]
+    top = orientation.true_top_angle(CORNERS, 0) + 180
+    page = {"rotation": 180, "quad": CORNERS}
+    assert orientation.written_turn(page, top, copy_corners, size) == 0
+    # A quad in the source's frame is read there: the same corners named from the copy's TL.
+    page = {"rotation": 180, "quad": copy_corners}
+    assert orientation.written_turn(page, top, copy_corners, size) == 0
+    page = {"rotation": 0, "quad": copy_corners[2:] + copy_corners[:2]}
+    assert orientation.written_turn(page, top, copy_corners, size) == 180
