@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fit_line_orientation as fl  # noqa: E402
 import fit_up_down as fu  # noqa: E402
+import folds  # noqa: E402
 
 UP_DOWN = (4, 0.04)  # TextOrientation's minimumUpDown and minimumAgreeingMargin
 CROPS = [0.01, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0]
@@ -85,15 +86,13 @@ def what_fallback_answers(title, rows):
 
 def fit(rows):
     base = tally(rows, None)
-    best = None
-    for gate in ((c, v) for c in CROPS for v in VOTES):
+
+    def rank(gate):
         t = tally(rows, gate)
         if t["right"] < base["right"] or t["wrong"] > base["wrong"]:
-            continue
-        key = (t["skipped"], -gate[0], -gate[1])  # most skipped; on ties the strictest
-        if best is None or key > best[0]:
-            best = (key, gate)
-    return best[1] if best else None
+            return None
+        return (t["skipped"], -gate[0], -gate[1])  # most skipped; on ties the strictest
+    return folds.best([(c, v) for c in CROPS for v in VOTES], rank)
 
 
 def show(title, rows, gate):
@@ -116,18 +115,10 @@ def main():
     rows = fu.load(path)
     for r in rows:
         r["boxes"] = int(r.get("boxes") or 0)
-    fitted = [r for r in rows if r["source"] in fl.FIT_SOURCES]
-    held = [r for r in rows if r["source"] not in fl.FIT_SOURCES]
     what_fallback_answers("every source", rows)
-    gate = fit(fitted)
-    print(f"\nfitted on {len(fitted)} copies of {sorted(fl.FIT_SOURCES)}: skip when crop < {gate[0]} "
-          f"and votes < {gate[1]}")
-    show("fitted sources (in-sample)", fitted, gate)
-    show("held-out sources", held, gate)
-    show("every source", rows, gate)
-    every = fit(rows)
-    print(f"\nrefitted on every source: crop < {every[0]}, votes < {every[1]}")
-    show("every source (in-sample)", rows, every)
+    folds.held_out(rows, fit, show, lambda gate, fitted: f"\nfitted on {len(fitted)} copies of "
+                   f"{sorted(fl.FIT_SOURCES)}: skip when crop < {gate[0]} and votes < {gate[1]}")
+    folds.every_source(rows, fit, show, lambda gate: f"\nrefitted on every source: crop < {gate[0]}, votes < {gate[1]}")
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fit_line_orientation as fl  # noqa: E402
+import folds  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 LOOK = (100, 0.6, 20, 0.15)  # LineOrientation's thresholds today
@@ -103,15 +104,10 @@ def tally(rows, rule):
 
 
 def fit(rows, margins=MARGINS):
-    best = None
-    for rule in ((u, m) for u in UDS for m in margins):
+    def rank(rule):
         t = tally(rows, rule)
-        if t["ans_wrong"]:
-            continue
-        key = (t["answered"], rule)  # most answered; on ties the strictest
-        if best is None or key > best:
-            best = key
-    return best[1] if best else None
+        return None if t["ans_wrong"] else (t["answered"], rule)  # most answered; on ties the strictest
+    return folds.best([(u, m) for u in UDS for m in margins], rank)
 
 
 def show(title, rows, rule):
@@ -133,23 +129,15 @@ def show(title, rows, rule):
 def main():
     path = sys.argv[1] if len(sys.argv) > 1 else str(REPO / ".build/orientation-features.tsv")
     rows = load(path)
-    fitted = [r for r in rows if r["source"] in fl.FIT_SOURCES]
-    held = [r for r in rows if r["source"] not in fl.FIT_SOURCES]
-    rule = fit(fitted)
-    print(f"fitted on {len(fitted)} copies of {sorted(fl.FIT_SOURCES)}: up-down >= {rule[0]}, margin >= {rule[1]}")
-    show("fitted sources (in-sample)", fitted, rule)
-    show("held-out sources", held, rule)
-    show("every source", rows, rule)
+    folds.held_out(rows, fit, show, lambda rule, fitted: f"fitted on {len(fitted)} copies of "
+                   f"{sorted(fl.FIT_SOURCES)}: up-down >= {rule[0]}, margin >= {rule[1]}")
     # The bar alone, the margin kept at today's: the joint fit's held-out half decides whether
     # it is kept (2026-11-27: the joint fit chose margin 0, which turned 2 held-out copies wrong).
-    alone = fit(fitted, margins=[TODAY[1]])
-    print(f"\nfitted with the margin kept at {TODAY[1]}: up-down >= {alone[0]}")
-    show("fitted sources, margin kept (in-sample)", fitted, alone)
-    show("held-out sources, margin kept", held, alone)
-    show("every source, margin kept", rows, alone)
-    every = fit(rows)
-    print(f"\nrefitted on every source: up-down >= {every[0]}, margin >= {every[1]}")
-    show("every source (in-sample)", rows, every)
+    folds.held_out(rows, lambda fitted: fit(fitted, margins=[TODAY[1]]), show,
+                   lambda rule, _: f"\nfitted with the margin kept at {TODAY[1]}: up-down >= {rule[0]}",
+                   label=", margin kept")
+    folds.every_source(rows, fit, show,
+                       lambda rule: f"\nrefitted on every source: up-down >= {rule[0]}, margin >= {rule[1]}")
 
 
 if __name__ == "__main__":

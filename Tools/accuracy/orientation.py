@@ -7,10 +7,11 @@ sideways or upside down need 90, 180 or 270; 0 when absent). A third table score
 upright real scans (OTHERS: pages the orientation look was not tuned on, many with little or
 no text, which should be kept as they are).
 
-    python3 Tools/accuracy/orientation.py [--sets scans,photos,others,bench] [QUIRE] [DATA]
+    python3 Tools/accuracy/orientation.py [--sets scans,photos,others,bench] [--every N] [QUIRE] [DATA]
 
 `--sets` picks the tables (default: scans, photos and others); `bench` is the bench's real
-scans (Tools/bench/real_scans.txt) as they are, upright, not turned.
+scans (Tools/bench/real_scans.txt) as they are, upright, not turned. `--every N` keeps every Nth
+real photo (sorted by name): a quicker photo table on a loaded machine.
 
 Each batch runs with `--jobs 1` and QUIRE_PROFILE=1, and the CPU milliseconds of the
 orientation stage ("2e orientation": the text check, the line look and Tesseract when asked) are
@@ -20,11 +21,14 @@ QUIRE: the quire binary (default .build/release/quire); DATA: ../shared/data/rea
 the photos are in the repo). Each page is turned with `vips rot` into a temporary folder and
 processed once (no viewer); a table per set says, per turn, how many pages came back upright,
 how many were turned wrong and how many were kept as they were (the detector was not confident
-enough, or not asked), with the confidences seen; "no text" counts the pages kept at confidence
+enough, or not asked), with the confidences seen. A page is scored as written: a photo Quire
+straightened from another first corner and turned back counts upright (`written_turn`; a quad
+Quire found only after turning the whole frame is in the turned frame: `quad_in_source`); "no text" counts the pages kept at confidence
 0 (too little readable text to ask, or Tesseract found too few characters). Needs libvips-tools (`vips`) and Tesseract
 with its osd data (tesseract-ocr, tesseract-ocr-osd).
 """
 import json
+import math
 import os
 import re
 import shutil
@@ -95,6 +99,9 @@ def main():
     sets = {"scans", "photos", "others"}
     if args[:1] == ["--sets"]:
         sets, args = set(args[1].split(",")), args[2:]
+    every = 1
+    if args[:1] == ["--every"]:
+        every, args = int(args[1]), args[2:]
     quire = args[0] if args else str(REPO / ".build/release/quire")
     data = Path(args[1] if len(args) > 1 else REPO.parent / "shared/data/real")
     if not shutil.which("vips") or not shutil.which("tesseract"):
@@ -112,12 +119,12 @@ def main():
         score(quire, scans, suffix=".png")
     else:
         print(f"note: {data} is absent; scans not scored")
-    photos = sorted((REPO / "Tools/accuracy/real-photos").glob("*.jpg")) if "photos" in sets else []
+    photos = sorted((REPO / "Tools/accuracy/real-photos").glob("*.jpg"))[::every] if "photos" in sets else []
     if photos:
         truth = json.loads((REPO / "Tools/accuracy/real-photos/truth.json").read_text())
         print("== real photos")
-        score(quire, [(path, "", truth.get(path.name, {}).get("upright_turn", 0)) for path in photos],
-              suffix=".jpg")
+        score(quire, [(path, "", truth.get(path.name, {}).get("upright_turn", 0), truth.get(path.name, {}).get("corners"))
+                      for path in photos], suffix=".jpg")
     others = []
     for item in OTHERS if "others" in sets else []:
         path, _, options = item.partition("[")
@@ -129,15 +136,82 @@ def main():
         score(quire, others, suffix=".png")
 
 
+def turned_corners(corners, size, turn):
+    """`corners` (TL, TR, BR, BL, or None) of a `size` (width, height) image, and its size, once
+    the image is turned clockwise by `turn` as `vips rot` turns it: (x, y) -> (h - y, x)."""
+    (w, h), corners = size, [list(p) for p in corners] if corners else None
+    for _ in range(turn // 90 % 4):
+        corners = [[h - y, x] for x, y in corners] if corners else None
+        w, h = h, w
+    return corners, (w, h)
+
+
+def true_top_angle(corners, upright_turn):
+    """The direction (degrees clockwise from +x, y down) of the upright page's top edge, left to
+    right, in the photo as given: from the corner that becomes the top-left once the page
+    straightened from `corners` (TL, TR, BR, BL) is turned clockwise by `upright_turn` to the
+    next. A clockwise quarter turn brings the bottom-left corner to the top-left, so that corner
+    is `(4 - upright_turn / 90) % 4`. Without corners (a scan, a photo read as a whole frame) the
+    page is the frame, whose top edge runs at 0 degrees before the turn."""
+    quarter = (upright_turn // 90) % 4
+    if not corners:
+        return -90 * quarter
+    first = (4 - quarter) % 4
+    (x0, y0), (x1, y1) = corners[first], corners[(first + 1) % 4]
+    return math.degrees(math.atan2(y1 - y0, x1 - x0))
+
+
+def quad_in_source(page, corners, size):
+    """The page's quad in the source's frame. Quire names it there (`quad` in layout.json), but a
+    page it turned before it found the quad (kept whole, asked which way up, turned, then
+    straightened again) records the quad in the frame turned by `rotation`. When the true
+    `corners` and the source's `size` (width, height) are known, the reading that lies nearer
+    the true corners is taken."""
+    quad, rotation = page.get("quad"), page.get("rotation", 0) % 360
+    if not quad or not rotation or not corners or not size:
+        return quad
+    w, h = size
+    back = {90: lambda u, v: (v, h - u), 180: lambda u, v: (w - u, h - v), 270: lambda u, v: (w - v, u)}[rotation]
+    turned_back = [list(back(u, v)) for u, v in quad]
+
+    def distance(q):
+        return sum(min(math.dist(p, c) for c in corners) for p in q)
+    return turned_back if distance(turned_back) < distance(quad) else quad
+
+
+def written_turn(page, true_top, corners=None, size=None):
+    """The clockwise quarter turn (0, 90, 180 or 270) the written page still needs to read
+    upright, from its layout.json record: where its top edge lies in the source against where the
+    true top edge lies (`true_top`, degrees, in the source as Quire read it). A page straightened
+    from a quad has its `quad` named as written (TL, TR first, whatever corner Quire straightened
+    from before it turned the page), so its top edge is quad[0] -> quad[1]; a page written from the
+    whole frame (no quad: a scan, deskewed or kept) is the source turned clockwise by `rotation`,
+    whose top edge ran at -rotation degrees in the source. Scoring `rotation` alone against the
+    turn the true corners need counts a page straightened from another first corner and turned
+    back upright as wrong. `corners` and `size`: see `quad_in_source`."""
+    quad = quad_in_source(page, corners, size)
+    if quad:
+        (x0, y0), (x1, y1) = quad[0], quad[1]
+        written_top = math.degrees(math.atan2(y1 - y0, x1 - x0))
+    else:
+        written_top = -page.get("rotation", 0)
+    # In the written page's own frame (its top edge at 0) the true top edge runs at
+    # true_top - written_top; a clockwise turn by x adds x to it, and upright is 0.
+    return round((written_top - true_top) / 90) % 4 * 90
+
+
 def score(quire, items, suffix, turns=(0, 90, 180, 270)):
-    """Turns every (path, load options[, upright turn]) of `items` by each of `turns` degrees,
-    processes them in one batch and prints the table. The upright turn (0 when not given) is the
-    clockwise turn the page needs as it is: a page turned by `turn` then needs `upright - turn`."""
+    """Turns every (path, load options[, upright turn[, true corners]]) of `items` by each of
+    `turns` degrees, processes them in one batch and prints the table. The upright turn (0 when not
+    given) is the clockwise turn the page straightened from the true corners (TL, TR, BR, BL, in
+    display pixels; the whole frame when not given) needs to read upright. Each page is scored as
+    written (`written_turn`), not by its `rotation` alone."""
     with tempfile.TemporaryDirectory() as work:
         work = Path(work)
         expected = {}
         for path, options, *truth in items:
             upright_turn = truth[0] if truth else 0
+            corners = truth[1] if len(truth) > 1 else None
             stem = Path(path).stem
             upright = work / f"{stem}.v"
             source = f"{path}[{options}" if options else str(path)
@@ -145,11 +219,14 @@ def score(quire, items, suffix, turns=(0, 90, 180, 270)):
             # after: autorot keeps the tag in the metadata, and a photo saved with it would be
             # turned again when read.
             subprocess.run(["vips", "autorot", source, str(upright)], check=True, capture_output=True)
+            size = [int(subprocess.run(["vipsheader", "-f", field, str(upright)], check=True, capture_output=True,
+                                       text=True).stdout) for field in ("width", "height")]
             for turn in turns:
                 name = f"{stem}-r{turn}{suffix}"
                 subprocess.run(["vips", "rot", str(upright), f"{work / name}[strip]", f"d{turn}"], check=True,
                                capture_output=True)
-                expected[name] = ((upright_turn - turn) % 360, turn)
+                expected[name] = (true_top_angle(corners, upright_turn) + turn, (upright_turn - turn) % 360, turn,
+                                  *turned_corners(corners, size, turn))
             upright.unlink()
         out = work / "out"
         done = subprocess.run([quire, "process", str(work), "-o", str(out), "--format", "png", "--viewer", "none",
@@ -168,7 +245,7 @@ def score(quire, items, suffix, turns=(0, 90, 180, 270)):
     failures = []
     for page in pages:
         name = Path(page["source"]).name
-        want, turn = expected[name]
+        top, want, turn, corners, size = expected[name]
         got = page.get("rotation", 0)
         row = rows[turn]
         confidence = page.get("rotationConfidence")
@@ -176,14 +253,16 @@ def score(quire, items, suffix, turns=(0, 90, 180, 270)):
             row["conf"].append(confidence)
         if got == 0 and not confidence:
             row["blank"] += 1
-        if got == want:
+        still = written_turn(page, top, corners, size)
+        if still == 0:
             row["upright"] += 1
         elif got == 0:
             row["kept"] += 1
-            failures.append(f"{name}: kept as it was (confidence {confidence})")
+            failures.append(f"{name}: kept as it was (confidence {confidence}), needs {still} more")
         else:
             row["wrong"] += 1
-            failures.append(f"{name}: turned {got}, needed {want} (confidence {confidence})")
+            failures.append(f"{name}: turned {got}, needed {want} as straightened; the written page needs {still} more "
+                            f"(confidence {confidence})")
     print(f"{'turned by':>10}{'pages':>7}{'upright':>9}{'wrong':>7}{'kept':>6}{'no text':>9}  confidence min-max")
     for turn, row in rows.items():
         n = row["upright"] + row["wrong"] + row["kept"]

@@ -75,6 +75,16 @@ public struct TesseractOSD: OrientationDetector {
         {
             return guess
         }
+        // Sure of the axis only: Tesseract is left to tell up from down along it, which a short
+        // reading does (`axisGuess`), with no whole-page reading after it.
+        if let found = lines.finding, found.isAxisSure {
+            let crop = try StageProfile.measure("2e tesseract axis") {
+                try tesseractGuess(
+                    page, boxes: lines.boxes, copyWidth: look.width, copyHeight: look.height,
+                    characters: Self.axisCropCharacters)
+            }
+            return crop.map { Self.axisGuess(found, $0) }
+        }
         let crop = try StageProfile.measure("2e tesseract") {
             try tesseractGuess(page, boxes: lines.boxes, copyWidth: look.width, copyHeight: look.height)
         }
@@ -113,6 +123,33 @@ public struct TesseractOSD: OrientationDetector {
         let direction = (found.directionShare - 0.5) / (LineOrientation.minimumDirectionShare - 0.5)
         let value = LineOrientation.sureConfidence * min(direction, abs(upDown) / minimumUpDown)
         return OrientationGuess(rotate: found.rotate, confidence: (value * 100).rounded() / 100)
+    }
+
+    /// Characters Tesseract reads on the crop when the look is sure of the axis (`axisGuess`):
+    /// it only has to tell up from down along it. Its time follows the characters (five glyphs
+    /// classified each: 8 cost about half of 20, docs/benchmarks.md), its confidence too, so the
+    /// bar below is lower than the policy's.
+    static let axisCropCharacters = 8
+    /// The confidence Tesseract's short crop reading needs, on the look's axis, to turn the page:
+    /// over the wrong readings along the axis of the real photos turned four ways (0.23-0.44).
+    /// Fitted on half the sources it came out at 0.25, which turned one held-out copy wrong (at
+    /// 0.44), so it was refitted on every source (`Tools/accuracy/fit_axis_crop.py`;
+    /// docs/benchmarks.md, "Tesseract told the axis").
+    static let minimumAxisConfidence = 0.5
+
+    /// Tesseract's `crop` reading of a page whose look (`found`) is sure of the axis but not of
+    /// up or down, on the policy's scale: a turn along the look's axis (which the look had right
+    /// on every real page it was sure of) scores `LineOrientation.sureConfidence` at
+    /// `minimumAxisConfidence` and grows with it; a turn across it contradicts the look and
+    /// scores 0. The script confidence is Tesseract's, so the policy's handwriting guard still
+    /// holds (`OrientationPolicy.turns`).
+    static func axisGuess(_ found: LineOrientation.Finding, _ crop: OrientationGuess) -> OrientationGuess {
+        guard crop.rotate % 180 == found.rotate % 180 else {
+            return OrientationGuess(rotate: crop.rotate, confidence: 0, scriptConfidence: crop.scriptConfidence)
+        }
+        let value = LineOrientation.sureConfidence * crop.confidence / minimumAxisConfidence
+        return OrientationGuess(
+            rotate: crop.rotate, confidence: (value * 100).rounded() / 100, scriptConfidence: crop.scriptConfidence)
     }
 
     /// Characters Tesseract may read on the whole page when the crop was unsure: its own 50.

@@ -10,7 +10,8 @@ import VipsBridge
 /// `QUIRE_ORIENT_FEATURES` the file to write. Each page is turned four ways and looked at on
 /// the grey copy the pipeline gives the look; every sure finding must have the right turn.
 /// `QUIRE_ORIENT_OSD=1` adds Tesseract's crop and fallback readings of every copy with text,
-/// `QUIRE_ORIENT_OSD=unsure` only of those the look is not sure of.
+/// `QUIRE_ORIENT_OSD=unsure` only of those the look is not sure of; `QUIRE_ORIENT_OSD_CHARS` sets
+/// the characters the crop reads, and `QUIRE_ORIENT_FALLBACK=0` leaves the whole-page reading out.
 @Suite struct LineOrientationFeatureDump {
     @Test func dumpFeatures() throws {
         let env = ProcessInfo.processInfo.environment
@@ -61,7 +62,7 @@ import VipsBridge
                     let ms = Self.cpuMilliseconds() - before
                     o = "\(guess?.rotate ?? -1)\t\(guess?.confidence ?? 0)\t\(guess?.scriptConfidence ?? 0)\t\(ms)"
                     // The whole page read once more when the crop is unsure (`fallbackGuess`), on its own.
-                    if let guess, TesseractOSD.fallsBack(guess), !boxes.isEmpty {
+                    if let guess, TesseractOSD.fallsBack(guess), !boxes.isEmpty, env["QUIRE_ORIENT_FALLBACK"] != "0" {
                         before = Self.cpuMilliseconds()
                         let whole = try osd.tesseractGuess(page, characters: TesseractOSD.fallbackCharacters)
                         let fms = Self.cpuMilliseconds() - before

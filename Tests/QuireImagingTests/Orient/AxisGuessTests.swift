@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import VipsBridge
+@testable import QuireImaging
+
+/// When the line look is sure whether the lines run across or down but not which way up,
+/// Tesseract reads a short crop (`TesseractOSD.axisCropCharacters`) and only its reading along
+/// the look's axis can turn the page (`TesseractOSD.axisGuess`), at a lower bar than a reading
+/// on its own: the look had the axis right on every real page it was sure of.
+@Suite struct AxisGuessTests {
+    /// A finding sure of the axis only, whose turn is `rotate` (0 or 180: lines across).
+    static func axisSure(rotate: Int) -> LineOrientation.Finding {
+        LineOrientation.Finding(
+            rotate: rotate, votes: 500, directionShare: 0.9, linePieces: 400,
+            edgeMargin: LineOrientation.minimumEdgeMargin / 3)
+    }
+
+    @Test(arguments: [0, 90, 180, 270]) func aReadingAlongTheAxisAtTheBarTurnsThePage(_ rotate: Int) {
+        let found = Self.axisSure(rotate: (rotate + 180) % 360)  // the look had up and down the wrong way
+        #expect(found.isAxisSure && !found.isSure)
+        let crop = OrientationGuess(
+            rotate: rotate, confidence: TesseractOSD.minimumAxisConfidence, scriptConfidence: 2)
+        let guess = TesseractOSD.axisGuess(found, crop)
+        #expect(guess.rotate == rotate)
+        #expect(OrientationPolicy.turns(guess) == (rotate != 0), "\(guess)")
+        // Under the policy's own bar (2), so the crop alone would not have turned the page.
+        #expect(TesseractOSD.minimumAxisConfidence < OrientationPolicy.minimumConfidence)
+    }
+
+    @Test func aConfidentReadingAcrossTheAxisDoesNotTurnThePage() {
+        // The look: lines across (0 or 180); Tesseract says a quarter turn, confidently. Taken
+        // alone that turns the page (the policy's bar and a script read).
+        let crop = OrientationGuess(rotate: 90, confidence: 5, scriptConfidence: 3)
+        #expect(OrientationPolicy.turns(crop))
+        let guess = TesseractOSD.axisGuess(Self.axisSure(rotate: 0), crop)
+        #expect(!OrientationPolicy.turns(guess) && guess.confidence == 0, "\(guess)")
+    }
+
+    @Test func aWeakOrScriptlessReadingKeepsThePage() {
+        let found = Self.axisSure(rotate: 0)
+        let weak = OrientationGuess(
+            rotate: 180, confidence: TesseractOSD.minimumAxisConfidence * 0.9, scriptConfidence: 5)
+        #expect(!OrientationPolicy.turns(TesseractOSD.axisGuess(found, weak)))
+        // Handwriting: no script read, so a guess under the sure confidence turns nothing.
+        let handwriting = OrientationGuess(
+            rotate: 180, confidence: TesseractOSD.minimumAxisConfidence * 2, scriptConfidence: 0.4)
+        #expect(!OrientationPolicy.turns(TesseractOSD.axisGuess(found, handwriting)))
+    }
+
+    /// A synthetic page of text: ten upright lines close together at the top and, after a gap,
+    /// eight upside-down lines further apart. The look is sure the lines run across (or down,
+    /// turned) but its up/down evidence nearly cancels, so Tesseract's short crop of the densest
+    /// block (the upright one) answers, along the look's axis.
+    static func mixedPage() throws -> VIPSImage {
+        let sentences = LineOrientationTests.sentences
+        var layers: [(image: VIPSImage, x: Int, y: Int)] = []
+        for i in 0..<10 {
+            let line = try VIPSImage.text(sentences[i % sentences.count], font: "serif 11", dpi: 200)
+            layers.append((line, 80, 80 + i * 50))
+        }
+        for i in 0..<8 {
+            let line = try VIPSImage.text(sentences[(i + 3) % sentences.count], font: "serif 11", dpi: 200)
+            layers.append((try line.rotated(quarterTurns: 2), 80, 1300 + i * 90))
+        }
+        return try VIPSImage.solid(width: 1700, height: 2100, color: [255, 255, 255]).rgba().compositing(layers)
+            .flattened(onto: [255, 255, 255]).extractBands(1).materialized()
+    }
+
+    @Test(arguments: 0..<4) func aPageWhoseLookIsSureOfTheAxisOnlyComesOutUpright(_ turns: Int) throws {
+        guard let osd = TesseractOSD.installed else { return }
+        let page = try Self.mixedPage().rotated(quarterTurns: turns).materialized()
+        let found = try #require(try LineOrientationTests.finding(page))
+        #expect(found.isAxisSure && !found.isSure, "\(found)")
+        let guess = try #require(try osd.guess(page))
+        #expect(guess.rotate == LineOrientationTests.needed(turns), "\(guess)")
+        #expect(turns == 0 || OrientationPolicy.turns(guess), "\(guess)")
+    }
+
+    @Test func aBlankPageIsNotAsked() throws {
+        guard let osd = TesseractOSD.installed else { return }
+        let blank = try VIPSImage.solid(width: 1700, height: 1100, color: [250]).materialized()
+        #expect(try osd.guess(blank) == OrientationGuess(rotate: 0, confidence: 0))
+    }
+}
