@@ -14,6 +14,9 @@ public enum CandidateGenerator: String, CaseIterable, Sendable, Hashable {
     case folds = "fold"
     /// The band of paper between two edges running off the frame (`frameBand`).
     case frameBand = "band"
+    /// One or two edges of a page running off the frame on two or three sides, closed by the
+    /// frame's edges (`frameSideQuads`).
+    case frameSides = "frameside"
     /// The largest bright, weakly saturated region's quad (`PaperRegion`), found without lines.
     case brightRegion = "region"
     /// The rules' quad with a side on the frame's edge moved onto a fold or glass edge inside it
@@ -40,7 +43,7 @@ package enum CandidateFeatures {
             "area_fraction", "log_aspect", "angle_deviation", "opposite_mismatch", "frame_margin",
             "centre_offset", "scan_rectangle", "flat_frame", "line_score_share", "outside_paper_share",
             "ink_outside", "content_across", "rule_sides", "print_around", "nested_on_paper",
-            "print_beyond", "from_frame", "glass_side", "region_iou"
+            "print_beyond", "from_frame", "glass_side", "region_iou", "frame_paper"
         ]
     /// The column of `glass_side`: the edge support of a fold or glass edge inside the quad,
     /// parallel to a side on the frame's edge (`PageDetector.glassEdge`); 0 when none.
@@ -175,6 +178,7 @@ package enum CandidateFeatures {
         let beyond = PaperBeyond.measure(quad, image: image, grid: grid)
         // glass_side and region_iou are filled in once every candidate is known.
         features += [inPrint ? 1 : 0, beyond.paper, beyond.print, generator == .wholeFrame ? 1 : 0, 0, 0]
+        features.append(framePaper(quad, image: image, grid: grid))
         return features
     }
 

@@ -168,6 +168,9 @@ extension PageDetector {
                         scale: scale)
                 }
             if let band { add(.frameBand, band) }
+            for q in Self.frameSideQuads(front: front, width: width, height: height) {
+                proposed.append(Proposal(generator: .frameSides, quad: q, insideBrighter: true, refine: true))
+            }
             for c in front.candidates.prefix(Self.verifierEdgeCandidates) { add(.edgeLines, c) }
             if let r = rules.0.quad?.readingOrdered(),
                 let glass = Self.glassEdge(
