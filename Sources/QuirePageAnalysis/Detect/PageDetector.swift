@@ -77,7 +77,7 @@ package struct PageDetector: Sendable {
         let candidates = work.quadCandidates(lines: lines, keep: 400)
         let scale = Double(factor)
         front = DetectionFront(work: work, lines: lines, candidates: candidates, scale: scale)
-        var best = candidates.first.map { first in
+        var best = candidates.first.map { first -> QuadCandidate in
             // The page is the paper: a printed frame (a bank note's border, a form's outer rule)
             // has a thin band of the same paper just outside it; the sheet's own edge is then a
             // candidate around it.
@@ -87,17 +87,22 @@ package struct PageDetector: Sendable {
                     bands: bands, scale: scale)
             }
             // A fold or a rule across the page is not the page's edge: its sides run on past it.
-            return Self.checkedForLinesAcross(
+            let checked = Self.checkedForLinesAcross(
                 sheet, on: work, candidates: candidates, fullWidth: width,
                 fullHeight: height, scale: scale, minConfidence: minConfidence)
+            front?.sheet = sheet
+            front?.checked = checked
+            return checked
         }
         // Nothing four-sided, or a page already found running off one edge of the frame: it
         // may run off two (a receipt whose first line of print closed a quad at the top).
         let sure = best.flatMap { $0.confidence >= minConfidence ? $0 : nil }
         func band() -> QuadCandidate? {
-            pixels.withUnsafeBufferPointer {
+            let found = pixels.withUnsafeBufferPointer {
                 frameBand(lines: lines, on: work, pixels: $0, width: width, height: height, bands: bands, scale: scale)
             }
+            front?.band = .some(found)
+            return found
         }
         var bandTried = false
         if sure.map({ Self.runsOffFrame($0, width: width, height: height, scale: scale) }) ?? true {

@@ -14,6 +14,9 @@ public enum CandidateGenerator: String, CaseIterable, Sendable, Hashable {
     case folds = "fold"
     /// The band of paper between two edges running off the frame (`frameBand`).
     case frameBand = "band"
+    /// One or two edges of a page running off the frame on two or three sides, closed by the
+    /// frame's edges (`frameSideQuads`).
+    case frameSides = "frameside"
     /// The largest bright, weakly saturated region's quad (`PaperRegion`), found without lines.
     case brightRegion = "region"
     /// The rules' quad with a side on the frame's edge moved onto a fold or glass edge inside it
@@ -40,13 +43,25 @@ package enum CandidateFeatures {
             "area_fraction", "log_aspect", "angle_deviation", "opposite_mismatch", "frame_margin",
             "centre_offset", "scan_rectangle", "flat_frame", "line_score_share", "outside_paper_share",
             "ink_outside", "content_across", "rule_sides", "print_around", "nested_on_paper",
-            "print_beyond", "from_frame", "glass_side", "region_iou"
+            "print_beyond", "from_frame", "glass_side", "region_iou", "frame_paper"
         ]
     /// The column of `glass_side`: the edge support of a fold or glass edge inside the quad,
     /// parallel to a side on the frame's edge (`PageDetector.glassEdge`); 0 when none.
     static let glassColumn = names.firstIndex(of: "glass_side")!
     /// The column of `region_iou`: the quad's IoU with the bright paper region's (`PaperRegion`).
     static let regionColumn = names.firstIndex(of: "region_iou")!
+    /// The columns of `support_min`, `support_mean` and `line_score_share`.
+    static let supportMinColumn = names.firstIndex(of: "support_min")!
+    static let supportMeanColumn = names.firstIndex(of: "support_mean")!
+    static let lineScoreColumn = names.firstIndex(of: "line_score_share")!
+    /// The features read without pixel samples (`geometry`, edge support and line score on the
+    /// working copy, the glass side, the paper region's overlap): what ranks candidates cheaply.
+    static let cheapColumns =
+        [
+            "support_min", "support_mean", "sides_on_frame", "area_fraction", "log_aspect", "angle_deviation",
+            "opposite_mismatch", "frame_margin", "centre_offset", "scan_rectangle", "flat_frame", "line_score_share",
+            "from_frame", "glass_side", "region_iou"
+        ].map { names.firstIndex(of: $0)! }
 
     /// How far either side of a side its line is searched for a thin printed rule, as a share
     /// of the long side: the refined side may sit on either edge of a rule a few pixels wide.
@@ -163,6 +178,29 @@ package enum CandidateFeatures {
         let beyond = PaperBeyond.measure(quad, image: image, grid: grid)
         // glass_side and region_iou are filled in once every candidate is known.
         features += [inPrint ? 1 : 0, beyond.paper, beyond.print, generator == .wholeFrame ? 1 : 0, 0, 0]
+        features.append(framePaper(quad, image: image, grid: grid))
+        return features
+    }
+
+    /// The features of `quad` (copy pixel centres) that depend on its corners alone, as `measure`
+    /// computes them, in their columns; every other column 0.
+    static func geometry(_ quad: Quad, width: Int, height: Int, flatFrame: Bool, isWholeFrame: Bool) -> [Double] {
+        var features = [Double](repeating: 0, count: names.count)
+        let (w, h) = (Double(width), Double(height))
+        let onFrame = (0..<4).filter {
+            PageDetector.isOnFrame(quad.corners[$0], quad.corners[($0 + 1) % 4], width: width, height: height)
+        }
+        let (aspect, worstAngle, mismatch) = shape(quad)
+        let (margin, offset) = position(quad, width: w, height: h)
+        let display = quad.map { Point(x: $0.x + 0.5, y: $0.y + 0.5) }
+        let values: [(String, Double)] = [
+            ("sides_on_frame", Double(onFrame.count) / 4), ("area_fraction", min(1, quad.area / (w * h))),
+            ("log_aspect", aspect), ("angle_deviation", worstAngle / (.pi / 2)), ("opposite_mismatch", mismatch),
+            ("frame_margin", max(0, margin) / Double(max(width, height))), ("centre_offset", min(1, offset)),
+            ("scan_rectangle", FrameChecks.isScanRectangle(display) ? 1 : 0), ("flat_frame", flatFrame ? 1 : 0),
+            ("from_frame", isWholeFrame ? 1 : 0)
+        ]
+        for (name, value) in values { features[names.firstIndex(of: name)!] = value }
         return features
     }
 

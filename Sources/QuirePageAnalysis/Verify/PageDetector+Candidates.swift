@@ -4,13 +4,21 @@
 /// whole frame, all scored by one fitted model instead of one more rule.
 
 /// What the rules' line search leaves behind, for the candidates: the working copy with its
-/// gradient, its strongest lines and the best quads made of them.
+/// gradient, its strongest lines and the best quads made of them, and what the rules derived from
+/// the best quad (so the candidates do not search for them again).
 struct DetectionFront {
     var work: WorkImage
     var lines: [PageDetector.Line]
     var candidates: [QuadCandidate]
     /// Detection-copy pixels per working-copy pixel.
     var scale: Double
+    /// The sheet around the best quad (`paperAround`) and that moved past a fold
+    /// (`checkedForLinesAcross`), as the rules found them.
+    var sheet: QuadCandidate? = nil
+    var checked: QuadCandidate? = nil
+    /// The band running off the frame (`frameBand`) when the rules looked for it: `.some(nil)`
+    /// when they found none.
+    var band: QuadCandidate?? = nil
 }
 
 /// One candidate for the page: who proposed it, its quad (detection-copy pixel centres) and its
@@ -48,31 +56,41 @@ extension PageDetector {
     package func decide(pixels: [UInt8], width: Int, height: Int, bands: Int)
         -> (detection: PageDetection, insideBrighter: Bool)
     {
+        let traced = decideTraced(pixels: pixels, width: width, height: height, bands: bands)
+        return (traced.detection, traced.insideBrighter)
+    }
+
+    /// `decide`, with the quads whose full features it measured (each once: the rules' quad, then
+    /// the agreement check's few), for the tests.
+    func decideTraced(pixels: [UInt8], width: Int, height: Int, bands: Int)
+        -> (detection: PageDetection, insideBrighter: Bool, measured: [Quad])
+    {
         var front: DetectionFront? = nil
         let rules = detectCore(pixels: pixels, width: width, height: height, bands: bands, front: &front)
         if let verifier {
-            return verified(
+            let chosen = verified(
                 by: verifier, rules: rules, front: front, pixels: pixels, width: width, height: height, bands: bands)
+            return (chosen.0, chosen.1, [])
         }
-        guard let p = rulesProbability(rules, front: front, pixels: pixels, width: width, height: height, bands: bands)
-        else { return rules }
-        let confidence = agreedConfidence(
-            p, rules: rules, front: front, pixels: pixels, width: width, height: height, bands: bands)
-        return (PageDetection(quad: rules.0.quad, confidence: confidence), rules.1)
-    }
-
-    /// The rules' quad's probability `p`, capped unless the verifier's own most probable quad
-    /// agrees with it (`PageVerifier.agreed`). Every candidate is measured only when `p` would
-    /// report the quad sure, so the cost is paid for would-be sure quads alone.
-    func agreedConfidence(
-        _ p: Double, rules: (PageDetection, Bool), front: DetectionFront?, pixels: [UInt8], width: Int, height: Int,
-        bands: Int
-    ) -> Double {
-        guard p >= PageVerifier.minimumProbability, let quad = rules.0.quad?.readingOrdered() else { return p }
-        let list = candidates(rules: rules, front: front, pixels: pixels, width: width, height: height, bands: bands)
-        return PageVerifier.fitted.agreed(
+        guard let quad = rules.0.quad?.readingOrdered(), quad.isConvex, quad.area > 0 else {
+            return (rules.0, rules.1, [])
+        }
+        let context = CandidateContext(front: front, pixels: pixels, width: width, height: height, bands: bands)
+        let own = measured(
+            [(.rules, quad, rules.1)], front: front, context: context, pixels: pixels, width: width, height: height,
+            bands: bands)[0]
+        let p = PageVerifier.fitted.probability(own.features)
+        guard p >= PageVerifier.minimumProbability else {
+            return (PageDetection(quad: rules.0.quad, confidence: p), rules.1, [quad])
+        }
+        let others = agreementCandidates(
+            rules: rules, own: own, front: front, context: context, pixels: pixels, width: width, height: height,
+            bands: bands)
+        let list = [own] + others
+        let confidence = PageVerifier.fitted.agreed(
             p, features: list.map(\.features), iouWithRules: list.map { $0.quad.intersectionOverUnion(with: quad) },
-            isWholeFrame: list.map { $0.generator == .wholeFrame })
+            isWholeFrame: list.map { _ in false })
+        return (PageDetection(quad: rules.0.quad, confidence: confidence), rules.1, list.map(\.quad))
     }
 
     /// The verifier's decision: the candidate it scores highest, unless that is the whole frame or
@@ -94,128 +112,161 @@ extension PageDetector {
     func candidates(
         rules: (PageDetection, Bool), front: DetectionFront?, pixels: [UInt8], width: Int, height: Int, bands: Int
     ) -> [ScoredCandidate] {
-        var proposed: [(CandidateGenerator, Quad, Bool)] = []
-        if let quad = rules.0.quad { proposed.append((.rules, quad, rules.1)) }
+        let context = CandidateContext(front: front, pixels: pixels, width: width, height: height, bands: bands)
         let long = Double(max(width, height))
+        var kept: [(CandidateGenerator, Quad, Bool)] = []
+        for offer in proposals(
+            rules: rules, front: front, context: context, pixels: pixels, width: width, height: height, bands: bands)
+        {
+            let q = refined(offer, front: front, pixels: pixels, width: width, height: height, bands: bands)
+            guard q.isConvex, q.area > 0 else { continue }
+            let same = kept.contains {
+                $0.1.worstCornerDistance(to: q.readingOrdered()) <= Self.sameCandidateDistance * long
+            }
+            if !same { kept.append((offer.generator, q.readingOrdered(), offer.insideBrighter)) }
+        }
+        return measured(
+            kept, front: front, context: context, pixels: pixels, width: width, height: height, bands: bands)
+    }
+
+    /// Every generator's candidates as proposed, before they are refined on the copy, in the order
+    /// in which a duplicate defers to the one before it.
+    func proposals(
+        rules: (PageDetection, Bool), front: DetectionFront?, context: CandidateContext, pixels: [UInt8], width: Int,
+        height: Int, bands: Int
+    ) -> [Proposal] {
+        var proposed: [Proposal] = []
+        if let quad = rules.0.quad { proposed.append(Proposal(generator: .rules, quad: quad, insideBrighter: rules.1)) }
         if let front, let first = front.candidates.first {
             let scale = front.scale
-            func quad(_ c: QuadCandidate) -> Quad? {
-                guard let corners = Self.corners(of: c.lines.map { Self.fullScale($0, scale: scale) }) else {
-                    return nil
-                }
-                let q = Self.quad(corners)
-                guard q.isFinite, q.isConvex else { return nil }
-                // Refined as the rules refine their winner, so each candidate is what it would give.
-                let refined = Self.refine(
-                    q.map { Point(x: $0.x + 0.5, y: $0.y + 0.5) }, pixels: pixels, width: width, height: height,
-                    bands: bands, insideBrighter: c.insideBrighter, searchRadius: scale * 2 + 2)
-                return refined.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) }
-            }
             func add(_ generator: CandidateGenerator, _ c: QuadCandidate) {
-                if let q = quad(c) { proposed.append((generator, q, c.insideBrighter)) }
+                guard let corners = Self.corners(of: c.lines.map { Self.fullScale($0, scale: scale) }) else { return }
+                let q = Self.quad(corners)
+                guard q.isFinite, q.isConvex else { return }
+                // Refined as the rules refine their winner, so each candidate is what it would give.
+                proposed.append(Proposal(generator: generator, quad: q, insideBrighter: c.insideBrighter, refine: true))
             }
-            let sheet = pixels.withUnsafeBufferPointer {
-                paperAround(
-                    first, candidates: front.candidates, pixels: $0, width: width, height: height, bands: bands,
-                    scale: scale)
-            }
+            let sheet =
+                front.sheet
+                ?? pixels.withUnsafeBufferPointer {
+                    paperAround(
+                        first, candidates: front.candidates, pixels: $0, width: width, height: height, bands: bands,
+                        scale: scale)
+                }
             if sheet.lines != first.lines { add(.paperRegion, sheet) }
-            let checked = Self.checkedForLinesAcross(
-                sheet, on: front.work, candidates: front.candidates, fullWidth: width, fullHeight: height,
-                scale: scale, minConfidence: minConfidence)
+            let checked =
+                front.checked
+                ?? Self.checkedForLinesAcross(
+                    sheet, on: front.work, candidates: front.candidates, fullWidth: width, fullHeight: height,
+                    scale: scale, minConfidence: minConfidence)
             if checked.lines != sheet.lines { add(.folds, checked) }
-            if let band = pixels.withUnsafeBufferPointer({
-                frameBand(
-                    lines: front.lines, on: front.work, pixels: $0, width: width, height: height, bands: bands,
-                    scale: scale)
-            }) {
-                add(.frameBand, band)
+            let band =
+                front.band
+                ?? pixels.withUnsafeBufferPointer {
+                    frameBand(
+                        lines: front.lines, on: front.work, pixels: $0, width: width, height: height, bands: bands,
+                        scale: scale)
+                }
+            if let band { add(.frameBand, band) }
+            for q in Self.frameSideQuads(front: front, width: width, height: height) {
+                proposed.append(Proposal(generator: .frameSides, quad: q, insideBrighter: true, refine: true))
             }
             for c in front.candidates.prefix(Self.verifierEdgeCandidates) { add(.edgeLines, c) }
-            let lines = front.lines.map { Self.fullScale($0, scale: scale) }
             if let r = rules.0.quad?.readingOrdered(),
                 let glass = Self.glassEdge(
-                    of: r, lines: lines, work: front.work, scale: scale, width: width, height: height),
+                    of: r, lines: context.lines, work: front.work, scale: scale, width: width, height: height),
                 glass.support >= Self.glassSupport
             {
-                proposed.append((.glassEdge, glass.quad, rules.1))
+                proposed.append(Proposal(generator: .glassEdge, quad: glass.quad, insideBrighter: rules.1))
             }
         }
-        if let region = pixels.withUnsafeBufferPointer({
-            PaperRegion.quad(pixels: $0, width: width, height: height, bands: bands)
-        }) {
-            let refined = Self.refine(
-                region.map { Point(x: $0.x + 0.5, y: $0.y + 0.5) }, pixels: pixels, width: width, height: height,
-                bands: bands, insideBrighter: true, searchRadius: (front?.scale ?? 1) * 2 + 2)
-            proposed.append((.brightRegion, refined.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) }, true))
+        if let region = context.region {
+            proposed.append(Proposal(generator: .brightRegion, quad: region, insideBrighter: true, refine: true))
         }
         let frame = Quad(rect: Rect(x: -0.5, y: -0.5, width: Double(width), height: Double(height)))
-        proposed.append((.wholeFrame, frame, true))
-        var kept: [(CandidateGenerator, Quad, Bool)] = []
-        for p in proposed where p.1.isConvex && p.1.area > 0 {
-            let same = kept.contains {
-                $0.1.worstCornerDistance(to: p.1.readingOrdered()) <= Self.sameCandidateDistance * long
-            }
-            if !same { kept.append((p.0, p.1.readingOrdered(), p.2)) }
-        }
-        return measured(kept, front: front, pixels: pixels, width: width, height: height, bands: bands)
+        proposed.append(Proposal(generator: .wholeFrame, quad: frame, insideBrighter: true))
+        return proposed
+    }
+
+    /// A proposal's quad refined on the copy (the search radius the rules use), or as proposed.
+    func refined(
+        _ offer: Proposal, front: DetectionFront?, pixels: [UInt8], width: Int, height: Int, bands: Int
+    ) -> Quad {
+        guard offer.refine else { return offer.quad }
+        let refined = Self.refine(
+            offer.quad.map { Point(x: $0.x + 0.5, y: $0.y + 0.5) }, pixels: pixels, width: width, height: height,
+            bands: bands, insideBrighter: offer.insideBrighter, searchRadius: (front?.scale ?? 1) * 2 + 2)
+        return refined.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) }
     }
 
     /// The features of `kept` (generator, quad, inside brighter), each measured on its own (its
     /// line score against the best line quad's as found, the paper beyond its own sides), so
-    /// that the rules' candidate alone (`rulesProbability`) gets the same features as in the
-    /// full table.
+    /// that the rules' candidate alone gets the same features as in the full table.
     func measured(
-        _ kept: [(CandidateGenerator, Quad, Bool)], front: DetectionFront?, pixels: [UInt8],
-        width: Int, height: Int, bands: Int
+        _ kept: [(CandidateGenerator, Quad, Bool)], front: DetectionFront?, context: CandidateContext,
+        pixels: [UInt8], width: Int, height: Int, bands: Int
     ) -> [ScoredCandidate] {
-        let flat = FrameChecks.hasFlatFrame(pixels: pixels, width: width, height: height, bands: bands)
         let scale = front?.scale ?? 1
-        let bestLines = front?.candidates.first.flatMap {
-            Self.corners(of: $0.lines.map { Self.fullScale($0, scale: scale) })
-        }
-        .map(Self.quad)
-        let bestScore =
-            bestLines.flatMap { q in
-                q.isFinite && q.isConvex ? front?.work.lineScore(q, scale: scale, width: width, height: height) : nil
-            } ?? 0
         var features = pixels.withUnsafeBufferPointer { px in
-            let grid = PaperGrid(pixels: px, width: width, height: height, bands: bands)
-            return kept.map { c in
+            kept.map { c in
                 let score = front?.work.lineScore(c.1, scale: scale, width: width, height: height) ?? 0
                 return CandidateFeatures.measure(
-                    c.1, generator: c.0, lineScoreShare: bestScore > 0 ? min(1, score / bestScore) : 0, pixels: px,
-                    width: width, height: height, bands: bands, work: front?.work, scale: scale, flatFrame: flat,
-                    grid: grid)
+                    c.1, generator: c.0,
+                    lineScoreShare: context.bestScore > 0 ? min(1, score / context.bestScore) : 0, pixels: px,
+                    width: width, height: height, bands: bands, work: front?.work, scale: scale,
+                    flatFrame: context.flatFrame, grid: context.grid)
             }
         }
-        let region = pixels.withUnsafeBufferPointer {
-            PaperRegion.quad(pixels: $0, width: width, height: height, bands: bands)
-        }
-        let lines = front?.lines.map { Self.fullScale($0, scale: scale) } ?? []
         for i in kept.indices {
             if let front, kept[i].0 != .wholeFrame {
                 features[i][CandidateFeatures.glassColumn] =
                     Self.glassEdge(
-                        of: kept[i].1, lines: lines, work: front.work, scale: scale, width: width, height: height)?
+                        of: kept[i].1, lines: context.lines, work: front.work, scale: scale, width: width,
+                        height: height)?
                     .support ?? 0
             }
-            features[i][CandidateFeatures.regionColumn] = region.map { kept[i].1.intersectionOverUnion(with: $0) } ?? 0
+            features[i][CandidateFeatures.regionColumn] =
+                context.region.map { kept[i].1.intersectionOverUnion(with: $0) } ?? 0
         }
         return kept.indices.map {
             ScoredCandidate(generator: kept[$0].0, quad: kept[$0].1, features: features[$0], insideBrighter: kept[$0].2)
         }
     }
+}
 
-    /// The fitted verifier's probability that the rules' quad is the page: the confidence
-    /// reported for it (issue 36: a confident wrong page is the worst outcome). Only the rules'
-    /// candidate is measured, so this costs a few milliseconds, not the verifier's full choice.
-    func rulesProbability(
-        _ rules: (PageDetection, Bool), front: DetectionFront?, pixels: [UInt8], width: Int, height: Int, bands: Int
-    ) -> Double? {
-        guard let quad = rules.0.quad?.readingOrdered(), quad.isConvex, quad.area > 0 else { return nil }
-        let list = measured(
-            [(.rules, quad, rules.1)], front: front, pixels: pixels, width: width, height: height, bands: bands)
-        return list.first.map { PageVerifier.fitted.probability($0.features) }
+/// One generator's proposal for the page before it is refined on the copy: its quad (copy pixel
+/// centres), which side is brighter, and whether it is refined (line quads and the paper region
+/// are; the rules' quad already was, the glass side lies on a detected line, the frame is fixed).
+struct Proposal {
+    var generator: CandidateGenerator
+    var quad: Quad
+    var insideBrighter: Bool
+    var refine = false
+}
+
+/// What the features of every candidate of one photo share, computed once a photo (the agreement
+/// check once made each of them three times): whether the frame is flat, the paper grid and its
+/// region's quad, the best line quad's score, and the detected lines in copy pixels.
+struct CandidateContext {
+    var flatFrame: Bool
+    var grid: PaperGrid?
+    var region: Quad?
+    var bestScore: Double
+    var lines: [PageDetector.Line]
+
+    init(front: DetectionFront?, pixels: [UInt8], width: Int, height: Int, bands: Int) {
+        flatFrame = FrameChecks.hasFlatFrame(pixels: pixels, width: width, height: height, bands: bands)
+        let scale = front?.scale ?? 1
+        let best = front?.candidates.first.flatMap {
+            PageDetector.corners(of: $0.lines.map { PageDetector.fullScale($0, scale: scale) })
+        }
+        .map(PageDetector.quad)
+        bestScore =
+            best.flatMap { q in
+                q.isFinite && q.isConvex ? front?.work.lineScore(q, scale: scale, width: width, height: height) : nil
+            } ?? 0
+        grid = pixels.withUnsafeBufferPointer { PaperGrid(pixels: $0, width: width, height: height, bands: bands) }
+        region = grid.flatMap(PaperRegion.quad(grid:))
+        lines = front?.lines.map { PageDetector.fullScale($0, scale: scale) } ?? []
     }
 }

@@ -52,6 +52,16 @@ public struct PageVerifier: Sendable, Equatable {
         return z
     }
 
+    /// The model's log-odds from the features in `columns` alone, every other feature at its
+    /// training mean (so it adds nothing): a ranking of candidates before they are measured.
+    public func partialLogOdds(_ features: [Double], columns: [Int]) -> Double {
+        var z = weights[0]
+        for i in columns where i < min(features.count, weights.count - 1) {
+            z += weights[i + 1] * (features[i] - means[i]) / scales[i]
+        }
+        return z
+    }
+
     /// The calibrated probability that a candidate with these features is the page, at most
     /// `printedMatterCap` for one lying on printed paper that continues beyond it.
     public func probability(_ features: [Double]) -> Double {

@@ -23,7 +23,11 @@ enum PaperRegion {
     /// The region's largest inscribed quad in copy pixel centres, reading order; nil when no
     /// region of a plausible size stands out.
     static func quad(pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bands: Int) -> Quad? {
-        guard let grid = PaperGrid(pixels: pixels, width: width, height: height, bands: bands) else { return nil }
+        PaperGrid(pixels: pixels, width: width, height: height, bands: bands).flatMap(quad(grid:))
+    }
+
+    /// The same on a grid already made (the candidates' features read the same grid).
+    static func quad(grid: PaperGrid) -> Quad? {
         let (gw, gh, step) = (grid.width, grid.height, grid.step)
         let paper = grid.level.indices.map { Int(grid.level[$0]) > grid.threshold && !grid.saturated[$0] }
         guard let region = largestComponent(paper, width: gw, height: gh) else { return nil }
