@@ -48,10 +48,24 @@ static int spixKeeps(PIX *pix) {
     return pixGetSpp(pix) == (depth == 32 ? 3 : 1);
 }
 
+/// Sets the alpha byte of every pixel of a 32-bit spix to 0, as a PNG round trip of a 3-sample
+/// pix does (it writes red, green and blue; the byte read back is 0). Tesseract's colour line
+/// images carry other values there, and its scaling reads them: left as they were, the words
+/// of colour photos came out different.
+static void clearAlpha(l_uint8 *data, size_t size) {
+    // spix: "spix", w, h, d, wpl, ncolors (0 at 32 bits), raster size, raster (28 bytes before it).
+    const size_t header = 28;
+    if (size < header) return;
+    l_uint32 *words = (l_uint32 *) (data + header);
+    for (size_t i = 0; i < (size - header) / 4; i++) words[i] &= ~(l_uint32) 0xff;
+}
+
 l_ok pixWriteMem(l_uint8 **pdata, size_t *psize, PIX *pix, l_int32 format) {
     if (rawLineImages && format == IFF_PNG && spixKeeps(pix)) {
         atomic_fetch_add(&rawLineImageCount, 1);
-        return pixWriteMemSpix(pdata, psize, pix);
+        l_ok failed = pixWriteMemSpix(pdata, psize, pix);
+        if (!failed && pixGetDepth(pix) == 32) clearAlpha(*pdata, *psize);
+        return failed;
     }
     PixWriteMem write = leptonicaWriteMem();
     return write == NULL ? 1 : write(pdata, psize, pix, format);

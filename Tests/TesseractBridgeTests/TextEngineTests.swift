@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TesseractBridge
+import QuireTestSupport
 import VipsBridge
 
 /// The in-process engine reads words rendered in the test (libvips's Pango `text`) at the place
@@ -94,6 +95,24 @@ import VipsBridge
             #expect(Self.words(inHOCR: png.hocrPage).count >= 16, "read: \(png.text)")
             #expect(raw.hocrPage == png.hocrPage, "bands \(image.bands)")
             #expect(raw.text == png.text)
+        }
+    }
+
+    /// The same on colour photos as they are (not straightened: skewed lines, whose line images
+    /// carry alpha bytes that the PNG round trip sets to 0 and Tesseract's scaling reads).
+    @Test func lineImagesKeptRawReadTheSameWordsOnPhotos() throws {
+        guard let models = Self.models, models.installed.contains("eng") else { return }
+        let engine = try TextEngine(models: models, languages: "eng")
+        for name in ["docres_letter.jpg", "dynamsoft_about_page.jpg"] {
+            let path = TestSupport.repoRoot.appendingPathComponent("Tools/accuracy/real-photos/" + name).path
+            let photo = try VIPSImage.load(file: path)
+            try #require(photo.bands == 3)
+            let image = try #require(
+                TextImage(pixels: try photo.pixelBytes(), width: photo.width, height: photo.height, bands: 3))
+            let png = try engine.read(image, lineImages: .png)
+            let raw = try engine.read(image, lineImages: .raw)
+            #expect(Self.words(inHOCR: png.hocrPage).count >= 20, "\(name) read: \(png.text)")
+            #expect(raw.hocrPage == png.hocrPage, "\(name)")
         }
     }
 
