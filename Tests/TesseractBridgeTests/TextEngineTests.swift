@@ -98,8 +98,9 @@ import VipsBridge
         }
     }
 
-    /// The same on colour photos as they are (not straightened: skewed lines, whose line images
-    /// carry alpha bytes that the PNG round trip sets to 0 and Tesseract's scaling reads).
+    /// The same on two colour photos as they are. Known gap: these do not catch the alpha byte
+    /// left in 32-bit line images (the test passes with it kept); straightened photos written by
+    /// `quire process` did (docs/benchmarks.md, 2026-11-27).
     @Test func lineImagesKeptRawReadTheSameWordsOnPhotos() throws {
         guard let models = Self.models, models.installed.contains("eng") else { return }
         let engine = try TextEngine(models: models, languages: "eng")
