@@ -57,13 +57,20 @@ public final class TextEngine: @unchecked Sendable {
     /// - Parameters:
     ///   - name: the image name Tesseract writes in the hOCR page's `title`.
     ///   - writer: what writes the hOCR and the text (the same bytes either way).
+    ///   - lineImages: how Tesseract keeps each line's image before reading it (the same words
+    ///     either way).
     /// - Throws: `TextEngineError` when recognition fails.
-    public func read(_ image: TextImage, name: String? = nil, writer: TextWriter = .onePass) throws -> TextReading {
+    public func read(
+        _ image: TextImage, name: String? = nil, writer: TextWriter = .onePass, lineImages: LineImages = .raw
+    ) throws -> TextReading {
         defer { TessBaseAPIClear(api) }
         TessBaseAPISetPageSegMode(api, PSM_AUTO)
         set(image)
         if let name { TessBaseAPISetInputName(api, name) }
-        guard TessBaseAPIRecognize(api, nil) == 0 else {
+        ctess_raw_line_images(lineImages == .raw ? 1 : 0)
+        let recognised = TessBaseAPIRecognize(api, nil)
+        ctess_raw_line_images(0)
+        guard recognised == 0 else {
             throw TextEngineError(languages: languages, reason: "recognition failed")
         }
         let written = (writer == .onePass ? onePass(width: image.width, height: image.height) : nil) ?? tesseractsOwn()
@@ -147,6 +154,20 @@ public enum TextWriter: Sendable {
     case onePass
     /// Tesseract's `GetHOCRText` and `GetUTF8Text`.
     case tesseract
+}
+
+/// How Tesseract keeps the image of each text line between cutting it out of the page and
+/// reading it. Both give the LSTM the same pixels, so the same words.
+public enum LineImages: Sendable {
+    /// Uncompressed (leptonica's own serialisation, `ctess_raw_line_images`): Tesseract's PNG
+    /// round trip cost 6.9 % of an OCR run's CPU on deskew-3 (docs/benchmarks.md).
+    case raw
+    /// PNG, as Tesseract does by itself (kept to check that the words are the same).
+    case png
+
+    /// How many line images this process has kept `.raw` (for tests: it stays 0 if the shortcut
+    /// is not in the executable's dynamic symbols and Tesseract calls leptonica directly).
+    public static var rawCount: Int { ctess_raw_line_image_count() }
 }
 
 /// 8-bit pixels in memory for Tesseract: grey (1 band) or RGB (3), rows packed.

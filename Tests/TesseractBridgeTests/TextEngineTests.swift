@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TesseractBridge
+import QuireTestSupport
 import VipsBridge
 
 /// The in-process engine reads words rendered in the test (libvips's Pango `text`) at the place
@@ -67,6 +68,53 @@ import VipsBridge
         #expect(words.first?.x0 ?? 0 < boxes[0].x + 20, "the first word starts where the line was drawn")
         // The engine is reused: a second page on the same engine reads as the first.
         #expect(try engine.read(image).text == reading.text)
+    }
+
+    /// Line images kept uncompressed give the LSTM the pixels the PNG round trip gives: the
+    /// hOCR (words, boxes, confidences) byte for byte the same, on a grey page and on a colour
+    /// one (32-bit line images), and the shortcut is taken (the count stays put when the
+    /// executable's `pixWriteMem` is not the one Tesseract calls).
+    @Test func lineImagesKeptRawReadTheSameWords() throws {
+        guard let models = Self.models, models.installed.contains("eng") else { return }
+        let lines = [
+            ("Quire reads searchable pages", 150, 120), ("Invoice number 48213, due 2026-11-30", 150, 420),
+            ("the quick brown fox jumps over the lazy dog", 300, 700)
+        ]
+        let (grey, _) = try Self.page(width: 2200, height: 1000, lines: lines)
+        // The same page in colour: blue-grey ink on cream paper, three bands.
+        var colourPixels: [UInt8] = []
+        colourPixels.reserveCapacity(grey.pixels.count * 3)
+        for g in grey.pixels { colourPixels += [g, UInt8(Int(g) * 245 / 255), UInt8(Int(g) * 220 / 255 + 30)] }
+        let colour = try #require(TextImage(pixels: colourPixels, width: grey.width, height: grey.height, bands: 3))
+        let engine = try TextEngine(models: models, languages: "eng")
+        for image in [grey, colour] {
+            let png = try engine.read(image, lineImages: .png)
+            let before = LineImages.rawCount
+            let raw = try engine.read(image, lineImages: .raw)
+            #expect(LineImages.rawCount > before, "no line image was kept raw (bands \(image.bands))")
+            #expect(Self.words(inHOCR: png.hocrPage).count >= 16, "read: \(png.text)")
+            #expect(raw.hocrPage == png.hocrPage, "bands \(image.bands)")
+            #expect(raw.text == png.text)
+        }
+    }
+
+    /// The same on two colour photos as they are. Known gap: these do not catch the alpha byte
+    /// left in 32-bit line images (the test passes with it kept); straightened photos written by
+    /// `quire process` did (docs/benchmarks.md, 2026-11-27).
+    @Test func lineImagesKeptRawReadTheSameWordsOnPhotos() throws {
+        guard let models = Self.models, models.installed.contains("eng") else { return }
+        let engine = try TextEngine(models: models, languages: "eng")
+        for name in ["docres_letter.jpg", "dynamsoft_about_page.jpg"] {
+            let path = TestSupport.repoRoot.appendingPathComponent("Tools/accuracy/real-photos/" + name).path
+            let photo = try VIPSImage.load(file: path)
+            try #require(photo.bands == 3)
+            let image = try #require(
+                TextImage(pixels: try photo.pixelBytes(), width: photo.width, height: photo.height, bands: 3))
+            let png = try engine.read(image, lineImages: .png)
+            let raw = try engine.read(image, lineImages: .raw)
+            #expect(Self.words(inHOCR: png.hocrPage).count >= 5, "\(name) read: \(png.text)")
+            #expect(raw.hocrPage == png.hocrPage, "\(name)")
+        }
     }
 
     @Test func theHOCRDocumentIsTesseractsOwn() throws {

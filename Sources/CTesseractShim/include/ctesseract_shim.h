@@ -1,7 +1,8 @@
 #ifndef QUIRE_CTESSERACT_SHIM_H
 #define QUIRE_CTESSERACT_SHIM_H
 /* What Tesseract's C API cannot do without repeating work: the hOCR and the plain text of a
-   recognised page in one pass over its words. Only TesseractBridge imports this. */
+   recognised page in one pass over its words, and line images kept without a PNG round trip.
+   Only TesseractBridge imports this. */
 #include <tesseract/capi.h>
 
 #ifdef __cplusplus
@@ -28,6 +29,14 @@ enum {
    `width` and `height`: the image's size as given to TessBaseAPISetImage (the page's bbox).
    On CTESS_WRITTEN, `*hocr` and `*text` are malloc'd strings for the caller to free. */
 int ctess_page_text(TessBaseAPI *api, int width, int height, char **hocr, char **text);
+
+/* Tesseract keeps each text line's image PNG-compressed between cutting it out and reading it
+   (ImageData::SetPixInternal), deflate and inflate that change no pixel (line_images.c). With
+   `on`, the calling thread's line images are kept uncompressed instead, until called with 0. */
+void ctess_raw_line_images(int on);
+
+/* How many line images have been kept uncompressed in this process (for tests). */
+long ctess_raw_line_image_count(void);
 
 #ifdef __cplusplus
 }
