@@ -138,7 +138,7 @@ struct PageCorrector: Sendable {
     /// it fills the frame, else deskewed and trimmed to its page (the detector's outline helping
     /// where the lid cannot be told from the page by colour). Which way up a scan is is asked of
     /// this image, by `quire process` and `quire detect` alike, so the two cannot disagree.
-    static func straightenedScan(_ upright: VIPSImage, as analysis: PageAnalysis, copy: DetectionCopy? = nil) throws
+    static func straightenedScan(_ upright: VIPSImage, as analysis: PageAnalysis, copy: DetectionCopy?) throws
         -> (
             image: VIPSImage, crop: Rect?
         )

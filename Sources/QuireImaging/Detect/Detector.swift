@@ -125,7 +125,10 @@ public enum Detector {
                 ).autorotated()
             let scan = analysis.kind == .scan
             // Asked of the very image `quire process` asks about: the scan as it is written.
-            let asked = scan ? try PageCorrector.straightenedScan(upright, as: analysis).image : upright
+            // The trim reuses the detection copy as `quire process` does, when it is the same copy
+            // (averaged from the full decode); a shrink-on-load copy's pixels differ from it.
+            let trimCopy = decoded == nil ? nil : copy
+            let asked = scan ? try PageCorrector.straightenedScan(upright, as: analysis, copy: trimCopy).image : upright
             if let guess = try? orientation.guess(asked) {
                 rotationConfidence = guess.confidence
                 if OrientationPolicy.turns(guess) {
