@@ -126,35 +126,54 @@ public struct ContentHash: Sendable {
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
 
-    /// The read size of `ofFile`: below the 1 MiB mmap threshold the batch fixes
-    /// (`VIPSRuntime.defaultMmapThreshold`), so the buffer is reused from the heap, warm, where a
+    /// The read size of `FileReader`: below the 1 MiB mmap threshold the batch fixes
+    /// (`VIPSRuntime.defaultMmapThreshold`), so the buffer stays in the heap, warm, where a
     /// 1 MiB one was a fresh mapping per file whose pages all faulted in and were zeroed.
     public static let readChunkBytes = 256 << 10
 
-    /// Hashes a whole file, reading it in `readChunkBytes` chunks (memory stays flat for any size).
-    ///
-    /// Plain `read(2)` into one buffer: `FileHandle.read(upToCount:)` reads 4 KiB a call on
-    /// Linux, hundreds of system calls for one capture where this makes a few.
+    /// Hashes a whole file with a read buffer of its own; for many files use one `FileReader`.
     /// - Throws: when the file cannot be opened or read.
     public static func ofFile(atPath path: String) throws -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
-        }
-        defer { close(fd) }
-        var hash = ContentHash()
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: readChunkBytes, alignment: 64)
-        defer { chunk.deallocate() }
-        while true {
-            let n = read(fd, chunk.baseAddress, chunk.count)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path])
+        try FileReader().hash(atPath: path)
+    }
+
+    /// Hashes files through one `readChunkBytes` buffer, kept for all of them.
+    ///
+    /// One buffer per file fragmented the heap: a heap-sized buffer freed after each file had
+    /// the batch's small, long-lived allocations carved from its hole, so the next file's buffer
+    /// came from fresh heap; planning 1000 files left 170-360 MB of freed memory that glibc
+    /// could not return (docs/benchmarks.md, planning memory). Not thread-safe: one per thread.
+    public final class FileReader {
+        private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: readChunkBytes, alignment: 64)
+
+        /// A reader with its buffer allocated once.
+        public init() {}
+
+        deinit { chunk.deallocate() }
+
+        /// Hashes a whole file, reading it in `readChunkBytes` chunks (memory stays flat for any size).
+        ///
+        /// Plain `read(2)`: `FileHandle.read(upToCount:)` reads 4 KiB a call on Linux, hundreds
+        /// of system calls for one capture where this makes a few.
+        /// - Throws: when the file cannot be opened or read.
+        public func hash(atPath path: String) throws -> String {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
             }
-            if n == 0 { break }
-            hash.update(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+            defer { close(fd) }
+            var hash = ContentHash()
+            while true {
+                let n = read(fd, chunk.baseAddress, chunk.count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw CocoaError(.fileReadUnknown, userInfo: [NSFilePathErrorKey: path])
+                }
+                if n == 0 { break }
+                hash.update(UnsafeRawBufferPointer(rebasing: chunk[0..<n]))
+            }
+            return hash.hexDigest()
         }
-        return hash.hexDigest()
     }
 
     /// Hashes a string (UTF-8).

@@ -5,18 +5,30 @@ import Synchronization
 /// done with one, so at most `workers` items are in flight (and in memory) at once.
 enum ParallelWork {
     static func forEach(count: Int, workers: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        forEach(count: count, workers: workers, state: {}) { _, index in body(index) }
+    }
+
+    /// `forEach` with one `State` per worker thread, made on that thread before its first item
+    /// and passed to every item it takes: per-item scratch (a read buffer) is allocated
+    /// `workers` times, not `count` times, so it cannot fragment the heap item after item.
+    static func forEach<State>(
+        count: Int, workers: Int, state makeState: @escaping @Sendable () -> State,
+        _ body: @escaping @Sendable (State, Int) -> Void
+    ) {
         guard count > 0 else { return }
         let next = Counter()
         let threads = max(1, min(workers, count))
         if threads == 1 {
-            for index in 0..<count { body(index) }
+            let state = makeState()
+            for index in 0..<count { body(state, index) }
             return
         }
         let group = DispatchGroup()
         for _ in 0..<threads {
             group.enter()
             let thread = Thread {
-                while let index = next.take(below: count) { body(index) }
+                let state = makeState()
+                while let index = next.take(below: count) { body(state, index) }
                 group.leave()
             }
             thread.stackSize = 8 << 20
@@ -27,8 +39,18 @@ enum ParallelWork {
 
     /// `forEach` collecting one result per item, in item order.
     static func map<T: Sendable>(count: Int, workers: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+        map(count: count, workers: workers, state: {}) { _, index in body(index) }
+    }
+
+    /// `forEach(state:)` collecting one result per item, in item order.
+    static func map<State, T: Sendable>(
+        count: Int, workers: Int, state makeState: @escaping @Sendable () -> State,
+        _ body: @escaping @Sendable (State, Int) -> T
+    ) -> [T] {
         let slots = Slots<T>(count: count)
-        forEach(count: count, workers: workers) { index in slots.set(index, body(index)) }
+        forEach(count: count, workers: workers, state: makeState) { state, index in
+            slots.set(index, body(state, index))
+        }
         return slots.values.map { $0! }
     }
 }

@@ -31,7 +31,9 @@ extension Processor {
     }
 
     /// Opens one file's header (within the page time limit) and hashes its bytes.
-    static func probe(_ path: String, job: ProcessJob) -> (Result<SourceInfo, ImagingError>, String) {
+    static func probe(
+        _ path: String, job: ProcessJob, reader: ContentHash.FileReader
+    ) -> (Result<SourceInfo, ImagingError>, String) {
         let outcome = PageTimeLimit.run(seconds: job.pageTimeout) { () -> Result<SourceInfo, ImagingError> in
             do { return .success(try SourceProbe.probe(path, dpi: job.dpi)) } catch let error as ImagingError {
                 return .failure(error)
@@ -44,7 +46,7 @@ extension Processor {
         }
         guard case .success = outcome else { return (outcome, "") }
         do {
-            return (outcome, try ContentHash.ofFile(atPath: path))
+            return (outcome, try reader.hash(atPath: path))
         } catch {
             return (.failure(ImagingError(.unreadable, path: path, reason: "cannot be read")), "")
         }

@@ -80,9 +80,10 @@ public enum Processor {
         // this shard's files, each keeping its position in the whole batch (`order`).
         let chosen = job.shard.map { ShardRun.select(inputs, shard: $0) } ?? Array(inputs.indices)
         let found = chosen.map { inputs[$0] }
-        let probed = ParallelWork.map(count: found.count, workers: workers) {
-            i -> (Result<SourceInfo, ImagingError>, String) in
-            probe(found[i].path, job: job)
+        // One hash read buffer per worker, not per file (ContentHash.FileReader).
+        let probed = ParallelWork.map(count: found.count, workers: workers, state: { ContentHash.FileReader() }) {
+            reader, i -> (Result<SourceInfo, ImagingError>, String) in
+            probe(found[i].path, job: job, reader: reader)
         }
         let probes = probed.map(\.0)
         let hashes = probed.map(\.1)
