@@ -180,6 +180,9 @@ struct PageCorrector: Sendable {
         let turned = try upright.rotated(quarterTurns: guess.rotate / 90)
         let again = PageCorrector(options: options, orientation: .some(nil))
         var (image, record) = try again.correct(DecodedFrame(upright: turned), userQuad: nil)
+        // Found on the turned frame; layout.json, the review and `--corrections` read the source's.
+        record.quad = record.quad?.unturned(
+            quarterTurns: guess.rotate / 90, sourceWidth: Double(upright.width), sourceHeight: Double(upright.height))
         record.rotation = guess.rotate
         record.rotationConfidence = guess.confidence
         return ((image, record), guess.confidence)

@@ -117,6 +117,7 @@ public enum Detector {
         // The frame the analysis was made on: a page left as it is and then turned upright is
         // analysed, and its quad refined, on the turned frame, as `quire process` does.
         var analysed = decoded
+        var analysedTurns = 0  // quarter turns from the source to `analysed`
         if let orientation, !(analysis.kind == .photo && analysis.detection.quad != nil) {
             let upright =
                 try decoded?.uprightImage()
@@ -136,7 +137,7 @@ public enum Detector {
                     if !scan {
                         let turned = try DecodedFrame(upright: try upright.rotated(quarterTurns: guess.rotate / 90))
                         analysis = PageAnalyzer.analyze(turned.detectionCopy(), detector: detector)
-                        analysed = turned
+                        (analysed, analysedTurns) = (turned, guess.rotate / 90)
                     }
                 }
             }
@@ -157,7 +158,7 @@ public enum Detector {
             let corrector = PageCorrector(options: CorrectionOptions(), orientation: .some(orientation))
             let straight = try corrector.correct(frame, userQuad: quad)
             var record = straight.record
-            record.quad = quad
+            (record.quad, record.rotation) = (quad, rotation)
             let pipeline = PagePipeline()
             let preview = try pipeline.shrink(straight.image.inMemory(), inside: pipeline.renditions.previewSize)
             let upright = try corrector.turnedUpright(straight.image, preview: preview, record: record).record
@@ -165,6 +166,9 @@ public enum Detector {
                 upright.quad, upright.rotation, upright.rotationConfidence
             )
         }
+        // Found on the turned frame: reported in the source's, as `quire process` does.
+        result.quad = result.quad?.unturned(
+            quarterTurns: analysedTurns, sourceWidth: Double(width), sourceHeight: Double(height))
         return result
     }
 
