@@ -45,8 +45,7 @@ extension PageCorrector {
             var gray = [UInt8](repeating: 0, count: ow * oh)
             // One tap a block (f 1, or f 2 read every other pixel: every page up to 4000 px
             // long at `TextPresence.longSide`): the pixel itself, without the block loops and the
-            // division a pixel (perf, 2026-11-27: this copy was nearly all of the text check's
-            // 22 ms a photo, the division a third of it).
+            // division a pixel, which were most of the text check's cost (docs/benchmarks.md).
             if taps == 1 {
                 gray.withUnsafeMutableBufferPointer { g in
                     for oy in 0..<oh {

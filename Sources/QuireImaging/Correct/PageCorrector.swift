@@ -152,8 +152,8 @@ struct PageCorrector: Sendable {
     /// The upright page in memory, computed once, with the stored frame's rows handed back to
     /// the kernel when it had to be turned: the deskew reads its source whole, so a lazily turned
     /// page would be computed into a second full-size buffer while the stored frame stayed
-    /// alive beside it and the deskewed page (three full frames at once, 173 MB peak for a
-    /// sideways 12 MP scan-like capture, docs/benchmarks.md).
+    /// alive beside it and the deskewed page: three full frames at once (docs/benchmarks.md,
+    /// "Peak memory: a sideways scan-like page made upright once").
     static func uprightInMemory(_ decoded: DecodedFrame) throws -> VIPSImage {
         let upright = try decoded.uprightImage().inMemory()
         if decoded.orientation.orientation != 1 { decoded.releaseRows(0..<decoded.storedHeight) }

@@ -141,8 +141,8 @@ public struct ContentHash: Sendable {
     ///
     /// One buffer per file fragmented the heap: a heap-sized buffer freed after each file had
     /// the batch's small, long-lived allocations carved from its hole, so the next file's buffer
-    /// came from fresh heap; planning 1000 files left 170-360 MB of freed memory that glibc
-    /// could not return (docs/benchmarks.md, planning memory). Not thread-safe: one per thread.
+    /// came from fresh heap, and planning a large batch left freed memory that glibc could not
+    /// return (docs/benchmarks.md, "Planning memory"). Not thread-safe: one per thread.
     public final class FileReader {
         private let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: readChunkBytes, alignment: 64)
 
