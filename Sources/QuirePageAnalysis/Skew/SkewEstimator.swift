@@ -572,8 +572,11 @@ package enum SkewEstimator {
             if abs(angle) > searchRange - 0.5 { confidence *= 0.5 }
             // A blank page on a lid still has a sharp profile: its own top and bottom edges.
             // Without at least three separate lines (text, rules, pictures) report nothing.
-            _ = score(angle, stride: fineStride, bin: 1)
-            if lineCount(profile: bins) < 3 { confidence = min(confidence, minimumConfidence / 2) }
+            // The profile is made in its own buffer: the shared one is only ever grown, so its
+            // tail would still hold bins of an earlier, wider angle's profile.
+            var profile: [Float] = []
+            _ = self.score(angle, stride: fineStride, bin: 1, bins: &profile)
+            if lineCount(profile: profile) < 3 { confidence = min(confidence, minimumConfidence / 2) }
             if confidence < minimumConfidence { return SkewEstimate(degrees: 0, confidence: confidence) }
             return SkewEstimate(degrees: (angle * 1000).rounded() / 1000, confidence: confidence)
         }
