@@ -47,7 +47,7 @@ package enum SkewEstimator {
     /// `inkPoints` with the integral image in `Sum`s, which must hold 255 x width x height.
     /// The points are written into arrays made at their largest size (pages past the last
     /// point are never touched) rather than appended one by one (docs/benchmarks.md, "Real
-    /// scans: the scan path's own copies").
+    /// scans: where the excess over the independent floor lies").
     static func inkPoints<Sum: FixedWidthInteger>(
         gray: [UInt8], width: Int, height: Int, contrast: Int, weightCap: Float, sums: Sum.Type
     ) -> (xs: [Float], ys: [Float], weights: [Float]) {
