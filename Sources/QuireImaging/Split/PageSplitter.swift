@@ -102,6 +102,12 @@ struct PageSplitter: Sendable {
             case .perspective:
                 halfRecord.quad = record.quad.flatMap { Self.subQuad(of: $0, page: page, rect: rect) }
             case .deskew:
+                // In memory before it is read: a crop is a libvips view, and each of the
+                // half's readings (its skew copy, its trim copy, the turn) would otherwise
+                // compute it again through libvips's own shrink, where Quire's loop reads a
+                // memory image directly with the same bytes (`cvips_analysis_shrink`). The
+                // pipeline makes every written part resident anyway (`finish`).
+                half = try half.inMemory()
                 let skew = try SkewEstimate.estimate(page: half)
                 if skew.confidence >= SkewEstimator.minimumConfidence, abs(skew.degrees) >= 0.05 {
                     half = try ScanDeskew.deskewAndTrim(half, skew: skew).image

@@ -35,59 +35,86 @@ package enum SkewEstimator {
     static func inkPoints(
         gray: [UInt8], width: Int, height: Int, contrast: Int = inkContrast, weightCap: Float = .infinity
     ) -> (xs: [Float], ys: [Float], weights: [Float]) {
+        // 32-bit sums while the whole image's fit: half the integral image's memory to fault in
+        // and read (the same points either way).
+        width * height <= Int(Int32.max) / 255
+            ? inkPoints(
+                gray: gray, width: width, height: height, contrast: contrast, weightCap: weightCap, sums: Int32.self)
+            : inkPoints(
+                gray: gray, width: width, height: height, contrast: contrast, weightCap: weightCap, sums: Int.self)
+    }
+
+    /// `inkPoints` with the integral image in `Sum`s, which must hold 255 x width x height.
+    /// The points are written into arrays made at their largest size (pages past the last
+    /// point are never touched) rather than appended one by one (docs/benchmarks.md, "Real
+    /// scans: where the excess over the independent floor lies").
+    static func inkPoints<Sum: FixedWidthInteger>(
+        gray: [UInt8], width: Int, height: Int, contrast: Int, weightCap: Float, sums: Sum.Type
+    ) -> (xs: [Float], ys: [Float], weights: [Float]) {
         let radius = max(4, min(width, height) / 48)
         let stride = width + 1
-        var integral = [Int](repeating: 0, count: stride * (height + 1))
+        var integral = [Sum](repeating: 0, count: stride * (height + 1))
         gray.withUnsafeBufferPointer { g in
             integral.withUnsafeMutableBufferPointer { s in
                 for y in 0..<height {
-                    var row = 0
+                    var row: Sum = 0
                     let base = (y + 1) * stride
                     for x in 0..<width {
-                        row += Int(g[y * width + x])
+                        row += Sum(g[y * width + x])
                         s[base + x + 1] = s[base - stride + x + 1] + row
                     }
                 }
             }
         }
-        var xs: [Float] = []
-        var ys: [Float] = []
-        var weights: [Float] = []
-        weights.reserveCapacity(width * height / 16)
-        xs.reserveCapacity(width * height / 16)
-        ys.reserveCapacity(width * height / 16)
-        gray.withUnsafeBufferPointer { g in
-            integral.withUnsafeBufferPointer { s in
-                // The outermost pixels are skipped: resampling leaves them slightly off, and a
-                // straight row of them is an axis-aligned "line" that pulls the angle to 0.
-                let edge = 3
-                for y in edge..<(height - edge) {
-                    let y0 = max(0, y - radius), y1 = min(height, y + radius + 1)
-                    for x in edge..<(width - edge) {
-                        let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
-                        let area = (y1 - y0) * (x1 - x0)
-                        let sum = s[y1 * stride + x1] - s[y0 * stride + x1] - s[y1 * stride + x0] + s[y0 * stride + x0]
-                        let darkness = sum - Int(g[y * width + x]) * area
-                        if darkness > contrast * area {
+        // The outermost pixels are skipped: resampling leaves them slightly off, and a
+        // straight row of them is an axis-aligned "line" that pulls the angle to 0.
+        let edge = 3
+        let capacity = max(0, (height - 2 * edge) * (width - 2 * edge))
+        var found = 0
+        func collect(
+            _ xs: UnsafeMutableBufferPointer<Float>, _ ys: UnsafeMutableBufferPointer<Float>,
+            _ weights: UnsafeMutableBufferPointer<Float>
+        ) {
+            gray.withUnsafeBufferPointer { g in
+                integral.withUnsafeBufferPointer { s in
+                    for y in Swift.stride(from: edge, to: height - edge, by: 1) {
+                        let y0 = max(0, y - radius), y1 = min(height, y + radius + 1)
+                        let top = y0 * stride, bottom = y1 * stride
+                        for x in edge..<(width - edge) {
+                            let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
+                            let area = (y1 - y0) * (x1 - x0)
+                            let sum = Int(s[bottom + x1]) - Int(s[top + x1]) - Int(s[bottom + x0]) + Int(s[top + x0])
+                            let darkness = sum - Int(g[y * width + x]) * area
+                            guard darkness > contrast * area else { continue }
                             // A fixed sub-pixel dither (golden-ratio and silver-ratio sequences)
                             // so that the points of one pixel row (or column, for the column
                             // search) do not all land on the same bin phase at 0 degrees, where
                             // linear binning would make the score peak.
-                            let n = Double(xs.count + 1)
+                            let n = Double(found + 1)
                             // The fraction as x - trunc(x), exact and equal to fmodf(x, 1) for
                             // x >= 0, which was 40 % of this function's time.
                             let fy = Float(n * 0.6180339887), fx = Float(n * 0.4142135624)
-                            let phaseY = fy - fy.rounded(.towardZero)
-                            let phaseX = fx - fx.rounded(.towardZero)
-                            xs.append(Float(x) + phaseX - 0.5)
-                            ys.append(Float(y) + phaseY - 0.5)
+                            xs[found] = Float(x) + (fx - fx.rounded(.towardZero)) - 0.5
+                            ys[found] = Float(y) + (fy - fy.rounded(.towardZero)) - 0.5
                             // Grey-level weight keeps the sub-pixel position of anti-aliased
                             // edges, so near-zero angles are not pulled onto the pixel grid.
-                            weights.append(min(weightCap, Float(darkness) / Float(area)))
+                            weights[found] = min(weightCap, Float(darkness) / Float(area))
+                            found += 1
                         }
                     }
                 }
             }
+        }
+        var xs: [Float] = [], ys: [Float] = [], weights: [Float] = []
+        xs = [Float](unsafeUninitializedCapacity: capacity) { xb, xCount in
+            ys = [Float](unsafeUninitializedCapacity: capacity) { yb, yCount in
+                weights = [Float](unsafeUninitializedCapacity: capacity) { wb, wCount in
+                    collect(xb, yb, wb)
+                    wCount = found
+                }
+                yCount = found
+            }
+            xCount = found
         }
         return (xs, ys, weights)
     }
