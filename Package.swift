@@ -26,8 +26,9 @@ let pureTargets: [Target] = [
     .target(name: "QuirePageAnalysis", dependencies: ["QuireGeometry"], swiftSettings: testOptimized),
     // Test helpers shared by every test target (Tests/QuireTestSupport: repository root,
     // fixtures, temporary folders, seeded generators and mutators, an awaited subprocess
-    // runner). Foundation only, so the pure modules' tests never link libvips; no product.
-    .target(name: "QuireTestSupport", path: "Tests/QuireTestSupport"),
+    // runner). Foundation only, so the pure modules' tests never link libvips; no product. -O in
+    // `make test`'s build like the modules under test: its generated pages are pixel loops.
+    .target(name: "QuireTestSupport", path: "Tests/QuireTestSupport", swiftSettings: testOptimized),
     .testTarget(name: "QuireGeometryTests", dependencies: ["QuireGeometry", "QuireTestSupport"]),
     .testTarget(
         name: "QuireLayoutTests", dependencies: ["QuireLayout", "QuireGeometry", "QuireTestSupport"],
@@ -125,10 +126,11 @@ let package = Package(
                     ],
                     path: "Tools/floor"
                 ),
-                // The helpers that need images (synthesised pictures, pixel differences) over VipsBridge.
+                // The helpers that need images (synthesised pictures, pixel differences, the
+                // resampler's exact oracle) over VipsBridge; -O in `make test`'s build, as above.
                 .target(
                     name: "QuireImageTestSupport", dependencies: ["QuireTestSupport", "VipsBridge"],
-                    path: "Tests/QuireImageTestSupport"),
+                    path: "Tests/QuireImageTestSupport", swiftSettings: testOptimized),
                 .testTarget(name: "QuireSyncTests", dependencies: ["QuireSync"]),
                 .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge", "QuireImageTestSupport"]),
                 .testTarget(

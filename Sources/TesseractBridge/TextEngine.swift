@@ -63,6 +63,15 @@ public final class TextEngine: @unchecked Sendable {
     public func read(
         _ image: TextImage, name: String? = nil, writer: TextWriter = .onePass, lineImages: LineImages = .raw
     ) throws -> TextReading {
+        try readings(image, name: name, writers: [writer], lineImages: lineImages)[0]
+    }
+
+    /// `image` recognised once, then written by each of `writers` in turn: `read`'s body, and
+    /// (internal, for `@testable` tests) how OnePassWriterTests compares the two writers on one
+    /// recognition instead of recognising the page once per writer.
+    func readings(
+        _ image: TextImage, name: String?, writers: [TextWriter], lineImages: LineImages = .raw
+    ) throws -> [TextReading] {
         defer { TessBaseAPIClear(api) }
         TessBaseAPISetPageSegMode(api, PSM_AUTO)
         set(image)
@@ -73,12 +82,15 @@ public final class TextEngine: @unchecked Sendable {
         guard recognised == 0 else {
             throw TextEngineError(languages: languages, reason: "recognition failed")
         }
-        let written = (writer == .onePass ? onePass(width: image.width, height: image.height) : nil) ?? tesseractsOwn()
-        var reading = TextReading(
-            hocrPage: written.hocr, text: written.text,
-            wordConfidences: TextReading.wordConfidences(inHOCR: written.hocr))
-        reading.writer = written.writer
-        return reading
+        return writers.map { writer in
+            let written =
+                (writer == .onePass ? onePass(width: image.width, height: image.height) : nil) ?? tesseractsOwn()
+            var reading = TextReading(
+                hocrPage: written.hocr, text: written.text,
+                wordConfidences: TextReading.wordConfidences(inHOCR: written.hocr))
+            reading.writer = written.writer
+            return reading
+        }
     }
 
     /// The hOCR and text of the recognised page from one walk over its words; nil when the page

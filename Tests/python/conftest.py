@@ -26,6 +26,12 @@ SAMPLES = REPO / "Tests" / "Fixtures" / "generated"
 # the samples in a debug build on a loaded machine) stays well under it.
 HANG_GUARD_SECONDS = 1800
 
+# The environment added for the `tesseract` command when a test reads a page with it as the
+# oracle: one OpenMP thread, as `quire` runs Tesseract (ImagingRuntime.openMPThreadLimit). The
+# same hOCR; its default threads spin on the cores the other tests need (docs/benchmarks.md,
+# "Test suite time", seventh look).
+TESSERACT_ENV = {"OMP_THREAD_LIMIT": "1"}
+
 
 # The files that take longest, longest first (CPU s in docs/benchmarks.md, "Test suite time"):
 # collected first, so that under `make test`'s two xdist workers (one file each, in collection

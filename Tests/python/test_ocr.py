@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run, which_or_skip
+from conftest import TESSERACT_ENV, run, which_or_skip
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "Tests" / "Fixtures" / "generated"
@@ -75,7 +75,8 @@ def test_words_equal_the_tesseract_commands(ocr_out):
     same = total = 0
     for page in layout["pages"]:
         ours = hocr_words((ocr_out / page["text"]["hocr"]).read_text())
-        cli = run("tesseract", ocr_out / page["files"]["page"], "-", "-l", page["text"]["language"], "hocr")
+        cli = run("tesseract", ocr_out / page["files"]["page"], "-", "-l", page["text"]["language"], "hocr",
+                  env=TESSERACT_ENV)
         assert cli.returncode == 0, cli.stderr
         theirs = hocr_words(cli.stdout)
         matcher = difflib.SequenceMatcher(a=ours, b=theirs, autojunk=False)

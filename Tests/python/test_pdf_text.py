@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, run, which_or_skip
+from conftest import REPO, TESSERACT_ENV, run, which_or_skip
 
 SCAN = REPO / "Tools" / "accuracy" / "real-scans" / "ocrmypdf" / "epson.pdf"
 SCRIPTS = REPO / "Tests" / "Fixtures" / "hocr" / "scripts.hocr"
@@ -37,7 +37,7 @@ def scanned(quire_bin, tmp_path_factory):
     done = run([quire_bin, "process", SCAN, "-o", out, "-q", "--page-timeout", 0])  # an input: no wall-clock limit (conftest)
     assert done.returncode == 0, done.stderr
     (out / "text").mkdir(exist_ok=True)
-    made = run([tesseract, out / "pages" / "0001.jpg", out / "text" / "0001", "-l", "eng", "hocr"])
+    made = run([tesseract, out / "pages" / "0001.jpg", out / "text" / "0001", "-l", "eng", "hocr"], env=TESSERACT_ENV)
     assert made.returncode == 0, made.stderr
     return out
 

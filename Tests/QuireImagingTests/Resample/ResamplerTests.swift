@@ -1,3 +1,4 @@
+import QuireImageTestSupport
 import Testing
 import VipsBridge
 @testable import QuireImaging
@@ -6,20 +7,9 @@ import VipsBridge
 /// resize must keep whatever the oracle does: exact sizes, flat stays flat, identity copies,
 /// parallel equals serial.
 @Suite struct ResamplerTests {
-    /// A page-like test card: a smooth gradient, hard-edged dark "words" and a fine checker
-    /// patch (the detail a preview must not alias).
+    /// The test card (`ExactResize.card`, built with -O in `make test`'s build).
     static func card(width: Int, height: Int, bands: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: width * height * bands)
-        for y in 0..<height {
-            for x in 0..<width {
-                var v = 200 + (x * 40) / width - (y * 30) / height
-                let word = ((x / 23) &* 7919 &+ (y / 11) &* 104_729) % 5 == 0 && (y % 11) < 7
-                if word { v = 30 }
-                if x < width / 5 && y < height / 5 && (x + y) % 2 == 0 { v = 0 }
-                for b in 0..<bands { bytes[(y * width + x) * bands + b] = UInt8(clamping: v - b * 20) }
-            }
-        }
-        return bytes
+        ExactResize.card(width: width, height: height, bands: bands)
     }
 
     static func resize(
@@ -37,42 +27,6 @@ import VipsBridge
         return out
     }
 
-    /// The filter computed directly in doubles, with no fixed point, no rounding between the
-    /// passes and no block averaging: Lanczos3 stretched by the factor, centres aligned,
-    /// weights renormalised at the edges. (Pillow's LANCZOS gives the same: mean difference
-    /// 0.02 levels on this card, checked once with numpy.)
-    static func reference(_ src: [UInt8], _ w: Int, _ h: Int, _ bands: Int, to ow: Int, _ oh: Int) -> [Double] {
-        func weights(_ n: Int, _ m: Int) -> [(Int, [Double])] {
-            let scale = Double(n) / Double(m), stretch = max(scale, 1)
-            return (0..<m).map { i in
-                let c = (Double(i) + 0.5) * scale
-                let lo = max(0, Int((c - 3 * stretch - 0.5).rounded(.up)))
-                let hi = min(n - 1, Int((c + 3 * stretch - 0.5).rounded(.down)))
-                let ws = (lo...hi).map { FilterTaps.lanczos3((Double($0) + 0.5 - c) / stretch) }
-                let total = ws.reduce(0, +)
-                return (lo, ws.map { $0 / total })
-            }
-        }
-        let xs = weights(w, ow), ys = weights(h, oh)
-        var rows = [Double](repeating: 0, count: oh * w * bands)
-        for (y, (lo, ws)) in ys.enumerated() {
-            for (k, wt) in ws.enumerated() {
-                for i in 0..<(w * bands) { rows[y * w * bands + i] += wt * Double(src[(lo + k) * w * bands + i]) }
-            }
-        }
-        var out = [Double](repeating: 0, count: ow * oh * bands)
-        for y in 0..<oh {
-            for (x, (lo, ws)) in xs.enumerated() {
-                for b in 0..<bands {
-                    var v = 0.0
-                    for (k, wt) in ws.enumerated() { v += wt * rows[(y * w + lo + k) * bands + b] }
-                    out[(y * ow + x) * bands + b] = v
-                }
-            }
-        }
-        return out
-    }
-
     /// Factors from a preview's (about 1.3) through the block-averaged thumbnail path (6.25).
     @Test(arguments: [
         (1257, 1711, 1175, 1600, 3), (1175, 1600, 188, 256, 3), (900, 700, 256, 199, 1),
@@ -82,15 +36,16 @@ import VipsBridge
         let (w, h, ow, oh, bands) = c
         let src = Self.card(width: w, height: h, bands: bands)
         let ours = Self.resize(src, w, h, bands, to: ow, oh)
-        let exact = Self.reference(src, w, h, bands, to: ow, oh)
-        let differences = zip(ours, exact).map { abs(Double($0) - min(max($1, 0), 255)) }
-        let mean = differences.reduce(0, +) / Double(differences.count)
+        // The exact filter in doubles (`ExactResize.reference`: no fixed point, no rounding
+        // between the passes, no block averaging).
+        let exact = ExactResize.reference(src, w, h, bands, to: ow, oh)
+        let (mean, worst) = ExactResize.differences(ours, exact)
         let blocks = Resampler.blockFactor(w, ow) > 1 || Resampler.blockFactor(h, oh) > 1
         // Single precision, rounded once at the end: within half a level, plus float noise.
         // Block averaging first (factors of 4 and more) blurs a little more than the full
         // kernel on pixel-level detail, as libvips's shrink and Pillow's reducing_gap do.
         #expect(mean < (blocks ? 1.5 : 0.3), "mean |difference| \(mean)")
-        #expect(differences.max()! <= (blocks ? 24 : 0.51), "worst |difference| \(differences.max()!)")
+        #expect(worst <= (blocks ? 24 : 0.51), "worst |difference| \(worst)")
     }
 
     /// libvips's own Lanczos3 `vips_resize` is the same family of filter but not the same
@@ -144,7 +99,7 @@ import VipsBridge
         let fast = Self.resize(src, w, h, bands, to: ow, oh)
         let loops = Self.resize(src, w, h, bands, to: ow, oh, vectorized: false)
         #expect(fast.count == loops.count)
-        #expect(zip(fast, loops).filter { $0 != $1 }.count == 0)
+        #expect(ExactResize.differingBytes(fast, loops) == 0)
     }
 
     /// The grey horizontal pass runs in AVX2 (`SIMDResample.horizontal1`, scans' previews) and
