@@ -32,28 +32,7 @@ public final class TextEngine: @unchecked Sendable {
         }
         self.api = api
         self.languages = languages
-        if languages != "osd" {
-            for (name, value) in Self.experimentVariables where name != "psm" {
-                _ = TessBaseAPISetVariable(api, name, value)
-            }
-        }
     }
-
-    /// EXPERIMENT (not for merge): `QUIRE_TESSERACT_SET="name=value,name=value"` sets Tesseract
-    /// variables on OCR engines (`psm=N` the page segmentation mode), to measure their cost.
-    private static let experimentVariables: [(String, String)] = {
-        guard let spec = ProcessInfo.processInfo.environment["QUIRE_TESSERACT_SET"] else { return [] }
-        return spec.split(separator: ",").compactMap { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            return parts.count == 2 ? (parts[0], parts[1]) : nil
-        }
-    }()
-    private static let experimentPSM: TessPageSegMode = {
-        guard let value = experimentVariables.first(where: { $0.0 == "psm" }), let mode = UInt32(value.1) else {
-            return PSM_AUTO
-        }
-        return TessPageSegMode(rawValue: mode)
-    }()
 
     deinit {
         TessBaseAPIEnd(api)
@@ -85,7 +64,7 @@ public final class TextEngine: @unchecked Sendable {
         _ image: TextImage, name: String? = nil, writer: TextWriter = .onePass, lineImages: LineImages = .raw
     ) throws -> TextReading {
         defer { TessBaseAPIClear(api) }
-        TessBaseAPISetPageSegMode(api, Self.experimentPSM)
+        TessBaseAPISetPageSegMode(api, PSM_AUTO)
         set(image)
         if let name { TessBaseAPISetInputName(api, name) }
         ctess_raw_line_images(lineImages == .raw ? 1 : 0)
