@@ -2,10 +2,12 @@
 """Tesseract settings that may do less work: the CPU of Quire's OCR with each, and its words
 against the `tesseract` command's on the same written pages.
 
-    python3 Tools/bench/ocr_settings.py QUIRE [--rounds 3] [--only NAME ...] INPUT...
+    python3 Tools/bench/ocr_settings.py QUIRE [--rounds 3] INPUT... [--only NAME|name=value,... ...]
 
 QUIRE must read `QUIRE_TESSERACT_SET="name=value,..."` (Tesseract variables set on its OCR engines,
-`psm=N` the page segmentation mode): an experiment build, not the shipped one. Per round, every
+`psm=N` the page segmentation mode): a release build of commit 1b40535, where that hook was added
+for these measurements and then removed; shipped builds ignore it, so every run is the default.
+`--only` goes after the inputs (it takes any number of values). Per round, every
 setting runs once, alternating with a run without it ("default"), each `quire process --ocr
 --jobs 1` over all INPUTs with QUIRE_PROFILE=1: the "8 ocr" stage's CPU ms (the OCR thread's own)
 and the run's CPU (user + system from wait4). The words of each run's hOCR are compared with
