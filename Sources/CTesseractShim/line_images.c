@@ -49,9 +49,9 @@ static int spixKeeps(PIX *pix) {
 }
 
 /// Sets the alpha byte of every pixel of a 32-bit spix to 0, as a PNG round trip of a 3-sample
-/// pix does (it writes red, green and blue; the byte read back is 0). Tesseract's colour line
-/// images carry other values there, and its scaling reads them: left as they were, the words
-/// of colour photos came out different.
+/// pix does (it writes red, green and blue; the byte read back is 0), so the LSTM gets the
+/// pixels the PNG would give whatever Tesseract left in that byte.
+/// TextEngineTests.lineImagesKeptRawClearTheAlphaByte pins it.
 static void clearAlpha(l_uint8 *data, size_t size) {
     // spix: "spix", w, h, d, wpl, ncolors (0 at 32 bits), raster size, raster (28 bytes before it).
     const size_t header = 28;
@@ -74,3 +74,32 @@ l_ok pixWriteMem(l_uint8 **pdata, size_t *psize, PIX *pix, l_int32 format) {
 void ctess_raw_line_images(int on) { rawLineImages = on != 0; }
 
 long ctess_raw_line_image_count(void) { return atomic_load(&rawLineImageCount); }
+
+int ctess_line_image_round_trip(const unsigned int *pixels, int width, int height, int raw, unsigned int *out) {
+    PIX *pix = pixCreate(width, height, 32);
+    if (pix == NULL) return 1;
+    l_uint32 *data = pixGetData(pix);
+    l_int32 wpl = pixGetWpl(pix);
+    for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++) data[y * wpl + x] = pixels[y * width + x];
+    l_uint8 *bytes = NULL;
+    size_t size = 0;
+    int previous = rawLineImages;
+    rawLineImages = raw != 0;
+    l_ok failed = pixWriteMem(&bytes, &size, pix, IFF_PNG);
+    rawLineImages = previous;
+    pixDestroy(&pix);
+    if (failed) return 1;
+    PIX *read = pixReadMem(bytes, size);
+    lept_free(bytes);
+    if (read == NULL || pixGetDepth(read) != 32 || pixGetWidth(read) != width || pixGetHeight(read) != height) {
+        pixDestroy(&read);
+        return 1;
+    }
+    data = pixGetData(read);
+    wpl = pixGetWpl(read);
+    for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++) out[y * width + x] = data[y * wpl + x];
+    pixDestroy(&read);
+    return 0;
+}

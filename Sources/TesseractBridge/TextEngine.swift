@@ -180,6 +180,21 @@ public enum LineImages: Sendable {
     /// How many line images this process has kept `.raw` (for tests: it stays 0 if the shortcut
     /// is not in the executable's dynamic symbols and Tesseract calls leptonica directly).
     public static var rawCount: Int { ctess_raw_line_image_count() }
+
+    /// `pixels` (32-bit leptonica pixels, `width` x `height`, the alpha byte lowest) as a colour
+    /// line image comes back after Tesseract stores it this way; nil when it could not be stored
+    /// or read. For tests: `.raw` must give back what `.png` does.
+    static func roundTrip(_ pixels: [UInt32], width: Int, height: Int, as kept: LineImages) -> [UInt32]? {
+        guard width > 0, height > 0, pixels.count == width * height else { return nil }
+        var out = [UInt32](repeating: 0, count: pixels.count)
+        let failed = pixels.withUnsafeBufferPointer { source in
+            out.withUnsafeMutableBufferPointer { target in
+                ctess_line_image_round_trip(
+                    source.baseAddress, Int32(width), Int32(height), kept == .raw ? 1 : 0, target.baseAddress)
+            }
+        }
+        return failed == 0 ? out : nil
+    }
 }
 
 /// 8-bit pixels in memory for Tesseract: grey (1 band) or RGB (3), rows packed.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TesseractBridge
+@testable import TesseractBridge
 import QuireTestSupport
 import VipsBridge
 
@@ -98,9 +98,9 @@ import VipsBridge
         }
     }
 
-    /// The same on two colour photos as they are. Known gap: these do not catch the alpha byte
-    /// left in 32-bit line images (the test passes with it kept); straightened photos written by
-    /// `quire process` did (docs/benchmarks.md, 2026-11-27).
+    /// The same on two colour photos as they are. Tesseract leaves the alpha byte of their line
+    /// images 0, so these do not reach `clearAlpha`: `lineImagesKeptRawClearTheAlphaByte` does,
+    /// and Tests/python/test_ocr.py compares a straightened photo's words with the command's.
     @Test func lineImagesKeptRawReadTheSameWordsOnPhotos() throws {
         guard let models = Self.models, models.installed.contains("eng") else { return }
         let engine = try TextEngine(models: models, languages: "eng")
@@ -115,6 +115,23 @@ import VipsBridge
             #expect(Self.words(inHOCR: png.hocrPage).count >= 5, "\(name) read: \(png.text)")
             #expect(raw.hocrPage == png.hocrPage, "\(name)")
         }
+    }
+
+    /// A colour line image kept raw comes back as its PNG round trip does, the alpha byte
+    /// included: 0, whatever Tesseract left there (the PNG stores red, green and blue only).
+    /// Fails if `clearAlpha` in CTesseractShim/line_images.c is skipped.
+    @Test func lineImagesKeptRawClearTheAlphaByte() throws {
+        let (width, height) = (37, 5)
+        // Every byte varies, the alpha byte (the lowest) included; no two neighbours alike.
+        let pixels = (0..<(width * height)).map { i in UInt32(truncatingIfNeeded: i &* 2_654_435_761) | 0x5A }
+        let png = try #require(LineImages.roundTrip(pixels, width: width, height: height, as: .png))
+        let before = LineImages.rawCount
+        let raw = try #require(LineImages.roundTrip(pixels, width: width, height: height, as: .raw))
+        #expect(LineImages.rawCount > before, "the image was not kept raw")
+        #expect(png.allSatisfy { $0 & 0xFF == 0 }, "the PNG round trip keeps no alpha byte")
+        #expect(png == pixels.map { $0 & ~0xFF }, "the PNG round trip keeps red, green and blue")
+        let differing = zip(raw, png).filter { $0 != $1 }
+        #expect(differing.isEmpty, "\(differing.count) pixels differ, first (raw, png): \(differing.prefix(3))")
     }
 
     @Test func theHOCRDocumentIsTesseractsOwn() throws {

@@ -26,6 +26,17 @@ def hocr_words(text):
     return [html.unescape(re.sub(r"<[^>]+>", "", w)) for w in WORD.findall(text)]
 
 
+def jpeg_components(path):
+    """The number of colour components in a JPEG's frame header (1 grey, 3 colour)."""
+    data, at = path.read_bytes(), 2
+    while at + 4 <= len(data) and data[at] == 0xFF:
+        marker, length = data[at + 1], int.from_bytes(data[at + 2:at + 4], "big")
+        if marker in (0xC0, 0xC1, 0xC2):
+            return data[at + 9]
+        at += 2 + length
+    return None
+
+
 def english_or_skip():
     which_or_skip("tesseract", "tesseract-ocr")
     if "eng" not in run("tesseract", "--list-langs").stdout.splitlines()[1:]:
@@ -84,6 +95,26 @@ def test_words_equal_the_tesseract_commands(ocr_out):
         total += max(len(ours), len(theirs))
     assert total > 1000, "the check needs pages with text"
     assert same / total >= 0.99, f"{same} of {total} words agree"
+
+
+def test_a_straightened_colour_photo_reads_the_commands_words(quire_bin, tmp_path):
+    """A photo straightened by perspective and written in colour: its line images reach Tesseract
+    as 32-bit colour and are kept uncompressed (CTesseractShim/line_images.c), and every word equals
+    the `tesseract` command's on the written page, in order. (The alpha byte of those images is
+    pinned at the pixel level by TextEngineTests.lineImagesKeptRawClearTheAlphaByte.)"""
+    english_or_skip()
+    out = tmp_path / "out"
+    photo = REPO / "Tools" / "accuracy" / "real-photos" / "fairscan_page_on_beige_fabric.jpg"
+    done = run(quire_bin, "process", photo, "-o", out, "--ocr", "--viewer", "none", "--page-timeout", 0, "-q")
+    assert done.returncode == 0, done.stderr
+    page = json.loads((out / "layout.json").read_text())["pages"][0]
+    assert page["correction"] == "perspective"
+    assert jpeg_components(out / page["files"]["page"]) == 3, "the written page is colour"
+    ours = hocr_words((out / page["text"]["hocr"]).read_text())
+    cli = run("tesseract", out / page["files"]["page"], "-", "-l", "eng", "hocr")
+    assert cli.returncode == 0, cli.stderr
+    assert len(ours) > 300, "the check needs a page of text"
+    assert ours == hocr_words(cli.stdout)
 
 
 def test_without_tesseract_one_notice_and_the_batch_runs(quire_bin, tmp_path):

@@ -38,6 +38,12 @@ void ctess_raw_line_images(int on);
 /* How many line images have been kept uncompressed in this process (for tests). */
 long ctess_raw_line_image_count(void);
 
+/* For tests: `pixels`, a `width` x `height` image of 32-bit leptonica pixels (red in the top
+   byte, the alpha byte in the lowest), stored as Tesseract stores a colour line image
+   (pixWriteMem as PNG, with ctess_raw_line_images(`raw`) on this thread) and read back
+   (pixReadMem) into `out`. Returns 0, or 1 when it could not be written or read. */
+int ctess_line_image_round_trip(const unsigned int *pixels, int width, int height, int raw, unsigned int *out);
+
 #ifdef __cplusplus
 }
 #endif
