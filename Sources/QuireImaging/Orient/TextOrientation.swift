@@ -81,7 +81,7 @@ public struct TesseractOSD: OrientationDetector {
             let crop = try StageProfile.measure("2e tesseract axis") {
                 try tesseractGuess(
                     page, boxes: lines.boxes, copyWidth: look.width, copyHeight: look.height,
-                    characters: Self.axisCropCharacters, side: Self.axisCropSide)
+                    characters: Self.axisCropCharacters)
             }
             return crop.map { Self.axisGuess(found, $0) }
         }
@@ -91,9 +91,7 @@ public struct TesseractOSD: OrientationDetector {
         guard let crop, Self.fallsBack(crop), !lines.boxes.isEmpty, !Self.skipsFallback(lines.finding) else {
             return crop
         }
-        return try StageProfile.measure("2e tesseract fallback") {
-            try fallbackGuess(page, crop: crop, boxes: lines.boxes, copyWidth: look.width, copyHeight: look.height)
-        }
+        return try StageProfile.measure("2e tesseract fallback") { try fallbackGuess(page, crop: crop) }
     }
 
     /// Leptonica's up-or-down confidence (`TextUpDown`) a page needs to be answered without
@@ -132,11 +130,6 @@ public struct TesseractOSD: OrientationDetector {
     /// classified each: 8 cost about half of 20, docs/benchmarks.md), its confidence too, so the
     /// bar below is lower than the policy's.
     static let axisCropCharacters = 8
-    /// The side of that crop in its own pixels: larger than the first crop's (`cropSide`),
-    /// because `minimumAxisConfidence` was fitted on readings of crops this size. Smaller ones
-    /// (512, 768) are cheaper but turned upright real photos upside down at that bar
-    /// (docs/benchmarks.md, "Orientation at tens of milliseconds").
-    static let axisCropSide = 1024
     /// The confidence Tesseract's short crop reading needs, on the look's axis, to turn the page:
     /// over the wrong readings along the axis of the real photos turned four ways (0.23-0.44).
     /// Fitted on half the sources it came out at 0.25, which turned one held-out copy wrong (at
@@ -159,9 +152,9 @@ public struct TesseractOSD: OrientationDetector {
             rotate: crop.rotate, confidence: (value * 100).rounded() / 100, scriptConfidence: crop.scriptConfidence)
     }
 
-    /// Characters Tesseract may read on the fallback's crop when the first crop was unsure: its
-    /// own 50. This caps its time on the page: it classifies at most five times as many glyphs
-    /// (`os_detect_blobs`), about 1-3 s of CPU on a whole 300 dpi page (docs/benchmarks.md).
+    /// Characters Tesseract may read on the whole page when the crop was unsure: its own 50.
+    /// This caps its time on the page: it classifies at most five times as many glyphs
+    /// (`os_detect_blobs`), about 1-3 s of CPU on a 300 dpi page (docs/benchmarks.md).
     static let fallbackCharacters = TextEngine.defaultOrientationCharacters
 
     /// Whether the crop's `guess` is too unsure to keep without a second reading: under the
@@ -186,34 +179,21 @@ public struct TesseractOSD: OrientationDetector {
         (lines?.votes ?? 0) < fallbackVotes
     }
 
-    /// The side of the fallback's crop, in its own pixels: four times the first crop's area, at
-    /// the same glyph size, where the whole page was read before at up to `longestSide` (a
-    /// 3200 px page is 2.4 times this crop's area, and Tesseract's thresholding and glyph finding
-    /// follow the area; docs/benchmarks.md, "Orientation at tens of milliseconds").
-    static let fallbackCropSide = 2048
-
-    /// The page read once more, on a larger crop of its densest text (`fallbackCropSide`, the
-    /// whole page when the look found no `boxes`) with Tesseract's own 50 characters, after the
-    /// `crop`'s unsure guess: the more confident of the two answers.
-    func fallbackGuess(
-        _ page: VIPSImage, crop: OrientationGuess, boxes: [LineOrientation.Box], copyWidth: Int, copyHeight: Int
-    ) throws -> OrientationGuess? {
-        guard
-            let wider = try tesseractGuess(
-                page, boxes: boxes, copyWidth: copyWidth, copyHeight: copyHeight,
-                characters: Self.fallbackCharacters, side: Self.fallbackCropSide)
-        else { return crop }
-        return wider.confidence > crop.confidence ? wider : crop
+    /// The page read once more, whole, at the size Tesseract read before the crop
+    /// (`tesseractGuess(_:characters:)`), after the `crop`'s unsure guess: the more confident
+    /// of the two answers.
+    func fallbackGuess(_ page: VIPSImage, crop: OrientationGuess) throws -> OrientationGuess? {
+        guard let whole = try tesseractGuess(page, characters: Self.fallbackCharacters) else { return crop }
+        return whole.confidence > crop.confidence ? whole : crop
     }
 
     /// Tesseract reads its crop with the median glyph piece scaled to about this many pixels:
     /// the size its orientation model reads best (x-heights of about 20-30 px; much smaller
     /// text reads upside down with high confidence: docs/correction-scans.md).
     static let cropGlyphSize = 28.0
-    /// The crop's side in its own pixels: at `cropGlyphSize` about 27 glyphs across and 15
-    /// lines, enough for `cropCharacters` (100 glyph pieces) on a page of text, while
-    /// Tesseract's thresholding and layout analysis, which follow the crop's area, stay small.
-    static let cropSide = 768
+    /// The crop's side in its own pixels: at `cropGlyphSize` about 35 glyphs across, enough
+    /// lines for `cropCharacters` and more, while the page's layout analysis stays small.
+    static let cropSide = 1024
     /// Text smaller than `cropGlyphSize` is enlarged at most this many times (more only blurs).
     static let maximumCropEnlargement = 4.0
     /// Characters Tesseract reads before it may stop on the crop: each costs milliseconds, so
@@ -224,19 +204,17 @@ public struct TesseractOSD: OrientationDetector {
 
     /// Tesseract's guess read on one crop of `page`: the square of densest text among the glyph
     /// `boxes` the look found on its `copyWidth` x `copyHeight` grey copy, scaled so its glyphs
-    /// are `cropGlyphSize` px and the square is `side` px on a side (`cropSide`,
-    /// `axisCropSide`, `fallbackCropSide`), read for `characters`; the whole page
-    /// (`tesseractGuess(_:)`) when there are no boxes.
+    /// are `cropGlyphSize` px; the whole page (`tesseractGuess(_:)`) when there are no boxes.
     func tesseractGuess(
         _ page: VIPSImage, boxes: [LineOrientation.Box], copyWidth: Int, copyHeight: Int,
-        characters: Int = cropCharacters, side cropSide: Int = cropSide
+        characters: Int = cropCharacters
     ) throws -> OrientationGuess? {
         guard let engines = TesseractEngines.orientation else { return nil }
         let toPage = Double(page.width) / Double(max(1, copyWidth))
         let glyph = Double(LineOrientation.median(boxes.map { max($0.width, $0.height) })) * toPage
         guard glyph > 0, toPage.isFinite else { return try tesseractGuess(page) }
         let scale = min(Self.maximumCropEnlargement, Self.cropGlyphSize / glyph)
-        let side = max(1, Int(Double(cropSide) / scale / toPage))
+        let side = max(1, Int(Double(Self.cropSide) / scale / toPage))
         guard
             let window = LineOrientation.densestWindow(boxes, width: copyWidth, height: copyHeight, side: side)?.window
         else { return try tesseractGuess(page) }

@@ -90,9 +90,8 @@ import QuireTestSupport
     }
 
     /// A crop's answer under the bar (1.82: what the crop of typewriter.png turned 270 once read,
-    /// with the older line look) is not kept: the page is read once more,
-    /// on a larger crop (`fallbackGuess`), and its confident turn wins. A crop answer at the bar
-    /// or over it is kept.
+    /// with the older line look) is not kept: the whole page is read once more
+    /// (`fallbackGuess`), and its confident turn wins. A crop answer at the bar or over it is kept.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: typewriter) && TesseractOSD.installed != nil))
     func anUnsureCropFallsBackToTheWholePage() throws {
         let osd = try #require(TesseractOSD.installed)
@@ -100,10 +99,7 @@ import QuireTestSupport
         let crop = OrientationGuess(rotate: 0, confidence: 1.82, scriptConfidence: 3)
         #expect(TesseractOSD.fallsBack(crop))
         #expect(!TesseractOSD.fallsBack(OrientationGuess(rotate: 90, confidence: 4.6, scriptConfidence: 24)))
-        let look = try PageCorrector.gray(page, longSide: TextPresence.longSide)
-        let boxes = LineOrientation.look(gray: look.gray, width: look.width, height: look.height).boxes
-        let guess = try #require(
-            try osd.fallbackGuess(page, crop: crop, boxes: boxes, copyWidth: look.width, copyHeight: look.height))
+        let guess = try #require(try osd.fallbackGuess(page, crop: crop))
         #expect(guess.rotate == 90 && OrientationPolicy.turns(guess), "\(guess)")
     }
 
