@@ -17,7 +17,7 @@ enum StageProfile {
 
     private static let totals = Mutex<[String: (ms: Double, count: Int)]>([:])
 
-    /// With `QUIRE_PROFILE=calls` every measured call is also printed as it ends ("stage ms"),
+    /// With `QUIRE_PROFILE=calls` every measured call is also printed as it ends ("call STAGE MS"),
     /// in order: with `--jobs 1` the calls of one page follow each other, so a page's stages can
     /// be told apart (which pages a stage's time is spent on).
     static let tracesCalls: Bool = enabled && String(cString: getenv("QUIRE_PROFILE")) == "calls"
