@@ -7,7 +7,7 @@ sideways or upside down need 90, 180 or 270; 0 when absent). A third table score
 upright real scans (OTHERS: pages the orientation look was not tuned on, many with little or
 no text, which should be kept as they are).
 
-    python3 Tools/accuracy/orientation.py [--sets scans,photos,others,bench] [--every N] [QUIRE] [DATA]
+    python3 Tools/accuracy/orientation.py [--sets scans,photos,others,bench] [--every N] [--save DIR] [QUIRE] [DATA]
 
 `--sets` picks the tables (default: scans, photos and others); `bench` is the bench's real
 scans (Tools/bench/real_scans.txt) as they are, upright, not turned. `--every N` keeps every Nth
@@ -38,6 +38,9 @@ import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+# `--save DIR`: each table's layout.json and profile are copied there, to compare two builds page
+# by page (layout.png.json for the scans, layout.jpg.json for the photos).
+SAVE = None
 
 # Upright real scans with enough text to tell (path under DATA, and page for PDFs).
 SET = [
@@ -102,6 +105,9 @@ def main():
     every = 1
     if args[:1] == ["--every"]:
         every, args = int(args[1]), args[2:]
+    global SAVE
+    if args[:1] == ["--save"]:
+        SAVE, args = Path(args[1]), args[2:]
     quire = args[0] if args else str(REPO / ".build/release/quire")
     data = Path(args[1] if len(args) > 1 else REPO.parent / "shared/data/real")
     if not shutil.which("vips") or not shutil.which("tesseract"):
@@ -233,6 +239,10 @@ def score(quire, items, suffix, turns=(0, 90, 180, 270)):
                                "--jobs", "1", "--page-timeout", "0", "-q"], capture_output=True, text=True,
                               env={**os.environ, "QUIRE_PROFILE": "1"})
         pages = json.loads((out / "layout.json").read_text())["pages"]
+        if SAVE:
+            SAVE.mkdir(parents=True, exist_ok=True)
+            shutil.copy(out / "layout.json", SAVE / f"layout{suffix}.json")
+            (SAVE / f"profile{suffix}.txt").write_text(done.stderr)
     calls, spent, stages = 0, 0.0, []
     for line in done.stderr.splitlines():
         m = re.match(r"2e orientation\s+(\d+)\s+([\d.]+)\s", line)

@@ -17,6 +17,11 @@ enum StageProfile {
 
     private static let totals = Mutex<[String: (ms: Double, count: Int)]>([:])
 
+    /// With `QUIRE_PROFILE=calls` every measured call is also printed as it ends ("call STAGE MS"),
+    /// in order: with `--jobs 1` the calls of one page follow each other, so a page's stages can
+    /// be told apart (which pages a stage's time is spent on).
+    static let tracesCalls: Bool = enabled && String(cString: getenv("QUIRE_PROFILE")) == "calls"
+
     /// Runs `body`, adding its CPU time to `stage` when profiling is on.
     @inline(__always)
     static func measure<T>(_ stage: String, _ body: () throws -> T) rethrows -> T {
@@ -24,6 +29,7 @@ enum StageProfile {
         let start = cpuMilliseconds()
         defer {
             let spent = cpuMilliseconds() - start
+            if tracesCalls { FileHandle.standardError.write(Data("call \(stage) \(spent)\n".utf8)) }
             totals.withLock {
                 $0[stage, default: (0, 0)].ms += spent; $0[stage, default: (0, 0)].count += 1
             }
