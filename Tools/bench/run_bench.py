@@ -117,7 +117,10 @@ def run_once(c: Contender, input_dir: str, files: list[str], keep: str | None) -
         with open(err_path, "rb") as f:
             tail = f.read().decode("utf-8", "replace").strip().splitlines()[-3:]
         if proc.returncode not in (0, 1):
-            c.error = f"exit {proc.returncode}: " + " | ".join(tail)
+            # The whole stderr (a crash's backtrace) is kept: the table shows only its last lines.
+            kept = os.path.join(CACHE, f"failed-{c.key}-{time.strftime('%Y%m%d-%H%M%S')}.stderr")
+            shutil.copyfile(err_path, kept)
+            c.error = f"exit {proc.returncode} (stderr kept in {os.path.relpath(kept, ROOT)}): " + " | ".join(tail)
             return
         if proc.returncode == 1:
             c.note = (c.note + "; " if c.note else "") + "exit 1 (some pages failed): " + " | ".join(tail)

@@ -49,7 +49,7 @@ public enum HOCRReader {
                     finishLine()
                     line = OCRLine(box: box, baseline: title.baseline, words: [])
                     role = .line
-                } else if classes.contains("ocrx_word"), word == nil, let box = title.box {
+                } else if classes.contains("ocrx_word"), word == nil, title.box != nil {
                     word = (title, rtl, "")
                     role = .word
                 }
