@@ -19,6 +19,19 @@ public enum PageTurn {
         return (Int(w), Int(h))
     }
 
+    /// The source rows `rows(...)` reads for canvas rows `rows`, columns `x0 ..< x0 +
+    /// outputWidth` (with a row to spare each side): a caller making the canvas top to bottom may
+    /// hand back the source rows above it once the rows before `rows` are made.
+    public static func sourceRows(
+        width: Int, height: Int, degrees: Double, x0: Int, rows: Range<Int>, outputWidth: Int
+    ) -> Range<Int> {
+        var first: Int32 = 0, last: Int32 = 0
+        cvips_turn_source_rows(
+            Int32(clamping: width), Int32(clamping: height), degrees, Int32(clamping: x0),
+            Int32(clamping: rows.lowerBound), Int32(clamping: outputWidth), Int32(clamping: rows.count), &first, &last)
+        return Int(first)..<Int(last)
+    }
+
     /// The bytes libvips fills with for `background` (one value, or one a band; empty is black).
     public static func ink(_ background: [Double], bands: Int) -> [UInt8] {
         var ink = [UInt8](repeating: 0, count: max(0, bands))

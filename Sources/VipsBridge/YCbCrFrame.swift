@@ -115,4 +115,59 @@ public final class YCbCrFrame: @unchecked Sendable {
         if releasing { releaseRows(0..<height) }
         return frame
     }
+
+    /// `rgbFrame()` turned `quarterTurns` quarter turns clockwise (the pixels libvips's `rot`
+    /// gives), each band of stored rows converted into a small buffer and written straight to
+    /// its place in the turned frame, the band's planes handed back to the kernel once it is.
+    ///
+    /// Why: a capture stored sideways and kept whole (a scan-like page) was converted to a
+    /// stored RGB frame and then turned into a second one: two RGB frames at once. Made this way
+    /// it holds the planes (half an RGB frame for 4:2:0) and the turned frame at most.
+    public func rgbFrame(quarterTurns: Int) throws -> VIPSFrame {
+        let turns = ((quarterTurns % 4) + 4) % 4
+        guard turns != 0 else { return try rgbFrame(releasing: true) }
+        let sideways = turns != 2
+        let frame = try VIPSFrame(width: sideways ? height : width, height: sideways ? width : height, bands: 3)
+        var layout = layout
+        let band = 64
+        let rows = UnsafeMutablePointer<UInt8>.allocate(capacity: band * width * 3)
+        defer { rows.deallocate() }
+        for row0 in stride(from: 0, to: height, by: band) {
+            let row1 = min(height, row0 + band)
+            cvips_jpeg_planes_to_rgb(&layout, luma, cb, cr, Int32(row0), Int32(row1), rows)
+            place(rows, rows: row0..<row1, turns: turns, into: frame)
+            releaseRows(0..<max(0, row1 - 2 * verticalFactor))
+        }
+        releaseRows(0..<height)
+        return frame
+    }
+
+    /// Writes stored `rows` (RGB, `width` pixels each, the first at `source`) to where
+    /// `turns` clockwise quarter turns put them in `frame`.
+    private func place(_ source: UnsafePointer<UInt8>, rows: Range<Int>, turns: Int, into frame: VIPSFrame) {
+        let dst = frame.pixels.baseAddress!, out = frame.width
+        let (w, h) = (width, height)
+        func copy(_ from: UnsafePointer<UInt8>, _ to: UnsafeMutablePointer<UInt8>) {
+            to[0] = from[0]
+            to[1] = from[1]
+            to[2] = from[2]
+        }
+        switch turns {
+        case 1:  // stored (x, y) -> turned (h - 1 - y, x): a stored column becomes a row
+            for x in 0..<w {
+                let line = dst + x * out * 3
+                for y in rows { copy(source + ((y - rows.lowerBound) * w + x) * 3, line + (h - 1 - y) * 3) }
+            }
+        case 2:  // stored (x, y) -> (w - 1 - x, h - 1 - y)
+            for y in rows {
+                let line = dst + (h - 1 - y) * out * 3, from = source + (y - rows.lowerBound) * w * 3
+                for x in 0..<w { copy(from + x * 3, line + (w - 1 - x) * 3) }
+            }
+        default:  // 3: stored (x, y) -> (y, w - 1 - x)
+            for x in 0..<w {
+                let line = dst + (w - 1 - x) * out * 3
+                for y in rows { copy(source + ((y - rows.lowerBound) * w + x) * 3, line + y * 3) }
+            }
+        }
+    }
 }

@@ -25,6 +25,13 @@ int cvips_turn_rows(const unsigned char *src, int width, int height, int bands, 
                     const unsigned char *ink, int x0, int y0, int out_width, int rows, unsigned char *dst,
                     long dst_stride, int vectorized);
 
+/* The source rows `cvips_turn_rows` reads for canvas rows `y0 ..< y0 + rows`, columns
+ * `x0 ..< x0 + out_width`, written to `*first ..< *last` (clamped to the source, with a row
+ * to spare each side for rounding): rows outside it are never read for those canvas rows, so a
+ * caller making the canvas top to bottom can hand back the source rows above `*first`. */
+void cvips_turn_source_rows(int width, int height, double degrees, int x0, int y0, int out_width, int rows, int *first,
+                            int *last);
+
 /* 1 when `cvips_turn_rows` has an AVX2 loop on this CPU (grey and RGB), 0 otherwise. */
 int cvips_turn_vectorized_available(void);
 

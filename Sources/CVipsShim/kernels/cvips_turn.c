@@ -66,6 +66,26 @@ void cvips_turn_canvas(int width, int height, double degrees, int *left, int *to
     *out_height = m.height;
 }
 
+void cvips_turn_source_rows(int width, int height, double degrees, int x0, int y0, int out_width, int rows, int *first,
+                            int *last) {
+    turn_map m;
+    turn_map_make(width, height, degrees, &m);
+    /* The input row is linear in the canvas position: its extremes lie at the region's corners. */
+    double lo = 1e300, hi = -1e300;
+    for (int k = 0; k < 4; k++) {
+        double ox = x0 + m.left + ((k & 1) ? out_width - 1 : 0);
+        double oy = y0 + m.top + ((k >> 1) ? rows - 1 : 0);
+        double v = m.ic * ox + m.id * oy + 1.0; /* as cvips_turn_rows: the one-pixel border */
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    /* turn_pixel reads embedded rows floor(v) and floor(v) + 1: source rows floor(v) - 1 and
+     * floor(v); one more each side for the positions the AVX2 loop accumulates. */
+    double a = floor(lo) - 2, b = floor(hi) + 2;
+    *first = a < 0 ? 0 : a > height ? height : (int) a;
+    *last = b < *first ? *first : b > height ? height : (int) b;
+}
+
 void cvips_turn_ink(const double *background, int n_background, int bands, unsigned char *ink) {
     for (int z = 0; z < bands; z++) {
         /* vips_linear makes the value in float, vips_cast clips it and truncates. */

@@ -81,9 +81,11 @@ struct PageCorrector: Sendable {
     ///   - frameShrunk: called once the whole frame is no longer needed in memory (after
     ///     detection, or once the rows outside the page are released); see `FrameGate`.
     ///   - copy: the frame's detection copy when the caller already made it (the review's capture).
+    ///   - frameGrows: called with the bytes of a second whole frame before it is made beside
+    ///     the first (a scan stored sideways made upright); see `FrameGate.grow`.
     func correct(
         _ decoded: DecodedFrame, userQuad: Quad?, copy given: DetectionCopy? = nil,
-        frameShrunk: () -> Void = {}
+        frameShrunk: () -> Void = {}, frameGrows: (Int) -> Void = { _ in }
     ) throws -> (image: VIPSImage, record: CorrectionRecord) {
         if options.mode == .none {
             frameShrunk()
@@ -115,10 +117,11 @@ struct PageCorrector: Sendable {
             record.rotationConfidence = confidence
             return (upright, record)
         case .scan:
-            frameShrunk()
             let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
-            let upright = try Self.uprightInMemory(decoded)
-            let (view, crop) = try Self.straightenedScan(upright, as: analysis, copy: copy)
+            let upright = try Self.uprightFrame(decoded, frameGrows: frameGrows, frameShrunk: frameShrunk)
+            // The turn hands back the upright rows it has passed: the page is not held twice.
+            let (view, crop) = try Self.straightenedScan(
+                upright.image, as: analysis, copy: copy, releasing: { upright.releaseRows($0) })
             // Computed once here: orientation, clean-up, the preview and the encoder all read it.
             let deskewed = try StageProfile.measure("2h deskew into memory") { try view.inMemory() }
             var record = CorrectionRecord(kind: .deskew, skewDegrees: skew.degrees, crop: crop)
@@ -138,26 +141,56 @@ struct PageCorrector: Sendable {
     /// it fills the frame, else deskewed and trimmed to its page (the detector's outline helping
     /// where the lid cannot be told from the page by colour). Which way up a scan is is asked of
     /// this image, by `quire process` and `quire detect` alike, so the two cannot disagree.
-    static func straightenedScan(_ upright: VIPSImage, as analysis: PageAnalysis, copy: DetectionCopy?) throws
-        -> (
-            image: VIPSImage, crop: Rect?
-        )
-    {
+    /// - Parameter releasing: hands back rows of `upright`'s frame the turn has passed (the
+    ///   caller reads `upright` no more); nil to keep it whole.
+    static func straightenedScan(
+        _ upright: VIPSImage, as analysis: PageAnalysis, copy: DetectionCopy?,
+        releasing: ((Range<Int>) -> Void)? = nil
+    ) throws -> (image: VIPSImage, crop: Rect?) {
         let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
         return analysis.fillsFrame
-            ? try ScanDeskew.deskewKeepingSize(upright, skew: skew)
-            : try ScanDeskew.deskewAndTrim(upright, skew: skew, page: analysis.detection.quad, copy: copy)
+            ? try ScanDeskew.deskewKeepingSize(upright, skew: skew, releasing: releasing)
+            : try ScanDeskew.deskewAndTrim(
+                upright, skew: skew, page: analysis.detection.quad, copy: copy, releasing: releasing)
     }
 
-    /// The upright page in memory, computed once, with the stored frame's rows handed back to
-    /// the kernel when it had to be turned: the deskew reads its source whole, so a lazily turned
-    /// page would be computed into a second full-size buffer while the stored frame stayed
-    /// alive beside it and the deskewed page: three full frames at once (docs/benchmarks.md,
-    /// "Peak memory: a sideways scan-like page made upright once").
-    static func uprightInMemory(_ decoded: DecodedFrame) throws -> VIPSImage {
-        let upright = try decoded.uprightImage().inMemory()
-        if decoded.orientation.orientation != 1 { decoded.releaseRows(0..<decoded.storedHeight) }
-        return upright
+    /// The upright page in a frame of its own (its rows can be handed back), computed once,
+    /// with the stored frame's rows handed back to the kernel when it had to be turned: the
+    /// deskew reads its source whole, so a lazily turned page would be computed into a second
+    /// full-size buffer while the stored frame stayed alive beside it and the deskewed page:
+    /// three full frames at once (docs/benchmarks.md, "Peak memory: a sideways scan-like page
+    /// made upright once"). A capture held as planes is turned as it is converted to RGB
+    /// (`YCbCrFrame.rgbFrame(quarterTurns:)`), so no stored RGB frame is made beside it.
+    /// - Parameters:
+    ///   - frameGrows: called with the upright frame's bytes before it is made beside the stored
+    ///     one (turned pages only); `frameShrunk` once the stored frame is gone (or at once).
+    static func uprightFrame(
+        _ decoded: DecodedFrame, frameGrows: (Int) -> Void = { _ in }, frameShrunk: () -> Void = {}
+    ) throws -> VIPSFrame {
+        let turns = [1: 0, 3: 2, 6: 1, 8: 3][decoded.orientation.orientation] ?? 0
+        guard turns != 0 else { frameShrunk(); return try uprightFrame(decoded, turns: 0) }
+        let bands: Int
+        switch decoded.pixels {
+        case .planar: bands = 3
+        case .interleaved(let frame): bands = frame.bands
+        }
+        frameGrows(decoded.displayWidth * decoded.displayHeight * bands)
+        defer { frameShrunk() }
+        return try uprightFrame(decoded, turns: turns)
+    }
+
+    /// `decoded` turned `turns` clockwise quarter turns into a frame, the stored rows handed back.
+    private static func uprightFrame(_ decoded: DecodedFrame, turns: Int) throws -> VIPSFrame {
+        switch decoded.pixels {
+        case .planar(let planes):
+            return try planes.rgbFrame(quarterTurns: turns)
+        case .interleaved(let frame) where turns == 0:
+            return frame
+        case .interleaved(let frame):
+            let upright = try VIPSFrame(rendering: frame.image.rotated(quarterTurns: turns))
+            frame.releaseRows(0..<frame.height)
+            return upright
+        }
     }
 
     /// The orientation detector's guess for `page`, nil when there is no detector or it could

@@ -15,6 +15,12 @@ import QuireSync
 /// its size. Phone captures (4:2:0 JPEGs, decoded to planes) of up to 20 MP always fit two
 /// at a time.
 ///
+/// A page about to make a second whole frame beside its first (a scan stored sideways, made
+/// upright before its deskew) grows its pass first (`grow`): it waits while other pages hold
+/// frames and the sum exceeds the budget, so the moment the page holds two frames is not also
+/// one where the other worker holds its own. Of two pages growing at once one goes ahead, so
+/// they never wait for each other.
+///
 /// A page that is not admitted within `patience` goes ahead anyway (a decoder stuck on a
 /// hostile file past its page time limit must not stall the batch): the gate is a memory
 /// bound in the normal case, never a lock the batch can hang on.
@@ -28,6 +34,8 @@ public final class FrameGate: @unchecked Sendable {
     public let patience: Duration
     private let condition = NSCondition()
     private var held = 0
+    /// Bytes held by passes waiting in `grow` (under `condition`).
+    private var growing = 0
 
     /// - Parameter budget: bytes of whole frames held at once.
     public init(budget: Int, patience: Duration = .seconds(5)) {
@@ -60,6 +68,30 @@ public final class FrameGate: @unchecked Sendable {
         return Pass(gate: self, bytes: bytes)
     }
 
+    /// Waits (at most `patience`) until `bytes` more fit beside the frames the other pages hold,
+    /// then counts them on `pass` (given back with it). Goes ahead at once when no other page
+    /// holds frame bytes, or when every page holding them is itself waiting to grow (so of two
+    /// growers one goes ahead, and the other waits for it to leave, not for its patience); out
+    /// of patience, it goes ahead and the pass grows by nothing.
+    func grow(_ pass: Pass, by bytes: Int) {
+        guard bytes > 0, let own = pass.heldBytes(of: self) else { return }
+        let deadline = Date().addingTimeInterval(
+            Double(patience.components.seconds)
+                + Double(patience.components.attoseconds) / 1e18)
+        condition.lock()
+        defer { condition.unlock() }
+        growing += own
+        condition.broadcast()  // a grower waiting on this page's bytes may go ahead now
+        var patient = true
+        while patient, held - own > growing - own, held + bytes > budget {
+            patient = condition.wait(until: deadline)
+        }
+        growing -= own
+        guard patient else { return }
+        held += bytes
+        pass.add(bytes)
+    }
+
     private func release(_ bytes: Int) {
         condition.lock()
         held -= bytes
@@ -70,20 +102,24 @@ public final class FrameGate: @unchecked Sendable {
     /// One page's claim on the budget; `leave()` is idempotent, and a pass left unused gives its
     /// bytes back when it is destroyed (errors, early returns).
     final class Pass: Sendable {
-        /// The gate the bytes go back to, nil once they have.
-        private let gate: LockedValue<FrameGate?>
-        private let bytes: Int
+        /// The gate the bytes go back to (nil once they have) and the bytes.
+        private let claim: LockedValue<(gate: FrameGate?, bytes: Int)>
         init(gate: FrameGate?, bytes: Int) {
-            self.gate = LockedValue(gate)
-            self.bytes = bytes
+            claim = LockedValue((gate, bytes))
         }
         func leave() {
-            let owed = gate.withLock { gate in
-                defer { gate = nil }
-                return gate
+            let (owed, bytes) = claim.withLock { claim in
+                defer { claim.gate = nil }
+                return claim
             }
             owed?.release(bytes)
         }
+        /// The bytes this pass holds in `gate`, nil when it holds none there (left, or let in
+        /// by patience).
+        fileprivate func heldBytes(of gate: FrameGate) -> Int? {
+            claim.withLock { $0.gate === gate ? $0.bytes : nil }
+        }
+        fileprivate func add(_ bytes: Int) { claim.withLock { $0.bytes += bytes } }
         deinit { leave() }
     }
 }

@@ -12,9 +12,12 @@ extension ScanDeskew {
     /// made. Images with alpha or not 8-bit are turned by libvips (which premultiplies alpha).
     /// - Throws: `VIPSError` when the pixels cannot be computed or the crop is outside the canvas.
     /// - Complexity: O(crop pixels), split across the cores when a page has them to itself.
+    /// - Parameter releasing: called with source rows no later canvas row reads, as the rows are
+    ///   made top to bottom (the caller's frame hands them back to the kernel, so the source and
+    ///   the turned page are not both held whole); nil to keep the source as it is.
     static func turned(
         _ image: VIPSImage, degrees: Double, fill colour: [Double],
-        crop: (x: Int, y: Int, width: Int, height: Int)? = nil
+        crop: (x: Int, y: Int, width: Int, height: Int)? = nil, releasing: ((Range<Int>) -> Void)? = nil
     ) throws -> VIPSImage {
         let background = fill(colour, forBands: image.bands, alpha: image.hasAlpha)
         guard image.format == .uchar, !image.hasAlpha, (1...4).contains(image.bands) else {
@@ -34,7 +37,7 @@ extension ScanDeskew {
         let chunks = (region.height + turnRowsPerChunk - 1) / turnRowsPerChunk
         // Its own profile stage: the turn was libvips's, lazy, inside "2h deskew into memory".
         let made = try StageProfile.measure("2i deskew turn") {
-            try turn(image, degrees, ink, region, into: frame, chunks)
+            try turn(image, degrees, ink, region, into: frame, chunks, releasing: releasing)
         }
         guard made else {
             throw VIPSError(operation: "rotate", message: "the rotation kernel refused \(region) of \(canvas)")
@@ -45,18 +48,38 @@ extension ScanDeskew {
     /// Makes `region`'s rows in `frame`, in `chunks` chunks; false when the kernel refused one.
     private static func turn(
         _ image: VIPSImage, _ degrees: Double, _ ink: [UInt8], _ region: (x: Int, y: Int, width: Int, height: Int),
-        into frame: VIPSFrame, _ chunks: Int
+        into frame: VIPSFrame, _ chunks: Int, releasing: ((Range<Int>) -> Void)?
     ) throws -> Bool {
         try image.withPixels { source in
             let job = TurnJob(
                 source: source, width: image.width, height: image.height, bands: image.bands, degrees: degrees,
                 ink: ink, region: region, dst: frame.pixels.baseAddress!)
-            guard ImagingRuntime.pageSplitsAcrossCores else { return (0..<chunks).allSatisfy { job.make(chunk: $0) } }
-            // The arguments were checked by the caller; a refused chunk is still reported.
-            let refused = RefusedChunks(count: chunks)
-            DispatchQueue.concurrentPerform(iterations: chunks) { if !job.make(chunk: $0) { refused.mark($0) } }
-            return !refused.any
+            let split = ImagingRuntime.pageSplitsAcrossCores
+            // Chunks made in waves, top to bottom, each followed by handing back the source rows
+            // above what the rest reads; one wave of all chunks when nothing is handed back.
+            let wave = releasing == nil ? chunks : split ? turnChunksPerRelease : 1
+            for start in stride(from: 0, to: chunks, by: wave) {
+                let end = min(chunks, start + wave)
+                guard make(job, chunks: start..<end, split: split) else { return false }
+                if let releasing, end < chunks { releasing(0..<job.sourceRows(fromChunk: end).lowerBound) }
+            }
+            return true
         }
+    }
+
+    /// Chunks a split turn makes between two hand-backs of source rows (a few MB of canvas rows
+    /// for the cores to share): fewer waits for the slowest chunk than handing back after each.
+    static let turnChunksPerRelease = 8
+
+    /// Makes `job`'s `chunks`, split across the cores when `split`; false when one was refused.
+    private static func make(_ job: TurnJob, chunks: Range<Int>, split: Bool) -> Bool {
+        guard split, chunks.count > 1 else { return chunks.allSatisfy { job.make(chunk: $0) } }
+        // The arguments were checked by the caller; a refused chunk is still reported.
+        let refused = RefusedChunks(count: chunks.count)
+        DispatchQueue.concurrentPerform(iterations: chunks.count) {
+            if !job.make(chunk: chunks.lowerBound + $0) { refused.mark($0) }
+        }
+        return !refused.any
     }
 }
 
@@ -77,6 +100,14 @@ private struct TurnJob: @unchecked Sendable {
             source: source, width: width, height: height, bands: bands, degrees: degrees, ink: ink,
             x0: region.x, rows: (region.y + first)..<(region.y + last), outputWidth: region.width,
             into: dst + first * region.width * bands)
+    }
+
+    /// The source rows chunks `chunk...` (to the region's end) read.
+    func sourceRows(fromChunk chunk: Int) -> Range<Int> {
+        let first = min(region.height, chunk * ScanDeskew.turnRowsPerChunk)
+        return PageTurn.sourceRows(
+            width: width, height: height, degrees: degrees, x0: region.x,
+            rows: (region.y + first)..<(region.y + region.height), outputWidth: region.width)
     }
 }
 

@@ -33,7 +33,12 @@ enum ScanDeskew {
     /// - Parameter page: the page's own outline found by the detector (display pixels of
     ///   `image`), used when the lid cannot be told from the page by colour alone: a book on a
     ///   dark cloth with the page stack's fringe and a bookmark sticking out around it.
-    static func deskewAndTrim(_ image: VIPSImage, skew: SkewEstimate, page: Quad? = nil, copy: DetectionCopy? = nil)
+    /// - Parameter releasing: hands back rows of `image` (its frame's) that the page's turn no
+    ///   longer reads, as it makes the page (see `turned`); nil to keep `image` whole.
+    static func deskewAndTrim(
+        _ image: VIPSImage, skew: SkewEstimate, page: Quad? = nil, copy: DetectionCopy? = nil,
+        releasing: ((Range<Int>) -> Void)? = nil
+    )
         throws -> (
             image: VIPSImage, crop: Rect?
         )
@@ -69,7 +74,7 @@ enum ScanDeskew {
         }
         /// The page: `crop` of the canvas turned with `fillColour` (nil: all of it), made now.
         func cut(_ fillColour: [Double], _ crop: (x: Int, y: Int, width: Int, height: Int)?) throws -> VIPSImage {
-            try ScanDeskew.cut(image, degrees: degrees, fill: fillColour, crop: crop)
+            try ScanDeskew.cut(image, degrees: degrees, fill: fillColour, crop: crop, releasing: releasing)
         }
         let canvas: (width: Int, height: Int) =
             turn
@@ -88,7 +93,7 @@ enum ScanDeskew {
         else {
             return try withoutLidBox(
                 image, degrees: degrees, canvas: canvas, page: page, small: (small, smallPixels),
-                straight: (smallStraight, pixels, distances), lid: lid)
+                straight: (smallStraight, pixels, distances), lid: lid, releasing: releasing)
         }
         // Edges are measured on the page turned with a lid-coloured fill; the page itself is
         // cut from one turned with a paper-coloured fill, so where the page ran off the glass
@@ -125,7 +130,8 @@ enum ScanDeskew {
     private static func withoutLidBox(
         _ image: VIPSImage, degrees: Double, canvas: (width: Int, height: Int), page: Quad?,
         small: (image: VIPSImage, pixels: [UInt8]),
-        straight: (image: VIPSImage, pixels: [UInt8], distances: ScanTrim.LidDistances?), lid: [Double]
+        straight: (image: VIPSImage, pixels: [UInt8], distances: ScanTrim.LidDistances?), lid: [Double],
+        releasing: ((Range<Int>) -> Void)?
     ) throws -> (image: VIPSImage, crop: Rect?) {
         let scale = Double(image.width) / Double(small.image.width)
         let (turnedSmall, pixels, distances) = straight
@@ -143,7 +149,9 @@ enum ScanDeskew {
                 let x1 = min(canvas.width, Int(rect.maxX.rounded())),
                     y1 = min(canvas.height, Int(rect.maxY.rounded()))
                 let crop = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
-                return (try cut(image, degrees: degrees, fill: paper, crop: (x0, y0, x1 - x0, y1 - y0)), crop)
+                let made = try cut(
+                    image, degrees: degrees, fill: paper, crop: (x0, y0, x1 - x0, y1 - y0), releasing: releasing)
+                return (made, crop)
             }
         }
         let around = ScanTrim.borderColour(
@@ -151,19 +159,21 @@ enum ScanDeskew {
             bands: small.image.bands)
         let centre = centred(canvas, width: image.width, height: image.height)
         let crop = centre.map { ($0.x, $0.y, $0.width, $0.height) }
-        return (try cut(image, degrees: degrees, fill: around, crop: crop), centre?.rect)
+        return (try cut(image, degrees: degrees, fill: around, crop: crop, releasing: releasing), centre?.rect)
     }
 
     /// `crop` of `image` turned by `degrees` with `fill` in the corners (nil: all of the
-    /// canvas), made now; an angle under `minimumTurn` is not turned, only cropped.
+    /// canvas), made now; an angle under `minimumTurn` is not turned, only cropped (a view of
+    /// `image`, so nothing is released then).
     private static func cut(
-        _ image: VIPSImage, degrees: Double, fill: [Double], crop: (x: Int, y: Int, width: Int, height: Int)?
+        _ image: VIPSImage, degrees: Double, fill: [Double], crop: (x: Int, y: Int, width: Int, height: Int)?,
+        releasing: ((Range<Int>) -> Void)?
     ) throws -> VIPSImage {
         guard abs(degrees) >= minimumTurn else {
             guard let crop else { return image }
             return try image.cropped(x: crop.x, y: crop.y, width: crop.width, height: crop.height)
         }
-        return try turned(image, degrees: degrees, fill: fill, crop: crop)
+        return try turned(image, degrees: degrees, fill: fill, crop: crop, releasing: releasing)
     }
 
     /// Skews under this many degrees are left unturned: they move a pixel by less than one across
@@ -192,7 +202,10 @@ enum ScanDeskew {
     /// Turns a page that fills the frame straight inside its own size: no trimming, the corners
     /// that come in from outside the scan filled with the colour around the page (its paper).
     /// - Returns: the page, exactly `image`'s size, and the crop of the rotated canvas it is.
-    static func deskewKeepingSize(_ image: VIPSImage, skew: SkewEstimate) throws -> (image: VIPSImage, crop: Rect?) {
+    /// - Parameter releasing: as for `deskewAndTrim`.
+    static func deskewKeepingSize(
+        _ image: VIPSImage, skew: SkewEstimate, releasing: ((Range<Int>) -> Void)? = nil
+    ) throws -> (image: VIPSImage, crop: Rect?) {
         let image = image.format == .uchar ? image : try image.displayReady(keepGray: true)
         let degrees = skew.degrees.isFinite ? skew.degrees : 0
         guard abs(degrees) >= minimumTurn else { return (image, nil) }
@@ -203,7 +216,7 @@ enum ScanDeskew {
         let canvas = PageTurn.canvas(width: image.width, height: image.height, degrees: degrees)
         let centre = centred(canvas, width: image.width, height: image.height)
         let crop = centre.map { ($0.x, $0.y, $0.width, $0.height) }
-        return (try turned(image, degrees: degrees, fill: around, crop: crop), centre?.rect)
+        return (try turned(image, degrees: degrees, fill: around, crop: crop, releasing: releasing), centre?.rect)
     }
 
     /// The centre `width` x `height` of a turned canvas (rotation grows it about its centre),

@@ -169,7 +169,9 @@ public struct PagePipeline: Sendable {
             var corrector = PageCorrector(options: options)
             corrector.maxPixels = maxPixels
             let corrected = try StageProfile.measure("2 correct (all of 2x)") {
-                try corrector.correct(consume decoded, userQuad: userQuad, copy: copy, frameShrunk: { pass?.leave() })
+                try corrector.correct(
+                    consume decoded, userQuad: userQuad, copy: copy, frameShrunk: { pass?.leave() },
+                    frameGrows: { bytes in if let pass { frameGate?.grow(pass, by: bytes) } })
             }
             var (page, record) = corrected
             if let turn = entry?.rotate { (page, record) = try Self.turned(page, record: record, by: turn) }

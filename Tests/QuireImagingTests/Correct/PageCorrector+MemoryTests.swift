@@ -17,7 +17,7 @@ import VipsBridge
     func aTurnedPageIsMadeOnceAndTheStoredFrameIsHandedBack(orientation: Int) throws {
         let frame = try decoded(orientation: orientation)
         let expected = try frame.uprightImage().pixelBytes()
-        let upright = try PageCorrector.uprightInMemory(frame)
+        let upright = try PageCorrector.uprightFrame(frame).image
         // The deskew reads the page whole: a lazy turn would be computed into a second buffer.
         #expect(upright.isInMemory)
         #expect(try upright.pixelBytes() == expected)
@@ -28,7 +28,7 @@ import VipsBridge
 
     @Test func anUprightPageIsTheFrameItselfAndKeepsItsPixels() throws {
         let frame = try decoded(orientation: 1)
-        let upright = try PageCorrector.uprightInMemory(frame)
+        let upright = try PageCorrector.uprightFrame(frame).image
         guard case .interleaved(let stored) = frame.pixels else { Issue.record("not interleaved"); return }
         #expect(!stored.pixels.contains(0))
         #expect(try upright.pixelBytes() == Array(stored.pixels))

@@ -86,6 +86,66 @@ import Testing
         a.leave(); b.leave()
     }
 
+    /// A page growing its pass for a second frame waits while another page holds a frame and
+    /// the sum is over the budget, goes ahead once that page leaves, and then keeps out a frame
+    /// that no longer fits beside its two.
+    @Test func aGrowerWaitsForTheOtherFrameAndThenCounts() {
+        let gate = FrameGate(budget: 60, patience: .seconds(30))
+        let a = gate.enter(bytes: 18), b = gate.enter(bytes: 18)
+        let grown = DispatchSemaphore(value: 0)
+        Thread {
+            gate.grow(a, by: 36)
+            grown.signal()
+        }.start()
+        #expect(grown.wait(timeout: .now() + .milliseconds(50)) == .timedOut, "18 + 18 + 36 is over 60")
+        b.leave()
+        #expect(grown.wait(timeout: .now() + .seconds(5)) == .success)
+        let admitted = DispatchSemaphore(value: 0)
+        Thread {
+            let c = gate.enter(bytes: 18)
+            admitted.signal()
+            c.leave()
+        }.start()
+        #expect(admitted.wait(timeout: .now() + .milliseconds(50)) == .timedOut, "54 + 18 is over 60")
+        a.leave()  // gives back all 54
+        #expect(admitted.wait(timeout: .now() + .seconds(5)) == .success)
+    }
+
+    /// A page alone grows at once, over the budget too; of two pages growing at once, one goes
+    /// ahead (the other then waits for it to leave, not for its own patience); one that runs
+    /// out of patience goes ahead holding no more than it had.
+    @Test func growersNeverHang() {
+        let gate = FrameGate(budget: 60, patience: .seconds(30))
+        let t0 = ContinuousClock.now
+        let alone = gate.enter(bytes: 50)
+        gate.grow(alone, by: 50)
+        #expect(ContinuousClock.now - t0 < .milliseconds(40))
+        alone.leave()
+        let a = gate.enter(bytes: 30), b = gate.enter(bytes: 30)
+        let done = DispatchGroup()
+        for pass in [a, b] {
+            done.enter()
+            Thread {
+                gate.grow(pass, by: 30)
+                pass.leave()
+                done.leave()
+            }.start()
+        }
+        #expect(done.wait(timeout: .now() + .seconds(5)) == .success, "two growers went ahead")
+
+        let impatient = FrameGate(budget: 60, patience: .milliseconds(50))
+        let other = impatient.enter(bytes: 40), page = impatient.enter(bytes: 20)
+        let t1 = ContinuousClock.now
+        impatient.grow(page, by: 30)
+        #expect(ContinuousClock.now - t1 >= .milliseconds(40))
+        other.leave()
+        // page still holds 20 (not 50): 40 more fit at once.
+        let t2 = ContinuousClock.now
+        let next = impatient.enter(bytes: 40)
+        #expect(ContinuousClock.now - t2 < .milliseconds(40))
+        next.leave(); page.leave()
+    }
+
     @Test func batchesGetABudgetPerTwoWorkers() {
         #expect(FrameGate.forBatch(pagesInFlight: 1).budget == FrameGate.budgetPerTwoWorkers)
         #expect(FrameGate.forBatch(pagesInFlight: 2).budget == FrameGate.budgetPerTwoWorkers)

@@ -51,6 +51,30 @@ import VipsBridge
         #expect(Self.differences(UnsafeBufferPointer(rgb.pixels), reference) == 0)
     }
 
+    /// Planes turned as they are converted give the RGB frame turned by libvips, byte for byte,
+    /// for each quarter turn (4:2:0 at an odd size, 4:2:2), and hand the planes back as they go.
+    @Test(arguments: [1, 2, 3])
+    func planesTurnedAsConvertedAreTheTurnedRGBFrame(turns: Int) throws {
+        let dir = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let files = [
+            (try Self.card420(dir, width: 4096, height: 301), 4096, 301),
+            ("\(Self.fixtures)/colour-422.jpg", 203, 117)
+        ]
+        for (path, width, height) in files {
+            let planes = try #require(try YCbCrFrame.decodingJPEG(file: path, width: width, height: height))
+            let reference = try planes.rgbFrame().image.rotated(quarterTurns: turns).pixelBytes()
+            let turned = try planes.rgbFrame(quarterTurns: turns)
+            #expect(turned.width == (turns == 2 ? width : height) && turned.height == (turns == 2 ? height : width))
+            #expect(Self.differences(UnsafeBufferPointer(turned.pixels), reference) == 0, "\(path) turned \(turns)")
+            // 4096-byte luma rows are whole memory pages: handed back, they read as zero.
+            if width == 4096 {
+                let luma = UnsafeBufferPointer(start: planes.luma, count: planes.lumaStride * height)
+                #expect(luma.allSatisfy { $0 == 0 })
+            }
+        }
+    }
+
     /// 4:4:4, grey and a file of another size are left to the RGB decoder; a truncated file
     /// throws.
     @Test func otherFilesAreDeclinedAndTruncatedOnesThrow() throws {

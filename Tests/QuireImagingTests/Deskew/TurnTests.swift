@@ -49,6 +49,32 @@ import QuireTestSupport
         }
     }
 
+    /// A turn that hands back its source rows as it goes gives the same bytes as one that keeps
+    /// them, though the rows really are released (4096-byte rows: whole memory pages, read as
+    /// zero afterwards): no row is handed back while a later canvas row still reads it.
+    @Test(arguments: [0.3, -1.7, 4.0])
+    func handingBackPassedRowsKeepsThePixels(degrees: Double) throws {
+        let (w, h) = (4096, 800)
+        let px = Self.page(width: w, height: h, bands: 1, seed: 7)
+        let frame = try VIPSFrame(width: w, height: h, bands: 1)
+        _ = frame.pixels.initialize(from: px)
+        let canvas = PageTurn.canvas(width: w, height: h, degrees: degrees)
+        let crop = (x: canvas.width / 8, y: 3, width: canvas.width * 3 / 4, height: canvas.height - 5)
+        let kept = try ScanDeskew.turned(
+            VIPSImage.fromPixels(px, width: w, height: h, bands: 1), degrees: degrees, fill: [250], crop: crop)
+        var released = 0..<0
+        let handed = try ScanDeskew.turned(
+            frame.image, degrees: degrees, fill: [250], crop: crop,
+            releasing: {
+                #expect($0.lowerBound == 0 && $0.upperBound >= released.upperBound)
+                released = $0
+                frame.releaseRows($0)
+            })
+        #expect(try handed.pixelBytes() == kept.pixelBytes(), "at \(degrees)")
+        #expect(released.count >= h / 2, "at \(degrees): \(released) handed back")
+        #expect(frame.pixels[0..<(released.count * w)].allSatisfy { $0 == 0 })
+    }
+
     /// The AVX2 loop gives the portable loop's bytes, on whole canvases and on pieces of them.
     @Test(arguments: [1, 3, 4])
     func vectorizedEqualsPortable(bands: Int) throws {
