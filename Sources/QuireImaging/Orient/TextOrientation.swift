@@ -201,21 +201,21 @@ public struct TesseractOSD: OrientationDetector {
     /// `minimumAxisConfidence` and grows with it; a turn across it contradicts the look and
     /// scores 0. The script confidence is Tesseract's, so the policy's handwriting guard still
     /// holds (`OrientationPolicy.turns`).
-    /// A turn along the axis that both cheap readings contradict (`isContested`, `upDown`
-    /// read only then) keeps Tesseract's own confidence, under the policy's bar.
+    /// A turn it would take that both cheap readings contradict (`isContested`, `upDown` read
+    /// only then) keeps the page, with Tesseract's own confidence, under the policy's bar.
     static func axisGuess(
         _ found: LineOrientation.Finding, _ crop: OrientationGuess, upDown: () -> Double? = { nil }
     ) -> OrientationGuess {
         guard crop.rotate % 180 == found.rotate % 180 else {
             return OrientationGuess(rotate: crop.rotate, confidence: 0, scriptConfidence: crop.scriptConfidence)
         }
-        if isContested(found, crop, upDown: upDown) {
-            return OrientationGuess(
-                rotate: crop.rotate, confidence: crop.confidence, scriptConfidence: crop.scriptConfidence)
-        }
         let value = LineOrientation.sureConfidence * crop.confidence / minimumAxisConfidence
-        return OrientationGuess(
+        let guess = OrientationGuess(
             rotate: crop.rotate, confidence: (value * 100).rounded() / 100, scriptConfidence: crop.scriptConfidence)
+        // Asked only of a guess that would turn the page: a kept page's record stays as it was.
+        guard OrientationPolicy.turns(guess), isContested(found, crop, upDown: upDown) else { return guess }
+        return OrientationGuess(
+            rotate: crop.rotate, confidence: crop.confidence, scriptConfidence: crop.scriptConfidence)
     }
 
     /// Characters Tesseract may read on the whole page when the crop was unsure: its own 50.
