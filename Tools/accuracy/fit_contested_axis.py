@@ -9,7 +9,8 @@ DIR: where a photo table of `orientation.py` run with QUIRE_PROFILE=calls is sav
 layout.jpg.json and profile.jpg.txt; made here, with QUIRE, when DIR has none). The call trace
 carries what each reading said (`StageProfile.note`: the look, leptonica along its axis,
 Tesseract's readings), so every copy's decision is replayed here under each BAR; the replay at
-today's rules must give the turns layout.json records (checked). The bar is fitted leaving one
+rules of the build that ran must give the turns layout.json records (checked, with and without
+the bar). The bar is fitted leaving one
 source out at a time (each source scored by the bar fitted on the others), and on the halves of
 `folds.py`. A rule is allowed when it loses no right copy; the fewest wrong, then the most right,
 then the lowest bar wins. Each copy is scored against the turn its page needs as straightened
@@ -32,6 +33,7 @@ REPO = Path(__file__).resolve().parents[2]
 BARS = [0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0]
 AXIS_BAR = 0.5  # TesseractOSD.minimumAxisConfidence
 SCALE = 2.0  # LineOrientation.sureConfidence: the policy's scale at a bar
+CURRENT = 1.5  # TesseractOSD.minimumContestedAxisConfidence
 
 
 def run(quire, save):
@@ -154,8 +156,9 @@ def main():
     if not (save / "profile.jpg.txt").exists():
         run(sys.argv[2] if len(sys.argv) > 2 else str(REPO / ".build/release/quire"), save)
     rows = load(save)
-    replayed = [r["name"] for r in rows if decide(r) != r["got"]]
-    print(f"{len(rows)} copies; replay differs from layout.json on {len(replayed)}: {replayed}")
+    for label, bar in (("without the bar (main before it)", None), (f"with the bar {CURRENT}", CURRENT)):
+        replayed = [r["name"] for r in rows if decide(r, bar) != r["got"]]
+        print(f"{len(rows)} copies; replayed {label}, differs from layout.json on {len(replayed)}: {replayed}")
     print("leaving one source out:")
     before, after, bars = Counter(), Counter(), Counter()
     for source in sorted({r["source"] for r in rows}):
