@@ -237,7 +237,7 @@ def score(quire, items, suffix, turns=(0, 90, 180, 270)):
         out = work / "out"
         done = subprocess.run([quire, "process", str(work), "-o", str(out), "--format", "png", "--viewer", "none",
                                "--jobs", "1", "--page-timeout", "0", "-q"], capture_output=True, text=True,
-                              env={**os.environ, "QUIRE_PROFILE": "1"})
+                              env={**os.environ, "QUIRE_PROFILE": "calls" if os.environ.get("QUIRE_PROFILE") == "calls" else "1"})
         pages = json.loads((out / "layout.json").read_text())["pages"]
         if SAVE:
             SAVE.mkdir(parents=True, exist_ok=True)

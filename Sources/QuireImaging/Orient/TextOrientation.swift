@@ -65,6 +65,7 @@ public struct TesseractOSD: OrientationDetector {
         let lines = StageProfile.measure("2e line look") {
             LineOrientation.look(gray: look.gray, width: look.width, height: look.height)
         }
+        StageProfile.note(Self.describe(lines.finding, look))
         if let found = lines.finding, found.isSure {
             return OrientationGuess(rotate: found.rotate, confidence: found.confidence)
         }
@@ -83,15 +84,40 @@ public struct TesseractOSD: OrientationDetector {
                     page, boxes: lines.boxes, copyWidth: look.width, copyHeight: look.height,
                     characters: Self.axisCropCharacters)
             }
-            return crop.map { Self.axisGuess(found, $0) }
+            StageProfile.note("tesseract axis \(Self.describe(crop))")
+            return crop.map { crop in
+                Self.axisGuess(found, crop) { StageProfile.measure("2e up or down") { Self.upDown(found, look) } }
+            }
         }
         let crop = try StageProfile.measure("2e tesseract") {
             try tesseractGuess(page, boxes: lines.boxes, copyWidth: look.width, copyHeight: look.height)
         }
+        StageProfile.note("tesseract crop \(Self.describe(crop))")
         guard let crop, Self.fallsBack(crop), !lines.boxes.isEmpty, !Self.skipsFallback(lines.finding) else {
             return crop
         }
-        return try StageProfile.measure("2e tesseract fallback") { try fallbackGuess(page, crop: crop) }
+        let whole = try StageProfile.measure("2e tesseract fallback") { try fallbackGuess(page, crop: crop) }
+        StageProfile.note("tesseract fallback \(Self.describe(whole))")
+        return whole
+    }
+
+    /// The look's finding and leptonica's up-or-down reading along its axis, for the call trace
+    /// (`StageProfile.note`): leptonica is read here even where the detector does not ask it.
+    static func describe(_ found: LineOrientation.Finding?, _ look: (gray: [UInt8], width: Int, height: Int))
+        -> String
+    {
+        guard let found else { return "look none" }
+        let upDown = upDown(found, look)
+        return "look rotate \(found.rotate) votes \(found.votes) share \(found.directionShare) pieces "
+            + "\(found.linePieces) margin \(found.edgeMargin) axisSure \(found.isAxisSure) sure \(found.isSure) "
+            + "updown \(upDown.map { "\($0)" } ?? "none")"
+    }
+
+    /// A Tesseract reading for the call trace.
+    static func describe(_ guess: OrientationGuess?) -> String {
+        guard let guess else { return "none" }
+        return
+            "rotate \(guess.rotate) conf \(guess.confidence) script \(guess.scriptConfidence.map { "\($0)" } ?? "none")"
     }
 
     /// Leptonica's up-or-down confidence (`TextUpDown`) a page needs to be answered without
@@ -137,19 +163,59 @@ public struct TesseractOSD: OrientationDetector {
     /// docs/benchmarks.md, "Tesseract told the axis").
     static let minimumAxisConfidence = 0.5
 
+    /// The confidence Tesseract's short crop reading needs to turn a page against both cheap
+    /// readings of up and down: the look's edge side and leptonica's count (`upDown`) agreeing on
+    /// the other end of the axis. Each is weak alone (under its own bar), but the short reading
+    /// that both contradicted turned every such real photo the wrong way. Fitted leaving one
+    /// source of the real photos turned four ways out at a time
+    /// (`Tools/accuracy/fit_contested_axis.py`; docs/correction-photos.md, "two readings against
+    /// Tesseract's short one").
+    static let minimumContestedAxisConfidence = 1.5
+
+    /// Whether the look's edge side and leptonica's reading (`upDown`, read only when asked:
+    /// positive when the text reads upright in the frame the look's lines run across) both
+    /// say the end of the axis opposite to `crop`'s turn, while `crop` is under
+    /// `minimumContestedAxisConfidence`. A reading of exactly 0 says nothing.
+    static func isContested(
+        _ found: LineOrientation.Finding, _ crop: OrientationGuess, upDown: () -> Double?
+    ) -> Bool {
+        guard crop.rotate != 0, crop.rotate != found.rotate, crop.confidence < minimumContestedAxisConfidence,
+            found.edgeMargin != 0,
+            let upDown = upDown(), upDown != 0
+        else { return false }
+        return (upDown > 0) == (found.edgeMargin > 0)
+    }
+
+    /// Leptonica's up-or-down reading of the `look` copy, turned so the look's lines run across;
+    /// nil when it shows no ink or leptonica cannot tell.
+    static func upDown(_ found: LineOrientation.Finding, _ look: (gray: [UInt8], width: Int, height: Int)) -> Double? {
+        guard let threshold = LineOrientation.inkThreshold(gray: look.gray) else { return nil }
+        return TextUpDown.confidence(
+            gray: look.gray, width: look.width, height: look.height, below: threshold,
+            turnedClockwise: found.rotate == 90 || found.rotate == 270)
+    }
+
     /// Tesseract's `crop` reading of a page whose look (`found`) is sure of the axis but not of
     /// up or down, on the policy's scale: a turn along the look's axis (which the look had right
     /// on every real page it was sure of) scores `LineOrientation.sureConfidence` at
     /// `minimumAxisConfidence` and grows with it; a turn across it contradicts the look and
     /// scores 0. The script confidence is Tesseract's, so the policy's handwriting guard still
     /// holds (`OrientationPolicy.turns`).
-    static func axisGuess(_ found: LineOrientation.Finding, _ crop: OrientationGuess) -> OrientationGuess {
+    /// A turn it would take that both cheap readings contradict (`isContested`, `upDown` read
+    /// only then) keeps the page, with Tesseract's own confidence, under the policy's bar.
+    static func axisGuess(
+        _ found: LineOrientation.Finding, _ crop: OrientationGuess, upDown: () -> Double? = { nil }
+    ) -> OrientationGuess {
         guard crop.rotate % 180 == found.rotate % 180 else {
             return OrientationGuess(rotate: crop.rotate, confidence: 0, scriptConfidence: crop.scriptConfidence)
         }
         let value = LineOrientation.sureConfidence * crop.confidence / minimumAxisConfidence
-        return OrientationGuess(
+        let guess = OrientationGuess(
             rotate: crop.rotate, confidence: (value * 100).rounded() / 100, scriptConfidence: crop.scriptConfidence)
+        // Asked only of a guess that would turn the page: a kept page's record stays as it was.
+        guard OrientationPolicy.turns(guess), isContested(found, crop, upDown: upDown) else { return guess }
+        return OrientationGuess(
+            rotate: crop.rotate, confidence: crop.confidence, scriptConfidence: crop.scriptConfidence)
     }
 
     /// Characters Tesseract may read on the whole page when the crop was unsure: its own 50.

@@ -37,6 +37,13 @@ enum StageProfile {
         return try body()
     }
 
+    /// With `QUIRE_PROFILE=calls`, prints "note TEXT" in the call trace (what a reading said, so a
+    /// page's decision can be followed); `text` is not built otherwise.
+    static func note(_ text: @autoclosure () -> String) {
+        guard tracesCalls else { return }
+        FileHandle.standardError.write(Data("note \(text())\n".utf8))
+    }
+
     /// User + system CPU time of the process so far.
     static func cpuMilliseconds() -> Double {
         var usage = rusage()

@@ -47,6 +47,28 @@ import VipsBridge
         #expect(!OrientationPolicy.turns(TesseractOSD.axisGuess(found, handwriting)))
     }
 
+    @Test(arguments: [0, 90, 180, 270]) func aWeakReadingBothCheapReadingsContradictKeepsThePage(_ side: Int) {
+        // The look's edge side says `side` (edge margin positive in its frame), leptonica agrees;
+        // Tesseract's short reading says the other end of the axis, clearly over its own bar.
+        // Alone it would turn the page (a receipt of the real photos turned the wrong way so).
+        let found = Self.axisSure(rotate: side)
+        let other = (side + 180) % 360
+        let crop = OrientationGuess(
+            rotate: other, confidence: TesseractOSD.minimumContestedAxisConfidence * 0.9, scriptConfidence: 4)
+        #expect(OrientationPolicy.turns(TesseractOSD.axisGuess(found, crop)) == (other != 0))
+        let contested = TesseractOSD.axisGuess(found, crop) { 3 }
+        #expect(!OrientationPolicy.turns(contested), "\(contested)")
+        #expect(other == 0 || contested.confidence == crop.confidence)
+        // Leptonica silent (nil or 0), or on Tesseract's side: the short reading decides as before.
+        for upDown in [nil, 0, -3] as [Double?] {
+            #expect(TesseractOSD.axisGuess(found, crop) { upDown } == TesseractOSD.axisGuess(found, crop))
+        }
+        // Tesseract confident enough: it turns the page against both.
+        let sure = OrientationGuess(
+            rotate: other, confidence: TesseractOSD.minimumContestedAxisConfidence, scriptConfidence: 4)
+        #expect(OrientationPolicy.turns(TesseractOSD.axisGuess(found, sure) { 3 }) == (other != 0))
+    }
+
     /// A synthetic page of text: ten upright lines close together at the top and, after a gap,
     /// eight upside-down lines further apart. The look is sure the lines run across (or down,
     /// turned) but its up/down evidence nearly cancels, so Tesseract's short crop of the densest

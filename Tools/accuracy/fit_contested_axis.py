@@ -1,0 +1,177 @@
+"""Fits the bar Tesseract's short axis reading needs against both cheap readings of up and down
+(`TesseractOSD.minimumContestedAxisConfidence`): on a page whose line look is sure of the axis
+only, the short crop reading's turn is not taken when the look's edge side and leptonica's
+count both say the other end of the axis and its confidence is under BAR.
+
+    python3 Tools/accuracy/fit_contested_axis.py DIR [QUIRE]
+
+DIR: where a photo table of `orientation.py` run with QUIRE_PROFILE=calls is saved (its
+layout.jpg.json and profile.jpg.txt; made here, with QUIRE, when DIR has none). The call trace
+carries what each reading said (`StageProfile.note`: the look, leptonica along its axis,
+Tesseract's readings), so every copy's decision is replayed here under each BAR; the replay at
+rules of the build that ran must give the turns layout.json records (checked, with and without
+the bar). The bar is fitted leaving one
+source out at a time (each source scored by the bar fitted on the others), and on the halves of
+`folds.py`. A rule is allowed when it loses no right copy; the fewest wrong, then the most right,
+then the lowest bar wins. Each copy is scored against the turn its page needs as straightened
+(`upright_turn` and the copy's turn), not as written.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fit_line_orientation as fl  # noqa: E402
+import folds  # noqa: E402
+import orientation  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+BARS = [0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0]
+AXIS_BAR = 0.5  # TesseractOSD.minimumAxisConfidence
+SCALE = 2.0  # LineOrientation.sureConfidence: the policy's scale at a bar
+CURRENT = 1.5  # TesseractOSD.minimumContestedAxisConfidence
+
+
+def run(quire, save):
+    """orientation.py's photo table, with the call trace."""
+    os.environ["QUIRE_PROFILE"] = "calls"
+    orientation.SAVE = save
+    truth = json.loads((REPO / "Tools/accuracy/real-photos/truth.json").read_text())
+    photos = sorted((REPO / "Tools/accuracy/real-photos").glob("*.jpg"))
+    orientation.score(quire, [(p, "", truth.get(p.name, {}).get("upright_turn", 0), truth.get(p.name, {}).get(
+        "corners")) for p in photos], suffix=".jpg")
+
+
+def number(v):
+    return float(v) if re.match(r"^-?[\d.]+(e-?\d+)?$", v) else v
+
+
+def load(save):
+    """One row per copy: its source, the turn it needs, what each reading said, the turn taken."""
+    truth = json.loads((REPO / "Tools/accuracy/real-photos/truth.json").read_text())
+    groups = []  # per decoded source, the notes of each orientation call
+    for line in (save / "profile.jpg.txt").read_text().splitlines():
+        if line.startswith("call 1 decode "):
+            groups.append([[]])
+        elif line.startswith("note ") and groups:
+            groups[-1][-1].append(line[5:])
+        elif line.startswith("call 2e orientation ") and groups:
+            groups[-1].append([])
+    pages = sorted(json.loads((save / "layout.jpg.json").read_text())["pages"], key=lambda p: p["index"])
+    names = list(dict.fromkeys(Path(p["source"]).name for p in pages))
+    assert len(names) == len(groups), (len(names), len(groups))
+    got = {}
+    for p in pages:
+        got.setdefault(Path(p["source"]).name, p.get("rotation", 0))
+    rows = []
+    for name, calls in zip(names, groups):
+        notes = calls[0] if len(calls) > 1 else []  # the first call decides; later ones re-ask a turned page
+        stem, turn = re.match(r"(.*)-r(\d+)\.jpg", name).groups()
+        t = truth.get(stem + ".jpg", {})
+        r = {"name": name, "source": t.get("source", "photo"), "needed": (t.get("upright_turn", 0) - int(turn)) % 360,
+             "got": got[name], "look": None, "axis": None, "crop": None, "fallback": None}
+        for n in notes:
+            words = n.split()
+            if words[:2] == ["look", "none"]:
+                r["look"] = "none"
+            elif words[0] == "look":
+                r["look"] = {words[i]: number(words[i + 1]) for i in range(1, len(words) - 1, 2)}
+            elif words[0] == "tesseract" and words[2] != "none":
+                kv = {words[i]: number(words[i + 1]) for i in range(2, len(words) - 1, 2)}
+                r[words[1]] = {"rotate": int(kv["rotate"]), "conf": kv["conf"],
+                               "script": kv["script"] if kv["script"] != "none" else None}
+        rows.append(r)
+    return rows
+
+
+def turns(rotate, conf, script):
+    """OrientationPolicy.turns."""
+    return rotate != 0 and conf >= 2 and (conf >= 8 or (script if script is not None else float("inf")) >= 1)
+
+
+def contested(look, a):
+    """The look's edge side and leptonica's sign (0 says nothing) both against the reading `a`."""
+    m, ud = look["margin"], look["updown"] if look["updown"] != "none" else 0
+    return a["rotate"] != 0 and a["rotate"] != int(look["rotate"]) and m != 0 and ud != 0 and (ud > 0) == (m > 0)
+
+
+def decide(r, bar=None):
+    """The turn taken (0: kept) by today's detector, or with the contested bar `bar`."""
+    look = r["look"]
+    if look is None:
+        return 0
+    if look != "none":
+        direction = (look["share"] - 0.5) / 0.1
+        if look["sure"] == "true":
+            return int(look["rotate"]) if SCALE * min(direction, abs(look["margin"]) / 0.15) >= 2 else 0
+        ud = look["updown"] if look["updown"] != "none" else 0
+        if look["axisSure"] == "true" and abs(look["margin"]) >= 0.04 and abs(ud) >= 4 and (ud > 0) == (
+                look["margin"] >= 0):
+            return int(look["rotate"])
+        if look["axisSure"] == "true":
+            a = r["axis"]
+            if a is None or a["rotate"] % 180 != int(look["rotate"]) % 180:
+                return 0
+            if bar is not None and a["conf"] < bar and contested(look, a):
+                return 0
+            return a["rotate"] if turns(a["rotate"], SCALE * a["conf"] / AXIS_BAR, a["script"]) else 0
+    c, f = r["crop"], r["fallback"]
+    if c is None:
+        return 0
+    g = f if f is not None and f["conf"] > c["conf"] else c
+    return g["rotate"] if turns(g["rotate"], g["conf"], g["script"]) else 0
+
+
+def outcome(turn, needed):
+    return "right" if turn == needed else "kept" if turn == 0 else "wrong"
+
+
+def tally(rows, bar=None):
+    return Counter(outcome(decide(r, bar), r["needed"]) for r in rows)
+
+
+def fit(rows):
+    before = tally(rows)
+
+    def rank(bar):
+        t = tally(rows, bar)
+        return None if t["right"] < before["right"] else (-t["wrong"], t["right"], -bar)
+    return folds.best(BARS, rank)
+
+
+def show(title, rows, bar):
+    print(f"== {title}: {len(rows)} copies, bar {bar}: before {dict(tally(rows))}, after {dict(tally(rows, bar))}")
+    for r in rows:
+        a, b = outcome(decide(r), r["needed"]), outcome(decide(r, bar), r["needed"])
+        if a != b:
+            print(f"    {a}->{b}: {r['name']} ({r['source']}): Tesseract {r['axis']}, look {r['look']}")
+
+
+def main():
+    save = Path(sys.argv[1])
+    if not (save / "profile.jpg.txt").exists():
+        run(sys.argv[2] if len(sys.argv) > 2 else str(REPO / ".build/release/quire"), save)
+    rows = load(save)
+    for label, bar in (("without the bar (main before it)", None), (f"with the bar {CURRENT}", CURRENT)):
+        replayed = [r["name"] for r in rows if decide(r, bar) != r["got"]]
+        print(f"{len(rows)} copies; replayed {label}, differs from layout.json on {len(replayed)}: {replayed}")
+    print("leaving one source out:")
+    before, after, bars = Counter(), Counter(), Counter()
+    for source in sorted({r["source"] for r in rows}):
+        bar = fit([r for r in rows if r["source"] != source])
+        held = [r for r in rows if r["source"] == source]
+        bars[bar] += 1
+        before += tally(held)
+        after += tally(held, bar)
+    print(f"  bars fitted {dict(bars)}; held out, every source: before {dict(before)}, after {dict(after)}")
+    folds.held_out(rows, fit, show, lambda bar, fitted: f"halves: fitted on {len(fitted)} copies of "
+                   f"{sorted(fl.FIT_SOURCES)}: bar {bar}")
+    folds.every_source(rows, fit, show, lambda bar: f"\nfitted on every source: bar {bar}")
+
+
+if __name__ == "__main__":
+    main()
