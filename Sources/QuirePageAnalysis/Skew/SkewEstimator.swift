@@ -524,14 +524,23 @@ package enum SkewEstimator {
             full ? coarseCurve(every: every) : narrowedCurve(every: every)
         }
 
-        func estimate(coarse: [Double]) -> SkewEstimate {
-            var bins: [Float] = []
-            func score(_ degrees: Double, stride: Int, bin: Float) -> Double {
-                self.score(degrees, stride: stride, bin: bin, bins: &bins)
+        /// The peak of the 1 px curve near the coarse curve's best peaks (`fineReach` steps of
+        /// `fineStep` either side of each), to 0.01 degree (`finestReach` steps either side of
+        /// the best) and a parabolic fit. An angle is scored once, however many windows hold it.
+        /// - Parameter reach: 0.01 degree steps read either side before following the rise
+        ///   (`finestReach`; `finestLimit` reads them all, for comparing).
+        func finePeak(
+            coarse: [Double], coarseMax: Double, stride fineStride: Int, reach: Int = finestReach,
+            bins: inout [Float]
+        ) -> Double {
+            var memo: [Double: Double] = [:]
+            func score(_ degrees: Double) -> Double {
+                if let known = memo[degrees] { return known }
+                let value = self.score(degrees, stride: fineStride, bin: 1, bins: &bins)
+                memo[degrees] = value
+                return value
             }
             let coarseAngles = Self.coarseAngles
-            guard let coarseMax = coarse.max(), coarseMax > 0 else { return .none }
-
             // Local maxima of the coarse curve, best first; refine the top three. A narrowed
             // curve's angles left out (-infinity) are no one's neighbours: an angle next to
             // one is not known to be a maximum.
@@ -543,7 +552,6 @@ package enum SkewEstimator {
                 if coarse[i] >= left && coarse[i] >= right { peaks.append(i) }
             }
             peaks.sort { coarse[$0] > coarse[$1] }
-            let fineStride = max(1, count / 60_000)
             var best = (angle: 0.0, value: -Double.infinity)
             // The side of its window the best lies on (-1, +1), 0 inside it.
             var edge = 0
@@ -551,7 +559,7 @@ package enum SkewEstimator {
                 let centre = coarseAngles[p]
                 for k in -Self.fineReach...Self.fineReach {
                     let a = centre + Double(k) * Self.fineStep
-                    let v = score(a, stride: fineStride, bin: 1)
+                    let v = score(a)
                     if v > best.value { (best, edge) = ((a, v), abs(k) == Self.fineReach ? k.signum() : 0) }
                 }
             }
@@ -560,15 +568,31 @@ package enum SkewEstimator {
             var climbed = 0
             while edge != 0, climbed < Self.fineClimbSteps {
                 let a = best.angle + Double(edge) * Self.fineStep
-                let v = score(a, stride: fineStride, bin: 1)
+                let v = score(a)
                 guard v > best.value else { break }
                 best = (a, v)
                 climbed += 1
             }
             // Finest: 0.01 degree steps around the best, then a parabola through the peak.
+            // Read `finestReach` steps either side first, and on (up to `finestLimit`) while
+            // the best lies on an end.
             let centre = best.angle
-            let fineAngles = (-5...5).map { centre + Double($0) * 0.01 }
-            let fine = fineAngles.map { score($0, stride: fineStride, bin: 1) }
+            func finest(_ k: Int) -> Double { centre + Double(k) * 0.01 }
+            var lo = -reach, hi = reach
+            var fine = (lo...hi).map { $0 == 0 ? best.value : score(finest($0)) }
+            while true {
+                let top = fine.indices.max { fine[$0] < fine[$1] }!
+                if top == 0, lo > -Self.finestLimit {
+                    lo -= 1
+                    fine.insert(score(finest(lo)), at: 0)
+                } else if top == fine.count - 1, hi < Self.finestLimit {
+                    hi += 1
+                    fine.append(score(finest(hi)))
+                } else {
+                    break
+                }
+            }
+            let fineAngles = (lo...hi).map(finest)
             var i = fine.indices.max { fine[$0] < fine[$1] }!
             i = min(max(i, 1), fine.count - 2)
             var angle = fineAngles[i]
@@ -577,13 +601,38 @@ package enum SkewEstimator {
             if curvature < 0 {
                 angle += 0.01 * max(-1, min(1, 0.5 * (l - r) / curvature))
             }
+            return angle
+        }
+
+        /// 0.01 degree steps the last pass first looks either side of the best `fineStep` angle:
+        /// the 1 px curve's top usually lies within half a `fineStep` (0.025 degree) of it, and
+        /// one more step gives the parabola its third point.
+        static let finestReach = 3
+        /// The furthest the last pass goes either side while its best lies on an end: as far
+        /// as it always looked (the same angles as reading all of them whenever the curve
+        /// rises to its top and falls after it).
+        static let finestLimit = 5
+
+        func estimate(coarse: [Double]) -> SkewEstimate {
+            var bins: [Float] = []
+            func score(_ degrees: Double, stride: Int, bin: Float) -> Double {
+                self.score(degrees, stride: stride, bin: bin, bins: &bins)
+            }
+            guard let coarseMax = coarse.max(), coarseMax > 0 else { return .none }
+            let fineStride = max(1, count / 60_000)
+            let angle = finePeak(coarse: coarse, coarseMax: coarseMax, stride: fineStride, bins: &bins)
 
             // Confidence from how far the peak stands above angles well away from it, at
             // full resolution (2 px bins blur the small print of dense pages).
             let away = [-12.0, -8, -5, -3, 3, 5, 8, 12].map { score(angle + $0, stride: fineStride, bin: 1) }.sorted()
             let reference = (away[3] + away[4]) / 2
             guard reference > 0 else { return .none }
-            let ratio = score(angle, stride: fineStride, bin: 1) / reference
+            // The peak's profile, made once in its own buffer (the line count below reads it
+            // whole; the shared one is only ever grown, so its tail would still hold bins of an
+            // earlier, wider angle's profile).
+            var profile: [Float] = []
+            let peak = self.score(angle, stride: fineStride, bin: 1, bins: &profile)
+            let ratio = peak / reference
             var confidence = max(0, min(1, (ratio - confidenceFloor) / confidenceSpan))
             // A weak peak must also be narrow: a map or a photo has a broad hump of near-equal
             // scores a degree wide, and where its top falls is noise (a straight colour map
@@ -591,7 +640,6 @@ package enum SkewEstimator {
             // there, a newspaper page of pictures 0.61; `RealScanSkewTests` pins the shared
             // real scans turned right or left alone).
             if ratio < broadPeakRatio {
-                let peak = score(angle, stride: fineStride, bin: 1)
                 let aside = max(
                     score(angle - 1, stride: fineStride, bin: 1), score(angle + 1, stride: fineStride, bin: 1))
                 if aside > broadPeakShare * peak { confidence = min(confidence, minimumConfidence / 2) }
@@ -599,10 +647,6 @@ package enum SkewEstimator {
             if abs(angle) > searchRange - 0.5 { confidence *= 0.5 }
             // A blank page on a lid still has a sharp profile: its own top and bottom edges.
             // Without at least three separate lines (text, rules, pictures) report nothing.
-            // The profile is made in its own buffer: the shared one is only ever grown, so its
-            // tail would still hold bins of an earlier, wider angle's profile.
-            var profile: [Float] = []
-            _ = self.score(angle, stride: fineStride, bin: 1, bins: &profile)
             if lineCount(profile: profile) < 3 { confidence = min(confidence, minimumConfidence / 2) }
             if confidence < minimumConfidence { return SkewEstimate(degrees: 0, confidence: confidence) }
             return SkewEstimate(degrees: (angle * 1000).rounded() / 1000, confidence: confidence)
