@@ -43,7 +43,8 @@ package enum CandidateFeatures {
             "area_fraction", "log_aspect", "angle_deviation", "opposite_mismatch", "frame_margin",
             "centre_offset", "scan_rectangle", "flat_frame", "line_score_share", "outside_paper_share",
             "ink_outside", "content_across", "rule_sides", "print_around", "nested_on_paper",
-            "print_beyond", "from_frame", "glass_side", "region_iou", "frame_paper"
+            "print_beyond", "from_frame", "glass_side", "region_iou", "frame_paper",
+            "near_square"
         ]
     /// The column of `glass_side`: the edge support of a fold or glass edge inside the quad,
     /// parallel to a side on the frame's edge (`PageDetector.glassEdge`); 0 when none.
@@ -60,8 +61,19 @@ package enum CandidateFeatures {
         [
             "support_min", "support_mean", "sides_on_frame", "area_fraction", "log_aspect", "angle_deviation",
             "opposite_mismatch", "frame_margin", "centre_offset", "scan_rectangle", "flat_frame", "line_score_share",
-            "from_frame", "glass_side", "region_iou"
+            "from_frame", "glass_side", "region_iou", "near_square"
         ].map { names.firstIndex(of: $0)! }
+
+    /// The aspect (log of the long side over the short, as `log_aspect`) under which a quad
+    /// reads as nearly square: ln 1.16. Paper is cut longer than that (A sizes 1.41, letter 1.29,
+    /// cards and receipts more) and stays over it at the usual slant of a photo; marker cards,
+    /// stickers, square boxes and pictures printed on a page do not. `near_square` rises from 0
+    /// there to 1 for a square, so the model can weigh squareness apart from the aspect, whose
+    /// pages lie in the middle of its range.
+    static let nearSquareAspect = 0.15
+
+    /// `near_square` of a quad whose `log_aspect` is `aspect`.
+    static func nearSquare(_ aspect: Double) -> Double { max(0, 1 - aspect / nearSquareAspect) }
 
     /// How far either side of a side its line is searched for a thin printed rule, as a share
     /// of the long side: the refined side may sit on either edge of a rule a few pixels wide.
@@ -179,6 +191,7 @@ package enum CandidateFeatures {
         // glass_side and region_iou are filled in once every candidate is known.
         features += [inPrint ? 1 : 0, beyond.paper, beyond.print, generator == .wholeFrame ? 1 : 0, 0, 0]
         features.append(framePaper(quad, image: image, grid: grid))
+        features.append(nearSquare(aspect))
         return features
     }
 
@@ -198,7 +211,7 @@ package enum CandidateFeatures {
             ("log_aspect", aspect), ("angle_deviation", worstAngle / (.pi / 2)), ("opposite_mismatch", mismatch),
             ("frame_margin", max(0, margin) / Double(max(width, height))), ("centre_offset", min(1, offset)),
             ("scan_rectangle", FrameChecks.isScanRectangle(display) ? 1 : 0), ("flat_frame", flatFrame ? 1 : 0),
-            ("from_frame", isWholeFrame ? 1 : 0)
+            ("from_frame", isWholeFrame ? 1 : 0), ("near_square", nearSquare(aspect))
         ]
         for (name, value) in values { features[names.firstIndex(of: name)!] = value }
         return features

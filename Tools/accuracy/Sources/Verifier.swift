@@ -180,6 +180,7 @@ func verifierReport(table: String, curve: String?) throws {
     }
     printAllReal(Array(groups.filter { $0.key == "held-out" || $0.key == "tuned-on" }.values))
     printAgreement(agreement)
+    printHarmful(photos)
     print("per source (verifier held out | rules):")
     for source in sources {
         guard let s = bySource[source] else { continue }
@@ -250,6 +251,23 @@ func printAgreement(_ groups: [String: (DecisionScores, DecisionScores)]) {
         print("  right sure quads losing sure: \(lost.count); wrong sure quads no longer sure: \(caught.count)")
         for (d, _) in lost + caught where !d.photo.isEmpty {
             print(String(format: "    %@ IoU %.3f at %.2f", d.photo as NSString, d.iou, d.confidence))
+        }
+    }
+}
+
+/// The real photos where the rules' choice (their quad, else the whole frame) is harmful (IoU
+/// < 0.6), by split, each with its best candidate: whether a right quad was proposed at all.
+func printHarmful(_ photos: [String: [CandidateRow]]) {
+    print("harmful real photos (rules' choice IoU < 0.6) and their best candidate:")
+    for split in ["held-out", "tuned-on"] {
+        for (_, rows) in photos.sorted(by: { $0.key < $1.key }) where rows[0].set == "real" && rows[0].split == split {
+            let chosen = rows.first { $0.generator == "rules" } ?? rows.first { $0.generator == "frame" }
+            guard let chosen, chosen.iou < 0.6, let best = rows.max(by: { $0.iou < $1.iou }) else { continue }
+            print(
+                String(
+                    format: "  %@ %@: %@ IoU %.3f; best candidate %@ IoU %.3f%@", split as NSString,
+                    rows[0].photo as NSString, chosen.generator as NSString, chosen.iou, best.generator as NSString,
+                    best.iou, best.iou >= 0.9 ? " (right)" : ""))
         }
     }
 }
