@@ -87,7 +87,18 @@ let package = Package(
                 ),
                 // The hOCR and text of a page in one pass over its words (C++: Tesseract's page
                 // iterators are not in its C API); only TesseractBridge sees it.
-                .target(name: "CTesseractShim", dependencies: ["CTesseract"], path: "Sources/CTesseractShim"),
+                // Its GOMP_ definitions (omp_inline.c) must be in the dynamic symbol table for
+                // libtesseract's versioned references to bind to them; the linker exports them only
+                // when asked.
+                .target(
+                    name: "CTesseractShim", dependencies: ["CTesseract"], path: "Sources/CTesseractShim",
+                    linkerSettings: [
+                        .unsafeFlags(
+                            [
+                                "GOMP_parallel", "GOMP_parallel_sections", "GOMP_sections_next",
+                                "GOMP_sections_end_nowait"
+                            ].flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] })
+                    ]),
                 // The one lock helper (`LockedValue`, over `Synchronization.Mutex`) every module
                 // that shares state between threads uses; no C, no Foundation.
                 .target(name: "QuireSync"),
