@@ -17,6 +17,17 @@ let optimizeForTests = Context.environment["QUIRE_OPTIMIZE_TESTS"] == "1"
 /// checks, so a test traps where the debug build would; `-enable-testing` stays on).
 let testOptimized: [SwiftSetting] = optimizeForTests ? [.unsafeFlags(["-O"])] : []
 
+/// CTesseractShim's `GOMP_` definitions (omp_inline.c) in the dynamic symbol table, where
+/// libtesseract's versioned references bind to them: the linker exports them only when asked. On
+/// the `quire` executable and the test target that checks them only, so no library product
+/// carries unsafe flags (an app linking QuireKit keeps libgomp's regions, the same words).
+let exportOpenMPEntryPoints: [LinkerSetting] = [
+    .unsafeFlags(
+        ["GOMP_parallel", "GOMP_parallel_sections", "GOMP_sections_next", "GOMP_sections_end_nowait"].flatMap {
+            ["-Xlinker", "--export-dynamic-symbol=\($0)"]
+        })
+]
+
 /// The pure modules and their tests (also the whole package under QUIRE_PURE_ONLY=1).
 let pureTargets: [Target] = [
     .target(name: "QuireGeometry", swiftSettings: testOptimized),
@@ -87,18 +98,7 @@ let package = Package(
                 ),
                 // The hOCR and text of a page in one pass over its words (C++: Tesseract's page
                 // iterators are not in its C API); only TesseractBridge sees it.
-                // Its GOMP_ definitions (omp_inline.c) must be in the dynamic symbol table for
-                // libtesseract's versioned references to bind to them; the linker exports them only
-                // when asked.
-                .target(
-                    name: "CTesseractShim", dependencies: ["CTesseract"], path: "Sources/CTesseractShim",
-                    linkerSettings: [
-                        .unsafeFlags(
-                            [
-                                "GOMP_parallel", "GOMP_parallel_sections", "GOMP_sections_next",
-                                "GOMP_sections_end_nowait"
-                            ].flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] })
-                    ]),
+                .target(name: "CTesseractShim", dependencies: ["CTesseract"], path: "Sources/CTesseractShim"),
                 // The one lock helper (`LockedValue`, over `Synchronization.Mutex`) every module
                 // that shares state between threads uses; no C, no Foundation.
                 .target(name: "QuireSync"),
@@ -115,7 +115,8 @@ let package = Package(
                     dependencies: [
                         "QuireKit",
                         .product(name: "ArgumentParser", package: "swift-argument-parser")
-                    ]
+                    ],
+                    linkerSettings: exportOpenMPEntryPoints
                 ),
                 // The tools below live in Tools/ and are built by the make targets that run them; none is
                 // a product. `make bench-layout`: the layout engine at 10^3 ... 10^6 items.
@@ -146,7 +147,8 @@ let package = Package(
                 .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge", "QuireImageTestSupport"]),
                 .testTarget(
                     name: "TesseractBridgeTests",
-                    dependencies: ["TesseractBridge", "VipsBridge", "QuireImageTestSupport", "QuireTestSupport"]),
+                    dependencies: ["TesseractBridge", "VipsBridge", "QuireImageTestSupport", "QuireTestSupport"],
+                    linkerSettings: exportOpenMPEntryPoints),
                 .testTarget(
                     name: "QuireImagingTests",
                     dependencies: [

@@ -10,11 +10,11 @@
 //
 // This file defines the four libgomp entry points libtesseract imports, so that the dynamic
 // linker binds its calls to them (an executable's definition comes first in the lookup order, as
-// for line_images.c's pixWriteMem). While the calling thread reads a page for Quire
-// (ctess_inline_openmp(1)) and the thread limit is 1, a region's body is called directly, once, on
-// the calling thread, which is what a team of one does: the same iterations in the same order,
-// omp_get_thread_num() 0 and omp_get_num_threads() 1 inside. Any other call goes to libgomp
-// unchanged.
+// for line_images.c's pixWriteMem; Package.swift's exportOpenMPEntryPoints exports them from
+// `quire`). While the calling thread reads a page for Quire (ctess_inline_openmp(1)) and the
+// thread limit is 1, a region's body is called directly, once, on the calling thread, which is
+// what a team of one does: the same iterations in the same order, omp_get_thread_num() 0 and
+// omp_get_num_threads() 1 inside. Any other call goes to libgomp unchanged.
 #include "ctesseract_shim.h"
 
 #include <dlfcn.h>
