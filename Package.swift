@@ -17,6 +17,17 @@ let optimizeForTests = Context.environment["QUIRE_OPTIMIZE_TESTS"] == "1"
 /// checks, so a test traps where the debug build would; `-enable-testing` stays on).
 let testOptimized: [SwiftSetting] = optimizeForTests ? [.unsafeFlags(["-O"])] : []
 
+/// CTesseractShim's `GOMP_` definitions (omp_inline.c) in the dynamic symbol table, where
+/// libtesseract's versioned references bind to them: the linker exports them only when asked. On
+/// the `quire` executable and the test target that checks them only, so no library product
+/// carries unsafe flags (an app linking QuireKit keeps libgomp's regions, the same words).
+let exportOpenMPEntryPoints: [LinkerSetting] = [
+    .unsafeFlags(
+        ["GOMP_parallel", "GOMP_parallel_sections", "GOMP_sections_next", "GOMP_sections_end_nowait"].flatMap {
+            ["-Xlinker", "--export-dynamic-symbol=\($0)"]
+        })
+]
+
 /// The pure modules and their tests (also the whole package under QUIRE_PURE_ONLY=1).
 let pureTargets: [Target] = [
     .target(name: "QuireGeometry", swiftSettings: testOptimized),
@@ -104,7 +115,8 @@ let package = Package(
                     dependencies: [
                         "QuireKit",
                         .product(name: "ArgumentParser", package: "swift-argument-parser")
-                    ]
+                    ],
+                    linkerSettings: exportOpenMPEntryPoints
                 ),
                 // The tools below live in Tools/ and are built by the make targets that run them; none is
                 // a product. `make bench-layout`: the layout engine at 10^3 ... 10^6 items.
@@ -135,7 +147,8 @@ let package = Package(
                 .testTarget(name: "VipsBridgeTests", dependencies: ["VipsBridge", "QuireImageTestSupport"]),
                 .testTarget(
                     name: "TesseractBridgeTests",
-                    dependencies: ["TesseractBridge", "VipsBridge", "QuireImageTestSupport", "QuireTestSupport"]),
+                    dependencies: ["TesseractBridge", "VipsBridge", "QuireImageTestSupport", "QuireTestSupport"],
+                    linkerSettings: exportOpenMPEntryPoints),
                 .testTarget(
                     name: "QuireImagingTests",
                     dependencies: [

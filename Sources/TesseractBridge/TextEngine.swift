@@ -70,14 +70,15 @@ public final class TextEngine: @unchecked Sendable {
     /// (internal, for `@testable` tests) how OnePassWriterTests compares the two writers on one
     /// recognition instead of recognising the page once per writer.
     func readings(
-        _ image: TextImage, name: String?, writers: [TextWriter], lineImages: LineImages = .raw
+        _ image: TextImage, name: String?, writers: [TextWriter], lineImages: LineImages = .raw,
+        regions: OpenMPRegions = .inlineWhenSingleThreaded
     ) throws -> [TextReading] {
         defer { TessBaseAPIClear(api) }
         TessBaseAPISetPageSegMode(api, PSM_AUTO)
         set(image)
         if let name { TessBaseAPISetInputName(api, name) }
         ctess_raw_line_images(lineImages == .raw ? 1 : 0)
-        let recognised = TessBaseAPIRecognize(api, nil)
+        let recognised = regions.during { TessBaseAPIRecognize(api, nil) }
         ctess_raw_line_images(0)
         guard recognised == 0 else {
             throw TextEngineError(languages: languages, reason: "recognition failed")
@@ -132,9 +133,10 @@ public final class TextEngine: @unchecked Sendable {
         // Points into the engine's own character set: not to be freed.
         var script: UnsafePointer<CChar>?
         var scriptConfidence: Float = 0
-        guard TessBaseAPIDetectOrientationScript(api, &degrees, &confidence, &script, &scriptConfidence) != 0 else {
-            return nil
+        let detected = OpenMPRegions.inlineWhenSingleThreaded.during {
+            TessBaseAPIDetectOrientationScript(api, &degrees, &confidence, &script, &scriptConfidence)
         }
+        guard detected != 0 else { return nil }
         return ScriptOrientation(
             counterClockwise: Int(degrees), confidence: Double(confidence),
             scriptConfidence: Double(scriptConfidence))
@@ -194,6 +196,40 @@ public enum LineImages: Sendable {
             }
         }
         return failed == 0 ? out : nil
+    }
+}
+
+/// How Tesseract's OpenMP regions run while an engine reads a page (CTesseractShim/omp_inline.c).
+/// Tesseract opens one for every LSTM time step; under a thread limit of 1 (Quire's,
+/// `ImagingRuntime.openMPThreadLimit`) libgomp starts and ends a team of one for each, with a
+/// system call. Every way runs the same iterations in the same order, so reads the same words.
+enum OpenMPRegions {
+    /// libgomp's teams.
+    case libgomp
+    /// Plain calls of the region's body when OpenMP's thread limit is 1; libgomp's otherwise.
+    case inlineWhenSingleThreaded
+    /// Plain calls whatever the limit (for tests: the test process runs without a limit).
+    case inline
+
+    /// `body`, with the calling thread's regions run this way.
+    func during<T>(_ body: () throws -> T) rethrows -> T {
+        ctess_inline_openmp(self == .libgomp ? 0 : self == .inline ? 2 : 1)
+        defer { ctess_inline_openmp(0) }
+        return try body()
+    }
+
+    /// How many regions have run as plain calls in this process (for tests: it stays 0 when the
+    /// executable's `GOMP_` definitions are not the ones Tesseract calls).
+    static var inlineCount: Int { ctess_inline_openmp_count() }
+
+    /// The sections of an inline `sections` region of `count` sections, in the order they ran,
+    /// section 1 opening a region of two of its own (101, 102). For tests.
+    static func sectionsTrace(count: Int) -> [UInt32] {
+        var out = [UInt32](repeating: 0, count: count + 8)
+        let written = out.withUnsafeMutableBufferPointer { buffer in
+            Int(ctess_inline_sections_trace(UInt32(count), buffer.baseAddress, Int32(buffer.count)))
+        }
+        return Array(out.prefix(min(written, out.count)))
     }
 }
 

@@ -16,4 +16,20 @@ extension VIPSRuntime {
     public static func limitAllocatorGrowth(mmapThreshold: Int = defaultMmapThreshold, arenas: Int = 2) -> Bool {
         cvips_limit_allocator_growth(Int32(clamping: mmapThreshold), Int32(clamping: arenas)) == 0
     }
+
+    /// `keepPageSizedBlocksInHeap`'s threshold: above the page-sized buffers Tesseract allocates
+    /// and frees while it reads a page (grey and binary copies, thresholds, line images), from a
+    /// megabyte to a 300 dpi A4 page in colour.
+    public static let pageSizedMmapThreshold = 32 << 20
+
+    /// Raises `limitAllocatorGrowth`'s threshold to `mmapThreshold` (the arenas stay bounded, the
+    /// threshold fixed). Under the default one each of Tesseract's page-sized buffers is a fresh
+    /// mapping whose every page the kernel zero-fills on first touch, and unmaps when freed, page
+    /// after page; above it they are reused from the heap. For runs that read text: the heap
+    /// then keeps up to a page's worth of freed blocks (docs/benchmarks.md has the figures).
+    /// - Returns: false where the C library is not glibc (nothing changed).
+    @discardableResult
+    public static func keepPageSizedBlocksInHeap(mmapThreshold: Int = pageSizedMmapThreshold) -> Bool {
+        cvips_set_mmap_threshold(Int32(clamping: mmapThreshold)) == 0
+    }
 }

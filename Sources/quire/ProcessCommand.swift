@@ -288,6 +288,7 @@ struct ProcessCommand: ParsableCommand {
             var standardError = StandardError()
             print("quire: note: " + note, to: &standardError)
         }
+        if ocr { ImagingRuntime.keepOCRBuffersInHeap() }
         let stop = BatchStop()
         let signals = Self.stopOnSignals(stop)
         let bar = ProgressBox()

@@ -98,6 +98,29 @@ import VipsBridge
         }
     }
 
+    /// Tesseract's OpenMP regions run as plain calls (CTesseractShim/omp_inline.c) read the
+    /// same hOCR as libgomp's teams, and the plain calls are taken (the count stays put when the
+    /// executable's `GOMP_` definitions are not the ones Tesseract calls).
+    @Test func openMPRegionsRunInlineReadTheSameWords() throws {
+        guard let models = Self.models, models.installed.contains("eng") else { return }
+        let lines = [("Quire reads searchable pages", 150, 120), ("Invoice number 48213, due 2026-11-30", 150, 420)]
+        let (image, _) = try Self.page(width: 2000, height: 700, lines: lines)
+        let engine = try TextEngine(models: models, languages: "eng")
+        let teams = try engine.readings(image, name: nil, writers: [.onePass], regions: .libgomp)[0]
+        let before = OpenMPRegions.inlineCount
+        let plain = try engine.readings(image, name: nil, writers: [.onePass], regions: .inline)[0]
+        #expect(OpenMPRegions.inlineCount > before, "no region ran inline")
+        #expect(Self.words(inHOCR: teams.hocrPage).count >= 8, "read: \(teams.text)")
+        #expect(plain.hocrPage == teams.hocrPage)
+    }
+
+    /// An inline `sections` region runs each section once, in order, and a region opened inside a
+    /// section runs its own sections before the outer region goes on.
+    @Test func openMPSectionsRunInlineOnceEachInOrder() {
+        #expect(OpenMPRegions.sectionsTrace(count: 3) == [1, 101, 102, 2, 3])
+        #expect(OpenMPRegions.sectionsTrace(count: 1) == [1, 101, 102])
+    }
+
     /// The same on two colour photos as they are. Tesseract leaves the alpha byte of their line
     /// images 0, so these do not reach `clearAlpha`: `lineImagesKeptRawClearTheAlphaByte` does,
     /// and Tests/python/test_ocr.py compares a straightened photo's words with the command's.

@@ -44,6 +44,21 @@ long ctess_raw_line_image_count(void);
    (pixReadMem) into `out`. Returns 0, or 1 when it could not be written or read. */
 int ctess_line_image_round_trip(const unsigned int *pixels, int width, int height, int raw, unsigned int *out);
 
+/* Tesseract opens an OpenMP region for every LSTM time step; under OpenMP's thread limit of 1
+   (Quire's, ImagingRuntime.openMPThreadLimit) each is a team of one that libgomp starts and ends
+   with a futex system call. The calling thread's regions, until called again: `mode` 1, as plain
+   calls, the body once, as a team of one runs it (omp_inline.c), when the limit is 1, and
+   libgomp's otherwise; 2, as plain calls whatever the limit (for tests); 0, libgomp's. */
+void ctess_inline_openmp(int mode);
+
+/* How many OpenMP regions have run inline in this process (for tests). */
+long ctess_inline_openmp_count(void);
+
+/* For tests: runs a `sections` region of `count` sections inline, section 1 opening a region of
+   two sections of its own, and writes the sections in the order they ran (the inner ones as 101,
+   102) to `out` (at most `capacity`). Returns how many ran: count + 2 when every one ran once. */
+int ctess_inline_sections_trace(unsigned count, unsigned *out, int capacity);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,4 +6,8 @@
  * and at most `arenas` malloc arenas. 0 = applied, -1 = not available (not glibc) or refused. */
 int cvips_limit_allocator_growth(int mmap_threshold_bytes, int arenas);
 
+/* Moves glibc's mmap threshold (set by cvips_limit_allocator_growth) to `bytes`; safe while
+ * other threads allocate. 0 = applied, -1 = not available (not glibc) or refused. */
+int cvips_set_mmap_threshold(int bytes);
+
 #endif

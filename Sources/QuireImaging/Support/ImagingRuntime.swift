@@ -59,6 +59,12 @@ extension ImagingRuntime {
     /// Call once at start-up, before worker threads.
     @discardableResult
     public static func limitAllocatorGrowth() -> Bool { VIPSRuntime.limitAllocatorGrowth() }
+
+    /// For runs that read text (`--ocr`): Tesseract's page-sized buffers are reused from the heap
+    /// instead of mapped and zero-filled afresh for every page (see
+    /// `VIPSRuntime.keepPageSizedBlocksInHeap`).
+    @discardableResult
+    public static func keepOCRBuffersInHeap() -> Bool { VIPSRuntime.keepPageSizedBlocksInHeap() }
 }
 
 extension ImagingRuntime {
