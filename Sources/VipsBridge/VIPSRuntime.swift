@@ -10,7 +10,8 @@ public enum VIPSRuntime {
     private static let started: Bool = {
         // libvips's loadable modules (PDF, HEIF, JPEG XL, ImageMagick, OpenSlide) and their
         // libraries are opened when a file first needs one, not at start-up: most batches are
-        // JPEG, PNG and TIFF, which libvips reads itself (docs/benchmarks.md#start-up-and-idle-cores).
+        // JPEG, PNG and TIFF, which libvips reads itself (docs/benchmarks.md, "Start-up: the second
+        // start and libvips's modules").
         guard cvips_init("quire", 1) == 0 else { return false }
         // Pages are processed concurrently by Quire itself; keep libvips's own operation
         // cache small so memory stays bounded by the pages in flight.
