@@ -39,10 +39,10 @@ echo "make test: the Python tests run beside the Swift tests' build and run; the
 QUIRE_BIN="$quire" .venv/bin/python -m pytest -q $PYTEST_WORKERS Tests/python >"$python_log" 2>&1 &
 python=$!
 
-# The Swift tests run Tesseract in their own process, where nothing sets OMP_THREAD_LIMIT (`quire`
-# sets it for itself, ImagingRuntime.openMPThreadLimit): its OpenMP threads then spin on cores the
-# other tests and the Python half need. One thread, as `quire` runs it, unless the caller set a
-# limit (docs/benchmarks.md, "Test suite time", seventh look).
+# The Swift tests run Tesseract in their own process: TextEngine gives each thread that calls it
+# one OpenMP thread (as in `quire`), and OMP_THREAD_LIMIT=1 does the same for the whole process,
+# so no OpenMP threads spin on cores the other tests and the Python half need, unless the caller
+# set a limit (docs/benchmarks.md, "Test suite time", seventh look).
 $SWIFT build --build-tests --scratch-path "$SCRATCH" \
   && OMP_THREAD_LIMIT=${OMP_THREAD_LIMIT:-1} $SWIFT test --skip-build --scratch-path "$SCRATCH"
 swift_status=$?

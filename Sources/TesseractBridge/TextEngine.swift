@@ -52,6 +52,28 @@ public final class TextEngine: @unchecked Sendable {
     /// The Tesseract library's version, e.g. `5.3.0`.
     public static var version: String { String(cString: TessVersion()) }
 
+    /// Whether the user set `OMP_THREAD_LIMIT`: then OpenMP runs as they asked.
+    static let userSetOpenMPLimit = getenv("OMP_THREAD_LIMIT") != nil
+
+    /// One OpenMP thread for this thread's Tesseract calls (pages already run in parallel, so
+    /// Tesseract's OpenMP threads within a page would only oversubscribe the cores and spin;
+    /// OCRmyPDF runs Tesseract the same way), unless the user set `OMP_THREAD_LIMIT`. Set on the
+    /// calling thread before each image, not once for the process: OpenMP keeps it per thread,
+    /// and its process-wide limit is read only as the program loads.
+    static func oneOpenMPThreadHere() {
+        if !userSetOpenMPLimit { oneOpenMPThread() }
+    }
+
+    /// One OpenMP thread for the calling thread's parallel regions, whatever the environment.
+    static func oneOpenMPThread() { ctess_openmp_one_thread() }
+
+    /// The calling thread's OpenMP nesting limit (0: its parallel regions run on it alone); nil
+    /// when OpenMP is not loaded.
+    static var openMPMaxActiveLevels: Int? {
+        let levels = ctess_openmp_max_active_levels()
+        return levels < 0 ? nil : Int(levels)
+    }
+
     /// The words of `image`, laid out as Tesseract's automatic page segmentation finds them
     /// (`--psm 3`, the `tesseract` command's default).
     /// - Parameters:
@@ -143,6 +165,7 @@ public final class TextEngine: @unchecked Sendable {
     }
 
     private func set(_ image: TextImage) {
+        Self.oneOpenMPThreadHere()
         image.pixels.withUnsafeBufferPointer { bytes in
             TessBaseAPISetImage(
                 api, bytes.baseAddress, Int32(image.width), Int32(image.height),

@@ -8,7 +8,11 @@ internal import CVipsShim
 /// every `VIPSImage` entry point calls it, so callers never have to remember.
 public enum VIPSRuntime {
     private static let started: Bool = {
-        guard cvips_init("quire") == 0 else { return false }
+        // libvips's loadable modules (PDF, HEIF, JPEG XL, ImageMagick, OpenSlide) and their
+        // libraries are opened when a file first needs one, not at start-up: most batches are
+        // JPEG, PNG and TIFF, which libvips reads itself (docs/benchmarks.md, "Start-up: the second
+        // start and libvips's modules").
+        guard cvips_init("quire", 1) == 0 else { return false }
         // Pages are processed concurrently by Quire itself; keep libvips's own operation
         // cache small so memory stays bounded by the pages in flight.
         cvips_cache_set_max(0)
@@ -21,6 +25,13 @@ public enum VIPSRuntime {
     /// Loader classes blocked by default: SVG (a truncated .svgz spins forever in 8.14) and
     /// the ImageMagick fallback for unknown formats.
     public static let untrustedLoaders = ["VipsForeignLoadSvg", "VipsForeignLoadMagick"]
+
+    /// Whether libvips's loadable modules are open: false until a file needs one of them (or
+    /// always true when `VIPSHOME` is set, where libvips opens them at start-up).
+    public static var modulesOpen: Bool {
+        _ = try? start()
+        return cvips_modules_open() != 0
+    }
 
     /// Starts libvips if it is not running yet.
     /// - Throws: `VIPSError` when libvips cannot start (missing modules, bad install).

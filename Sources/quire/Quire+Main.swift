@@ -10,9 +10,6 @@ extension Quire {
     /// The entry point: argument-parser's, except that usage errors exit with status 2, so the
     /// statuses are 0 = every page written, 1 = some input failed, 2 = usage error.
     static func main() async {
-        // One OpenMP thread per Tesseract call (pages run in parallel already): set before
-        // anything else, by re-executing once, since OpenMP reads it only when it loads.
-        ImagingRuntime.limitOpenMPThreads(argv: CommandLine.unsafeArgv)
         // Flat RSS however long a batch runs: the allocator limits must be set before any
         // thread (the async runtime's included) first allocates, or glibc has already made
         // one malloc arena per thread (docs/benchmarks.md#figures-behind-design-choices).

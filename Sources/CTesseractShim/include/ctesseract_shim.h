@@ -9,6 +9,13 @@
 extern "C" {
 #endif
 
+/* Makes the parallel regions the calling thread opens from now on run on it alone (OpenMP's
+   max-active-levels-var 0; a per-thread setting, see openmp_threads.c): pages already run in
+   parallel, so Tesseract's own OpenMP threads would only oversubscribe the cores and spin. */
+void ctess_openmp_one_thread(void);
+/* The calling thread's max-active-levels-var, or -1 when libgomp is not loaded. */
+int ctess_openmp_max_active_levels(void);
+
 /* What ctess_page_text did. */
 enum {
     /* Both texts written. */

@@ -7,8 +7,15 @@
 
 /* ---- runtime ---------------------------------------------------------------------- */
 
-/* Starts libvips once per process (VIPS_INIT is a macro and does not import). */
-int cvips_init(const char *argv0);
+/* Starts libvips once per process (VIPS_INIT is a macro and does not import). With
+   `defer_modules`, libvips's loadable modules (PDF, HEIF, JPEG XL, ImageMagick, OpenSlide) are
+   opened only when a file first needs one (cvips_modules.c), unless VIPSHOME is set. */
+int cvips_init(const char *argv0, int defer_modules);
+/* Opens the deferred modules now (once; later calls wait for the first). Returns 1 when they
+   were deferred, 0 when vips_init opened them. */
+int cvips_open_modules(void);
+/* 1 when the modules are open (or were never deferred), 0 while they wait for a file. */
+int cvips_modules_open(void);
 /* Copies and clears the thread's libvips error message under one lock; free with cvips_free. */
 char *cvips_error_take(void);
 void cvips_free(void *pointer);
@@ -16,7 +23,8 @@ void cvips_unref(VipsImage *image);
 void cvips_concurrency_set(int threads);
 int cvips_concurrency_get(void);
 void cvips_cache_set_max(int operations);
-/* Blocks (or unblocks) a class of operations by name, e.g. "VipsForeignLoadSvg". */
+/* Blocks (or unblocks) a class of operations by name, e.g. "VipsForeignLoadSvg"; kept and
+   applied again when deferred modules register their classes. */
 void cvips_operation_block(const char *name, int blocked);
 /* Number of VipsImage objects alive in the process; used by leak tests. */
 int cvips_live_image_count(void);

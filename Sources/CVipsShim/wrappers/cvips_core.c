@@ -9,8 +9,6 @@
 
 /* ---- runtime ---------------------------------------------------------------------- */
 
-int cvips_init(const char *argv0) { return VIPS_INIT(argv0 ? argv0 : "quire"); }
-
 char *cvips_error_take(void) { return vips_error_buffer_copy(); }
 
 void cvips_free(void *pointer) { g_free(pointer); }
@@ -22,8 +20,6 @@ void cvips_unref(VipsImage *image) {
 void cvips_concurrency_set(int threads) { vips_concurrency_set(threads); }
 int cvips_concurrency_get(void) { return vips_concurrency_get(); }
 void cvips_cache_set_max(int operations) { vips_cache_set_max(operations); }
-
-void cvips_operation_block(const char *name, int blocked) { vips_operation_block_set(name, blocked ? TRUE : FALSE); }
 
 static void *count_image(VipsObject *object, void *a, void *b) {
     (void) b;
@@ -73,8 +69,19 @@ static int build_loader(VipsOperation *op, VipsImage **out) {
     return *out ? 0 : -1;
 }
 
-const char *cvips_find_loader(const char *filename) {
+/* The loader's type name for a file; when no loader libvips has open knows it, the deferred
+   modules are opened and asked too. */
+static const char *find_load(const char *filename) {
     const char *type_name = vips_foreign_find_load(filename);
+    if (!type_name && cvips_open_modules()) {
+        vips_error_clear();
+        type_name = vips_foreign_find_load(filename);
+    }
+    return type_name;
+}
+
+const char *cvips_find_loader(const char *filename) {
+    const char *type_name = find_load(filename);
     if (!type_name) return NULL;
     return vips_nickname_find(g_type_from_name(type_name));
 }
@@ -93,6 +100,10 @@ int cvips_load(const char *filename, const cvips_load_options *options, VipsImag
 int cvips_load_buffer(const void *data, size_t length, const cvips_load_options *options, VipsImage **out) {
     *out = NULL;
     const char *type_name = vips_foreign_find_load_buffer(data, length);
+    if (!type_name && cvips_open_modules()) {
+        vips_error_clear();
+        type_name = vips_foreign_find_load_buffer(data, length);
+    }
     if (!type_name) return -1;
     const char *nickname = vips_nickname_find(g_type_from_name(type_name));
     VipsOperation *op = vips_operation_new(nickname);
@@ -227,6 +238,8 @@ int cvips_average(VipsImage *in, double *out) { return vips_avg(in, out, NULL); 
 /* ---- thumbnails ------------------------------------------------------------------- */
 
 int cvips_thumbnail(const char *filename, int width, int height, const char *option_string, VipsImage **out) {
+    /* vips_thumbnail finds its loader itself: make sure the modules are open if it needs one. */
+    if (!cvips_modules_open() && !find_load(filename)) vips_error_clear();
     if (option_string && *option_string) {
         /* libvips 8.14's vips_thumbnail has no "option_string" argument (it came in 8.15):
          * loader options travel in the filename, "file.pdf[page=2,dpi=200]". */

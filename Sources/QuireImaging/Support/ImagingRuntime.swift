@@ -68,19 +68,10 @@ extension ImagingRuntime {
 }
 
 extension ImagingRuntime {
-    /// The `OMP_THREAD_LIMIT` Quire runs under unless the user set one: pages already run in
-    /// parallel (`--jobs`), so Tesseract's OpenMP threads within a page only oversubscribe the
-    /// cores and spin (OCRmyPDF runs Tesseract the same way).
+    /// The `OMP_THREAD_LIMIT` that gives the `tesseract` command what Quire's own Tesseract calls
+    /// get: one OpenMP thread, since pages already run in parallel (`--jobs`). Quire sets it per
+    /// worker thread as it calls Tesseract (`TextEngine`), not in the environment, which OpenMP
+    /// reads only as the program loads (a second start of the program each run); a limit the
+    /// user sets is kept.
     public static let openMPThreadLimit = "1"
-
-    /// Makes OpenMP (Tesseract's, loaded with the program) start with `openMPThreadLimit`: the
-    /// limit is read once, when libgomp loads, so the process re-executes itself once with it
-    /// set, with its arguments' raw bytes (a file name need not be UTF-8). Does nothing when the
-    /// user set `OMP_THREAD_LIMIT`, or when re-executing fails (the run then goes on as it is).
-    /// - Parameter argv: the process's `argv`, as the C runtime gave it.
-    public static func limitOpenMPThreads(argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) {
-        guard getenv("OMP_THREAD_LIMIT") == nil, setenv("OMP_THREAD_LIMIT", openMPThreadLimit, 1) == 0 else { return }
-        execv("/proc/self/exe", argv)
-        // Still here: execv failed; the limit stays unset for this run's OpenMP.
-    }
 }
