@@ -40,11 +40,11 @@ QUIRE_BIN="$quire" .venv/bin/python -m pytest -q $PYTEST_WORKERS Tests/python >"
 python=$!
 
 # The Swift tests run Tesseract in their own process: TextEngine gives each thread that calls it
-# one OpenMP thread (as in `quire`), and OMP_THREAD_LIMIT=1 does the same for the whole process,
-# so no OpenMP threads spin on cores the other tests and the Python half need, unless the caller
-# set a limit (docs/benchmarks.md, "Test suite time", seventh look).
+# one OpenMP thread, as in `quire`, so no OpenMP threads spin on cores the other tests and the
+# Python half need (docs/benchmarks.md, "Test suite time", seventh look). No OMP_THREAD_LIMIT is
+# set, also as in `quire`: TextEngineTests checks that Tesseract's regions then run inline.
 $SWIFT build --build-tests --scratch-path "$SCRATCH" \
-  && OMP_THREAD_LIMIT=${OMP_THREAD_LIMIT:-1} $SWIFT test --skip-build --scratch-path "$SCRATCH"
+  && $SWIFT test --skip-build --scratch-path "$SCRATCH"
 swift_status=$?
 wait $python
 python_status=$?

@@ -2,17 +2,18 @@
 // ctesseract_shim.h).
 //
 // Tesseract 5.3's LSTM opens a `parallel sections` region for every time step of every layer
-// (lstm.cpp's PARALLEL_IF_OPENMP), and other loops a `parallel for`. Quire runs Tesseract under
-// OMP_THREAD_LIMIT=1 (pages run in parallel instead), so each region is a team of one thread: the
-// calling thread runs the body once. libgomp still builds and ends a team for it, and ending one
+// (lstm.cpp's PARALLEL_IF_OPENMP), and other loops a `parallel for`. Quire runs Tesseract with one
+// OpenMP thread per page (pages run in parallel instead: TextEngine sets the calling thread's
+// max-active-levels-var to 0, or the user's OMP_THREAD_LIMIT is 1), so each region is a team of
+// one thread: the calling thread runs the body once. libgomp still builds and ends a team for it, and ending one
 // always wakes the team's barrier with a futex system call (gomp_team_barrier_wait_end), tens of
 // thousands of calls a page. docs/benchmarks.md has the figures.
 //
 // This file defines the four libgomp entry points libtesseract imports, so that the dynamic
 // linker binds its calls to them (an executable's definition comes first in the lookup order, as
 // for line_images.c's pixWriteMem; Package.swift's exportOpenMPEntryPoints exports them from
-// `quire`). While the calling thread reads a page for Quire (ctess_inline_openmp(1)) and the
-// thread limit is 1, a region's body is called directly, once, on the calling thread, which is
+// `quire`). While the calling thread reads a page for Quire (ctess_inline_openmp(1)) and its
+// regions are teams of one, a region's body is called directly, once, on the calling thread, which is
 // what a team of one does: the same iterations in the same order, omp_get_thread_num() 0 and
 // omp_get_num_threads() 1 inside. Any other call goes to libgomp unchanged.
 #include "ctesseract_shim.h"
@@ -22,7 +23,7 @@
 
 typedef void (*RegionBody)(void *);
 
-/// Whether OpenMP's thread limit is 1: 1 or 0, -1 before the first region asked.
+/// Whether OpenMP's thread limit is 1: 1 or 0, -1 before the first page asked.
 static atomic_int limitIsOne = -1;
 /// How this thread's regions run (ctess_inline_openmp's `mode`; 0: libgomp's).
 static _Thread_local int inlineMode = 0;
@@ -36,15 +37,19 @@ static atomic_long inlineRegionCount = 0;
 /// libgomp's definition of `name`: the next one after this file's in the lookup order.
 static void *libgomp(const char *name) { return dlsym(RTLD_NEXT, name); }
 
-static int runsInline(void) {
-    if (inlineMode != 1) return inlineMode == 2;
+static int runsInline(void) { return inlineMode == 2; }
+
+/// Whether the calling thread's regions are teams of one: OpenMP's thread limit is 1 (the
+/// environment's OMP_THREAD_LIMIT, read as libgomp loads) or the thread's max-active-levels-var
+/// is 0 (TextEngine's per-thread setting, ctess_openmp_one_thread).
+static int singleThreaded(void) {
     int known = atomic_load(&limitIsOne);
     if (known < 0) {
         int (*threadLimit)(void) = (int (*)(void)) dlsym(RTLD_DEFAULT, "omp_get_thread_limit");
         known = threadLimit != NULL && threadLimit() == 1;
         atomic_store(&limitIsOne, known);
     }
-    return known;
+    return known || ctess_openmp_max_active_levels() == 0;
 }
 
 void GOMP_parallel(RegionBody body, void *data, unsigned threads, unsigned flags) {
@@ -95,7 +100,7 @@ void GOMP_sections_end_nowait(void) {
     atomic_load (&next)();
 }
 
-void ctess_inline_openmp(int mode) { inlineMode = mode; }
+void ctess_inline_openmp(int mode) { inlineMode = mode == 1 ? (singleThreaded() ? 2 : 0) : mode; }
 
 long ctess_inline_openmp_count(void) { return atomic_load(&inlineRegionCount); }
 

@@ -223,13 +223,14 @@ public enum LineImages: Sendable {
 }
 
 /// How Tesseract's OpenMP regions run while an engine reads a page (CTesseractShim/omp_inline.c).
-/// Tesseract opens one for every LSTM time step; under a thread limit of 1 (Quire's,
-/// `ImagingRuntime.openMPThreadLimit`) libgomp starts and ends a team of one for each, with a
-/// system call. Every way runs the same iterations in the same order, so reads the same words.
+/// Tesseract opens one for every LSTM time step; on a thread limited to one OpenMP thread
+/// (`oneOpenMPThreadHere`, or the user's `OMP_THREAD_LIMIT=1`) libgomp starts and ends a team of
+/// one for each, with a system call. Every way runs the same iterations in the same order, so reads the same words.
 enum OpenMPRegions {
     /// libgomp's teams.
     case libgomp
-    /// Plain calls of the region's body when OpenMP's thread limit is 1; libgomp's otherwise.
+    /// Plain calls of the region's body when the calling thread's regions are teams of one (the
+    /// thread limit is 1 or its max-active-levels-var 0); libgomp's otherwise.
     case inlineWhenSingleThreaded
     /// Plain calls whatever the limit (for tests: the test process runs without a limit).
     case inline

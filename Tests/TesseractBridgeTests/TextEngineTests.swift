@@ -114,6 +114,23 @@ import VipsBridge
         #expect(plain.hocrPage == teams.hocrPage)
     }
 
+    /// A page read the default way on a thread set to one OpenMP thread (what `set` does for
+    /// every image unless the user set `OMP_THREAD_LIMIT`) runs its regions inline: the thread's
+    /// own setting counts, not only the process's thread limit, which `quire` leaves unset.
+    @Test func aThreadSetToOneOpenMPThreadRunsItsRegionsInline() throws {
+        guard let models = Self.models, models.installed.contains("eng") else { return }
+        let (image, _) = try Self.page(width: 1600, height: 400, lines: [("Quire reads searchable pages", 120, 120)])
+        let engine = try TextEngine(models: models, languages: "eng")
+        let counts = OpenMPThreadsTests.onNewThread { () -> (Int, Int, Bool) in
+            TextEngine.oneOpenMPThread()
+            let before = OpenMPRegions.inlineCount
+            let read = (try? engine.readings(image, name: nil, writers: [.onePass])) != nil
+            return (before, OpenMPRegions.inlineCount, read)
+        }
+        #expect(counts.2, "the page was not read")
+        #expect(counts.1 > counts.0, "no region ran inline on a one-thread thread")
+    }
+
     /// An inline `sections` region runs each section once, in order, and a region opened inside a
     /// section runs its own sections before the outer region goes on.
     @Test func openMPSectionsRunInlineOnceEachInOrder() {

@@ -51,10 +51,11 @@ long ctess_raw_line_image_count(void);
    (pixReadMem) into `out`. Returns 0, or 1 when it could not be written or read. */
 int ctess_line_image_round_trip(const unsigned int *pixels, int width, int height, int raw, unsigned int *out);
 
-/* Tesseract opens an OpenMP region for every LSTM time step; under OpenMP's thread limit of 1
-   (Quire's, ImagingRuntime.openMPThreadLimit) each is a team of one that libgomp starts and ends
-   with a futex system call. The calling thread's regions, until called again: `mode` 1, as plain
-   calls, the body once, as a team of one runs it (omp_inline.c), when the limit is 1, and
+/* Tesseract opens an OpenMP region for every LSTM time step; on a thread whose regions are teams
+   of one (OpenMP's thread limit 1, or the thread's max-active-levels-var 0 as
+   ctess_openmp_one_thread sets it) libgomp still starts and ends each team with a futex system
+   call. The calling thread's regions, until called again: `mode` 1, as plain calls, the body once,
+   as a team of one runs it (omp_inline.c), when they are teams of one as this is called, and
    libgomp's otherwise; 2, as plain calls whatever the limit (for tests); 0, libgomp's. */
 void ctess_inline_openmp(int mode);
 
