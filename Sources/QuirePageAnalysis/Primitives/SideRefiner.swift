@@ -11,6 +11,10 @@ package protocol IntensityField {
     var width: Int { get }
     var height: Int { get }
     func intensity(_ x: Double, _ y: Double) -> Double?
+    /// Whether `intensity(x, y)` is not nil.
+    func contains(_ x: Double, _ y: Double) -> Bool
+    /// `intensity(x, y)` at a position `contains` accepts, without the check.
+    func intensityInside(_ x: Double, _ y: Double) -> Double
 }
 
 /// Interleaved 8-bit pixels (1 to 4 bands; grey counts three times). Borrowed: valid only
@@ -23,20 +27,35 @@ struct InterleavedField: IntensityField {
 
     @inline(__always)
     func intensity(_ x: Double, _ y: Double) -> Double? {
-        guard x >= 0, y >= 0, x < Double(width - 1), y < Double(height - 1) else { return nil }
+        guard contains(x, y) else { return nil }
+        return intensityInside(x, y)
+    }
+
+    @inline(__always)
+    func contains(_ x: Double, _ y: Double) -> Bool {
+        x >= 0 && y >= 0 && x < Double(width - 1) && y < Double(height - 1)
+    }
+
+    /// The bilinear sum; three bands (the detection copy) spelled out so that the channel loop
+    /// does not run on a count known only at run time (the same sums in the same order).
+    @inline(__always)
+    func intensityInside(_ x: Double, _ y: Double) -> Double {
         let p = pixels
         let x0 = Int(x), y0 = Int(y)
         let fx = x - Double(x0), fy = y - Double(y0)
+        let i00 = (y0 * width + x0) * bands
+        let i10 = i00 + bands, i01 = i00 + width * bands, i11 = i01 + bands
+        @inline(__always)
+        func channel(_ c: Int) -> Double {
+            let top = Double(p[i00 + c]) * (1 - fx) + Double(p[i10 + c]) * fx
+            let bottom = Double(p[i01 + c]) * (1 - fx) + Double(p[i11 + c]) * fx
+            return top * (1 - fy) + bottom * fy
+        }
+        if bands == 3 { return ((0.0 + channel(0)) + channel(1)) + channel(2) }
         let channels = bands >= 3 ? 3 : 1
         let scale = bands >= 3 ? 1.0 : 3.0
         var sum = 0.0
-        let i00 = (y0 * width + x0) * bands
-        let i10 = i00 + bands, i01 = i00 + width * bands, i11 = i01 + bands
-        for c in 0..<channels {
-            let top = Double(p[i00 + c]) * (1 - fx) + Double(p[i10 + c]) * fx
-            let bottom = Double(p[i01 + c]) * (1 - fx) + Double(p[i11 + c]) * fx
-            sum += top * (1 - fy) + bottom * fy
-        }
+        for c in 0..<channels { sum += channel(c) }
         return sum * scale
     }
 }
@@ -69,6 +88,39 @@ struct SideRefiner<Field: IntensityField> {
     /// The refined side may turn at most this many degrees from the one found on the small copy.
     static var maximumTurnDegrees: Double { 3 }
 
+    /// The edge profile across the side at the foot (`qx`, `qy`): `profile[k]` is the sum of the
+    /// intensities at offset `k - radius - 1` along the normal (`nx`, `ny`) and -1, 0, 1 along
+    /// the side (`dx`, `dy`); false (the profile unfinished) when any of them lies outside.
+    ///
+    /// Each coordinate of a sample is, in floating point too, monotonic in the offset and in the
+    /// step along the side (products and sums round monotonically), so its least and greatest
+    /// values over all the samples are at the four extreme ones: when those four are inside, all
+    /// are, and the samples are read without a check each (`SideRefinerProfileTests` compares
+    /// this with the checked loop).
+    @inline(__always)
+    func fillProfile(
+        _ profile: inout [Double], qx: Double, qy: Double, nx: Double, ny: Double, dx: Double, dy: Double,
+        radius: Int
+    ) -> Bool {
+        let first = Double(-radius - 1), last = Double(radius + 1)
+        guard field.contains(qx + first * nx + Double(-1) * dx, qy + first * ny + Double(-1) * dy),
+            field.contains(qx + first * nx + Double(1) * dx, qy + first * ny + Double(1) * dy),
+            field.contains(qx + last * nx + Double(-1) * dx, qy + last * ny + Double(-1) * dy),
+            field.contains(qx + last * nx + Double(1) * dx, qy + last * ny + Double(1) * dy)
+        else { return false }
+        profile.withUnsafeMutableBufferPointer { out in
+            for k in 0..<(2 * radius + 3) {
+                let o = Double(k - radius - 1)
+                var v = 0.0
+                for along in -1...1 {
+                    v += field.intensityInside(qx + o * nx + Double(along) * dx, qy + o * ny + Double(along) * dy)
+                }
+                out[k] = v
+            }
+        }
+        return true
+    }
+
     /// A better line for the side of `line` between `a` and `b`, or nil when too little of the
     /// side shows a clear edge.
     /// - Complexity: O(samples x searchRadius).
@@ -98,22 +150,10 @@ struct SideRefiner<Field: IntensityField> {
                 let qx0 = a.x + s * dx, qy0 = a.y + s * dy
                 let d0 = line.distance(qx0, qy0)
                 let qx = qx0 - d0 * nx, qy = qy0 - d0 * ny
-                var inside = true
-                for k in 0..<(2 * radius + 3) {
-                    let o = Double(k - radius - 1)
-                    var v = 0.0
-                    for along in -1...1 {
-                        guard
-                            let value = field.intensity(
-                                qx + o * nx + Double(along) * dx,
-                                qy + o * ny + Double(along) * dy)
-                        else { inside = false; break }
-                        v += value
-                    }
-                    if !inside { break }
-                    profile[k] = v
-                }
-                if !inside { continue }
+                guard
+                    fillProfile(
+                        &profile, qx: qx, qy: qy, nx: nx, ny: ny, dx: dx, dy: dy, radius: radius)
+                else { continue }
                 var bestK = -1, bestV = 0.0
                 for k in 1..<(2 * radius + 2) {
                     let dv = expected * (profile[k + 1] - profile[k - 1])

@@ -70,15 +70,64 @@ struct WorkImage {
     /// Less total edge weight than this and the refit keeps the peak's line.
     static let minimumRefitWeight = 5.0
 
+    /// The largest block whose sums stay exact in a `Float` (255 x factor² under 2^24), so that
+    /// summing in integers first gives the same planes as summing row by row in floats.
+    static let largestIntegerSumFactor = 256
+
     /// Box-averages `factor` x `factor` blocks of the source into float planes (RGB or grey).
     init(pixels: [UInt8], width srcW: Int, height srcH: Int, bands: Int, factor: Int) {
         width = srcW / factor
         height = srcH / factor
         channels = bands >= 3 ? 3 : 1
-        let n = width * height
-        var planes = [[Float]](repeating: [Float](repeating: 0, count: n), count: channels)
+        planes =
+            factor <= Self.largestIntegerSumFactor
+            ? Self.boxPlanes(pixels, width: srcW, bands: bands, factor: factor, size: (width, height, channels))
+            : Self.boxPlanesByRow(pixels, width: srcW, bands: bands, factor: factor, size: (width, height, channels))
+    }
+
+    /// The block means of every channel from one pass over the source: integer block sums (all
+    /// channels of a pixel together), each converted once and scaled.
+    static func boxPlanes(
+        _ pixels: [UInt8], width srcW: Int, bands: Int, factor: Int, size: (width: Int, height: Int, channels: Int)
+    ) -> [[Float]] {
+        let (w, h, ch) = size
+        var planes = [[Float]](repeating: [Float](repeating: 0, count: w * h), count: ch)
         let inv = 1 / Float(factor * factor)
-        let (w, h, ch) = (width, height, channels)
+        var sums = [Int32](repeating: 0, count: w * ch)
+        pixels.withUnsafeBufferPointer { src in
+            sums.withUnsafeMutableBufferPointer { acc in
+                for y in 0..<h {
+                    for i in 0..<(w * ch) { acc[i] = 0 }
+                    for sy in 0..<factor {
+                        let row = (y * factor + sy) * srcW * bands
+                        for x in 0..<w {
+                            var o = row + x * factor * bands
+                            for _ in 0..<factor {
+                                for c in 0..<ch { acc[x * ch + c] &+= Int32(src[o + c]) }
+                                o += bands
+                            }
+                        }
+                    }
+                    for c in 0..<ch {
+                        planes[c].withUnsafeMutableBufferPointer { dst in
+                            for x in 0..<w { dst[y * w + x] = Float(acc[x * ch + c]) * inv }
+                        }
+                    }
+                }
+            }
+        }
+        return planes
+    }
+
+    /// The same by float sums of each block's rows (the original loop): for blocks too large
+    /// for `boxPlanes`' exact sums, and for `WorkImageBoxTests` to compare with.
+    static func boxPlanesByRow(
+        _ pixels: [UInt8], width srcW: Int, bands: Int, factor: Int, size: (width: Int, height: Int, channels: Int)
+    ) -> [[Float]] {
+        let (w, h, ch) = size
+        let n = w * h
+        var planes = [[Float]](repeating: [Float](repeating: 0, count: n), count: ch)
+        let inv = 1 / Float(factor * factor)
         pixels.withUnsafeBufferPointer { src in
             for c in 0..<ch {
                 planes[c].withUnsafeMutableBufferPointer { dst in
@@ -97,7 +146,7 @@ struct WorkImage {
                 }
             }
         }
-        self.planes = planes
+        return planes
     }
 
     /// Two passes of the separable [1 2 1]/4 kernel (about a Gaussian of sigma 1).
@@ -108,21 +157,30 @@ struct WorkImage {
             for _ in 0..<2 {
                 planes[c].withUnsafeMutableBufferPointer { p in
                     tmp.withUnsafeMutableBufferPointer { t in
-                        for y in 0..<h {
-                            let r = y * w
-                            t[r] = p[r]; t[r + w - 1] = p[r + w - 1]
-                            for x in 1..<(w - 1) {
-                                t[r + x] = 0.25 * p[r + x - 1] + 0.5 * p[r + x] + 0.25 * p[r + x + 1]
-                            }
-                        }
-                        for x in 0..<w { p[x] = t[x]; p[(h - 1) * w + x] = t[(h - 1) * w + x] }
-                        for y in 1..<(h - 1) {
-                            let r = y * w
-                            for x in 0..<w { p[r + x] = 0.25 * t[r - w + x] + 0.5 * t[r + x] + 0.25 * t[r + w + x] }
-                        }
+                        Self.blurPass(p.baseAddress!, through: t.baseAddress!, width: w, height: h)
                     }
                 }
             }
+        }
+    }
+
+    /// One pass of the [1 2 1]/4 kernel across then down `p` (w x h, w and h at least 2),
+    /// through `t`; on raw row pointers with wrapping index arithmetic, so that the loops
+    /// vectorise (the same operations in the same order as element by element).
+    private static func blurPass(
+        _ p: UnsafeMutablePointer<Float>, through t: UnsafeMutablePointer<Float>, width w: Int, height h: Int
+    ) {
+        for y in 0..<h {
+            let (src, dst) = (p + y &* w, t + y &* w)
+            dst[0] = src[0]; dst[w &- 1] = src[w &- 1]
+            for x in 1..<(w &- 1) {
+                dst[x] = 0.25 * src[x &- 1] + 0.5 * src[x] + 0.25 * src[x &+ 1]
+            }
+        }
+        for x in 0..<w { p[x] = t[x]; p[(h &- 1) &* w &+ x] = t[(h &- 1) &* w &+ x] }
+        for y in 1..<(h &- 1) {
+            let (up, mid, down, dst) = (t + (y &- 1) &* w, t + y &* w, t + (y &+ 1) &* w, p + y &* w)
+            for x in 0..<w { dst[x] = 0.25 * up[x] + 0.5 * mid[x] + 0.25 * down[x] }
         }
     }
 
@@ -137,19 +195,9 @@ struct WorkImage {
                 gx.withUnsafeMutableBufferPointer { GX in
                     gy.withUnsafeMutableBufferPointer { GY in
                         mag.withUnsafeMutableBufferPointer { M in
-                            for y in 1..<(h - 1) {
-                                let r = y * w
-                                for x in 1..<(w - 1) {
-                                    let i = r + x
-                                    let a = p[i - w - 1], b = p[i - w], cc = p[i - w + 1]
-                                    let d = p[i - 1], f = p[i + 1]
-                                    let g = p[i + w - 1], hh = p[i + w], k = p[i + w + 1]
-                                    let sx = (cc + 2 * f + k) - (a + 2 * d + g)
-                                    let sy = (g + 2 * hh + k) - (a + 2 * b + cc)
-                                    let m = sx * sx + sy * sy
-                                    if m > M[i] { M[i] = m; GX[i] = sx; GY[i] = sy }
-                                }
-                            }
+                            Self.strongerSobel(
+                                p.baseAddress!, into: (GX.baseAddress!, GY.baseAddress!, M.baseAddress!), width: w,
+                                height: h)
                         }
                     }
                 }
@@ -166,6 +214,51 @@ struct WorkImage {
         for (v, k) in histogram.enumerated() { acc += k; if acc * 2 >= count { median = v; break } }
         threshold = max(Self.minimumEdgeThreshold, Float(median) * Self.thresholdMedianMultiple + Self.thresholdOffset)
         self.gx = gx; self.gy = gy; self.mag = mag
+    }
+
+    /// The Sobel response of one channel plane `p` (w x h), kept at each inner pixel where its
+    /// squared magnitude exceeds the one already in `out.m` (with its gx, gy). Four pixels at a
+    /// time in SIMD lanes with a lane-wise select (a scalar select becomes a branch a pixel),
+    /// the rest of a row one by one: the same operations in the same order in every lane.
+    private static func strongerSobel(
+        _ p: UnsafePointer<Float>,
+        into out: (gx: UnsafeMutablePointer<Float>, gy: UnsafeMutablePointer<Float>, m: UnsafeMutablePointer<Float>),
+        width w: Int, height h: Int
+    ) {
+        typealias V = SIMD4<Float>
+        @inline(__always) func load(_ q: UnsafePointer<Float>) -> V { UnsafeRawPointer(q).loadUnaligned(as: V.self) }
+        @inline(__always) func store(_ v: V, _ q: UnsafeMutablePointer<Float>) {
+            UnsafeMutableRawPointer(q).storeBytes(of: v, as: V.self)
+        }
+        for y in 1..<(h &- 1) {
+            let (up, mid, down) = (p + (y &- 1) &* w, p + y &* w, p + (y &+ 1) &* w)
+            let (gxRow, gyRow, mRow) = (out.gx + y &* w, out.gy + y &* w, out.m + y &* w)
+            var x = 1
+            while x &+ 4 <= w &- 1 {
+                let a = load(up + (x &- 1)), b = load(up + x), cc = load(up + (x &+ 1))
+                let d = load(mid + (x &- 1)), f = load(mid + (x &+ 1))
+                let g = load(down + (x &- 1)), hh = load(down + x), k = load(down + (x &+ 1))
+                let sx = (cc + 2 * f + k) - (a + 2 * d + g)
+                let sy = (g + 2 * hh + k) - (a + 2 * b + cc)
+                let m = sx * sx + sy * sy
+                let old = load(mRow + x)
+                let stronger = m .> old
+                store(old.replacing(with: m, where: stronger), mRow + x)
+                store(load(gxRow + x).replacing(with: sx, where: stronger), gxRow + x)
+                store(load(gyRow + x).replacing(with: sy, where: stronger), gyRow + x)
+                x &+= 4
+            }
+            while x < w &- 1 {
+                let a = up[x &- 1], b = up[x], cc = up[x &+ 1]
+                let d = mid[x &- 1], f = mid[x &+ 1]
+                let g = down[x &- 1], hh = down[x], k = down[x &+ 1]
+                let sx = (cc + 2 * f + k) - (a + 2 * d + g)
+                let sy = (g + 2 * hh + k) - (a + 2 * b + cc)
+                let m = sx * sx + sy * sy
+                if m > mRow[x] { mRow[x] = m; gxRow[x] = sx; gyRow[x] = sy }
+                x &+= 1
+            }
+        }
     }
 
     /// Thin edge pixels: local maxima of the magnitude across the edge, above the threshold;
