@@ -59,6 +59,8 @@ extension TextImage {
     /// made grey first: Tesseract binarises each channel and keeps the clearest, and a grey copy
     /// loses text printed on tinted paper (galfar's F1550.jpg scan: 47 words read from a grey
     /// copy, 165 from the colour page). nil when the image is too large for Tesseract.
+    /// The page is decoded straight into the array Tesseract is handed (`pixelBytesDirect`), not
+    /// into a libvips buffer first and then copied.
     static func pixels(of image: VIPSImage, dpi: Double? = nil) throws -> TextImage? {
         var source = image
         if source.format != .uchar { source = try source.castToUChar() }
@@ -68,7 +70,7 @@ extension TextImage {
         default: source = try source.extractBands(0, count: 3)
         }
         return TextImage(
-            pixels: try source.pixelBytes(), width: source.width, height: source.height,
+            pixels: try source.pixelBytesDirect(), width: source.width, height: source.height,
             bands: source.bands, dpi: dpi)
     }
 }
