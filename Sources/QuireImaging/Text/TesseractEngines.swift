@@ -57,8 +57,8 @@ extension TextImage {
     /// The 8-bit pixels of `image` as Tesseract is given them: a grey image as grey, a colour
     /// one as RGB (alpha dropped), as the `tesseract` command reads the same file. Colour is not
     /// made grey first: Tesseract binarises each channel and keeps the clearest, and a grey copy
-    /// loses text printed on tinted paper (galfar's F1550.jpg scan: 47 words read from a grey
-    /// copy, 165 from the colour page). nil when the image is too large for Tesseract.
+    /// loses text printed on tinted paper (docs/processing.md has the figures; test_ocr.py reads
+    /// such a scan against the `tesseract` command). nil when the image is too large for Tesseract.
     /// The page is decoded straight into the array Tesseract is handed (`pixelBytesDirect`), not
     /// into a libvips buffer first and then copied.
     static func pixels(of image: VIPSImage, dpi: Double? = nil) throws -> TextImage? {
