@@ -11,8 +11,8 @@ DIR: where a photo table of `orientation.py` run with QUIRE_PROFILE=calls is sav
 with QUIRE, when DIR has none). In that mode the detector reads the second crop (`tesseract
 again`) and, for comparison, the first window once more with 20 characters (`tesseract same`)
 on every page the short reading did not turn, so each copy's decision is replayed here under
-every (VOTES, BAR), with either reading. The replay at the build's bars must give the turns
-layout.json records (checked). A rule is allowed when it loses no right copy and adds no wrong
+every (VOTES, BAR), with either reading. The replay at the build's rule must give the turns
+layout.json records (checked, with and without the second crop: one of the two applies). A rule is allowed when it loses no right copy and adds no wrong
 one; the most right, then the fewest second readings (the highest VOTES, then BAR) win. Fitted
 leaving one source out at a time (each source scored by the rule fitted on the others), on the
 halves of `folds.py`, and on every source.
@@ -30,7 +30,8 @@ import folds  # noqa: E402
 VOTES = [200, 300, 400, 500, 600, 800, 1000, math.inf]
 BARS = [0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0]
 CONTESTED = 1.5  # TesseractOSD.minimumContestedAxisConfidence
-CURRENT = (math.inf, math.inf)  # TesseractOSD.minimumAgainVotes, minimumAgainConfidence
+CURRENT = (300, 0.5)  # TesseractOSD.minimumAgainVotes, minimumAgainConfidence
+OFF = (math.inf, math.inf)  # no second crop: the rule before it
 READING = "again"  # the second window; "same": the first window read with 20 characters
 
 
@@ -70,7 +71,7 @@ def tally(rows, rule, reading=READING):
 
 def fitter(reading):
     def fit(rows):
-        before = tally(rows, CURRENT, reading)
+        before = tally(rows, OFF, reading)
 
         def rank(rule):
             t = tally(rows, rule, reading)
@@ -83,10 +84,10 @@ def fitter(reading):
 
 def shower(reading):
     def show(title, rows, rule):
-        before, after = tally(rows, CURRENT, reading), tally(rows, rule, reading)
+        before, after = tally(rows, OFF, reading), tally(rows, rule, reading)
         print(f"== {title}: {len(rows)} copies, rule {rule}: before {dict(before)}, after {dict(after)}")
         for r in rows:
-            a, b = fc.outcome(decide(r, CURRENT, reading)[0], r["needed"]), fc.outcome(decide(r, rule, reading)[0],
+            a, b = fc.outcome(decide(r, OFF, reading)[0], r["needed"]), fc.outcome(decide(r, rule, reading)[0],
                                                                                        r["needed"])
             if a != b:
                 print(f"    {a}->{b}: {r['name']} ({r['source']}): {reading} {r.get(reading)}, votes "
@@ -99,8 +100,9 @@ def main():
     if not (save / "profile.jpg.txt").exists():
         fc.run(sys.argv[2] if len(sys.argv) > 2 else str(fc.REPO / ".build/release/quire"), save)
     rows = fc.load(save)
-    replayed = [r["name"] for r in rows if decide(r, CURRENT)[0] != r["got"]]
-    print(f"{len(rows)} copies; replayed at the build's rule, differs from layout.json on {len(replayed)}: {replayed}")
+    for label, rule in (("without the second crop", OFF), (f"with {CURRENT}", CURRENT)):
+        replayed = [r["name"] for r in rows if decide(r, rule)[0] != r["got"]]
+        print(f"{len(rows)} copies; replayed {label}, differs from layout.json on {len(replayed)}: {replayed}")
     print(f"copies where the second crop was read: {sum('again' in r for r in rows)}")
     for reading in ("again", "same"):
         fit, show = fitter(reading), shower(reading)
@@ -110,10 +112,10 @@ def main():
             rule = fit([r for r in rows if r["source"] != source])
             held = [r for r in rows if r["source"] == source]
             rules[rule] += 1
-            before += tally(held, CURRENT, reading)
+            before += tally(held, OFF, reading)
             after += tally(held, rule, reading)
             for r in held:
-                a, b = decide(r, CURRENT, reading)[0], decide(r, rule, reading)[0]
+                a, b = decide(r, OFF, reading)[0], decide(r, rule, reading)[0]
                 if a != b:
                     print(f"    held out {r['name']}: {fc.outcome(a, r['needed'])}->{fc.outcome(b, r['needed'])} "
                           f"under {rule}")

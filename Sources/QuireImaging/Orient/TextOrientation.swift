@@ -224,11 +224,15 @@ public struct TesseractOSD: OrientationDetector {
 
     /// The look's direction votes (glyph pieces in lines) a page needs before Tesseract reads a
     /// second crop when its short axis reading was too unsure to turn the page (`readsAxisAgain`):
-    /// a page with many lines of text, where a second window holds enough glyphs to read.
-    static let minimumAgainVotes = Int.max
+    /// a page with many lines of text, where a second window holds enough glyphs to read. With
+    /// `minimumAgainConfidence`, fitted leaving one source of the real photos turned four ways
+    /// out at a time, every fold choosing the same pair; a finer grid of bars chose a lower one
+    /// in one fold and turned its held-out copy wrong (`Tools/accuracy/fit_axis_again.py`;
+    /// docs/correction-photos.md, "a second crop when the short reading is unsure").
+    static let minimumAgainVotes = 300
     /// The confidence the second crop's reading (`againGuess`) needs, along the look's axis, to
-    /// turn the page.
-    static let minimumAgainConfidence = Double.infinity
+    /// turn the page: the short reading's own bar (`minimumAxisConfidence`), which the fit chose.
+    static let minimumAgainConfidence = 0.5
 
     /// Whether a second crop is read after the short axis reading `crop`: the page has at least
     /// `minimumAgainVotes`, and `crop`, scaled as `axisGuess` scales it, is under the policy's
