@@ -17,38 +17,41 @@ import orientation  # noqa: E402
 WIDTH, HEIGHT = 400, 300
 CORNERS = [[200, 20], [360, 155], [230, 280], [60, 150]]
 
-# The stub: for every turned copy it is given, the true corners carried into the copy (`vips rot`
-# turns clockwise: (x, y) -> (h - y, x)), listed from the corner `shift` places on, and the
-# rotation Quire would report having straightened from that corner. Shift 0 names the written
-# page's own corners (upright, however it got there); any other shift writes it turned.
+# The stub: for every turned copy it is given, one page per quad of `quads` (the true corners
+# of the page, or of each half of a spread), carried into the copy (`vips rot` turns clockwise:
+# (x, y) -> (h - y, x)), listed from the corner `shift` places on, and the rotation Quire would
+# report having straightened from that corner. Shift 0 names the written page's own corners
+# (upright, however it got there); any other shift writes it turned. Quire names quads in the
+# frame of the copy it was given (`Quad.unturned`), as here.
 STUB = """#!{python}
 import json, re, sys
 from pathlib import Path
 src, out = Path(sys.argv[2]), Path(sys.argv[sys.argv.index("-o") + 1])
-corners, shift, rotation, (w, h) = {corners}, {shift}, {rotation}, {size}
+quads, shift, rotation, (w, h) = {quads}, {shift}, {rotation}, {size}
 pages = []
 for path in sorted(src.iterdir()):
     turn = int(re.search(r"-r(\\d+)", path.name).group(1))
-    quad, cw, ch = [list(p) for p in corners], w, h
-    for _ in range(turn // 90):
-        quad, cw, ch = [[ch - y, x] for x, y in quad], ch, cw
-    pages.append({{"source": str(path), "rotation": rotation(turn), "rotationConfidence": 3.0,
-                   "quad": quad[shift:] + quad[:shift]}})
+    for corners in quads:
+        quad, cw, ch = [list(p) for p in corners], w, h
+        for _ in range(turn // 90):
+            quad, cw, ch = [[ch - y, x] for x, y in quad], ch, cw
+        pages.append({{"source": str(path), "rotation": rotation(turn), "rotationConfidence": 3.0,
+                       "quad": quad[shift:] + quad[:shift]}})
 out.mkdir(parents=True)
 (out / "layout.json").write_text(json.dumps({{"pages": pages}}))
 """
 
 
-def run_score(tmp_path, shift, rotation, capsys):
+def run_score(tmp_path, shift, rotation, capsys, corners=CORNERS, quads=None, size=(WIDTH, HEIGHT)):
     if not shutil.which("vips"):
         pytest.skip("libvips-tools (vips) is not installed")
     photo = tmp_path / "tilted.png"
-    Image.new("RGB", (WIDTH, HEIGHT), (200, 200, 200)).save(photo)
+    Image.new("RGB", size, (200, 200, 200)).save(photo)
     stub = tmp_path / "quire"
-    stub.write_text(STUB.format(python=sys.executable, corners=CORNERS, shift=shift, rotation=rotation,
-                                size=(WIDTH, HEIGHT)))
+    stub.write_text(STUB.format(python=sys.executable, quads=quads or [corners], shift=shift, rotation=rotation,
+                                size=size))
     stub.chmod(stub.stat().st_mode | stat.S_IXUSR)
-    orientation.score(str(stub), [(photo, "", 0, CORNERS)], suffix=".png")
+    orientation.score(str(stub), [(photo, "", 0, corners)], suffix=".png")
     return capsys.readouterr().out
 
 
@@ -86,17 +89,25 @@ def test_a_true_upright_turn_names_the_top_edge_from_the_right_corner():
     assert orientation.written_turn(page, orientation.true_top_angle(square, 0)) == 270
 
 
-def test_a_quad_found_after_the_turn_is_read_in_the_turned_frame():
-    # The photo turned 180 shows the page upside down; Quire kept the frame whole, turned it 180
-    # and found the page's quad only then, so layout.json has the quad in the turned frame (the
-    # original's): the true corners, TL first. The page is written upright.
-    copy_corners, size = orientation.turned_corners(CORNERS, (WIDTH, HEIGHT), 180)
-    assert size == (WIDTH, HEIGHT) and copy_corners[0] == [WIDTH - 200, HEIGHT - 20]
+def test_a_split_half_is_read_in_the_frame_quire_names_it_in(tmp_path, capsys):
+    # A two-page spread nearly filling a 500 x 380 frame, split at its gutter. Quire turned each
+    # copy back (rotation undoes the turn) and names each half's quad in the copy's own frame. The
+    # scoring once guessed the frame from the reading nearer the spread's corners: for a half, whose
+    # quad covers half the spread, the quad turned back lay nearer on the copy turned 90 and the
+    # upright halves were counted wrong.
+    spread = [[26, 4], [492, 9], [495, 370], [26, 374]]
+    halves = [[[26, 4], [258, 7], [259, 372], [26, 374]], [[258, 7], [492, 9], [495, 370], [259, 372]]]
+    out = run_score(tmp_path, 0, "lambda turn: (360 - turn) % 360", capsys, corners=spread, quads=halves,
+                    size=(500, 380))
+    assert "upright 8 of 8 pages" in out, out
+
+
+def test_a_quad_is_read_in_the_source_frame():
+    # The photo turned 180 shows the page upside down; Quire turned it 180 and names the quad in
+    # the copy's frame: the true corners carried into the copy, TL first. Written upright.
+    copy_corners = [[WIDTH - x, HEIGHT - y] for x, y in CORNERS]
     top = orientation.true_top_angle(CORNERS, 0) + 180
-    page = {"rotation": 180, "quad": CORNERS}
-    assert orientation.written_turn(page, top, copy_corners, size) == 0
-    # A quad in the source's frame is read there: the same corners named from the copy's TL.
-    page = {"rotation": 180, "quad": copy_corners}
-    assert orientation.written_turn(page, top, copy_corners, size) == 0
+    assert orientation.written_turn({"rotation": 180, "quad": copy_corners}, top) == 0
+    # The same corners named from the copy's BR: written upside down.
     page = {"rotation": 0, "quad": copy_corners[2:] + copy_corners[:2]}
-    assert orientation.written_turn(page, top, copy_corners, size) == 180
+    assert orientation.written_turn(page, top) == 180

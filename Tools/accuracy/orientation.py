@@ -22,8 +22,9 @@ the photos are in the repo). Each page is turned with `vips rot` into a temporar
 processed once (no viewer); a table per set says, per turn, how many pages came back upright,
 how many were turned wrong and how many were kept as they were (the detector was not confident
 enough, or not asked), with the confidences seen. A page is scored as written: a photo Quire
-straightened from another first corner and turned back counts upright (`written_turn`; a quad
-Quire found only after turning the whole frame is in the turned frame: `quad_in_source`); "no text" counts the pages kept at confidence
+straightened from another first corner and turned back counts upright (`written_turn`; its quad is
+read in the source's frame, where Quire names it even when it found it only after turning the
+whole frame: `Quad.unturned`); "no text" counts the pages kept at confidence
 0 (too little readable text to ask, or Tesseract found too few characters). Needs libvips-tools (`vips`) and Tesseract
 with its osd data (tesseract-ocr, tesseract-ocr-osd).
 """
@@ -142,16 +143,6 @@ def main():
         score(quire, others, suffix=".png")
 
 
-def turned_corners(corners, size, turn):
-    """`corners` (TL, TR, BR, BL, or None) of a `size` (width, height) image, and its size, once
-    the image is turned clockwise by `turn` as `vips rot` turns it: (x, y) -> (h - y, x)."""
-    (w, h), corners = size, [list(p) for p in corners] if corners else None
-    for _ in range(turn // 90 % 4):
-        corners = [[h - y, x] for x, y in corners] if corners else None
-        w, h = h, w
-    return corners, (w, h)
-
-
 def true_top_angle(corners, upright_turn):
     """The direction (degrees clockwise from +x, y down) of the upright page's top edge, left to
     right, in the photo as given: from the corner that becomes the top-left once the page
@@ -167,25 +158,7 @@ def true_top_angle(corners, upright_turn):
     return math.degrees(math.atan2(y1 - y0, x1 - x0))
 
 
-def quad_in_source(page, corners, size):
-    """The page's quad in the source's frame. Quire names it there (`quad` in layout.json), but a
-    page it turned before it found the quad (kept whole, asked which way up, turned, then
-    straightened again) records the quad in the frame turned by `rotation`. When the true
-    `corners` and the source's `size` (width, height) are known, the reading that lies nearer
-    the true corners is taken."""
-    quad, rotation = page.get("quad"), page.get("rotation", 0) % 360
-    if not quad or not rotation or not corners or not size:
-        return quad
-    w, h = size
-    back = {90: lambda u, v: (v, h - u), 180: lambda u, v: (w - u, h - v), 270: lambda u, v: (w - v, u)}[rotation]
-    turned_back = [list(back(u, v)) for u, v in quad]
-
-    def distance(q):
-        return sum(min(math.dist(p, c) for c in corners) for p in q)
-    return turned_back if distance(turned_back) < distance(quad) else quad
-
-
-def written_turn(page, true_top, corners=None, size=None):
+def written_turn(page, true_top):
     """The clockwise quarter turn (0, 90, 180 or 270) the written page still needs to read
     upright, from its layout.json record: where its top edge lies in the source against where the
     true top edge lies (`true_top`, degrees, in the source as Quire read it). A page straightened
@@ -194,8 +167,11 @@ def written_turn(page, true_top, corners=None, size=None):
     whole frame (no quad: a scan, deskewed or kept) is the source turned clockwise by `rotation`,
     whose top edge ran at -rotation degrees in the source. Scoring `rotation` alone against the
     turn the true corners need counts a page straightened from another first corner and turned
-    back upright as wrong. `corners` and `size`: see `quad_in_source`."""
-    quad = quad_in_source(page, corners, size)
+    back upright as wrong. The quad is read as written, in the source's frame: Quire names it
+    there even for a page it turned before it found the quad (`Quad.unturned`). Guessing the frame
+    from the nearer of two readings to the true corners took the wrong one for a split half (its
+    quad covers half the true page) and for a loose quad."""
+    quad = page.get("quad")
     if quad:
         (x0, y0), (x1, y1) = quad[0], quad[1]
         written_top = math.degrees(math.atan2(y1 - y0, x1 - x0))
@@ -225,14 +201,11 @@ def score(quire, items, suffix, turns=(0, 90, 180, 270)):
             # after: autorot keeps the tag in the metadata, and a photo saved with it would be
             # turned again when read.
             subprocess.run(["vips", "autorot", source, str(upright)], check=True, capture_output=True)
-            size = [int(subprocess.run(["vipsheader", "-f", field, str(upright)], check=True, capture_output=True,
-                                       text=True).stdout) for field in ("width", "height")]
             for turn in turns:
                 name = f"{stem}-r{turn}{suffix}"
                 subprocess.run(["vips", "rot", str(upright), f"{work / name}[strip]", f"d{turn}"], check=True,
                                capture_output=True)
-                expected[name] = (true_top_angle(corners, upright_turn) + turn, (upright_turn - turn) % 360, turn,
-                                  *turned_corners(corners, size, turn))
+                expected[name] = (true_top_angle(corners, upright_turn) + turn, (upright_turn - turn) % 360, turn)
             upright.unlink()
         out = work / "out"
         done = subprocess.run([quire, "process", str(work), "-o", str(out), "--format", "png", "--viewer", "none",
@@ -255,7 +228,7 @@ def score(quire, items, suffix, turns=(0, 90, 180, 270)):
     failures = []
     for page in pages:
         name = Path(page["source"]).name
-        top, want, turn, corners, size = expected[name]
+        top, want, turn = expected[name]
         got = page.get("rotation", 0)
         row = rows[turn]
         confidence = page.get("rotationConfidence")
@@ -263,7 +236,7 @@ def score(quire, items, suffix, turns=(0, 90, 180, 270)):
             row["conf"].append(confidence)
         if got == 0 and not confidence:
             row["blank"] += 1
-        still = written_turn(page, top, corners, size)
+        still = written_turn(page, top)
         if still == 0:
             row["upright"] += 1
         elif got == 0:

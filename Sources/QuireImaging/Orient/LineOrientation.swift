@@ -135,7 +135,19 @@ enum LineOrientation {
     /// glyph pieces are most numerous, its corner on a grid of a quarter side, and their count;
     /// nil without boxes. Where Tesseract reads the page's way up when the look is not sure:
     /// its cost grows with the characters it reads, not with the page (`TesseractOSD`).
-    static func densestWindow(_ boxes: [Box], width: Int, height: Int, side: Int) -> (window: Box, pieces: Int)? {
+    /// `skippingDensest`: the window so found among the boxes whose centres lie outside the
+    /// densest window (a second crop of different text).
+    static func densestWindow(_ boxes: [Box], width: Int, height: Int, side: Int, skippingDensest: Bool = false)
+        -> (window: Box, pieces: Int)?
+    {
+        if skippingDensest {
+            guard let first = densestWindow(boxes, width: width, height: height, side: side)?.window else { return nil }
+            let rest = boxes.filter { b in
+                let cx = (b.x0 + b.x1) / 2, cy = (b.y0 + b.y1) / 2
+                return cx < first.x0 || cx > first.x1 || cy < first.y0 || cy > first.y1
+            }
+            return densestWindow(rest, width: width, height: height, side: side)
+        }
         guard !boxes.isEmpty, width > 0, height > 0, side > 0 else { return nil }
         let step = max(1, side / 4)
         let columns = (width + step - 1) / step, rows = (height + step - 1) / step

@@ -85,9 +85,13 @@ public struct TesseractOSD: OrientationDetector {
                     characters: Self.axisCropCharacters)
             }
             StageProfile.note("tesseract axis \(Self.describe(crop))")
-            return crop.map { crop in
-                Self.axisGuess(found, crop) { StageProfile.measure("2e up or down") { Self.upDown(found, look) } }
+            guard let crop else { return nil }
+            let guess = Self.axisGuess(found, crop) {
+                StageProfile.measure("2e up or down") { Self.upDown(found, look) }
             }
+            return try axisReadAgain(
+                page, found: found, crop: crop, guess: guess, boxes: lines.boxes, copyWidth: look.width,
+                copyHeight: look.height)
         }
         let crop = try StageProfile.measure("2e tesseract") {
             try tesseractGuess(page, boxes: lines.boxes, copyWidth: look.width, copyHeight: look.height)
@@ -218,6 +222,64 @@ public struct TesseractOSD: OrientationDetector {
             rotate: crop.rotate, confidence: crop.confidence, scriptConfidence: crop.scriptConfidence)
     }
 
+    /// The look's direction votes (glyph pieces in lines) a page needs before Tesseract reads a
+    /// second crop when its short axis reading was too unsure to turn the page (`readsAxisAgain`):
+    /// a page with many lines of text, where a second window holds enough glyphs to read. With
+    /// `minimumAgainConfidence`, fitted leaving one source of the real photos turned four ways
+    /// out at a time, every fold choosing the same pair; a finer grid of bars chose a lower one
+    /// in one fold and turned its held-out copy wrong (`Tools/accuracy/fit_axis_again.py`;
+    /// docs/correction-photos.md, "a second crop when the short reading is unsure").
+    static let minimumAgainVotes = 300
+    /// The confidence the second crop's reading (`againGuess`) needs, along the look's axis, to
+    /// turn the page: the short reading's own bar (`minimumAxisConfidence`), which the fit chose.
+    static let minimumAgainConfidence = 0.5
+
+    /// Whether a second crop is read after the short axis reading `crop`: the page has at least
+    /// `minimumAgainVotes`, and `crop`, scaled as `axisGuess` scales it, is under the policy's
+    /// bar (a turn across the look's axis scores 0). A reading sure enough that Tesseract's script
+    /// guard alone keeps the page is not read again, nor a contested one (`axisGuess` keeps it).
+    static func readsAxisAgain(_ found: LineOrientation.Finding, _ crop: OrientationGuess) -> Bool {
+        found.votes >= minimumAgainVotes && axisGuess(found, crop).confidence < OrientationPolicy.minimumConfidence
+    }
+
+    /// The second crop's reading `again` on the policy's scale: a turn along the look's axis
+    /// scores `LineOrientation.sureConfidence` at `minimumAgainConfidence`; nil across the axis
+    /// or at no turn (the first reading stands). The script confidence is Tesseract's, so the
+    /// policy's handwriting guard holds.
+    static func againGuess(_ found: LineOrientation.Finding, _ again: OrientationGuess) -> OrientationGuess? {
+        guard again.rotate != 0, again.rotate % 180 == found.rotate % 180 else { return nil }
+        let value = LineOrientation.sureConfidence * again.confidence / minimumAgainConfidence
+        return OrientationGuess(
+            rotate: again.rotate, confidence: (value * 100).rounded() / 100, scriptConfidence: again.scriptConfidence)
+    }
+
+    /// After the short axis reading `crop` (and its `guess`), Tesseract reads the page's second
+    /// densest window of glyphs (`cropCharacters`) when `readsAxisAgain`; that reading's guess
+    /// when it turns the page, `guess` otherwise. With `QUIRE_PROFILE=calls` it is read (and noted)
+    /// on every page the short reading did not turn, to fit the bars.
+    func axisReadAgain(
+        _ page: VIPSImage, found: LineOrientation.Finding, crop: OrientationGuess, guess: OrientationGuess,
+        boxes: [LineOrientation.Box], copyWidth: Int, copyHeight: Int
+    ) throws -> OrientationGuess {
+        let asks = Self.readsAxisAgain(found, crop)
+        guard asks || (StageProfile.tracesCalls && !OrientationPolicy.turns(guess)) else { return guess }
+        let again = try StageProfile.measure("2e tesseract axis again") {
+            try tesseractGuess(
+                page, boxes: boxes, copyWidth: copyWidth, copyHeight: copyHeight, characters: Self.cropCharacters,
+                skippingDensest: true)
+        }
+        StageProfile.note("tesseract again \(Self.describe(again))")
+        if StageProfile.tracesCalls {
+            let same = try tesseractGuess(
+                page, boxes: boxes, copyWidth: copyWidth, copyHeight: copyHeight, characters: Self.cropCharacters)
+            StageProfile.note("tesseract same \(Self.describe(same))")
+        }
+        guard asks, let again, let turned = Self.againGuess(found, again), OrientationPolicy.turns(turned) else {
+            return guess
+        }
+        return turned
+    }
+
     /// Characters Tesseract may read on the whole page when the crop was unsure: its own 50.
     /// This caps its time on the page: it classifies at most five times as many glyphs
     /// (`os_detect_blobs`), about 1-3 s of CPU on a 300 dpi page (docs/benchmarks.md).
@@ -271,9 +333,10 @@ public struct TesseractOSD: OrientationDetector {
     /// Tesseract's guess read on one crop of `page`: the square of densest text among the glyph
     /// `boxes` the look found on its `copyWidth` x `copyHeight` grey copy, scaled so its glyphs
     /// are `cropGlyphSize` px; the whole page (`tesseractGuess(_:)`) when there are no boxes.
+    /// `skippingDensest`: the densest window among the boxes outside that square (nil when none).
     func tesseractGuess(
         _ page: VIPSImage, boxes: [LineOrientation.Box], copyWidth: Int, copyHeight: Int,
-        characters: Int = cropCharacters
+        characters: Int = cropCharacters, skippingDensest: Bool = false
     ) throws -> OrientationGuess? {
         guard let engines = TesseractEngines.orientation else { return nil }
         let toPage = Double(page.width) / Double(max(1, copyWidth))
@@ -282,8 +345,9 @@ public struct TesseractOSD: OrientationDetector {
         let scale = min(Self.maximumCropEnlargement, Self.cropGlyphSize / glyph)
         let side = max(1, Int(Double(Self.cropSide) / scale / toPage))
         guard
-            let window = LineOrientation.densestWindow(boxes, width: copyWidth, height: copyHeight, side: side)?.window
-        else { return try tesseractGuess(page) }
+            let window = LineOrientation.densestWindow(
+                boxes, width: copyWidth, height: copyHeight, side: side, skippingDensest: skippingDensest)?.window
+        else { return skippingDensest ? nil : try tesseractGuess(page) }
         let x = min(page.width - 1, max(0, Int(Double(window.x0) * toPage)))
         let y = min(page.height - 1, max(0, Int(Double(window.y0) * toPage)))
         let w = min(page.width - x, max(1, Int((Double(window.width) * toPage).rounded(.up))))

@@ -69,6 +69,41 @@ import VipsBridge
         #expect(OrientationPolicy.turns(TesseractOSD.axisGuess(found, sure) { 3 }) == (other != 0))
     }
 
+    /// A page with many lines whose short reading is too unsure to turn it has a second crop read
+    /// (`TesseractOSD.readsAxisAgain`), and that reading along the look's axis at its bar turns
+    /// the page (`againGuess`); too few lines, a short reading already sure, a reading across the
+    /// axis or without a script change nothing.
+    @Test(arguments: [90, 180, 270]) func aSecondCropTurnsAnUnsurePageWithManyLines(_ rotate: Int) {
+        func found(votes: Int) -> LineOrientation.Finding {
+            LineOrientation.Finding(
+                rotate: rotate, votes: votes, directionShare: 0.9, linePieces: 400,
+                edgeMargin: LineOrientation.minimumEdgeMargin / 3)
+        }
+        let many = found(votes: TesseractOSD.minimumAgainVotes)
+        let unsure = OrientationGuess(
+            rotate: rotate, confidence: TesseractOSD.minimumAxisConfidence * 0.6, scriptConfidence: 2)
+        #expect(!OrientationPolicy.turns(TesseractOSD.axisGuess(many, unsure)))
+        #expect(TesseractOSD.readsAxisAgain(many, unsure))
+        #expect(!TesseractOSD.readsAxisAgain(found(votes: TesseractOSD.minimumAgainVotes - 1), unsure))
+        let across = OrientationGuess(rotate: (rotate + 90) % 360, confidence: 3, scriptConfidence: 2)
+        #expect(TesseractOSD.readsAxisAgain(many, across))
+        let sure = OrientationGuess(
+            rotate: rotate, confidence: TesseractOSD.minimumAxisConfidence, scriptConfidence: 2)
+        #expect(!TesseractOSD.readsAxisAgain(many, sure))
+
+        let again = OrientationGuess(
+            rotate: rotate, confidence: TesseractOSD.minimumAgainConfidence, scriptConfidence: 2)
+        let turned = TesseractOSD.againGuess(many, again)
+        #expect(turned.map(OrientationPolicy.turns) == true, "\(String(describing: turned))")
+        #expect(turned?.rotate == rotate)
+        let acrossAgain = OrientationGuess(rotate: (rotate + 90) % 360, confidence: 5, scriptConfidence: 2)
+        #expect(TesseractOSD.againGuess(many, acrossAgain) == nil)
+        #expect(TesseractOSD.againGuess(many, OrientationGuess(rotate: 0, confidence: 5, scriptConfidence: 2)) == nil)
+        let handwriting = OrientationGuess(
+            rotate: rotate, confidence: TesseractOSD.minimumAgainConfidence * 2, scriptConfidence: 0.4)
+        #expect(TesseractOSD.againGuess(many, handwriting).map(OrientationPolicy.turns) == false)
+    }
+
     /// A synthetic page of text: ten upright lines close together at the top and, after a gap,
     /// eight upside-down lines further apart. The look is sure the lines run across (or down,
     /// turned) but its up/down evidence nearly cancels, so Tesseract's short crop of the densest

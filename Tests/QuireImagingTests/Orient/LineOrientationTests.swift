@@ -119,6 +119,27 @@ import VipsBridge
         #expect(LineOrientation.densestWindow([], width: 900, height: 800, side: 300) == nil)
     }
 
+    /// The second crop Tesseract may read (`TesseractOSD.axisReadAgain`) is the densest window
+    /// among the pieces outside the densest one: the smaller block, not the first block again.
+    @Test func theSecondWindowHoldsOtherText() throws {
+        var boxes: [LineOrientation.Box] = []
+        for (x0, y0, rows) in [(600, 500, 10), (40, 40, 4)] {
+            for row in 0..<rows {
+                for column in 0..<20 {
+                    let (x, y) = (x0 + column * 12, y0 + row * 20)
+                    boxes.append(LineOrientation.Box(x0: x, y0: y, x1: x + 8, y1: y + 10))
+                }
+            }
+        }
+        let second = try #require(
+            LineOrientation.densestWindow(boxes, width: 900, height: 800, side: 300, skippingDensest: true))
+        #expect(second.pieces == 80, "\(second)")
+        #expect(second.window.x0 <= 40 && second.window.y0 <= 40 && second.window.x1 < 600, "\(second)")
+        // One block only: no second window.
+        let one = Array(boxes.prefix(200))
+        #expect(LineOrientation.densestWindow(one, width: 900, height: 800, side: 300, skippingDensest: true) == nil)
+    }
+
     /// Boxes turned a quarter clockwise land where the turned page's pixels do.
     @Test func boxesTurnWithThePage() {
         let box = LineOrientation.Box(x0: 10, y0: 2, x1: 19, y1: 5)
