@@ -21,7 +21,7 @@ enum RivalKind: String, CaseIterable {
 /// The policy: when the rules' quad covers less than `maximumArea` of the frame, the most probable
 /// rival (`kind`, and not the same reading: IoU with the rules' quad under
 /// `PageVerifier.agreementIoU`) replaces it if its probability exceeds the rules' quad's by more
-/// than `margin`.
+/// than `margin` (`PageVerifier.rival`; the detector uses its `rivalArea` and `rivalMargin`).
 struct CandidatePolicy: Equatable {
     var kind: RivalKind
     var maximumArea: Double
@@ -37,37 +37,26 @@ struct CandidatePolicy: Equatable {
 
     var label: String { String(format: "%@, area < %.2f, margin %.2f", kind.rawValue, maximumArea, margin) }
 
-    /// Whether `row` is a rival of the rules' quad `rules` under this policy.
-    func isRival(_ row: CandidateRow, of rules: CandidateRow) -> Bool {
-        guard row.generator != "frame", row.generator != "rules", row.rulesIoU < PageVerifier.agreementIoU else {
-            return false
-        }
-        let (small, big) = (rules.features[Self.areaColumn], row.features[Self.areaColumn])
-        guard big > small else { return false }
+    /// Whether `row` may be taken for the rules' quad `rules` under this policy's kind (the
+    /// other conditions are `PageVerifier.rival`'s).
+    func isAllowed(_ row: CandidateRow, of rules: CandidateRow) -> Bool {
         if kind == .larger { return true }
         // The IoU and the two areas give the shared area: u (a + b) / (1 + u).
-        let u = row.rulesIoU
+        let (small, big, u) = (rules.features[Self.areaColumn], row.features[Self.areaColumn], row.rulesIoU)
         return u > 0 && u * (small + big) / (1 + u) >= Self.heldShare * small
     }
 
-    /// The decision under this policy: `shipped` (the rules' choice, the verifier's confidence,
-    /// capped unless agreed) or the rival the verifier prefers, capped unless it is the verifier's
-    /// most probable quad (the table holds no IoU between two rivals, so this is the stricter
-    /// reading of `PageVerifier.agreed`).
+    /// The decision under this policy (`PageVerifier.rival`, as the detector decides): `shipped`
+    /// (the rules' choice, the verifier's confidence, capped unless agreed) or the rival the
+    /// verifier prefers.
     func decide(_ rows: [CandidateRow], shipped: Decision, verifier: PageVerifier) -> Decision {
         guard let rules = rows.first(where: { $0.generator == "rules" }),
-            rules.features[Self.areaColumn] < maximumArea
+            let chosen = verifier.rival(
+                features: rows.map(\.features), iouWithRules: rows.map(\.rulesIoU),
+                isRules: rows.map { $0.generator == "rules" }, isWholeFrame: rows.map { $0.generator == "frame" },
+                area: maximumArea, margin: margin, allowed: { isAllowed(rows[$0], of: rules) })
         else { return shipped }
-        let rivals = rows.indices.filter { isRival(rows[$0], of: rules) }
-        let p = rivals.map { verifier.probability(rows[$0].features) }
-        guard let k = p.indices.max(by: { p[$0] < p[$1] || (p[$0] == p[$1] && $0 > $1) }),
-            p[k] > verifier.probability(rules.features) + margin
-        else { return shipped }
-        let quads = rows.indices.filter { rows[$0].generator != "frame" }
-        let all = quads.map { verifier.probability(rows[$0].features) }
-        let best = all.indices.max { all[$0] < all[$1] || (all[$0] == all[$1] && $0 > $1) }.map { quads[$0] }
-        let confidence = best == rivals[k] ? p[k] : min(p[k], PageVerifier.disagreementCap)
-        return Decision(iou: rows[rivals[k]].iou, confidence: confidence, quad: true, photo: shipped.photo)
+        return Decision(iou: rows[chosen.index].iou, confidence: chosen.confidence, quad: true, photo: shipped.photo)
     }
 
     /// The policy of `kind` chosen on `photos` (each photo's rows and its shipped decision) with
@@ -108,13 +97,21 @@ struct PolicyScores {
     var held: [RivalKind: [String: DecisionScores]] = [:]
     var chosenPerFold: [RivalKind: [String]] = [:]
     var changed: [RivalKind: [String]] = [:]
+    /// The policy the detector ships (`PageVerifier.rivalArea`, `rivalMargin`, larger rivals).
+    var detector: [String: DecisionScores] = [:]
+    static let shippedPolicy = CandidatePolicy(
+        kind: .larger, maximumArea: PageVerifier.rivalArea, margin: PageVerifier.rivalMargin)
 
     /// Scores one fold: `scored` are the held-out publisher's photos (rows, group, shipped
     /// decision), `training` the other publishers' (rows, shipped decision) with the same verifier.
     mutating func add(
         scored: [([CandidateRow], String, Decision)], training: [([CandidateRow], Decision)], verifier: PageVerifier
     ) {
-        for (_, group, d) in scored { shipped[group, default: DecisionScores()].decisions.append(d) }
+        for (rows, group, d) in scored {
+            shipped[group, default: DecisionScores()].decisions.append(d)
+            detector[group, default: DecisionScores()].decisions.append(
+                Self.shippedPolicy.decide(rows, shipped: d, verifier: verifier))
+        }
         for kind in RivalKind.allCases {
             let policy = CandidatePolicy.chosen(kind, photos: training, verifier: verifier)
             chosenPerFold[kind, default: []].append(policy.label)
@@ -137,7 +134,8 @@ struct PolicyScores {
         Swift.print("   (area and margin chosen inside each leave-one-publisher-out fold)")
         for group in groups {
             guard let s = shipped[group] else { continue }
-            Swift.print(s.line("\(group): shipped (agreed)"))
+            Swift.print(s.line("\(group): rules' quad (agreed)"))
+            if let d = detector[group] { Swift.print(d.line("\(group): detector's rival rule")) }
             for kind in RivalKind.allCases {
                 if let h = held[kind]?[group] { Swift.print(h.line("\(group): policy, \(kind.rawValue)")) }
             }
