@@ -80,6 +80,12 @@ extension PageDetector {
             [(.rules, quad, rules.1)], front: front, context: context, pixels: pixels, width: width, height: height,
             bands: bands)[0]
         let p = PageVerifier.fitted.probability(own.features)
+        if own.features[PageVerifier.areaColumn] < PageVerifier.rivalArea,
+            let taken = rivalTaken(
+                rules: rules, quad: quad, front: front, pixels: pixels, width: width, height: height, bands: bands)
+        {
+            return taken
+        }
         guard p >= PageVerifier.minimumProbability else {
             return (PageDetection(quad: rules.0.quad, confidence: p), rules.1, [quad])
         }
@@ -91,6 +97,22 @@ extension PageDetector {
             p, features: list.map(\.features), iouWithRules: list.map { $0.quad.intersectionOverUnion(with: quad) },
             isWholeFrame: list.map { _ in false })
         return (PageDetection(quad: rules.0.quad, confidence: confidence), rules.1, list.map(\.quad))
+    }
+
+    /// The candidate the fitted verifier takes over a small rules' quad `quad` (`PageVerifier.rival`),
+    /// every candidate measured in full; nil to keep the rules' quad.
+    func rivalTaken(
+        rules: (PageDetection, Bool), quad: Quad, front: DetectionFront?, pixels: [UInt8], width: Int, height: Int,
+        bands: Int
+    ) -> (detection: PageDetection, insideBrighter: Bool, measured: [Quad])? {
+        let list = candidates(rules: rules, front: front, pixels: pixels, width: width, height: height, bands: bands)
+        guard
+            let chosen = PageVerifier.fitted.rival(
+                features: list.map(\.features), iouWithRules: list.map { $0.quad.intersectionOverUnion(with: quad) },
+                isRules: list.map { $0.generator == .rules }, isWholeFrame: list.map { $0.generator == .wholeFrame })
+        else { return nil }
+        let taken = list[chosen.index]
+        return (PageDetection(quad: taken.quad, confidence: chosen.confidence), taken.insideBrighter, list.map(\.quad))
     }
 
     /// The verifier's decision: the candidate it scores highest, unless that is the whole frame or

@@ -137,11 +137,20 @@ func verifierReport(table: String, curve: String?) throws {
     var groups: [String: (DecisionScores, DecisionScores, DecisionScores, DecisionScores, DecisionScores)] = [:]
     var bySource: [String: (DecisionScores, DecisionScores)] = [:]
     var heldOutProbabilities: [(p: Double, page: Bool, real: Bool)] = []
+    var policies = PolicyScores()
     for publisher in publishers {
         let training = rows.filter { $0.publisher != publisher }
         // Fitted and calibrated without the scored publisher's sources (the calibration's own
         // leave-one-publisher-out runs inside the training publishers).
         let verifier = PageVerifier.fitCalibrated(rows: training)
+        let others = photos.values.filter { $0[0].publisher != publisher }.sorted { $0[0].photo < $1[0].photo }
+        let own = photos.sorted(by: { $0.key < $1.key }).map(\.value).filter { $0[0].publisher == publisher }
+        policies.add(
+            scored: own.map { rows in
+                let group = rows[0].split == "generated" ? "generated (\(rows[0].set))" : rows[0].split
+                return (rows, group, agreed(reported(rows, verifier), rows, verifier))
+            },
+            training: others.map { ($0, agreed(reported($0, verifier), $0, verifier)) }, verifier: verifier)
         for (_, candidates) in photos.sorted(by: { $0.key < $1.key }) where candidates[0].publisher == publisher {
             let source = candidates[0].source
             let split = candidates[0].split
@@ -180,6 +189,8 @@ func verifierReport(table: String, curve: String?) throws {
     }
     printAllReal(Array(groups.filter { $0.key == "held-out" || $0.key == "tuned-on" }.values))
     printAgreement(agreement)
+    policies.print(groups: ["held-out", "tuned-on"] + groups.keys.filter({ $0.hasPrefix("generated") }).sorted())
+    printInSamplePolicies(photos, inSample, shipped: { agreed(reported($0, inSample), $0, inSample) })
     printHarmful(photos)
     print("per source (verifier held out | rules):")
     for source in sources {
@@ -292,4 +303,24 @@ func printReliability(_ heldOutProbabilities: [(p: Double, page: Bool, real: Boo
         }
     }
     if let curve { try csv.write(toFile: curve, atomically: true, encoding: .utf8) }
+}
+
+/// Each kind's policy chosen on every photo with the in-sample verifier (what the detector would
+/// ship), scored in-sample per split beside the shipped decision.
+func printInSamplePolicies(
+    _ photos: [String: [CandidateRow]], _ verifier: PageVerifier, shipped: ([CandidateRow]) -> Decision
+) {
+    let all = photos.sorted(by: { $0.key < $1.key }).map { ($0.value, shipped($0.value)) }
+    for kind in RivalKind.allCases {
+        let policy = CandidatePolicy.chosen(kind, photos: all, verifier: verifier)
+        print("  \(kind.rawValue), chosen on every photo (in-sample verifier): \(policy.label)")
+        for split in ["held-out", "tuned-on", "generated"] {
+            let mine = all.filter { $0.0[0].split == split }
+            var before = DecisionScores(), after = DecisionScores()
+            before.decisions = mine.map(\.1)
+            after.decisions = mine.map { policy.decide($0.0, shipped: $0.1, verifier: verifier) }
+            print(before.line("    \(split), in-sample: shipped"))
+            print(after.line("    \(split), in-sample: policy"))
+        }
+    }
 }

@@ -1,0 +1,42 @@
+/// A small rules' quad weighed against the larger candidates (issue 36): the rules close on a
+/// marker card, a label or a box beside or on the page, and the decision kept their quad even when
+/// the verifier scored the page higher. When the rules' quad is small, the verifier chooses.
+extension PageVerifier {
+    /// The rules' quad is weighed against its rivals only when it covers less than this share of
+    /// the frame: a card or a label the rules closed on, where the page is larger. A page this
+    /// small is rare, and its rival must then also beat it by `rivalMargin`. The area and the
+    /// margin were chosen in leave-one-publisher-out folds on the candidate table (the generated
+    /// set's fold chose them; docs/correction.md).
+    public static let rivalArea = 0.1
+    /// A rival replaces the rules' quad only when its probability exceeds the rules' quad's by more
+    /// than this: a small true page near a larger wrong quad the model barely prefers stays.
+    public static let rivalMargin = 0.05
+    static let areaColumn = CandidateFeatures.names.firstIndex(of: "area_fraction")!
+
+    /// The candidate that replaces the rules' quad, with its confidence, or nil to keep the rules'
+    /// quad. `features` holds every candidate (one `isRules`, the whole frame flagged by
+    /// `isWholeFrame`), `iouWithRules` each one's IoU with the rules' quad. A rival is larger than
+    /// the rules' quad, not the whole frame, not the same reading (IoU under `agreementIoU`) and
+    /// `allowed`; the most probable one replaces a rules' quad under `area` of the frame when it is
+    /// more probable by more than `margin`. Its confidence is capped at `disagreementCap` unless it
+    /// is the most probable quad of all (the agreement rule, `agreed`, applied to the rival).
+    public func rival(
+        features: [[Double]], iouWithRules: [Double], isRules: [Bool], isWholeFrame: [Bool],
+        area: Double = PageVerifier.rivalArea, margin: Double = PageVerifier.rivalMargin,
+        allowed: (Int) -> Bool = { _ in true }
+    ) -> (index: Int, confidence: Double)? {
+        let column = Self.areaColumn
+        guard let rules = features.indices.first(where: { isRules[$0] }), features[rules].count > column,
+            features[rules][column] < area
+        else { return nil }
+        let p = features.map(probability)
+        let rivals = features.indices.filter {
+            !isRules[$0] && !isWholeFrame[$0] && iouWithRules[$0] < Self.agreementIoU
+                && features[$0][column] > features[rules][column] && allowed($0)
+        }
+        func top(_ among: [Int]) -> Int? { among.max { p[$0] < p[$1] || (p[$0] == p[$1] && $0 > $1) } }
+        guard let chosen = top(rivals), p[chosen] > p[rules] + margin else { return nil }
+        let best = top(features.indices.filter { !isWholeFrame[$0] })
+        return (chosen, best == chosen ? p[chosen] : min(p[chosen], Self.disagreementCap))
+    }
+}
