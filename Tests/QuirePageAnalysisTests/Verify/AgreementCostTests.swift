@@ -7,26 +7,18 @@ import Testing
 @Suite struct AgreementCostTests {
     /// A cream sheet with lines of text and a dark printed box on it, wholly inside a dark desk.
     static func sheetOnDesk(width w: Int, height h: Int) -> [UInt8] {
-        var px = [UInt8](repeating: 0, count: w * h * 3)
-        var seed: UInt32 = 36
-        for y in 0..<h {
-            for x in 0..<w {
-                seed = seed &* 1664525 &+ 1013904223
-                let grain = Int(seed >> 28)
-                var c = (50 + grain, 44 + grain, 38 + grain)
-                if x >= 90, x < w - 80, y >= 70, y < h - 90 {
-                    c = (234 + grain / 2, 230 + grain / 2, 218 + grain / 2)
-                    let box = x >= 200 && x < 420 && y >= 300 && y < 520
-                    let rule = box && (x < 206 || x >= 414 || y < 306 || y >= 514)
-                    if rule || (!box && x > 130 && x < w - 120 && y > 110 && (y - 110) % 28 < 5 && (x / 9) % 7 != 0) {
-                        c = (55, 55, 62)
-                    }
+        SceneCanvas.paint(width: w, height: h, seed: 36) { x, y, grain in
+            var c = (50 + grain, 44 + grain, 38 + grain)
+            if x >= 90, x < w - 80, y >= 70, y < h - 90 {
+                c = (234 + grain / 2, 230 + grain / 2, 218 + grain / 2)
+                let box = x >= 200 && x < 420 && y >= 300 && y < 520
+                let rule = box && (x < 206 || x >= 414 || y < 306 || y >= 514)
+                if rule || (!box && x > 130 && x < w - 120 && y > 110 && (y - 110) % 28 < 5 && (x / 9) % 7 != 0) {
+                    c = (55, 55, 62)
                 }
-                let o = (y * w + x) * 3
-                (px[o], px[o + 1], px[o + 2]) = (UInt8(c.0), UInt8(c.1), UInt8(c.2))
             }
+            return c
         }
-        return px
     }
 
     @Test func eachCandidateIsMeasuredOnceAndTheConfidenceIsTheFullChecks() throws {

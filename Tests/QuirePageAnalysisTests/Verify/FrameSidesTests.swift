@@ -13,32 +13,24 @@ import Testing
     static func pageWithCard(width w: Int, height h: Int, page: (x: Int, y: Int), card: (Int, Int, Int, Int))
         -> [UInt8]
     {
-        var px = [UInt8](repeating: 0, count: w * h * 3)
-        var seed: UInt32 = 3636
-        for y in 0..<h {
-            for x in 0..<w {
-                seed = seed &* 1664525 &+ 1013904223
-                let grain = Int(seed >> 28)
-                var c = (30 + grain, 30 + grain, 34 + grain)
-                if x >= page.x, y >= page.y {
-                    c = (228 + grain / 2, 222 + grain / 2, 200 + grain / 2)
-                    if x > page.x + 40, y > page.y + 60, (y - page.y) % 30 < 6, (x / 8) % 6 != 0 {
-                        c = (60, 56, 50)  // a line of text, with gaps between words
-                    }
+        SceneCanvas.paint(width: w, height: h, seed: 3636) { x, y, grain in
+            var c = (30 + grain, 30 + grain, 34 + grain)
+            if x >= page.x, y >= page.y {
+                c = (228 + grain / 2, 222 + grain / 2, 200 + grain / 2)
+                if x > page.x + 40, y > page.y + 60, (y - page.y) % 30 < 6, (x / 8) % 6 != 0 {
+                    c = (60, 56, 50)  // a line of text, with gaps between words
                 }
-                if x >= card.0, x < card.2, y >= card.1, y < card.3 {
-                    // A marker: a white card, a black square on it with white blocks inside.
-                    let (u, v) = (x - card.0, y - card.1)
-                    let (cw, ch) = (card.2 - card.0, card.3 - card.1)
-                    let inSquare = u >= cw / 6 && u < cw * 5 / 6 && v >= ch / 6 && v < ch * 5 / 6
-                    let block = ((u * 6 / cw) + (v * 6 / ch)) % 3 == 0
-                    c = inSquare && !block ? (20, 20, 22) : (250, 250, 250)
-                }
-                let o = (y * w + x) * 3
-                (px[o], px[o + 1], px[o + 2]) = (UInt8(c.0), UInt8(c.1), UInt8(c.2))
             }
+            if x >= card.0, x < card.2, y >= card.1, y < card.3 {
+                // A marker: a white card, a black square on it with white blocks inside.
+                let (u, v) = (x - card.0, y - card.1)
+                let (cw, ch) = (card.2 - card.0, card.3 - card.1)
+                let inSquare = u >= cw / 6 && u < cw * 5 / 6 && v >= ch / 6 && v < ch * 5 / 6
+                let block = ((u * 6 / cw) + (v * 6 / ch)) % 3 == 0
+                c = inSquare && !block ? (20, 20, 22) : (250, 250, 250)
+            }
+            return c
         }
-        return px
     }
 
     @Test func aCardOnAPageRunningOffTheFrameIsNotTheSurePage() throws {

@@ -9,23 +9,15 @@ import Testing
     static func picture(
         width w: Int, height h: Int, ground: (Int, Int, Int), paper: (Int, Int, Int), quad: [Point]
     ) -> [UInt8] {
-        var px = [UInt8](repeating: 0, count: w * h * 3)
-        var seed: UInt32 = 36
-        for y in 0..<h {
-            for x in 0..<w {
-                seed = seed &* 1664525 &+ 1013904223
-                let grain = Int(seed >> 29)
-                let p = Point(x: Double(x), y: Double(y))
-                let inside = (0..<4).allSatisfy { i in
-                    let a = quad[i], b = quad[(i + 1) % 4]
-                    return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) >= 0
-                }
-                let c = inside ? paper : ground
-                let o = (y * w + x) * 3
-                (px[o], px[o + 1], px[o + 2]) = (UInt8(c.0 + grain), UInt8(c.1 + grain), UInt8(c.2 + grain))
+        SceneCanvas.paint(width: w, height: h, seed: 36, grainBits: 3) { x, y, grain in
+            let p = Point(x: Double(x), y: Double(y))
+            let inside = (0..<4).allSatisfy { i in
+                let a = quad[i], b = quad[(i + 1) % 4]
+                return (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x) >= 0
             }
+            let c = inside ? paper : ground
+            return (c.0 + grain, c.1 + grain, c.2 + grain)
         }
-        return px
     }
 
     static let tilted = [Point(x: 150, y: 90), Point(x: 610, y: 130), Point(x: 570, y: 540), Point(x: 110, y: 500)]

@@ -12,31 +12,23 @@ import Testing
     static func sheetWithFigure(width w: Int, height h: Int, sheet: (x: Int, y: Int), figure: (Int, Int, Int, Int))
         -> [UInt8]
     {
-        var px = [UInt8](repeating: 0, count: w * h * 3)
-        var seed: UInt32 = 2026
-        for y in 0..<h {
-            for x in 0..<w {
-                seed = seed &* 1664525 &+ 1013904223
-                let grain = Int(seed >> 28)
-                var c = (45 + grain, 38 + grain, 32 + grain)
-                if x >= sheet.x, y >= sheet.y {
-                    c = (232 + grain / 2, 228 + grain / 2, 214 + grain / 2)
-                    let inFigure = x >= figure.0 && x < figure.2 && y >= figure.1 && y < figure.3
-                    if inFigure {
-                        // Yellow above, a red board below, an orange rule around: darker than the paper.
-                        let rule = x < figure.0 + 4 || x >= figure.2 - 4 || y < figure.1 + 4 || y >= figure.3 - 4
-                        c = rule ? (225, 120, 30) : y > (figure.1 + figure.3) / 2 ? (170, 50, 40) : (205, 165, 70)
-                    } else if x > sheet.x + 50, x < w - 40, y > sheet.y + 50, (y - sheet.y) % 26 < 5,
-                        (x / 9) % 7 != 0
-                    {
-                        c = (55, 55, 62)  // a line of text, with gaps between words
-                    }
+        SceneCanvas.paint(width: w, height: h, seed: 2026) { x, y, grain in
+            var c = (45 + grain, 38 + grain, 32 + grain)
+            if x >= sheet.x, y >= sheet.y {
+                c = (232 + grain / 2, 228 + grain / 2, 214 + grain / 2)
+                let inFigure = x >= figure.0 && x < figure.2 && y >= figure.1 && y < figure.3
+                if inFigure {
+                    // Yellow above, a red board below, an orange rule around: darker than the paper.
+                    let rule = x < figure.0 + 4 || x >= figure.2 - 4 || y < figure.1 + 4 || y >= figure.3 - 4
+                    c = rule ? (225, 120, 30) : y > (figure.1 + figure.3) / 2 ? (170, 50, 40) : (205, 165, 70)
+                } else if x > sheet.x + 50, x < w - 40, y > sheet.y + 50, (y - sheet.y) % 26 < 5,
+                    (x / 9) % 7 != 0
+                {
+                    c = (55, 55, 62)  // a line of text, with gaps between words
                 }
-                let o = (y * w + x) * 3
-                (px[o], px[o + 1], px[o + 2]) = (UInt8(c.0), UInt8(c.1), UInt8(c.2))
             }
+            return c
         }
-        return px
     }
 
     @Test func aFigurePrintedOnTheSheetIsNotReportedSure() throws {

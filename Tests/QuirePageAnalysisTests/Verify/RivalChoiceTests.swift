@@ -15,32 +15,24 @@ import Testing
     )
         -> [UInt8]
     {
-        var px = [UInt8](repeating: 0, count: w * h * 3)
-        var seed: UInt32 = 36
-        for y in 0..<h {
-            for x in 0..<w {
-                seed = seed &* 1664525 &+ 1013904223
-                let grain = Int(seed >> 28)
-                var c = (38 + grain, 36 + grain, 40 + grain)
-                if x >= page.0, x < page.2, y >= page.1, y < page.3 {
-                    c = (226 + grain / 2, 218 + grain / 2, 196 + grain / 2)
-                    if x > page.0 + 40, x < page.2 - 40, y > page.1 + 40, y < page.3 - 40, (y - page.1) % 28 < 6,
-                        printed,
-                        (x / 11) % 6 != 0
-                    {
-                        c = (50, 48, 52)  // a line of text, with gaps between words
-                    }
+        SceneCanvas.paint(width: w, height: h, seed: 36) { x, y, grain in
+            var c = (38 + grain, 36 + grain, 40 + grain)
+            if x >= page.0, x < page.2, y >= page.1, y < page.3 {
+                c = (226 + grain / 2, 218 + grain / 2, 196 + grain / 2)
+                if x > page.0 + 40, x < page.2 - 40, y > page.1 + 40, y < page.3 - 40, (y - page.1) % 28 < 6,
+                    printed,
+                    (x / 11) % 6 != 0
+                {
+                    c = (50, 48, 52)  // a line of text, with gaps between words
                 }
-                if x >= card.0, x < card.2, y >= card.1, y < card.3 {
-                    let (cx, cy) = ((x - card.0) * 6 / (card.2 - card.0), (y - card.1) * 6 / (card.3 - card.1))
-                    let code = cx >= 1 && cx <= 4 && cy >= 1 && cy <= 4 && (cx * 3 + cy * 5) % 4 != 0
-                    c = code ? (40, 40, 40) : (244 + grain / 2, 244 + grain / 2, 246 + grain / 2)
-                }
-                let o = (y * w + x) * 3
-                (px[o], px[o + 1], px[o + 2]) = (UInt8(c.0), UInt8(c.1), UInt8(c.2))
             }
+            if x >= card.0, x < card.2, y >= card.1, y < card.3 {
+                let (cx, cy) = ((x - card.0) * 6 / (card.2 - card.0), (y - card.1) * 6 / (card.3 - card.1))
+                let code = cx >= 1 && cx <= 4 && cy >= 1 && cy <= 4 && (cx * 3 + cy * 5) % 4 != 0
+                c = code ? (40, 40, 40) : (244 + grain / 2, 244 + grain / 2, 246 + grain / 2)
+            }
+            return c
         }
-        return px
     }
 
     static func quad(_ r: (Int, Int, Int, Int)) -> Quad {
