@@ -30,6 +30,6 @@ extension VIPSRuntime {
     /// - Returns: false where the C library is not glibc (nothing changed).
     @discardableResult
     public static func keepPageSizedBlocksInHeap(mmapThreshold: Int = pageSizedMmapThreshold) -> Bool {
-        cvips_set_mmap_threshold(Int32(clamping: mmapThreshold)) == 0
+        cvips_limit_allocator_growth(Int32(clamping: mmapThreshold), 0) == 0
     }
 }

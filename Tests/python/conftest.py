@@ -27,7 +27,7 @@ SAMPLES = REPO / "Tests" / "Fixtures" / "generated"
 HANG_GUARD_SECONDS = 1800
 
 # The environment added for the `tesseract` command when a test reads a page with it as the
-# oracle: one OpenMP thread, as `quire` runs Tesseract (ImagingRuntime.openMPThreadLimit). The
+# oracle: one OpenMP thread, as `quire` runs Tesseract (TextEngine.oneOpenMPThreadHere). The
 # same hOCR; its default threads spin on the cores the other tests need (docs/benchmarks.md,
 # "Test suite time", seventh look).
 TESSERACT_ENV = {"OMP_THREAD_LIMIT": "1"}

@@ -20,12 +20,3 @@ int cvips_limit_allocator_growth(int mmap_threshold_bytes, int arenas) {
     return -1;
 #endif
 }
-
-int cvips_set_mmap_threshold(int bytes) {
-#if defined(__GLIBC__)
-    return bytes > 0 && mallopt(M_MMAP_THRESHOLD, bytes) ? 0 : -1;
-#else
-    (void) bytes;
-    return -1;
-#endif
-}

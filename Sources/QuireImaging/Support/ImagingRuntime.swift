@@ -66,12 +66,3 @@ extension ImagingRuntime {
     @discardableResult
     public static func keepOCRBuffersInHeap() -> Bool { VIPSRuntime.keepPageSizedBlocksInHeap() }
 }
-
-extension ImagingRuntime {
-    /// The `OMP_THREAD_LIMIT` that gives the `tesseract` command what Quire's own Tesseract calls
-    /// get: one OpenMP thread, since pages already run in parallel (`--jobs`). Quire sets it per
-    /// worker thread as it calls Tesseract (`TextEngine`), not in the environment, which OpenMP
-    /// reads only as the program loads (a second start of the program each run); a limit the
-    /// user sets is kept.
-    public static let openMPThreadLimit = "1"
-}
