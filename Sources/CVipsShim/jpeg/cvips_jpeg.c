@@ -108,7 +108,7 @@ int cvips_jpeg_has_icc_profile(j_decompress_ptr cinfo) {
 /* The one decoder behind both entry points: into a new memory image (`out`), or into the
  * caller's `into` buffer of `into_width` x `into_height` x `into_bands` bytes, in which case a
  * file that is not exactly that (another size, an ICC profile to honour) is declined. */
-static int decode(const char *path, int shrink, int skip, VipsImage **out, unsigned char *into, int into_width,
+static int decode(const char *path, int shrink, int *skipped, VipsImage **out, unsigned char *into, int into_width,
                   int into_height, int into_bands) {
     if (out) *out = NULL;
     if (shrink != 1 && shrink != 2 && shrink != 4 && shrink != 8) {
@@ -162,7 +162,7 @@ static int decode(const char *path, int shrink, int skip, VipsImage **out, unsig
         goto done;
     }
     jpeg_start_decompress(&cinfo);
-    if (skip && shrink == 8 && cvips_jpeg_skip_plain(&cinfo)) skipping = cvips_jpeg_skip_install(&cinfo);
+    if (skipped && shrink == 8 && cvips_jpeg_skip_plain(&cinfo)) skipping = cvips_jpeg_skip_install(&cinfo);
 
     unsigned char *pixels;
     if (into) {
@@ -204,6 +204,7 @@ static int decode(const char *path, int shrink, int skip, VipsImage **out, unsig
         goto done;
     }
     jpeg_finish_decompress(&cinfo);
+    if (skipping) *skipped = 1;
     status = 0;
 done:
     jpeg_destroy_decompress(&cinfo);
@@ -218,13 +219,19 @@ done:
 }
 
 int cvips_jpeg_load_scaled(const char *path, int shrink, VipsImage **out) {
+    int skipped = 0;
+    return cvips_jpeg_load_scaled_by(path, shrink, &skipped, out);
+}
+
+int cvips_jpeg_load_scaled_by(const char *path, int shrink, int *skipped, VipsImage **out) {
+    if (skipped) *skipped = 0;
     /* At 1/8 the skipper decodes; a file it gives up on is decoded again by libjpeg alone. */
-    int status = decode(path, shrink, 1, out, NULL, 0, 0, 0);
-    return status == 2 ? decode(path, shrink, 0, out, NULL, 0, 0, 0) : status;
+    int status = decode(path, shrink, skipped, out, NULL, 0, 0, 0);
+    return status == 2 ? decode(path, shrink, NULL, out, NULL, 0, 0, 0) : status;
 }
 
 int cvips_jpeg_source_buffer_bytes(void) { return SOURCE_BUFFER; }
 
 int cvips_jpeg_decode_into(const char *path, unsigned char *data, int width, int height, int bands) {
-    return decode(path, 1, 0, NULL, data, width, height, bands);
+    return decode(path, 1, NULL, NULL, data, width, height, bands);
 }
