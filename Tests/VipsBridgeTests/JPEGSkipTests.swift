@@ -4,8 +4,8 @@ import Testing
 
 /// At 1/8 scale `jpegScaled` decodes plain JPEGs through the shim's skipper (it walks past the
 /// AC coefficients a one-pixel block does not need). Its pixels must be exactly those of
-/// libjpeg's own decoder, and whatever it does not take (other scales, restart markers,
-/// corrupt or truncated data) must come out as libjpeg alone makes it.
+/// libjpeg's own decoder, and whatever it does not take (other scales, corrupt or truncated
+/// data, restart markers out of sequence) must come out as libjpeg alone makes it.
 @Suite struct JPEGSkipTests {
     /// A picture busy enough to need long AC runs and big values in every block: edges,
     /// gradients and a seeded noise, in `bands` bands.
@@ -92,20 +92,37 @@ import Testing
         #expect(!quarter.skipped)
     }
 
-    /// A restart interval (here longer than the image, so the data holds no RST marker and
-    /// libjpeg decodes it as before) is left to libjpeg.
-    @Test func restartIntervalsAreLeftToLibjpeg() throws {
+    /// Restart markers (cameras and some phones write them): followed, the DC predictions
+    /// starting again after each; a marker out of sequence is left to libjpeg's resync.
+    @Test(
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/vips"), "the vips CLI writes the file"),
+        arguments: [1, 3, 64]
+    )
+    func restartIntervalsAreFollowed(interval: Int) throws {
         let dir = try Self.folder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try Self.busy(width: 640, height: 480, bands: 3).save(to: "\(dir)/a.jpg", options: .init(format: .jpeg))
-        var data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(dir)/a.jpg")))
-        data.insert(contentsOf: [0xFF, 0xDD, 0x00, 0x04, 0xFF, 0xFF], at: 2)  // DRI after SOI
-        try Data(data).write(to: URL(fileURLWithPath: "\(dir)/dri.jpg"))
-        let (skipping, libjpeg) = Self.both("\(dir)/dri.jpg")
+        try Self.busy(width: 1203, height: 797, bands: 3).save(to: "\(dir)/a.jpg", options: .init(format: .jpeg))
+        let vips = Process()
+        vips.executableURL = URL(fileURLWithPath: "/usr/bin/vips")
+        vips.arguments = ["jpegsave", "\(dir)/a.jpg", "\(dir)/rst.jpg", "--restart-interval", "\(interval)"]
+        try vips.run()
+        vips.waitUntilExit()
+        var data = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(dir)/rst.jpg")))
+        #expect(data.indices.dropLast().contains { data[$0] == 0xFF && data[$0 + 1] == 0xDD }, "a DRI segment")
+        let (skipping, libjpeg) = Self.both("\(dir)/rst.jpg")
         let (pixels, skipped) = try #require(try skipping.get())
-        #expect(!skipped)
+        #expect(skipped)
         let same = try pixels == libjpeg.get()
-        #expect(same)
+        #expect(same, "interval \(interval): the skipper's pixels are libjpeg's")
+        // RST1 (the second marker) renamed RST5: out of sequence.
+        let second = try #require(data.indices.dropLast().first { data[$0] == 0xFF && data[$0 + 1] == 0xD1 })
+        data[second + 1] = 0xD5
+        try Data(data).write(to: URL(fileURLWithPath: "\(dir)/wrong.jpg"))
+        let (wrongSkipping, wrongLibjpeg) = Self.both("\(dir)/wrong.jpg")
+        let wrong = try #require(try wrongSkipping.get())
+        #expect(!wrong.1, "interval \(interval): gave up at the wrong marker")
+        let wrongSame = try wrong.0 == wrongLibjpeg.get()
+        #expect(wrongSame)
     }
 
     /// Corrupt entropy data (bytes overwritten) and truncated files: the same pixels as libjpeg

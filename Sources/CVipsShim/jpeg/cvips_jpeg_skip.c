@@ -28,10 +28,11 @@ typedef struct {
 struct skipper {
     struct jpeg_entropy_decoder pub;
     j_decompress_ptr cinfo;
-    uint64_t bits; /* the next bits of the stream, left-aligned (see `stream`) */
-    int count;     /* valid bits in `bits`, padding included */
-    int padding;   /* zero bits appended after a marker (not data) */
-    int failed;    /* 1 once anything was not the plain case: the caller decodes again */
+    uint64_t bits;               /* the next bits of the stream, left-aligned (see `stream`) */
+    int count;                   /* valid bits in `bits`, padding included */
+    int padding;                 /* zero bits appended after a marker (not data) */
+    int failed;                  /* 1 once anything was not the plain case: the caller decodes again */
+    unsigned int restarts_to_go; /* MCUs left in this restart interval (with a DRI) */
     int last_dc[MAX_COMPS_IN_SCAN];
     const table *dc[D_MAX_BLOCKS_IN_MCU], *ac[D_MAX_BLOCKS_IN_MCU];
     int ac_needed[D_MAX_BLOCKS_IN_MCU], component[D_MAX_BLOCKS_IN_MCU];
@@ -279,6 +280,24 @@ static inline int read_ac(skipper *s, stream *st, const table *t, JCOEF *block) 
     return 1;
 }
 
+/* At the end of a restart interval, as libjpeg's process_restart: only the fill bits of the
+ * last byte may be left, then the RSTn marker due; the stream and the DC predictions start
+ * again. 0 for anything else (libjpeg then resynchronises, warning). */
+static int restart(skipper *s, stream *st) {
+    j_decompress_ptr cinfo = s->cinfo;
+    if (!cinfo->unread_marker && st->count < 8) refill_slowly(s, st);
+    if (s->failed || st->count - s->padding >= 8) return 0;
+    if (cinfo->unread_marker != JPEG_RST0 + cinfo->marker->next_restart_num) return 0;
+    cinfo->unread_marker = 0;
+    cinfo->marker->next_restart_num = (cinfo->marker->next_restart_num + 1) & 7;
+    st->bits = 0;
+    st->count = 0;
+    s->padding = 0;
+    memset(s->last_dc, 0, sizeof s->last_dc);
+    s->restarts_to_go = cinfo->restart_interval;
+    return 1;
+}
+
 /* libjpeg's decode_mcu for one MCU. A bad code, a DC out of range or data running into a
  * marker marks the decoder failed and returns TRUE with the rest of the image left
  * undecoded: the caller then decodes the file again with libjpeg's own decoder, which deals
@@ -287,6 +306,10 @@ static boolean decode_mcu(j_decompress_ptr cinfo, JBLOCKROW *blocks) {
     skipper *s = (skipper *) cinfo->entropy;
     if (s->failed) return TRUE;
     stream st = {s->bits, s->count};
+    if (cinfo->restart_interval) {
+        if (!s->restarts_to_go && !restart(s, &st)) goto fail;
+        s->restarts_to_go--;
+    }
     for (int b = 0; b < cinfo->blocks_in_MCU; b++) {
         JCOEF *block = blocks[b][0];
         if (st.count < 32) refill(s, &st);
@@ -317,7 +340,7 @@ static void start_pass(j_decompress_ptr cinfo) { (void) cinfo; }
 
 int cvips_jpeg_skip_plain(j_decompress_ptr cinfo) {
     return !cinfo->progressive_mode && !cinfo->arith_code && cinfo->data_precision == 8 &&
-           cinfo->restart_interval == 0 && cinfo->comps_in_scan == cinfo->num_components;
+           cinfo->comps_in_scan == cinfo->num_components;
 }
 
 skipper *cvips_jpeg_skip_install(j_decompress_ptr cinfo) {
@@ -327,6 +350,7 @@ skipper *cvips_jpeg_skip_install(j_decompress_ptr cinfo) {
     s->cinfo = cinfo;
     s->pub.start_pass = start_pass;
     s->pub.decode_mcu = decode_mcu;
+    s->restarts_to_go = cinfo->restart_interval;
     int built[2][NUM_HUFF_TBLS] = {{0}};
     for (int b = 0; b < cinfo->blocks_in_MCU; b++) {
         int ci = cinfo->MCU_membership[b];

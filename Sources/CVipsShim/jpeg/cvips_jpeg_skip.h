@@ -19,7 +19,7 @@
 typedef struct skipper skipper;
 
 /* 1 when the file (its header read) is the plain case the skipper takes: baseline Huffman,
- * 8-bit, one interleaved scan, no restart markers. */
+ * 8-bit, one interleaved scan (restart markers followed). */
 int cvips_jpeg_skip_plain(j_decompress_ptr cinfo);
 
 /* After jpeg_start_decompress: puts the skipper in place of libjpeg's entropy decoder.
@@ -28,7 +28,8 @@ int cvips_jpeg_skip_plain(j_decompress_ptr cinfo);
 skipper *cvips_jpeg_skip_install(j_decompress_ptr cinfo);
 
 /* 1 when the skipper met something other than the plain case (a bad code, data running into
- * a marker): the pixels are not libjpeg's, and the file must be decoded again without it. */
+ * a marker, a restart marker out of sequence): the pixels are not libjpeg's, and the file
+ * must be decoded again without it. */
 int cvips_jpeg_skip_failed(const skipper *s);
 
 #endif
