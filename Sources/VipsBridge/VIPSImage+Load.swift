@@ -108,15 +108,28 @@ extension VIPSImage {
     /// - Returns: nil when the file needs libvips's loader instead (CMYK and YCCK).
     /// - Throws: `VIPSError` when the file cannot be decoded, truncation included.
     public static func jpegScaled(file path: String, shrink: Int) throws -> VIPSImage? {
+        try jpegScaled(file: path, shrink: shrink, skipping: true)?.image
+    }
+
+    /// `jpegScaled(file:shrink:)` with its entropy decoder chosen (see
+    /// `cvips_jpeg_load_scaled_by`): with `skipping` false libjpeg alone decodes, the pixels
+    /// the skipper must give; `skipped` says whether the skipper decoded them.
+    static func jpegScaled(file path: String, shrink: Int, skipping: Bool) throws -> (
+        image: VIPSImage, skipped: Bool
+    )? {
         try VIPSRuntime.start()
         var out: UnsafeMutablePointer<VipsImage>? = nil
-        let status = cvips_jpeg_load_scaled(path, Int32(clamping: shrink), &out)
+        var skipped: Int32 = 0
+        let status =
+            skipping
+            ? cvips_jpeg_load_scaled_by(path, Int32(clamping: shrink), &skipped, &out)
+            : cvips_jpeg_load_scaled_by(path, Int32(clamping: shrink), nil, &out)
         if status == 1 { return nil }
         guard status == 0, let image = out else {
             if let image = out { cvips_unref(image) }
             throw VIPSError(operation: "jpegload", message: VIPSRuntime.takeErrorMessage())
         }
-        return VIPSImage(owning: image)
+        return (VIPSImage(owning: image), skipped == 1)
     }
 }
 

@@ -18,6 +18,13 @@
  * reason in libvips's error buffer. */
 int cvips_jpeg_load_scaled(const char *path, int shrink, VipsImage **out);
 
+/* cvips_jpeg_load_scaled with its entropy decoder chosen: `skipped` NULL decodes with libjpeg
+ * alone (the reference the tests hold the skipper to); otherwise, at shrink 8, plain files go
+ * through the skipper (jpeg/cvips_jpeg_skip.h), which walks past the AC coefficients libjpeg's
+ * 1x1 transform ignores instead of decoding them, and *skipped says whether it decoded the
+ * pixels (0 when the file is not plain or it gave up, and libjpeg decoded them). */
+int cvips_jpeg_load_scaled_by(const char *path, int shrink, int *skipped, VipsImage **out);
+
 /* The size of the decoders' read buffer in bytes (for the test that keeps it below the
  * allocator's mmap threshold). */
 int cvips_jpeg_source_buffer_bytes(void);

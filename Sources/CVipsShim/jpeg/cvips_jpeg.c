@@ -1,4 +1,5 @@
 #include "cvips_jpeg.h"
+#include "cvips_jpeg_skip.h"
 #include "cvips_jpeg_source.h"
 
 #include <errno.h>
@@ -107,8 +108,8 @@ int cvips_jpeg_has_icc_profile(j_decompress_ptr cinfo) {
 /* The one decoder behind both entry points: into a new memory image (`out`), or into the
  * caller's `into` buffer of `into_width` x `into_height` x `into_bands` bytes, in which case a
  * file that is not exactly that (another size, an ICC profile to honour) is declined. */
-static int decode(const char *path, int shrink, VipsImage **out, unsigned char *into, int into_width, int into_height,
-                  int into_bands) {
+static int decode(const char *path, int shrink, int *skipped, VipsImage **out, unsigned char *into, int into_width,
+                  int into_height, int into_bands) {
     if (out) *out = NULL;
     if (shrink != 1 && shrink != 2 && shrink != 4 && shrink != 8) {
         vips_error("cvips_jpeg", "shrink %d is not 1, 2, 4 or 8", shrink);
@@ -122,6 +123,7 @@ static int decode(const char *path, int shrink, VipsImage **out, unsigned char *
     cvips_jpeg_init_error(&cinfo, &error);
     /* Everything the jump may skip over is declared before setjmp. */
     VipsImage *volatile image = NULL;
+    skipper *volatile skipping = NULL;
     volatile int status = -1;
     jpeg_create_decompress(&cinfo);
     if (setjmp(error.escape)) {
@@ -160,6 +162,7 @@ static int decode(const char *path, int shrink, VipsImage **out, unsigned char *
         goto done;
     }
     jpeg_start_decompress(&cinfo);
+    if (skipped && shrink == 8 && cvips_jpeg_skip_plain(&cinfo)) skipping = cvips_jpeg_skip_install(&cinfo);
 
     unsigned char *pixels;
     if (into) {
@@ -184,21 +187,28 @@ static int decode(const char *path, int shrink, VipsImage **out, unsigned char *
     /* Whole row groups at a time (an MCU row is up to 16 lines): fewer passes through
      * libjpeg's output buffering than a line per call. */
     size_t stride = (size_t) cinfo.output_width * (size_t) bands;
-    while (cinfo.output_scanline < cinfo.output_height && !src->truncated) {
+    while (cinfo.output_scanline < cinfo.output_height && !src->truncated &&
+           !(skipping && cvips_jpeg_skip_failed(skipping))) {
         JSAMPROW rows[16];
         unsigned int count = cinfo.output_height - cinfo.output_scanline;
         if (count > 16) count = 16;
         for (unsigned int i = 0; i < count; i++) rows[i] = pixels + (size_t) (cinfo.output_scanline + i) * stride;
         jpeg_read_scanlines(&cinfo, rows, count);
     }
+    if (skipping && cvips_jpeg_skip_failed(skipping)) {
+        status = 2;
+        goto done;
+    }
     if (src->truncated) {
         vips_error("cvips_jpeg", "premature end of JPEG image (the file is truncated)");
         goto done;
     }
     jpeg_finish_decompress(&cinfo);
+    if (skipping) *skipped = 1;
     status = 0;
 done:
     jpeg_destroy_decompress(&cinfo);
+    g_free(skipping);
     close(src->fd);
     g_free(src);
     if (status == 0 && out)
@@ -209,11 +219,19 @@ done:
 }
 
 int cvips_jpeg_load_scaled(const char *path, int shrink, VipsImage **out) {
-    return decode(path, shrink, out, NULL, 0, 0, 0);
+    int skipped = 0;
+    return cvips_jpeg_load_scaled_by(path, shrink, &skipped, out);
+}
+
+int cvips_jpeg_load_scaled_by(const char *path, int shrink, int *skipped, VipsImage **out) {
+    if (skipped) *skipped = 0;
+    /* At 1/8 the skipper decodes; a file it gives up on is decoded again by libjpeg alone. */
+    int status = decode(path, shrink, skipped, out, NULL, 0, 0, 0);
+    return status == 2 ? decode(path, shrink, NULL, out, NULL, 0, 0, 0) : status;
 }
 
 int cvips_jpeg_source_buffer_bytes(void) { return SOURCE_BUFFER; }
 
 int cvips_jpeg_decode_into(const char *path, unsigned char *data, int width, int height, int bands) {
-    return decode(path, 1, NULL, data, width, height, bands);
+    return decode(path, 1, NULL, NULL, data, width, height, bands);
 }
