@@ -32,4 +32,23 @@ extension VIPSRuntime {
     public static func keepPageSizedBlocksInHeap(mmapThreshold: Int = pageSizedMmapThreshold) -> Bool {
         cvips_limit_allocator_growth(Int32(clamping: mmapThreshold), 0) == 0
     }
+
+    /// `keepPageBuffersInHeap`'s threshold: above the buffers one page goes through between its
+    /// decode and its files (the warped page, its preview, the resampler's rows, the detector's
+    /// and orientation's copies: each a few megabytes), below the decoded frame's planes, which
+    /// are mapped on their own either way.
+    public static let pageBufferThreshold = 8 << 20
+
+    /// For runs that write corrected pages: blocks below `threshold` bytes come from the heap,
+    /// and up to `threshold` bytes freed at a heap's top stay there (glibc's trim threshold,
+    /// 128 KiB by default, hands each one back when freed). Under `limitAllocatorGrowth` alone
+    /// every such block is a fresh mapping whose pages the kernel faults in and zero-fills,
+    /// page after page. The arenas stay bounded, the thresholds fixed, so memory stays flat
+    /// with the batch (docs/benchmarks.md has the figures).
+    /// - Returns: false where the C library is not glibc (nothing changed).
+    @discardableResult
+    public static func keepPageBuffersInHeap(threshold: Int = pageBufferThreshold) -> Bool {
+        cvips_limit_allocator_growth(Int32(clamping: threshold), 0) == 0
+            && cvips_set_heap_trim_threshold(Int32(clamping: threshold)) == 0
+    }
 }

@@ -288,7 +288,11 @@ struct ProcessCommand: ParsableCommand {
             var standardError = StandardError()
             print("quire: note: " + note, to: &standardError)
         }
-        if ocr { ImagingRuntime.keepOCRBuffersInHeap() }
+        if ocr {
+            ImagingRuntime.keepOCRBuffersInHeap()
+        } else if !thumbnailsOnly {
+            ImagingRuntime.keepPageBuffersInHeap()
+        }
         let stop = BatchStop()
         let signals = Self.stopOnSignals(stop)
         let bar = ProgressBox()

@@ -7,4 +7,10 @@
  * threshold alone). 0 = applied, -1 = not available (not glibc) or refused. */
 int cvips_limit_allocator_growth(int mmap_threshold_bytes, int arenas);
 
+/* How much free memory at the top of a heap glibc keeps rather than giving back to the kernel
+ * (M_TRIM_THRESHOLD; its default, 128 KiB, hands back every page-sized block freed at the top,
+ * which the next page then faults in and the kernel zero-fills again). 0 = applied, -1 = not
+ * available (not glibc) or refused. */
+int cvips_set_heap_trim_threshold(int trim_threshold_bytes);
+
 #endif

@@ -20,3 +20,12 @@ int cvips_limit_allocator_growth(int mmap_threshold_bytes, int arenas) {
     return -1;
 #endif
 }
+
+int cvips_set_heap_trim_threshold(int trim_threshold_bytes) {
+#if defined(__GLIBC__)
+    return trim_threshold_bytes > 0 && mallopt(M_TRIM_THRESHOLD, trim_threshold_bytes) ? 0 : -1;
+#else
+    (void) trim_threshold_bytes;
+    return -1;
+#endif
+}

@@ -85,6 +85,8 @@ public enum Resampler {
     }
 
     /// `kx` x `ky` box averages; blocks at the right and bottom edges average the pixels they hold.
+    /// Each mean is the rounded quotient `(total + count / 2) / count`, taken with one multiply
+    /// (`ExactDivisor`) instead of a hardware division a sample.
     static func blockAverage(
         _ src: UnsafePointer<UInt8>, width: Int, height: Int, bands: Int, kx: Int, ky: Int,
         into dst: UnsafeMutablePointer<UInt8>
@@ -102,17 +104,62 @@ public enum Resampler {
                     row += rowLength
                     for i in 0..<rowLength { acc[i] &+= UInt32(row[i]) }
                 }
-                var out = dst + by * bw * bands
-                for bx in 0..<bw {
-                    let x0 = bx * kx, x1 = min(width, x0 + kx)
-                    let count = UInt32((x1 - x0) * (y1 - y0))
-                    for b in 0..<bands {
-                        var total: UInt32 = 0
-                        var i = x0 * bands + b
-                        for _ in x0..<x1 { total &+= acc[i]; i += bands }
-                        out[b] = UInt8(truncatingIfNeeded: (total + count / 2) / count)
+                let out = dst + by * bw * bands
+                // Whole blocks share one count; a last, narrower block has its own.
+                let whole = width / kx
+                averageRow(acc, from: 0, to: whole, kx: kx, columns: kx, rows: y1 - y0, bands: bands, into: out)
+                if whole < bw {
+                    averageRow(
+                        acc, from: whole, to: bw, kx: kx, columns: width - whole * kx, rows: y1 - y0, bands: bands,
+                        into: out)
+                }
+            }
+        }
+    }
+
+    /// Blocks `first..<end` of one row of blocks, each `columns` wide (starting every `kx`
+    /// columns) and `rows` deep, from the column sums `acc`.
+    @inline(__always)
+    private static func averageRow(
+        _ acc: UnsafePointer<UInt32>, from first: Int, to end: Int, kx: Int, columns: Int, rows: Int, bands: Int,
+        into dst: UnsafeMutablePointer<UInt8>
+    ) {
+        let count = UInt32(columns * rows)
+        let divisor = ExactDivisor(count)
+        var out = dst + first * bands
+        for bx in first..<end {
+            let x0 = bx * kx
+            for b in 0..<bands {
+                var total: UInt32 = 0
+                var i = x0 * bands + b
+                for _ in 0..<columns {
+                    total &+= acc[i]
+                    i += bands
+                }
+                out[b] = UInt8(truncatingIfNeeded: divisor.quotient(total &+ count / 2))
+            }
+            out += bands
+        }
+    }
+
+    /// The same means pixel by pixel with a division each: the reference `blockAverage` is
+    /// tested against (ResamplerTests.blockAverageEqualsTheDivisionLoop).
+    static func blockAverageByDivision(
+        _ src: UnsafePointer<UInt8>, width: Int, height: Int, bands: Int, kx: Int, ky: Int,
+        into dst: UnsafeMutablePointer<UInt8>
+    ) {
+        let (bw, bh) = ((width + kx - 1) / kx, (height + ky - 1) / ky)
+        for by in 0..<bh {
+            let y0 = by * ky, y1 = min(height, y0 + ky)
+            for bx in 0..<bw {
+                let x0 = bx * kx, x1 = min(width, x0 + kx)
+                let count = UInt32((x1 - x0) * (y1 - y0))
+                for b in 0..<bands {
+                    var total: UInt32 = 0
+                    for y in y0..<y1 {
+                        for x in x0..<x1 { total &+= UInt32(src[(y * width + x) * bands + b]) }
                     }
-                    out += bands
+                    dst[(by * bw + bx) * bands + b] = UInt8(truncatingIfNeeded: (total + count / 2) / count)
                 }
             }
         }
@@ -447,4 +494,24 @@ final class LaneWeights: @unchecked Sendable {
     }
 
     deinit { floats.deallocate() }
+}
+
+/// Division of 32-bit numerators by a fixed divisor with one 64-bit multiply: `quotient(n)`
+/// is exactly `n / d` for every `n` and `d` below 2^32. With `m` = ceil(2^64 / d) = 2^64 / d +
+/// e / d (0 <= e < d), n * m / 2^64 = n / d + n e / (d 2^64), and n e < 2^64, so the excess
+/// stays below 1 / d and never carries the quotient past the next integer.
+struct ExactDivisor {
+    let d: UInt32
+    let m: UInt64
+
+    init(_ d: UInt32) {
+        precondition(d > 0)
+        self.d = d
+        m = d == 1 ? 0 : UInt64.max / UInt64(d) + 1  // ceil(2^64 / d); 1 needs no multiply
+    }
+
+    @inline(__always)
+    func quotient(_ n: UInt32) -> UInt32 {
+        d == 1 ? n : UInt32(truncatingIfNeeded: UInt64(n).multipliedFullWidth(by: m).high)
+    }
 }

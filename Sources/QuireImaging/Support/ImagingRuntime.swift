@@ -65,4 +65,10 @@ extension ImagingRuntime {
     /// `VIPSRuntime.keepPageSizedBlocksInHeap`).
     @discardableResult
     public static func keepOCRBuffersInHeap() -> Bool { VIPSRuntime.keepPageSizedBlocksInHeap() }
+
+    /// For runs that write corrected pages without reading their text: a page's buffers are
+    /// reused by the next page instead of mapped and zero-filled afresh (see
+    /// `VIPSRuntime.keepPageBuffersInHeap`).
+    @discardableResult
+    public static func keepPageBuffersInHeap() -> Bool { VIPSRuntime.keepPageBuffersInHeap() }
 }
