@@ -50,4 +50,17 @@ import Testing
         let text = Quad(rect: Rect(x: 149.5, y: 459.5, width: 618, height: 564))
         #expect(Self.features(text, px, width: w, height: h)[column] == 0)
     }
+
+    /// The fitted model holds both against a quad: with every other feature at its training mean,
+    /// a quad with a side on a line of text, or full of solid ink, reads as less likely the page.
+    @Test func theFittedModelWeighsPrintAgainstAPage() throws {
+        for name in ["text_line_side", "solid_ink"] {
+            let column = try #require(CandidateFeatures.names.firstIndex(of: name))
+            try #require(PageVerifier.fittedFeatureNames.contains(name))
+            var print = PageVerifier.fitted.means, page = PageVerifier.fitted.means
+            print[column] = 1
+            page[column] = 0
+            #expect(PageVerifier.fitted.logOdds(print) < PageVerifier.fitted.logOdds(page))
+        }
+    }
 }
