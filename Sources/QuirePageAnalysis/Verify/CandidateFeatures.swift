@@ -44,7 +44,7 @@ package enum CandidateFeatures {
             "centre_offset", "scan_rectangle", "flat_frame", "line_score_share", "outside_paper_share",
             "ink_outside", "content_across", "rule_sides", "print_around", "nested_on_paper",
             "print_beyond", "from_frame", "glass_side", "region_iou", "frame_paper",
-            "near_square"
+            "near_square", "text_line_side", "solid_ink"
         ]
     /// The column of `glass_side`: the edge support of a fold or glass edge inside the quad,
     /// parallel to a side on the frame's edge (`PageDetector.glassEdge`); 0 when none.
@@ -192,6 +192,8 @@ package enum CandidateFeatures {
         features += [inPrint ? 1 : 0, beyond.paper, beyond.print, generator == .wholeFrame ? 1 : 0, 0, 0]
         features.append(framePaper(quad, image: image, grid: grid))
         features.append(nearSquare(aspect))
+        features.append(textLineSide(quad, sides: sides, onFrame: onFrame, paper: paper, image: image, long: long))
+        features.append(solidInk(quad, paper: paper, image: image, long: long))
         return features
     }
 

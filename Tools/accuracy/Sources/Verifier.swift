@@ -263,6 +263,11 @@ func printAgreement(_ groups: [String: (DecisionScores, DecisionScores)]) {
         for (d, _) in lost + caught where !d.photo.isEmpty {
             print(String(format: "    %@ IoU %.3f at %.2f", d.photo as NSString, d.iou, d.confidence))
         }
+        let wrong = g.1.decisions.filter { $0.quad && $0.confidence >= 0.75 && $0.iou < 0.9 }
+        print("  still sure and wrong with the cap: \(wrong.count)")
+        for d in wrong where !d.photo.isEmpty {
+            print(String(format: "    %@ IoU %.3f at %.2f", d.photo as NSString, d.iou, d.confidence))
+        }
     }
 }
 
