@@ -36,3 +36,19 @@ def test_a_contested_short_reading_is_not_read_again():
     r = row(margin=-0.05, updown=-1.0, axis=(90, 1.0, 2.0), again=(90, 3.0, 2.0))
     assert not fc.asks_again(r)
     assert fc.decide(r, fc.CURRENT, fc.AGAIN) == 0
+
+
+def test_a_doubted_short_reading_stands_only_when_reading_on_keeps_it():
+    # The short reading turns 90 (1.0, scaled 4) along the look's axis; the look's edge side says 270.
+    def doubted(same):
+        r = row(margin=-0.05, updown=0.0, axis=(90, 1.0, 2.0), again=None)
+        r["same"] = {"rotate": same[0], "conf": same[1], "script": 2.0}
+        return r
+    assert fc.decide(doubted((90, 1.2)), fc.CURRENT, fc.AGAIN, None) == 90
+    assert fc.decide(doubted((90, 1.2)), fc.CURRENT, fc.AGAIN, fc.DOUBT) == 90
+    assert fc.decide(doubted((90, 0.8)), fc.CURRENT, fc.AGAIN, fc.DOUBT) == 0
+    assert fc.decide(doubted((270, 3.0)), fc.CURRENT, fc.AGAIN, fc.DOUBT) == 0
+    # Neither cheap reading against it (the look says 90, leptonica nothing): not doubted.
+    agreed = doubted((90, 0.8))
+    agreed["look"].update(margin=0.05, rotate=90.0)
+    assert fc.decide(agreed, fc.CURRENT, fc.AGAIN, fc.DOUBT) == 90

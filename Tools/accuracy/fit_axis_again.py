@@ -27,11 +27,14 @@ import fit_contested_axis as fc  # noqa: E402
 import fit_line_orientation as fl  # noqa: E402
 import folds  # noqa: E402
 
-VOTES = [200, 300, 400, 500, 600, 800, 1000, math.inf]
+VOTES = [0, 100, 150, 200, 250, 300, 400, 500, 600, 800, 1000, math.inf]
 BARS = [0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0]
 CONTESTED = 1.5  # TesseractOSD.minimumContestedAxisConfidence
 CURRENT = (300, 0.5)  # TesseractOSD.minimumAgainVotes, minimumAgainConfidence
 OFF = (math.inf, math.inf)  # no second crop: the rule before it
+# Which kept pages are read again: under the policy's bar (the build's), or every page the short
+# reading kept that was not contested ("kept": also one it said 0 for, or read no script on).
+MODES = [(), ("kept",)]
 READING = "again"  # the second window; "same": the first window read with 20 characters
 
 
@@ -59,8 +62,8 @@ def fitter(reading):
             t = tally(rows, rule, reading)
             if t["right"] < before["right"] or t["wrong"] > before["wrong"]:
                 return None
-            return (t["right"], -t["reads"], rule[0], rule[1])
-        return folds.best([(v, b) for v in VOTES for b in BARS], rank)
+            return (t["right"], -t["reads"], rule[0], rule[1], -len(rule))
+        return folds.best([(v, b) + m for v in VOTES for b in BARS for m in MODES], rank)
     return fit
 
 

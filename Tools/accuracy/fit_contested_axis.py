@@ -35,6 +35,7 @@ AXIS_BAR = 0.5  # TesseractOSD.minimumAxisConfidence
 SCALE = 2.0  # LineOrientation.sureConfidence: the policy's scale at a bar
 CURRENT = 1.5  # TesseractOSD.minimumContestedAxisConfidence
 AGAIN = (300, 0.5)  # TesseractOSD.minimumAgainVotes, minimumAgainConfidence: the second crop
+DOUBT = 1.0  # TesseractOSD.minimumReadOnShare: a doubted short reading read on (fit_axis_doubt.py)
 
 
 def run(quire, save):
@@ -114,16 +115,40 @@ def axis_turn(look, a, bar=None):
 
 def asks_again(r, again=AGAIN, bar=CURRENT):
     """Whether the detector reads the second crop (`TesseractOSD.readsAxisAgain`) under the
-    rule `again` (VOTES, BAR; None: never): the look sure of the axis only, not answered with
-    leptonica, the short reading kept the page, the look has VOTES or more, and the short reading
-    is under the policy's bar as `axisGuess` scales it (a contested one is not: it is over it)."""
+    rule `again` (VOTES, BAR[, "kept"]; None: never): the look sure of the axis only, not
+    answered with leptonica, the short reading kept the page, the look has VOTES or more, and the
+    short reading is under the policy's bar as `axisGuess` scales it (a contested one is not: it
+    is over it); with "kept", every page the short reading kept that was not contested."""
     look, a = r["look"], r["axis"]
     if again is None or look in (None, "none") or look["sure"] == "true" or look["axisSure"] != "true":
         return False
     if answered_up_down(look) or a is None or look["votes"] < again[0]:
         return False
     turn, scaled = axis_turn(look, a, bar)
-    return turn == 0 and scaled < 2
+    if turn != 0:
+        return False
+    if len(again) > 2 and again[2] == "kept":
+        return axis_turn(look, a)[0] == 0
+    return scaled < 2
+
+
+def doubted(r, doubt):
+    """Whether the short reading's turn is taken back under the rule `doubt` (None: never): the
+    look's edge side or leptonica's sign (0 says nothing) says the other end of the axis, and the
+    first window read on to 20 characters (`same`) turns another way or with under `doubt` times
+    the short reading's confidence."""
+    g = r.get("same")
+    if doubt is None or g is None or not contradicted(r["look"], r["axis"]):
+        return False
+    return g["rotate"] != r["axis"]["rotate"] or g["conf"] < doubt * r["axis"]["conf"]
+
+
+def contradicted(look, a):
+    """Whether the look's edge side or leptonica's sign (0 says nothing) says the other end of
+    the axis from the reading `a`."""
+    base = int(look["rotate"]) % 180
+    ud = look["updown"] if look["updown"] != "none" else 0
+    return int(look["rotate"]) != a["rotate"] or (ud != 0 and (base if ud > 0 else base + 180) != a["rotate"])
 
 
 def answered_up_down(look):
@@ -141,9 +166,10 @@ def again_turn(r, again):
     return g["rotate"] if turns(g["rotate"], round(SCALE * g["conf"] / again[1], 2), g["script"]) else 0
 
 
-def decide(r, bar=None, again=AGAIN):
-    """The turn taken (0: kept) by the detector, with the contested bar `bar` (None: before it)
-    and the second crop's rule `again` (VOTES, BAR; None: before it)."""
+def decide(r, bar=None, again=AGAIN, doubt=DOUBT):
+    """The turn taken (0: kept) by the detector, with the contested bar `bar` (None: before it),
+    the second crop's rule `again` (VOTES, BAR[, "kept"]; None: before it) and the doubted
+    reading's rule `doubt` (None: before it)."""
     look = r["look"]
     if look is None:
         return 0
@@ -158,6 +184,8 @@ def decide(r, bar=None, again=AGAIN):
             if a is None:
                 return 0
             turn = axis_turn(look, a, bar)[0]
+            if turn != 0 and doubted(r, doubt):
+                return 0
             if asks_again(r, again, bar):
                 return again_turn(r, again) or turn
             return turn
@@ -198,9 +226,11 @@ def main():
     if not (save / "profile.jpg.txt").exists():
         run(sys.argv[2] if len(sys.argv) > 2 else str(REPO / ".build/release/quire"), save)
     rows = load(save)
-    for label, bar, again in (("without the bar or the second crop (main before them)", None, None),
-                              (f"with the bar {CURRENT} and the second crop {AGAIN} (today's build)", CURRENT, AGAIN)):
-        replayed = [r["name"] for r in rows if decide(r, bar, again) != r["got"]]
+    for label, rules in (("without the bar, the second crop or the doubt (main before them)", (None, None, None)),
+                         ("without the doubt", (CURRENT, AGAIN, None)),
+                         (f"with the bar {CURRENT}, the second crop {AGAIN} and the doubt {DOUBT} (today's build)",
+                          (CURRENT, AGAIN, DOUBT))):
+        replayed = [r["name"] for r in rows if decide(r, *rules) != r["got"]]
         print(f"{len(rows)} copies; replayed {label}, differs from layout.json on {len(replayed)}: {replayed}")
     print("leaving one source out:")
     before, after, bars = Counter(), Counter(), Counter()
