@@ -35,7 +35,7 @@ AXIS_BAR = 0.5  # TesseractOSD.minimumAxisConfidence
 SCALE = 2.0  # LineOrientation.sureConfidence: the policy's scale at a bar
 CURRENT = 1.5  # TesseractOSD.minimumContestedAxisConfidence
 AGAIN = (300, 0.5)  # TesseractOSD.minimumAgainVotes, minimumAgainConfidence: the second crop
-DOUBT = 1.0  # TesseractOSD.minimumReadOnShare: a doubted short reading read on (fit_axis_doubt.py)
+DOUBT = (1.0, 1.5)  # TesseractOSD.minimumReadOnShare, minimumContestedAxisConfidence (fit_axis_doubt.py)
 
 
 def run(quire, save):
@@ -133,14 +133,14 @@ def asks_again(r, again=AGAIN, bar=CURRENT):
 
 
 def doubted(r, doubt):
-    """Whether the short reading's turn is taken back under the rule `doubt` (None: never): the
-    look's edge side or leptonica's sign (0 says nothing) says the other end of the axis, and the
-    first window read on to 20 characters (`same`) turns another way or with under `doubt` times
-    the short reading's confidence."""
+    """Whether the short reading's turn is taken back under the rule `doubt` (SHARE, CAP; None:
+    never): the short reading is under CAP, the look's edge side or leptonica's sign (0 says
+    nothing) says the other end of the axis, and the first window read on to 20 characters
+    (`same`) turns another way or with under SHARE times the short reading's confidence."""
     g = r.get("same")
-    if doubt is None or g is None or not contradicted(r["look"], r["axis"]):
+    if doubt is None or g is None or r["axis"]["conf"] >= doubt[1] or not contradicted(r["look"], r["axis"]):
         return False
-    return g["rotate"] != r["axis"]["rotate"] or g["conf"] < doubt * r["axis"]["conf"]
+    return g["rotate"] != r["axis"]["rotate"] or g["conf"] < doubt[0] * r["axis"]["conf"]
 
 
 def contradicted(look, a):

@@ -261,11 +261,14 @@ public struct TesseractOSD: OrientationDetector {
     /// "a doubted short reading is read on").
     static let minimumReadOnShare = 1.0
 
-    /// Whether a turn the short axis reading `crop` takes is doubted: the look's edge side, or
+    /// Whether a turn the short axis reading `crop` takes is doubted: `crop` is under
+    /// `minimumContestedAxisConfidence` (over it, a reading turns the page against both cheap
+    /// readings, so against one too; the fit chose that bar again) and the look's edge side, or
     /// leptonica's reading (`upDown`, read only when asked: positive when the text reads upright
     /// in the frame the look's lines run across; 0 says nothing), says the other end of the axis.
     /// Either alone; `isContested` keeps a weak reading both contradict without reading on.
     static func isDoubted(_ found: LineOrientation.Finding, _ crop: OrientationGuess, upDown: () -> Double?) -> Bool {
+        guard crop.confidence < minimumContestedAxisConfidence else { return false }
         if crop.rotate != found.rotate { return true }
         guard let upDown = upDown(), upDown != 0 else { return false }
         let across = found.rotate % 180

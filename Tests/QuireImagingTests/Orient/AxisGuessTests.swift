@@ -86,6 +86,10 @@ import VipsBridge
         #expect(!TesseractOSD.isDoubted(along, crop) { -lepSaysSide })
         #expect(!TesseractOSD.isDoubted(along, crop) { 0 })
         #expect(!TesseractOSD.isDoubted(along, crop) { nil })
+        // A reading at the contested bar is not doubted: it turns the page against both.
+        let firm = OrientationGuess(
+            rotate: other, confidence: TesseractOSD.minimumContestedAxisConfidence, scriptConfidence: 2)
+        #expect(!TesseractOSD.isDoubted(against, firm) { lepSaysSide })
 
         let guess = TesseractOSD.axisGuess(along, crop)
         #expect(OrientationPolicy.turns(guess) == (other != 0))
