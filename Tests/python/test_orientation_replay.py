@@ -52,3 +52,7 @@ def test_a_doubted_short_reading_stands_only_when_reading_on_keeps_it():
     agreed = doubted((90, 0.8))
     agreed["look"].update(margin=0.05, rotate=90.0)
     assert fc.decide(agreed, fc.CURRENT, fc.AGAIN, fc.DOUBT) == 90
+    # A short reading at or over the cap (the contested bar) is not doubted.
+    firm = doubted((90, 0.8))
+    firm["axis"]["conf"] = fc.DOUBT[1]
+    assert fc.decide(firm, fc.CURRENT, fc.AGAIN, fc.DOUBT) == 90
