@@ -27,37 +27,22 @@ import fit_contested_axis as fc  # noqa: E402
 import fit_line_orientation as fl  # noqa: E402
 import folds  # noqa: E402
 
-VOTES = [200, 300, 400, 500, 600, 800, 1000, math.inf]
+VOTES = [0, 100, 150, 200, 250, 300, 400, 500, 600, 800, 1000, math.inf]
 BARS = [0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0]
 CONTESTED = 1.5  # TesseractOSD.minimumContestedAxisConfidence
 CURRENT = (300, 0.5)  # TesseractOSD.minimumAgainVotes, minimumAgainConfidence
 OFF = (math.inf, math.inf)  # no second crop: the rule before it
+# Which kept pages are read again: under the policy's bar (the build's), or every page the short
+# reading kept that was not contested ("kept": also one it said 0 for, or read no script on).
+MODES = [(), ("kept",)]
 READING = "again"  # the second window; "same": the first window read with 20 characters
 
 
-def asks(r, votes):
-    """Whether the detector reads the second crop on this copy under VOTES: the look sure of the
-    axis only, the page kept, and the short reading under the policy's bar as `axisGuess` scales
-    it (across the look's axis: 0)."""
-    look, a = r["look"], r["axis"]
-    if look in (None, "none") or look["sure"] == "true" or look["axisSure"] != "true" or a is None:
-        return False
-    if fc.decide(r, CONTESTED) != 0 or look["votes"] < votes:
-        return False
-    along = a["rotate"] % 180 == int(look["rotate"]) % 180
-    return not along or round(fc.SCALE * a["conf"] / fc.AXIS_BAR, 2) < 2
-
-
 def decide(r, rule, reading=READING):
-    """The turn taken under rule (VOTES, BAR), and whether the second crop was read."""
-    votes, bar = rule
-    first = fc.decide(r, CONTESTED)
-    if not asks(r, votes):
-        return first, False
-    g = r.get(reading)
-    if g is None or g["rotate"] == 0 or g["rotate"] % 180 != int(r["look"]["rotate"]) % 180:
-        return first, True
-    return (g["rotate"] if fc.turns(g["rotate"], fc.SCALE * g["conf"] / bar, g["script"]) else first), True
+    """The turn taken under rule (VOTES, BAR), and whether the second crop was read; with
+    `reading` "same" the first window's 20-character reading stands in for the second crop's."""
+    row = r if reading == "again" else {**r, "again": r.get(reading)}
+    return fc.decide(row, CONTESTED, rule), fc.asks_again(row, rule, CONTESTED)
 
 
 def tally(rows, rule, reading=READING):
@@ -77,8 +62,8 @@ def fitter(reading):
             t = tally(rows, rule, reading)
             if t["right"] < before["right"] or t["wrong"] > before["wrong"]:
                 return None
-            return (t["right"], -t["reads"], rule[0], rule[1])
-        return folds.best([(v, b) for v in VOTES for b in BARS], rank)
+            return (t["right"], -t["reads"], rule[0], rule[1], -len(rule))
+        return folds.best([(v, b) + m for v in VOTES for b in BARS for m in MODES], rank)
     return fit
 
 

@@ -34,6 +34,8 @@ BARS = [0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0]
 AXIS_BAR = 0.5  # TesseractOSD.minimumAxisConfidence
 SCALE = 2.0  # LineOrientation.sureConfidence: the policy's scale at a bar
 CURRENT = 1.5  # TesseractOSD.minimumContestedAxisConfidence
+AGAIN = (300, 0.5)  # TesseractOSD.minimumAgainVotes, minimumAgainConfidence: the second crop
+DOUBT = (1.0, 1.5)  # TesseractOSD.minimumReadOnShare, minimumContestedAxisConfidence (fit_axis_doubt.py)
 
 
 def run(quire, save):
@@ -99,8 +101,75 @@ def contested(look, a):
     return a["rotate"] != 0 and a["rotate"] != int(look["rotate"]) and m != 0 and ud != 0 and (ud > 0) == (m > 0)
 
 
-def decide(r, bar=None):
-    """The turn taken (0: kept) by today's detector, or with the contested bar `bar`."""
+def axis_turn(look, a, bar=None):
+    """The short axis reading `a`'s turn (0: kept) and its confidence on the policy's scale
+    (`TesseractOSD.axisGuess`, rounded as it rounds; across the look's axis: 0), with the
+    contested bar `bar` (None: none)."""
+    if a["rotate"] % 180 != int(look["rotate"]) % 180:
+        return 0, 0.0
+    scaled = round(SCALE * a["conf"] / AXIS_BAR, 2)
+    if bar is not None and a["conf"] < bar and contested(look, a):
+        return 0, scaled
+    return (a["rotate"] if turns(a["rotate"], scaled, a["script"]) else 0), scaled
+
+
+def asks_again(r, again=AGAIN, bar=CURRENT):
+    """Whether the detector reads the second crop (`TesseractOSD.readsAxisAgain`) under the
+    rule `again` (VOTES, BAR[, "kept"]; None: never): the look sure of the axis only, not
+    answered with leptonica, the short reading kept the page, the look has VOTES or more, and the
+    short reading is under the policy's bar as `axisGuess` scales it (a contested one is not: it
+    is over it); with "kept", every page the short reading kept that was not contested."""
+    look, a = r["look"], r["axis"]
+    if again is None or look in (None, "none") or look["sure"] == "true" or look["axisSure"] != "true":
+        return False
+    if answered_up_down(look) or a is None or look["votes"] < again[0]:
+        return False
+    turn, scaled = axis_turn(look, a, bar)
+    if turn != 0:
+        return False
+    if len(again) > 2 and again[2] == "kept":
+        return axis_turn(look, a)[0] == 0
+    return scaled < 2
+
+
+def doubted(r, doubt):
+    """Whether the short reading's turn is taken back under the rule `doubt` (SHARE, CAP; None:
+    never): the short reading is under CAP, the look's edge side or leptonica's sign (0 says
+    nothing) says the other end of the axis, and the first window read on to 20 characters
+    (`same`) turns another way or with under SHARE times the short reading's confidence."""
+    g = r.get("same")
+    if doubt is None or g is None or r["axis"]["conf"] >= doubt[1] or not contradicted(r["look"], r["axis"]):
+        return False
+    return g["rotate"] != r["axis"]["rotate"] or g["conf"] < doubt[0] * r["axis"]["conf"]
+
+
+def contradicted(look, a):
+    """Whether the look's edge side or leptonica's sign (0 says nothing) says the other end of
+    the axis from the reading `a`."""
+    base = int(look["rotate"]) % 180
+    ud = look["updown"] if look["updown"] != "none" else 0
+    return int(look["rotate"]) != a["rotate"] or (ud != 0 and (base if ud > 0 else base + 180) != a["rotate"])
+
+
+def answered_up_down(look):
+    """Whether the look and leptonica answer the page without Tesseract (`upDownGuess`)."""
+    ud = look["updown"] if look["updown"] != "none" else 0
+    return abs(look["margin"]) >= 0.04 and abs(ud) >= 4 and (ud > 0) == (look["margin"] >= 0)
+
+
+def again_turn(r, again):
+    """The second crop's turn (`againGuess`): along the look's axis, not 0, over the policy's
+    bar scaled from again's BAR, with a script read; 0 otherwise (the short reading stands)."""
+    g = r.get("again")
+    if g is None or g["rotate"] == 0 or g["rotate"] % 180 != int(r["look"]["rotate"]) % 180:
+        return 0
+    return g["rotate"] if turns(g["rotate"], round(SCALE * g["conf"] / again[1], 2), g["script"]) else 0
+
+
+def decide(r, bar=None, again=AGAIN, doubt=DOUBT):
+    """The turn taken (0: kept) by the detector, with the contested bar `bar` (None: before it),
+    the second crop's rule `again` (VOTES, BAR[, "kept"]; None: before it) and the doubted
+    reading's rule `doubt` (None: before it)."""
     look = r["look"]
     if look is None:
         return 0
@@ -108,17 +177,18 @@ def decide(r, bar=None):
         direction = (look["share"] - 0.5) / 0.1
         if look["sure"] == "true":
             return int(look["rotate"]) if SCALE * min(direction, abs(look["margin"]) / 0.15) >= 2 else 0
-        ud = look["updown"] if look["updown"] != "none" else 0
-        if look["axisSure"] == "true" and abs(look["margin"]) >= 0.04 and abs(ud) >= 4 and (ud > 0) == (
-                look["margin"] >= 0):
+        if look["axisSure"] == "true" and answered_up_down(look):
             return int(look["rotate"])
         if look["axisSure"] == "true":
             a = r["axis"]
-            if a is None or a["rotate"] % 180 != int(look["rotate"]) % 180:
+            if a is None:
                 return 0
-            if bar is not None and a["conf"] < bar and contested(look, a):
+            turn = axis_turn(look, a, bar)[0]
+            if turn != 0 and doubted(r, doubt):
                 return 0
-            return a["rotate"] if turns(a["rotate"], SCALE * a["conf"] / AXIS_BAR, a["script"]) else 0
+            if asks_again(r, again, bar):
+                return again_turn(r, again) or turn
+            return turn
     c, f = r["crop"], r["fallback"]
     if c is None:
         return 0
@@ -156,8 +226,11 @@ def main():
     if not (save / "profile.jpg.txt").exists():
         run(sys.argv[2] if len(sys.argv) > 2 else str(REPO / ".build/release/quire"), save)
     rows = load(save)
-    for label, bar in (("without the bar (main before it)", None), (f"with the bar {CURRENT}", CURRENT)):
-        replayed = [r["name"] for r in rows if decide(r, bar) != r["got"]]
+    for label, rules in (("without the bar, the second crop or the doubt (main before them)", (None, None, None)),
+                         ("without the doubt", (CURRENT, AGAIN, None)),
+                         (f"with the bar {CURRENT}, the second crop {AGAIN} and the doubt {DOUBT} (today's build)",
+                          (CURRENT, AGAIN, DOUBT))):
+        replayed = [r["name"] for r in rows if decide(r, *rules) != r["got"]]
         print(f"{len(rows)} copies; replayed {label}, differs from layout.json on {len(replayed)}: {replayed}")
     print("leaving one source out:")
     before, after, bars = Counter(), Counter(), Counter()

@@ -86,12 +86,12 @@ public struct TesseractOSD: OrientationDetector {
             }
             StageProfile.note("tesseract axis \(Self.describe(crop))")
             guard let crop else { return nil }
-            let guess = Self.axisGuess(found, crop) {
-                StageProfile.measure("2e up or down") { Self.upDown(found, look) }
-            }
+            let upDown = { StageProfile.measure("2e up or down") { Self.upDown(found, look) } }
+            let guess = Self.axisGuess(found, crop, upDown: upDown)
+            let doubted = OrientationPolicy.turns(guess) && Self.isDoubted(found, crop, upDown: upDown)
             return try axisReadAgain(
-                page, found: found, crop: crop, guess: guess, boxes: lines.boxes, copyWidth: look.width,
-                copyHeight: look.height)
+                page, found: found, crop: crop, guess: guess, doubted: doubted, boxes: lines.boxes,
+                copyWidth: look.width, copyHeight: look.height)
         }
         let crop = try StageProfile.measure("2e tesseract") {
             try tesseractGuess(page, boxes: lines.boxes, copyWidth: look.width, copyHeight: look.height)
@@ -253,27 +253,71 @@ public struct TesseractOSD: OrientationDetector {
             rotate: again.rotate, confidence: (value * 100).rounded() / 100, scriptConfidence: again.scriptConfidence)
     }
 
+    /// The share of the short axis reading's confidence the same window, read on to
+    /// `cropCharacters`, must keep for a doubted turn (`isDoubted`) to stand (`readOnGuess`): a
+    /// reading that weakens as Tesseract reads on was a fluke of its first glyphs. Fitted leaving
+    /// one source of the real photos turned four ways out at a time, the most cautious share that
+    /// turned no right page back (`Tools/accuracy/fit_axis_doubt.py`; docs/correction-photos.md,
+    /// "a doubted short reading is read on").
+    static let minimumReadOnShare = 1.0
+
+    /// Whether a turn the short axis reading `crop` takes is doubted: `crop` is under
+    /// `minimumContestedAxisConfidence` (over it, a reading turns the page against both cheap
+    /// readings, so against one too; the fit chose that bar again) and the look's edge side, or
+    /// leptonica's reading (`upDown`, read only when asked: positive when the text reads upright
+    /// in the frame the look's lines run across; 0 says nothing), says the other end of the axis.
+    /// Either alone; `isContested` keeps a weak reading both contradict without reading on.
+    static func isDoubted(_ found: LineOrientation.Finding, _ crop: OrientationGuess, upDown: () -> Double?) -> Bool {
+        guard crop.confidence < minimumContestedAxisConfidence else { return false }
+        if crop.rotate != found.rotate { return true }
+        guard let upDown = upDown(), upDown != 0 else { return false }
+        let across = found.rotate % 180
+        return (upDown > 0 ? across : across + 180) != crop.rotate
+    }
+
+    /// A doubted turn's `guess` after the same window was read on (`readOn`): it stands when that
+    /// reading turns the same way with at least `minimumReadOnShare` of the short reading's
+    /// confidence; otherwise the page is kept with the read-on confidence (0 when it turned
+    /// elsewhere or read nothing), held under the policy's bar.
+    static func readOnGuess(_ crop: OrientationGuess, guess: OrientationGuess, readOn: OrientationGuess?)
+        -> OrientationGuess
+    {
+        let along = readOn.flatMap { $0.rotate == crop.rotate ? $0.confidence : nil } ?? 0
+        if along >= minimumReadOnShare * crop.confidence { return guess }
+        let kept = OrientationGuess(rotate: crop.rotate, confidence: along, scriptConfidence: crop.scriptConfidence)
+        return OrientationPolicy.turns(kept)
+            ? OrientationGuess(rotate: crop.rotate, confidence: 0, scriptConfidence: crop.scriptConfidence) : kept
+    }
+
     /// After the short axis reading `crop` (and its `guess`), Tesseract reads the page's second
-    /// densest window of glyphs (`cropCharacters`) when `readsAxisAgain`; that reading's guess
-    /// when it turns the page, `guess` otherwise. With `QUIRE_PROFILE=calls` it is read (and noted)
-    /// on every page the short reading did not turn, to fit the bars.
+    /// densest window of glyphs (`cropCharacters`) when `readsAxisAgain`: that reading's guess
+    /// when it turns the page, `guess` otherwise. A `doubted` turn (`isDoubted`) has the same
+    /// window read on to `cropCharacters` instead (`readOnGuess`). With `QUIRE_PROFILE=calls` both
+    /// are read (and noted) on every page the short reading was asked of, turned or not, to fit
+    /// the bars.
     func axisReadAgain(
         _ page: VIPSImage, found: LineOrientation.Finding, crop: OrientationGuess, guess: OrientationGuess,
-        boxes: [LineOrientation.Box], copyWidth: Int, copyHeight: Int
+        doubted: Bool, boxes: [LineOrientation.Box], copyWidth: Int, copyHeight: Int
     ) throws -> OrientationGuess {
         let asks = Self.readsAxisAgain(found, crop)
-        guard asks || (StageProfile.tracesCalls && !OrientationPolicy.turns(guess)) else { return guess }
-        let again = try StageProfile.measure("2e tesseract axis again") {
-            try tesseractGuess(
-                page, boxes: boxes, copyWidth: copyWidth, copyHeight: copyHeight, characters: Self.cropCharacters,
-                skippingDensest: true)
+        var readOn: OrientationGuess?
+        if doubted || StageProfile.tracesCalls {
+            readOn = try StageProfile.measure("2e tesseract axis read on") {
+                try tesseractGuess(
+                    page, boxes: boxes, copyWidth: copyWidth, copyHeight: copyHeight, characters: Self.cropCharacters)
+            }
+            StageProfile.note("tesseract same \(Self.describe(readOn))")
         }
-        StageProfile.note("tesseract again \(Self.describe(again))")
-        if StageProfile.tracesCalls {
-            let same = try tesseractGuess(
-                page, boxes: boxes, copyWidth: copyWidth, copyHeight: copyHeight, characters: Self.cropCharacters)
-            StageProfile.note("tesseract same \(Self.describe(same))")
+        var again: OrientationGuess?
+        if asks || StageProfile.tracesCalls {
+            again = try StageProfile.measure("2e tesseract axis again") {
+                try tesseractGuess(
+                    page, boxes: boxes, copyWidth: copyWidth, copyHeight: copyHeight, characters: Self.cropCharacters,
+                    skippingDensest: true)
+            }
+            StageProfile.note("tesseract again \(Self.describe(again))")
         }
+        if doubted { return Self.readOnGuess(crop, guess: guess, readOn: readOn) }
         guard asks, let again, let turned = Self.againGuess(found, again), OrientationPolicy.turns(turned) else {
             return guess
         }

@@ -69,6 +69,47 @@ import VipsBridge
         #expect(OrientationPolicy.turns(TesseractOSD.axisGuess(found, sure) { 3 }) == (other != 0))
     }
 
+    /// A turn the short reading would take that one cheap reading contradicts (the look's edge
+    /// side, or leptonica's sign) is doubted (`TesseractOSD.isDoubted`) and stands only when the
+    /// same window, read on, turns the same way at least as confidently (`readOnGuess`): a receipt
+    /// of the real photos turned upright upside down on a reading that weakened as it read on.
+    @Test(arguments: [0, 90, 180, 270]) func aDoubtedTurnStandsOnlyWhenReadingOnKeepsIt(_ side: Int) {
+        let other = (side + 180) % 360
+        let crop = OrientationGuess(rotate: other, confidence: 1, scriptConfidence: 2)
+        // The look's edge side says `side`: doubted whatever leptonica says.
+        let against = Self.axisSure(rotate: side)
+        #expect(TesseractOSD.isDoubted(against, crop) { nil })
+        // The look agrees with the reading; leptonica's sign says `side`, or nothing.
+        let along = Self.axisSure(rotate: other)
+        let lepSaysSide = side == side % 180 ? 3.0 : -3.0
+        #expect(TesseractOSD.isDoubted(along, crop) { lepSaysSide })
+        #expect(!TesseractOSD.isDoubted(along, crop) { -lepSaysSide })
+        #expect(!TesseractOSD.isDoubted(along, crop) { 0 })
+        #expect(!TesseractOSD.isDoubted(along, crop) { nil })
+        // A reading at the contested bar is not doubted: it turns the page against both.
+        let firm = OrientationGuess(
+            rotate: other, confidence: TesseractOSD.minimumContestedAxisConfidence, scriptConfidence: 2)
+        #expect(!TesseractOSD.isDoubted(against, firm) { lepSaysSide })
+
+        let guess = TesseractOSD.axisGuess(along, crop)
+        #expect(OrientationPolicy.turns(guess) == (other != 0))
+        func readOn(_ rotate: Int, _ share: Double) -> OrientationGuess {
+            OrientationGuess(
+                rotate: rotate, confidence: crop.confidence * share * TesseractOSD.minimumReadOnShare,
+                scriptConfidence: 2)
+        }
+        #expect(TesseractOSD.readOnGuess(crop, guess: guess, readOn: readOn(other, 1)) == guess)
+        for weaker in [readOn(other, 0.8), readOn(side, 3), readOn((other + 90) % 360, 3), nil] {
+            let kept = TesseractOSD.readOnGuess(crop, guess: guess, readOn: weaker)
+            #expect(!OrientationPolicy.turns(kept), "\(kept)")
+        }
+        // A kept page stays under the policy's bar even when the read-on reading is over it.
+        let strong = OrientationGuess(rotate: other, confidence: 4, scriptConfidence: 2)
+        let kept = TesseractOSD.readOnGuess(
+            strong, guess: guess, readOn: OrientationGuess(rotate: other, confidence: 3, scriptConfidence: 2))
+        #expect(!OrientationPolicy.turns(kept), "\(kept)")
+    }
+
     /// A page with many lines whose short reading is too unsure to turn it has a second crop read
     /// (`TesseractOSD.readsAxisAgain`), and that reading along the look's axis at its bar turns
     /// the page (`againGuess`); too few lines, a short reading already sure, a reading across the
