@@ -4,8 +4,9 @@ axis (lines across or down) but not of up or down, where the look's edge side an
 clearly disagree (the edge margin at least 0.04, `minimumAgreeingMargin`, one way, leptonica at
 least UD the other way), leptonica is taken. The edge side misreads two-page spreads (the
 gutter and the facing page's lines); leptonica's count of ascenders and descenders does not.
-Also checks that scans lose nothing without Tesseract's second crop (`scanReadsAxisAgain`):
-today's rule replayed without it (`fit_contested_axis.decide`) must give layout.json's turns.
+Also replays today's rule without Tesseract's second crop (`fit_contested_axis.decide`): on the
+scan tables it gives layout.json's turns on every copy, yet the second crop stays on scans: a
+photo the pipeline analyses as a scan (lept_lyra_005 turned 180) is turned upright only by it.
 
     python3 Tools/accuracy/fit_scan_up_down.py DIR [QUIRE] [PHOTOS]
 
@@ -141,7 +142,8 @@ def show(title, rows, rule):
         if turn is not None:
             look = r["look"]
             print(f"    {fc.outcome(fc.decide(r), r['needed'])}->{fc.outcome(turn, r['needed'])}: {r['name']} "
-                  f"({r['source']}): votes {look['votes']:.0f} share {look['share']:.3f} margin {look['margin']:.3f} updown {look['updown']:.1f}, "
+                  f"({r['source']}): votes {look['votes']:.0f} share {look['share']:.3f} "
+                  f"margin {look['margin']:.3f} updown {look['updown']:.1f}, "
                   f"Tesseract {r['axis']}")
 
 

@@ -60,8 +60,7 @@ public struct TesseractOSD: OrientationDetector {
     public func guess(_ page: VIPSImage) throws -> OrientationGuess? { try guess(page, scan: false) }
 
     /// `guess` for a straightened scan: where the look is sure of the axis only, a strong
-    /// leptonica reading against the edge side answers (`scanUpDownGuess`) before Tesseract,
-    /// and Tesseract's short reading is not followed by a second crop (`axisReadAgain`).
+    /// leptonica reading against the edge side answers (`scanUpDownGuess`) before Tesseract.
     public func guessScan(_ page: VIPSImage) throws -> OrientationGuess? { try guess(page, scan: true) }
 
     /// `guess`, with the scans' own reading (`scanUpDownGuess`) when `scan`.
@@ -111,7 +110,7 @@ public struct TesseractOSD: OrientationDetector {
             }
             return try axisReadAgain(
                 page, found: found, crop: crop, guess: guess, boxes: lines.boxes, copyWidth: look.width,
-                copyHeight: look.height, scan: scan)
+                copyHeight: look.height)
         }
         let crop = try StageProfile.measure("2e tesseract") {
             try tesseractGuess(page, boxes: lines.boxes, copyWidth: look.width, copyHeight: look.height)
@@ -290,12 +289,6 @@ public struct TesseractOSD: OrientationDetector {
         found.votes >= minimumAgainVotes && axisGuess(found, crop).confidence < OrientationPolicy.minimumConfidence
     }
 
-    /// Whether straightened scans read the second crop (`axisReadAgain`): no. It was fitted on
-    /// the real photos; over the real scans turned four ways it never turned a copy
-    /// (`Tools/accuracy/fit_scan_up_down.py` replays the scans without it; docs/correction-scans.md,
-    /// "leptonica against the edge side on scans").
-    static let scanReadsAxisAgain = false
-
     /// The second crop's reading `again` on the policy's scale: a turn along the look's axis
     /// scores `LineOrientation.sureConfidence` at `minimumAgainConfidence`; nil across the axis
     /// or at no turn (the first reading stands). The script confidence is Tesseract's, so the
@@ -311,12 +304,11 @@ public struct TesseractOSD: OrientationDetector {
     /// densest window of glyphs (`cropCharacters`) when `readsAxisAgain`; that reading's guess
     /// when it turns the page, `guess` otherwise. With `QUIRE_PROFILE=calls` it is read (and noted)
     /// on every page the short reading did not turn, to fit the bars.
-    /// Not on a straightened `scan` (`scanReadsAxisAgain`).
     func axisReadAgain(
         _ page: VIPSImage, found: LineOrientation.Finding, crop: OrientationGuess, guess: OrientationGuess,
-        boxes: [LineOrientation.Box], copyWidth: Int, copyHeight: Int, scan: Bool = false
+        boxes: [LineOrientation.Box], copyWidth: Int, copyHeight: Int
     ) throws -> OrientationGuess {
-        let asks = (!scan || Self.scanReadsAxisAgain) && Self.readsAxisAgain(found, crop)
+        let asks = Self.readsAxisAgain(found, crop)
         guard asks || (StageProfile.tracesCalls && !OrientationPolicy.turns(guess)) else { return guess }
         let again = try StageProfile.measure("2e tesseract axis again") {
             try tesseractGuess(
