@@ -127,7 +127,7 @@ struct PageCorrector: Sendable {
             var record = CorrectionRecord(kind: .deskew, skewDegrees: skew.degrees, crop: crop)
             // Which way up is asked of the straightened page: Tesseract misreads text lying at
             // a large angle (eurotext.tif turned 35 degrees read as upside down, confidence 3).
-            let guess = try quarterTurn(of: deskewed)
+            let guess = try quarterTurn(of: deskewed, scan: true)
             record.rotationConfidence = guess?.confidence
             if let guess, OrientationPolicy.turns(guess) {
                 record.rotation = guess.rotate
@@ -193,11 +193,13 @@ struct PageCorrector: Sendable {
         }
     }
 
-    /// The orientation detector's guess for `page`, nil when there is no detector or it could
-    /// not tell.
-    func quarterTurn(of page: VIPSImage) throws -> OrientationGuess? {
+    /// The orientation detector's guess for `page` (read as a straightened scan when `scan`:
+    /// `OrientationDetector.guessScan`), nil when there is no detector or it could not tell.
+    func quarterTurn(of page: VIPSImage, scan: Bool = false) throws -> OrientationGuess? {
         guard let orientation else { return nil }
-        return try? StageProfile.measure("2e orientation") { try orientation.guess(page) }
+        return try? StageProfile.measure("2e orientation") {
+            try scan ? orientation.guessScan(page) : orientation.guess(page)
+        }
     }
 
     /// Asks which way up a page left as it is (no quad, no confident skew) is. When the

@@ -130,7 +130,7 @@ public enum Detector {
             // (averaged from the full decode); a shrink-on-load copy's pixels differ from it.
             let trimCopy = decoded == nil ? nil : copy
             let asked = scan ? try PageCorrector.straightenedScan(upright, as: analysis, copy: trimCopy).image : upright
-            if let guess = try? orientation.guess(asked) {
+            if let guess = try? (scan ? orientation.guessScan(asked) : orientation.guess(asked)) {
                 rotationConfidence = guess.confidence
                 if OrientationPolicy.turns(guess) {
                     rotation = guess.rotate

@@ -28,6 +28,12 @@ public struct OrientationGuess: Sendable, Hashable, Codable {
 public protocol OrientationDetector: Sendable {
     /// The guess for a display-ready page, or nil when the page has too little text to tell.
     func guess(_ page: VIPSImage) throws -> OrientationGuess?
+    /// The guess for a straightened scan (`guess` unless the detector reads scans its own way).
+    func guessScan(_ page: VIPSImage) throws -> OrientationGuess?
+}
+
+extension OrientationDetector {
+    public func guessScan(_ page: VIPSImage) throws -> OrientationGuess? { try guess(page) }
 }
 
 /// First a look at the page's text lines (`LineOrientation`, tens of milliseconds), and only
@@ -51,7 +57,14 @@ public struct TesseractOSD: OrientationDetector {
     /// set); nil otherwise (pages then keep their orientation).
     public static let installed: TesseractOSD? = TesseractEngines.detectsOrientation ? TesseractOSD() : nil
 
-    public func guess(_ page: VIPSImage) throws -> OrientationGuess? {
+    public func guess(_ page: VIPSImage) throws -> OrientationGuess? { try guess(page, scan: false) }
+
+    /// `guess` for a straightened scan: where the look is sure of the axis only, a strong
+    /// leptonica reading against the edge side answers (`scanUpDownGuess`) before Tesseract.
+    public func guessScan(_ page: VIPSImage) throws -> OrientationGuess? { try guess(page, scan: true) }
+
+    /// `guess`, with the scans' own reading (`scanUpDownGuess`) when `scan`.
+    func guess(_ page: VIPSImage, scan: Bool) throws -> OrientationGuess? {
         // A page without printed glyphs is not worth Tesseract's time: it would answer
         // "Too few characters" (confidence 0) after hundreds of milliseconds.
         let look = try StageProfile.measure("2e text check") {
@@ -73,6 +86,12 @@ public struct TesseractOSD: OrientationDetector {
         // settles it when it clearly agrees with the look's baseline statistics.
         if let found = lines.finding,
             let guess = StageProfile.measure("2e up or down", { Self.upDownGuess(found, look) })
+        {
+            return guess
+        }
+        // On a scan, a strong leptonica reading settles it against the edge side.
+        if scan, let found = lines.finding,
+            let guess = StageProfile.measure("2e up or down", { Self.scanUpDownGuess(found, look) })
         {
             return guess
         }
@@ -153,6 +172,34 @@ public struct TesseractOSD: OrientationDetector {
         let direction = (found.directionShare - 0.5) / (LineOrientation.minimumDirectionShare - 0.5)
         let value = LineOrientation.sureConfidence * min(direction, abs(upDown) / minimumUpDown)
         return OrientationGuess(rotate: found.rotate, confidence: (value * 100).rounded() / 100)
+    }
+
+    /// Leptonica's up-or-down confidence (`TextUpDown`) at which it alone answers a straightened
+    /// scan whose look is sure of the axis only and whose edge side clearly says the other end
+    /// of it (at least `minimumAgreeingMargin`): on two-page spreads the edge side is misled (the
+    /// gutter, the facing page's lines) and leptonica's count of ascenders and descenders is
+    /// not. Fitted leaving one source out at a time, over the real scans and photos turned four
+    /// ways (`Tools/accuracy/fit_scan_up_down.py`; docs/correction-scans.md, "leptonica against
+    /// the edge side on scans").
+    static let minimumScanUpDown = 8.0
+
+    /// Leptonica's end of the look's axis on a straightened scan where the look is sure of the
+    /// axis only (`isAxisSure`) and its edge side and leptonica clearly disagree: the edge margin
+    /// at least `minimumAgreeingMargin` one way, leptonica at least `minimumScanUpDown` the
+    /// other; nil otherwise (Tesseract is asked). Its confidence is `upDownGuess`'s scale with
+    /// this bar.
+    static func scanUpDownGuess(
+        _ found: LineOrientation.Finding, _ look: (gray: [UInt8], width: Int, height: Int)
+    ) -> OrientationGuess? {
+        guard found.isAxisSure, abs(found.edgeMargin) >= minimumAgreeingMargin,
+            let upDown = upDown(found, look), abs(upDown) >= minimumScanUpDown,
+            (upDown > 0) != (found.edgeMargin >= 0)
+        else { return nil }
+        let sideways = found.rotate % 180 == 90
+        let rotate = sideways ? (upDown > 0 ? 90 : 270) : (upDown > 0 ? 0 : 180)
+        let direction = (found.directionShare - 0.5) / (LineOrientation.minimumDirectionShare - 0.5)
+        let value = LineOrientation.sureConfidence * min(direction, abs(upDown) / minimumScanUpDown)
+        return OrientationGuess(rotate: rotate, confidence: (value * 100).rounded() / 100)
     }
 
     /// Characters Tesseract reads on the crop when the look is sure of the axis (`axisGuess`):

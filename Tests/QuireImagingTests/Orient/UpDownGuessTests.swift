@@ -47,4 +47,32 @@ import VipsBridge
         found.directionShare = (0.5 + LineOrientation.minimumDirectionShare) / 2
         #expect(TesseractOSD.upDownGuess(found, look) == nil, "\(found)")
     }
+
+    /// On a straightened scan (`TesseractOSD.scanUpDownGuess`), leptonica's reading wins against
+    /// an edge side that clearly says the other end of the axis (as on a two-page spread), and
+    /// answers at the right turn, sure enough to turn the page.
+    @Test(arguments: 0..<4) func onAScanLeptonicaWinsAgainstAClearlyWrongEdgeSide(_ turns: Int) throws {
+        var (found, look) = try Self.look(turns: turns, margin: Self.unsureMargin, sameSide: false)
+        found.rotate = (LineOrientationTests.needed(turns) + 180) % 360
+        let upDown = try #require(TesseractOSD.upDown(found, look))
+        #expect(abs(upDown) >= TesseractOSD.minimumScanUpDown, "\(upDown)")
+        let guess = try #require(TesseractOSD.scanUpDownGuess(found, look), "\(found)")
+        #expect(guess.rotate == LineOrientationTests.needed(turns), "\(guess)")
+        #expect(turns == 0 || OrientationPolicy.turns(guess), "\(guess)")
+    }
+
+    @Test(arguments: 0..<4) func onAScanAnAgreeingFaintOrAxislessReadingIsNotLeptonicasAlone(_ turns: Int) throws {
+        // Agreeing with the edge side: `upDownGuess`'s case, not this one.
+        var (found, look) = try Self.look(turns: turns, margin: Self.unsureMargin)
+        #expect(TesseractOSD.scanUpDownGuess(found, look) == nil, "\(found)")
+        // An edge side under the agreeing bar says nothing clearly: Tesseract is asked.
+        (found, look) = try Self.look(turns: turns, margin: TesseractOSD.minimumAgreeingMargin / 2, sameSide: false)
+        found.rotate = (LineOrientationTests.needed(turns) + 180) % 360
+        #expect(TesseractOSD.scanUpDownGuess(found, look) == nil, "\(found)")
+        // Not sure of the axis.
+        (found, look) = try Self.look(turns: turns, margin: Self.unsureMargin, sameSide: false)
+        found.rotate = (LineOrientationTests.needed(turns) + 180) % 360
+        found.directionShare = (0.5 + LineOrientation.minimumDirectionShare) / 2
+        #expect(TesseractOSD.scanUpDownGuess(found, look) == nil, "\(found)")
+    }
 }
