@@ -56,3 +56,24 @@ def test_a_doubted_short_reading_stands_only_when_reading_on_keeps_it():
     firm = doubted((90, 0.8))
     firm["axis"]["conf"] = fc.DOUBT[1]
     assert fc.decide(firm, fc.CURRENT, fc.AGAIN, fc.DOUBT) == 90
+
+
+def test_a_trace_is_read_per_copy_with_its_first_calls_notes(tmp_path):
+    # Two decoded sources: the first with a look and a short reading, the second with no look;
+    # the notes before each source's first orientation call are its readings.
+    (tmp_path / "profile.png.txt").write_text(
+        "call 1 decode a\n"
+        "note look rotate 90 margin 0.05 updown 3.2 sure false axisSure true votes 400\n"
+        "note tesseract axis rotate 90 conf 1.5 script 2.0\n"
+        "call 2e orientation 12\n"
+        "call 1 decode b\n"
+        "note look none\n"
+        "call 2e orientation 3\n")
+    (tmp_path / "layout.png.json").write_text(
+        '{"pages": [{"index": 1, "source": "/x/b-r0.png"}, {"index": 0, "source": "/x/a-r90.png", "rotation": 270}]}')
+    copies = fc.traced_copies(tmp_path, "png")
+    assert [(name, got) for name, _, got in copies] == [("a-r90.png", 270), ("b-r0.png", 0)]
+    a = fc.read_notes({"look": None, "axis": None}, copies[0][1])
+    assert a["look"]["votes"] == 400 and a["look"]["sure"] == "false"
+    assert a["axis"] == {"rotate": 90, "conf": 1.5, "script": 2.0}
+    assert fc.read_notes({"look": None}, copies[1][1])["look"] == "none"

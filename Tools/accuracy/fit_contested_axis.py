@@ -52,41 +52,52 @@ def number(v):
     return float(v) if re.match(r"^-?[\d.]+(e-?\d+)?$", v) else v
 
 
-def load(save):
-    """One row per copy: its source, the turn it needs, what each reading said, the turn taken."""
-    truth = json.loads((REPO / "Tools/accuracy/real-photos/truth.json").read_text())
+def traced_copies(save, ext):
+    """(name, notes of its first orientation call, turn taken) per copy of a trace `save`
+    written for files ending in `ext` ("jpg", "png"): the first call decides; later ones re-ask a
+    turned page."""
     groups = []  # per decoded source, the notes of each orientation call
-    for line in (save / "profile.jpg.txt").read_text().splitlines():
+    for line in (save / f"profile.{ext}.txt").read_text().splitlines():
         if line.startswith("call 1 decode "):
             groups.append([[]])
         elif line.startswith("note ") and groups:
             groups[-1][-1].append(line[5:])
         elif line.startswith("call 2e orientation ") and groups:
             groups[-1].append([])
-    pages = sorted(json.loads((save / "layout.jpg.json").read_text())["pages"], key=lambda p: p["index"])
+    pages = sorted(json.loads((save / f"layout.{ext}.json").read_text())["pages"], key=lambda p: p["index"])
     names = list(dict.fromkeys(Path(p["source"]).name for p in pages))
     assert len(names) == len(groups), (len(names), len(groups))
     got = {}
     for p in pages:
         got.setdefault(Path(p["source"]).name, p.get("rotation", 0))
+    return [(name, calls[0] if len(calls) > 1 else [], got[name]) for name, calls in zip(names, groups)]
+
+
+def read_notes(r, notes):
+    """Fills row `r`'s readings (look, axis, crop, fallback, ...) from an orientation call's notes."""
+    for n in notes:
+        words = n.split()
+        if words[:2] == ["look", "none"]:
+            r["look"] = "none"
+        elif words[0] == "look":
+            r["look"] = {words[i]: number(words[i + 1]) for i in range(1, len(words) - 1, 2)}
+        elif words[0] == "tesseract" and words[2] != "none":
+            kv = {words[i]: number(words[i + 1]) for i in range(2, len(words) - 1, 2)}
+            r[words[1]] = {"rotate": int(kv["rotate"]), "conf": kv["conf"],
+                           "script": kv["script"] if kv["script"] != "none" else None}
+    return r
+
+
+def load(save):
+    """One row per copy: its source, the turn it needs, what each reading said, the turn taken."""
+    truth = json.loads((REPO / "Tools/accuracy/real-photos/truth.json").read_text())
     rows = []
-    for name, calls in zip(names, groups):
-        notes = calls[0] if len(calls) > 1 else []  # the first call decides; later ones re-ask a turned page
+    for name, notes, got in traced_copies(save, "jpg"):
         stem, turn = re.match(r"(.*)-r(\d+)\.jpg", name).groups()
         t = truth.get(stem + ".jpg", {})
         r = {"name": name, "source": t.get("source", "photo"), "needed": (t.get("upright_turn", 0) - int(turn)) % 360,
-             "got": got[name], "look": None, "axis": None, "crop": None, "fallback": None}
-        for n in notes:
-            words = n.split()
-            if words[:2] == ["look", "none"]:
-                r["look"] = "none"
-            elif words[0] == "look":
-                r["look"] = {words[i]: number(words[i + 1]) for i in range(1, len(words) - 1, 2)}
-            elif words[0] == "tesseract" and words[2] != "none":
-                kv = {words[i]: number(words[i + 1]) for i in range(2, len(words) - 1, 2)}
-                r[words[1]] = {"rotate": int(kv["rotate"]), "conf": kv["conf"],
-                               "script": kv["script"] if kv["script"] != "none" else None}
-        rows.append(r)
+             "got": got, "look": None, "axis": None, "crop": None, "fallback": None}
+        rows.append(read_notes(r, notes))
     return rows
 
 

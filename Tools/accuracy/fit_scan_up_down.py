@@ -20,7 +20,6 @@ truth.json source), then on every source. PHOTOS: a saved photo table with the c
 (`fit_contested_axis.py`'s DIR): its copies join the fit (leptonica reads a straightened photo as
 it reads a scan), though the rule is applied to scans only.
 """
-import json
 import math
 import os
 import re
@@ -66,37 +65,12 @@ def run(quire, save):
 
 def load_scans(save):
     """One row per copy, as `fit_contested_axis.load` makes them, for a scan table."""
-    groups = []
-    for line in (save / "profile.png.txt").read_text().splitlines():
-        if line.startswith("call 1 decode "):
-            groups.append([[]])
-        elif line.startswith("note ") and groups:
-            groups[-1][-1].append(line[5:])
-        elif line.startswith("call 2e orientation ") and groups:
-            groups[-1].append([])
-    pages = sorted(json.loads((save / "layout.png.json").read_text())["pages"], key=lambda p: p["index"])
-    names = list(dict.fromkeys(Path(p["source"]).name for p in pages))
-    assert len(names) == len(groups), (len(names), len(groups))
-    got = {}
-    for p in pages:
-        got.setdefault(Path(p["source"]).name, p.get("rotation", 0))
     rows = []
-    for name, calls in zip(names, groups):
-        notes = calls[0] if len(calls) > 1 else []
+    for name, notes, got in fc.traced_copies(save, "png"):
         stem, turn = re.match(r"(.*)-r(\d+)\.png", name).groups()
-        r = {"name": name, "source": repository(stem), "needed": (-int(turn)) % 360, "got": got[name],
+        r = {"name": name, "source": repository(stem), "needed": (-int(turn)) % 360, "got": got,
              "look": None, "axis": None, "crop": None, "fallback": None}
-        for n in notes:
-            words = n.split()
-            if words[:2] == ["look", "none"]:
-                r["look"] = "none"
-            elif words[0] == "look":
-                r["look"] = {words[i]: fc.number(words[i + 1]) for i in range(1, len(words) - 1, 2)}
-            elif words[0] == "tesseract" and words[2] != "none":
-                kv = {words[i]: fc.number(words[i + 1]) for i in range(2, len(words) - 1, 2)}
-                r[words[1]] = {"rotate": int(kv["rotate"]), "conf": kv["conf"],
-                               "script": kv["script"] if kv["script"] != "none" else None}
-        rows.append(r)
+        rows.append(fc.read_notes(r, notes))
     return rows
 
 
