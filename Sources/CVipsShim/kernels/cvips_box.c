@@ -58,8 +58,14 @@ struct cvips_box_rows {
     uint64_t y_mul;
     uint16_t *sums;
     uint32_t *blocks;
+    unsigned char *rgb; /* 3 * out_width: the converted row as three planes (lanes) */
     unsigned char *out;
 };
+
+/* Factors up to this keep every block sum below 2^16 (luma: f * f * 255; chroma: at most
+ * 16 x 8 samples), so the conversion can run in 32-bit lanes with each multiplier split into
+ * 16-bit halves and still give exactly the 64-bit products' results (lanes_row). */
+enum { LANE_FACTOR = 16 };
 
 cvips_box_rows *cvips_box_rows_new(const unsigned char *luma, size_t luma_stride, const unsigned char *cb,
                                    const unsigned char *cr, size_t chroma_stride, int chroma_width, int chroma_height,
@@ -90,7 +96,8 @@ cvips_box_rows *cvips_box_rows_new(const unsigned char *luma, size_t luma_stride
     b->regular = (f & 1) == 0 && h_shift == 1 && b->bw * n <= chroma_width;
     b->sums = malloc(((size_t) n * f + 2 * (size_t) chroma_width) * sizeof *b->sums);
     b->blocks = malloc(3 * (size_t) n * sizeof *b->blocks);
-    if (!b->sums || !b->blocks) {
+    b->rgb = malloc(3 * (size_t) n);
+    if (!b->sums || !b->blocks || !b->rgb) {
         cvips_box_rows_free(b);
         return NULL;
     }
@@ -101,6 +108,7 @@ void cvips_box_rows_free(cvips_box_rows *b) {
     if (!b) return;
     free(b->sums);
     free(b->blocks);
+    free(b->rgb);
     free(b);
 }
 
@@ -110,6 +118,31 @@ static inline int chroma_rows(const cvips_box_rows *b, int j, int *rows) {
     if (cy0 > b->chroma_height - 1) cy0 = b->chroma_height - 1;
     *rows = b->bh < b->chroma_height - cy0 ? b->bh : b->chroma_height - cy0;
     return cy0;
+}
+
+/* The regular case's conversion for factors up to LANE_FACTOR in 32-bit lanes the compiler
+ * vectorises: (s * m) >> 16 == s * (m >> 16) + ((s * (m & 0xFFFF)) >> 16) for whole numbers,
+ * and every product here stays below 2^31. The same bytes as the 64-bit loop in box_row. */
+static void lanes_row(const cvips_box_rows *b, int64_t c_mul, unsigned char *out) {
+    const int n = b->out_width;
+    const uint32_t *y_blocks = b->blocks, *b_blocks = b->blocks + n, *r_blocks = b_blocks + n;
+    const uint32_t yh = (uint32_t) (b->y_mul >> 16), yl = (uint32_t) (b->y_mul & 0xFFFF);
+    const uint32_t ch = (uint32_t) ((uint64_t) c_mul >> 16), cl = (uint32_t) ((uint64_t) c_mul & 0xFFFF);
+    unsigned char *red = b->rgb, *green = red + n, *blue = green + n;
+    for (int i = 0; i < n; i++) {
+        const uint32_t ys = y_blocks[i], bs = b_blocks[i], rs = r_blocks[i];
+        const int32_t l = (int32_t) (ys * yh + ((ys * yl) >> 16));
+        const int32_t b0 = (int32_t) ((bs * ch + ((bs * cl) >> 16)) >> 8) - 32768;
+        const int32_t r0 = (int32_t) ((rs * ch + ((rs * cl) >> 16)) >> 8) - 32768;
+        red[i] = clamp_byte((l + ((22970 * r0) >> 6) + 32768) >> 16);
+        green[i] = clamp_byte((l + 32768 - ((5638 * b0 + 11700 * r0) >> 6)) >> 16);
+        blue[i] = clamp_byte((l + ((29032 * b0) >> 6) + 32768) >> 16);
+    }
+    for (int i = 0; i < n; i++) {
+        out[3 * i] = red[i];
+        out[3 * i + 1] = green[i];
+        out[3 * i + 2] = blue[i];
+    }
 }
 
 /* Output row j: its column sums, block sums and conversion. */
@@ -129,6 +162,10 @@ static void box_row(cvips_box_rows *b, int j) {
         block_sums(r_blocks, r_sums, b->bw, n);
     }
     unsigned char *out = b->out + (size_t) j * n * 3;
+    if (b->regular && f <= LANE_FACTOR) {
+        lanes_row(b, whole_mul, out);
+        return;
+    }
     for (int i = 0; i < n; i++) {
         int64_t bs, rs, c_mul = whole_mul;
         if (b->regular) {

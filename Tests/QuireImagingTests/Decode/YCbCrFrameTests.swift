@@ -195,10 +195,13 @@ import VipsBridge
     }
 
     /// The C box averages give the Swift loop's bytes: 4:2:0 and 4:2:2, odd sizes whose last
-    /// chroma block is cut at the plane's edge, factors from 1 to 7, padded strides.
+    /// chroma block is cut at the plane's edge, factors from 1 to 7, even factors up to 18,
+    /// padded strides.
     @Test(arguments: [
         (1203, 901, 1, 1, 256), (1203, 901, 1, 0, 300), (640, 480, 1, 1, 1024),
-        (97, 1201, 1, 1, 200), (2050, 1501, 1, 1, 1024), (33, 29, 1, 0, 5)
+        (97, 1201, 1, 1, 200), (2050, 1501, 1, 1, 1024), (33, 29, 1, 0, 5),
+        // Even factors (the regular case): 2, 4 and 16 in 32-bit lanes, 18 beyond them.
+        (640, 480, 1, 0, 320), (1203, 901, 1, 1, 301), (1203, 901, 1, 1, 76), (1203, 901, 1, 1, 68)
     ])
     func cBoxAveragesEqualTheSwiftLoop(_ c: (Int, Int, Int, Int, Int)) {
         let (w, h, hs, vs, longSide) = c
