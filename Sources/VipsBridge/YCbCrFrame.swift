@@ -26,8 +26,15 @@ public final class YCbCrFrame: @unchecked Sendable {
     /// Bytes of the three planes (the memory the frame holds at most).
     public let byteCount: Int
     /// The box averages made while the planes were decoded, when asked for
-    /// (`decodingJPEG(file:width:height:averagingBy:admit:)`).
+    /// (`decodingJPEG(file:width:height:averagingBy:admit:)`) and not yet taken.
     public private(set) var averages: PlaneBoxAverages?
+
+    /// `averages`, handed over: the frame lets go of them, so they live no longer than their
+    /// taker (the frame itself lives on until the page is cut out of it).
+    public func takeAverages() -> PlaneBoxAverages? {
+        defer { averages = nil }
+        return averages
+    }
     private let layout: cvips_jpeg_planes
     private let base: UnsafeMutableRawPointer
     private let lumaBytes: Int, chromaBytes: Int

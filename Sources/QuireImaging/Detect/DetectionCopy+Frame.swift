@@ -149,9 +149,10 @@ extension DetectionCopy {
 
     /// The copy from box averages made while the planes were decoded (`YCbCrFrame.averages`,
     /// the same bytes as `init(planes:orientation:longSide:)`), or nil when there are none of
-    /// this copy's factor.
+    /// this copy's factor. The frame lets go of them (`takeAverages`): a later copy of the same
+    /// frame is averaged from its planes.
     init?(averaged planes: YCbCrFrame, orientation: StoredOrientation, longSide: Int = DetectionCopy.longSide) {
-        guard let a = planes.averages,
+        guard let a = planes.takeAverages(),
             a.factor == Self.factor(width: planes.width, height: planes.height, longSide: longSide)
         else { return nil }
         self.init(
