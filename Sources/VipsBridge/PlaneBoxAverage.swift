@@ -22,3 +22,18 @@ public enum PlaneBoxAverage {
             Int32(outWidth), Int32(outHeight), out) == 0
     }
 }
+
+/// `PlaneBoxAverage.rgb` of a whole frame's planes, made while they were decoded
+/// (`YCbCrFrame.averages`): `width` x `height` RGB pixels, each the mean of a `factor` x
+/// `factor` block.
+///
+/// Why during the decode: each band of rows is averaged as soon as it is decoded, while it is
+/// still in cache, instead of in a second pass over the whole frame; the same sums in the same
+/// order, so the same bytes.
+public struct PlaneBoxAverages: Sendable {
+    public let factor: Int
+    public let width: Int
+    public let height: Int
+    /// RGB, rows of `width * 3` bytes.
+    public let pixels: [UInt8]
+}

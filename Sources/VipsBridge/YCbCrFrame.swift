@@ -25,6 +25,16 @@ public final class YCbCrFrame: @unchecked Sendable {
     public let cr: UnsafeMutablePointer<UInt8>
     /// Bytes of the three planes (the memory the frame holds at most).
     public let byteCount: Int
+    /// The box averages made while the planes were decoded, when asked for
+    /// (`decodingJPEG(file:width:height:averagingBy:admit:)`) and not yet taken.
+    public private(set) var averages: PlaneBoxAverages?
+
+    /// `averages`, handed over: the frame lets go of them, so they live no longer than their
+    /// taker (the frame itself lives on until the page is cut out of it).
+    public func takeAverages() -> PlaneBoxAverages? {
+        defer { averages = nil }
+        return averages
+    }
     private let layout: cvips_jpeg_planes
     private let base: UnsafeMutableRawPointer
     private let lumaBytes: Int, chromaBytes: Int
@@ -54,13 +64,16 @@ public final class YCbCrFrame: @unchecked Sendable {
     deinit { cvips_unmap_pixels(base, byteCount) }
 
     /// Decodes a `width` x `height` JPEG file to planes.
+    /// - Parameter averagingBy: a box factor (1...257) to average the planes by while they are
+    ///   decoded (`averages`, the bytes `PlaneBoxAverage.rgb` gives on the whole planes); nil
+    ///   for none. `averages` stays nil too when the averages' memory cannot be had.
     /// - Parameter admit: called with the planes' size in bytes once the header is read and
     ///   before memory is taken or any pixel decoded (where a batch waits for room).
     /// - Returns: nil when the file is not a 4:2:0 or 4:2:2 YCbCr JPEG of that size without an
     ///   ICC profile (decode it to RGB instead); `admit` is not called then.
     /// - Throws: `VIPSError` when the file cannot be decoded (truncation included).
     public static func decodingJPEG(
-        file path: String, width: Int, height: Int,
+        file path: String, width: Int, height: Int, averagingBy factor: Int? = nil,
         admit: (Int) -> Void = { _ in }
     ) throws -> YCbCrFrame? {
         var decoder: OpaquePointer?
@@ -76,8 +89,34 @@ public final class YCbCrFrame: @unchecked Sendable {
             cvips_jpeg_planar_close(decoder)
             throw error
         }
-        try VIPSImage.check("jpegload", cvips_jpeg_planar_decode(decoder, frame.luma, frame.cb, frame.cr))
+        try frame.decode(decoder, averagingBy: factor)
         return frame
+    }
+
+    /// Decodes the opened file into the planes, averaging them by `factor` on the way when it
+    /// is given and in range.
+    private func decode(_ decoder: OpaquePointer?, averagingBy factor: Int?) throws {
+        let factor = factor.flatMap { (1...257).contains($0) ? $0 : nil }
+        let (w, h) = (factor.map { width / $0 } ?? 0, factor.map { height / $0 } ?? 0)
+        guard let factor, w >= 1, h >= 1, w * h < Int(Int32.max) / 3 else {
+            try VIPSImage.check("jpegload", cvips_jpeg_planar_decode(decoder, luma, cb, cr))
+            return
+        }
+        var status: Int32 = 0
+        var made = false
+        let pixels = [UInt8](unsafeUninitializedCapacity: w * h * 3) { buffer, count in
+            let box = cvips_box_rows_new(
+                luma, lumaStride, cb, cr, chromaStride, Int32(chromaWidth), Int32(chromaHeight),
+                Int32(horizontalFactor.trailingZeroBitCount), Int32(verticalFactor.trailingZeroBitCount),
+                Int32(factor), Int32(w), Int32(h), buffer.baseAddress!)
+            defer { cvips_box_rows_free(box) }
+            status = cvips_jpeg_planar_decode_averaging(decoder, luma, cb, cr, box)
+            made = box != nil && status == 0
+            if !made { buffer.initialize(repeating: 0) }
+            count = buffer.count
+        }
+        try VIPSImage.check("jpegload", status)
+        if made { averages = PlaneBoxAverages(factor: factor, width: w, height: h, pixels: pixels) }
     }
 
     /// Hands the memory of luma `rows` back to the kernel, with the chroma rows only they use

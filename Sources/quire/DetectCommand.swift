@@ -52,6 +52,10 @@ struct DetectCommand: ParsableCommand {
     var maxPixels = PixelCount(ProcessJob.defaultMaxPixels)
 
     func run() throws {
+        // As `quire process`: the detection copy and detection's working arrays (gradients,
+        // masks), freed after each input, are reused from the heap instead of being mapped and
+        // zeroed by the kernel anew for the next.
+        ImagingRuntime.keepPageBuffersInHeap()
         let limit = maxPixels.value
         let found = InputDiscovery.discover(inputs)
         var results: [DetectionRecord] = []

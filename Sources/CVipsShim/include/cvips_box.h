@@ -18,6 +18,22 @@ int cvips_box_rgb_planes(const unsigned char *luma, size_t luma_stride, const un
                          const unsigned char *cr, size_t chroma_stride, int chroma_width, int chroma_height,
                          int h_shift, int v_shift, int factor, int out_width, int out_height, unsigned char *out);
 
+/* cvips_box_rgb_planes a band of rows at a time, while a decoder fills the planes top to
+ * bottom (cvips_jpeg_planar_decode_averaging): the same rows, sums and bytes, each output row
+ * made as soon as the rows it reads are decoded, while they are still in cache.
+ *
+ * _new takes cvips_box_rgb_planes's arguments (the planes need not be filled yet) and returns
+ * NULL when memory for the row sums cannot be had. _ready writes every output row not yet
+ * written whose luma rows lie below `luma_rows` and chroma rows below `chroma_rows`, in order,
+ * and returns how many output rows are written in all (out_height when the copy is whole). */
+typedef struct cvips_box_rows cvips_box_rows;
+cvips_box_rows *cvips_box_rows_new(const unsigned char *luma, size_t luma_stride, const unsigned char *cb,
+                                   const unsigned char *cr, size_t chroma_stride, int chroma_width, int chroma_height,
+                                   int h_shift, int v_shift, int factor, int out_width, int out_height,
+                                   unsigned char *out);
+int cvips_box_rows_ready(cvips_box_rows *rows, long luma_rows, long chroma_rows);
+void cvips_box_rows_free(cvips_box_rows *rows);
+
 /* `vips_shrink(in, factor, factor)` of 8-bit pixels in memory (the analysis copies' box
  * filter, QuireImaging's trim and skew copies): rows averaged first, (sum + factor / 2) /
  * factor, then columns the same way; the last row and column repeated past the edge; an

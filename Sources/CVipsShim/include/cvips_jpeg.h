@@ -65,6 +65,14 @@ int cvips_jpeg_planar_open(const char *path, int width, int height, cvips_jpeg_p
  * failure (truncation included) with the reason in libvips's error buffer. */
 int cvips_jpeg_planar_decode(cvips_jpeg_planar *decoder, unsigned char *y, unsigned char *cb, unsigned char *cr);
 
+/* cvips_jpeg_planar_decode that also feeds `box` (NULL: none), made over these same planes,
+ * each iMCU row as it is decoded (cvips_box_rows_ready): the detection copy averaged while its
+ * rows are in cache instead of in a second pass over the whole frame. The copy is whole when
+ * this returns 0. */
+typedef struct cvips_box_rows cvips_box_rows;
+int cvips_jpeg_planar_decode_averaging(cvips_jpeg_planar *decoder, unsigned char *y, unsigned char *cb,
+                                       unsigned char *cr, cvips_box_rows *box);
+
 /* Closes a decoder that will not decode (an error between open and decode). */
 void cvips_jpeg_planar_close(cvips_jpeg_planar *decoder);
 

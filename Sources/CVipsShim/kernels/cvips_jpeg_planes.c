@@ -9,6 +9,7 @@
  *             (Tests/QuireImagingTests/Decode/YCbCrFrameTests.swift).
  *   Swift entry: VipsBridge's YCbCrFrame.
  */
+#include "cvips_box.h"
 #include "cvips_jpeg.h"
 #include "../jpeg/cvips_jpeg_source.h"
 #include "../memory/cvips_hugemap.h"
@@ -97,6 +98,11 @@ int cvips_jpeg_planar_open(const char *path, int width, int height, cvips_jpeg_p
 }
 
 int cvips_jpeg_planar_decode(cvips_jpeg_planar *d, unsigned char *y, unsigned char *cb, unsigned char *cr) {
+    return cvips_jpeg_planar_decode_averaging(d, y, cb, cr, NULL);
+}
+
+int cvips_jpeg_planar_decode_averaging(cvips_jpeg_planar *d, unsigned char *y, unsigned char *cb, unsigned char *cr,
+                                       cvips_box_rows *box) {
     j_decompress_ptr cinfo = &d->cinfo;
     volatile int status = -1;
     if (setjmp(d->error.escape)) {
@@ -117,6 +123,8 @@ int cvips_jpeg_planar_decode(cvips_jpeg_planar *d, unsigned char *y, unsigned ch
         }
         JSAMPARRAY planes[3] = {yr, cbr, crr};
         if (jpeg_read_raw_data(cinfo, planes, (JDIMENSION) luma_rows) == 0) break;
+        /* The rows just decoded are still in cache: average the ones they complete. */
+        if (box) cvips_box_rows_ready(box, (long) cinfo->output_scanline, (long) (crow + DCTSIZE));
     }
     if (d->src->truncated || cinfo->output_scanline < cinfo->output_height) {
         vips_error("cvips_jpeg", "premature end of JPEG image (the file is truncated)");

@@ -79,7 +79,8 @@ struct DecodedFrame {
 }
 
 extension DecodedFrame {
-    /// The small upright copy detection runs on, averaged from the frame in either form.
+    /// The small upright copy detection runs on, averaged from the frame in either form (or
+    /// taken from the averages made while the planes were decoded).
     func detectionCopy() -> DetectionCopy {
         switch pixels {
         case .interleaved(let frame):
@@ -87,7 +88,8 @@ extension DecodedFrame {
                 frame: UnsafeBufferPointer(frame.pixels), width: frame.width, height: frame.height,
                 bands: frame.bands, orientation: orientation)
         case .planar(let planes):
-            DetectionCopy(planes: PlanarPixels(planes), orientation: orientation)
+            DetectionCopy(averaged: planes, orientation: orientation)
+                ?? DetectionCopy(planes: PlanarPixels(planes), orientation: orientation)
         }
     }
 

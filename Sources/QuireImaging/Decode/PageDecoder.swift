@@ -67,8 +67,11 @@ struct PageDecoder: Sendable {
     ///     RGB), for callers that read `DecodedFrame.pixels` in either form.
     ///   - admit: called once with the frame's size in bytes after the header is read, before
     ///     any pixel is decoded (where a batch waits for room in its `FrameGate`).
-    func decodeFrame(_ source: PageSource, planar: Bool = false, admit: (Int) -> Void = { _ in }) throws -> DecodedFrame
-    {
+    ///   - averaging: planes also average the detection copy's pixels as they are decoded
+    ///     (`DecodedFrame.detectionCopy()` then takes them), for callers that will make it.
+    func decodeFrame(
+        _ source: PageSource, planar: Bool = false, averaging: Bool = false, admit: (Int) -> Void = { _ in }
+    ) throws -> DecodedFrame {
         let header = try decode(source)
         var admitted = false
         func admitOnce(_ bytes: Int) {
@@ -89,9 +92,11 @@ struct PageDecoder: Sendable {
                 var libjpegFailed = false
                 if planar, header.format == .jpeg {
                     do {
+                        let (w, h) = (Int(map.storedWidth), Int(map.storedHeight))
                         if let planes = try YCbCrFrame.decodingJPEG(
-                            file: source.path, width: Int(map.storedWidth),
-                            height: Int(map.storedHeight), admit: admitOnce)
+                            file: source.path, width: w, height: h,
+                            averagingBy: averaging ? DetectionCopy.factor(width: w, height: h) : nil,
+                            admit: admitOnce)
                         {
                             return DecodedFrame(
                                 pixels: .planar(planes), orientation: map, exifOrientation: o,

@@ -1,6 +1,12 @@
 import VipsBridge
 
 extension DetectionCopy {
+    /// The box factor of the copy of a `width` x `height` frame: the smallest whole factor
+    /// that brings the long side to `longSide` or less (at most the short side).
+    static func factor(width w: Int, height h: Int, longSide: Int = DetectionCopy.longSide) -> Int {
+        max(1, min((max(w, h) + longSide - 1) / longSide, w, h))
+    }
+
     /// The detection copy of a decoded frame: `factor` x `factor` box averages (the smallest
     /// whole factor that brings the long side to `longSide` or less), turned upright.
     ///
@@ -12,7 +18,7 @@ extension DetectionCopy {
         frame pixels: UnsafeBufferPointer<UInt8>, width w: Int, height h: Int, bands: Int,
         orientation: StoredOrientation, longSide: Int = DetectionCopy.longSide
     ) {
-        let factor = max(1, min((max(w, h) + longSide - 1) / longSide, w, h))
+        let factor = Self.factor(width: w, height: h, longSide: longSide)
         let (cw, ch) = (w / factor, h / factor)
         let used = cw * factor * bands
         var stored = [UInt8](repeating: 0, count: cw * ch * bands)
@@ -76,7 +82,7 @@ extension DetectionCopy {
         portable: Bool = false
     ) {
         let (w, h) = (p.width, p.height)
-        let f = max(1, min((max(w, h) + longSide - 1) / longSide, w, h))
+        let f = Self.factor(width: w, height: h, longSide: longSide)
         let (cw, ch) = (w / f, h / f)
         if !portable, f <= 257, cw * ch < Int(Int32.max) / 3 {
             var made = false
@@ -139,6 +145,18 @@ extension DetectionCopy {
             }
         }
         self.init(stored: stored, width: cw, height: ch, bands: 3, factor: f, orientation: orientation)
+    }
+
+    /// The copy from box averages made while the planes were decoded (`YCbCrFrame.averages`,
+    /// the same bytes as `init(planes:orientation:longSide:)`), or nil when there are none of
+    /// this copy's factor. The frame lets go of them (`takeAverages`): a later copy of the same
+    /// frame is averaged from its planes.
+    init?(averaged planes: YCbCrFrame, orientation: StoredOrientation, longSide: Int = DetectionCopy.longSide) {
+        guard let a = planes.takeAverages(),
+            a.factor == Self.factor(width: planes.width, height: planes.height, longSide: longSide)
+        else { return nil }
+        self.init(
+            stored: a.pixels, width: a.width, height: a.height, bands: 3, factor: a.factor, orientation: orientation)
     }
 
     /// The copy from its stored-orientation pixels (`width` x `height`, each `factor` x

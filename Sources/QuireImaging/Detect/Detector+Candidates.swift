@@ -19,7 +19,7 @@ extension Detector {
         -> (width: Int, height: Int, candidates: [PageCandidate], rules: PageDetection)
     {
         let decoded = try PageDecoder(maxPixels: .max).decodeFrame(
-            PageSource(path: path, page: page, dpi: dpi), planar: true)
+            PageSource(path: path, page: page, dpi: dpi), planar: true, averaging: true)
         let copy = decoded.detectionCopy()
         let (width, height) = (decoded.displayWidth, decoded.displayHeight)
         guard copy.width >= PageAnalyzer.minimumSide, copy.height >= PageAnalyzer.minimumSide else {

@@ -140,9 +140,12 @@ public struct PagePipeline: Sendable {
         //    has room for the whole frame.
         var pass: FrameGate.Pass?
         defer { pass?.leave() }
+        // The detection copy is averaged inside the decode when something will read it: the
+        // review's capture, or the correction's analysis (not with corners given, nor mode none).
+        let averaging = outputs.capture != nil || (correction.mode != .none && userQuad == nil)
         let decoded = try StageProfile.measure("1 decode") {
             try PageDecoder(maxPixels: maxPixels).decodeFrame(
-                source, planar: true,
+                source, planar: true, averaging: averaging,
                 admit: { bytes in pass = frameGate?.enter(bytes: bytes) })
         }
         let (format, orientation) = (decoded.format, decoded.exifOrientation)

@@ -195,10 +195,13 @@ import VipsBridge
     }
 
     /// The C box averages give the Swift loop's bytes: 4:2:0 and 4:2:2, odd sizes whose last
-    /// chroma block is cut at the plane's edge, factors from 1 to 7, padded strides.
+    /// chroma block is cut at the plane's edge, factors from 1 to 7, even factors up to 18,
+    /// padded strides.
     @Test(arguments: [
         (1203, 901, 1, 1, 256), (1203, 901, 1, 0, 300), (640, 480, 1, 1, 1024),
-        (97, 1201, 1, 1, 200), (2050, 1501, 1, 1, 1024), (33, 29, 1, 0, 5)
+        (97, 1201, 1, 1, 200), (2050, 1501, 1, 1, 1024), (33, 29, 1, 0, 5),
+        // Even factors (the regular case): 2, 4 and 16 in 32-bit lanes, 18 beyond them.
+        (640, 480, 1, 0, 320), (1203, 901, 1, 1, 301), (1203, 901, 1, 1, 76), (1203, 901, 1, 1, 68)
     ])
     func cBoxAveragesEqualTheSwiftLoop(_ c: (Int, Int, Int, Int, Int)) {
         let (w, h, hs, vs, longSide) = c
@@ -235,6 +238,47 @@ import VipsBridge
                 }
             }
         }
+    }
+
+    /// The copy averaged while the planes are decoded (`averagingBy:`) is the copy of the
+    /// decoded planes, byte for byte: 4:2:0 at sizes whose last iMCU row and chroma block are
+    /// partial, 4:2:2, factors 1 to 7 (each output row must wait for its last luma and chroma
+    /// rows; the fresh planes read zero before they are decoded, so a row made early differs).
+    @Test(arguments: [
+        ("card", 2050, 1501, 1024), ("card", 1603, 1201, 300), ("card", 37, 23, 37), ("card", 97, 1201, 200),
+        ("card", 640, 480, 107), ("colour-422", 203, 117, 29), ("colour-422", 203, 117, 68)
+    ])
+    func copyAveragedWhileDecodingIsTheCopyOfThePlanes(_ c: (String, Int, Int, Int)) throws {
+        let (name, w, h, longSide) = c
+        let dir = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = name == "card" ? try Self.card420(dir, width: w, height: h) : "\(Self.fixtures)/\(name).jpg"
+        let factor = DetectionCopy.factor(width: w, height: h, longSide: longSide)
+        let frame = try #require(try YCbCrFrame.decodingJPEG(file: path, width: w, height: h, averagingBy: factor))
+        let map = try #require(StoredOrientation(orientation: 6, storedWidth: w, storedHeight: h))
+        #expect(frame.averages?.factor == factor)
+        let averaged = try #require(DetectionCopy(averaged: frame, orientation: map, longSide: longSide))
+        let loop = DetectionCopy(planes: PlanarPixels(frame), orientation: map, longSide: longSide, portable: true)
+        #expect(frame.averages == nil)  // taken
+        #expect(
+            (averaged.width, averaged.height, averaged.offsetX, averaged.offsetY)
+                == (loop.width, loop.height, loop.offsetX, loop.offsetY))
+        var differing = 0
+        for i in loop.pixels.indices where averaged.pixels[i] != loop.pixels[i] { differing += 1 }
+        #expect(differing == 0, "\(name) \(w)x\(h) by \(factor): \(differing) of \(loop.pixels.count) bytes differ")
+        // Averages of another factor are not this copy's: it is made from the planes instead.
+        let again = try #require(try YCbCrFrame.decodingJPEG(file: path, width: w, height: h, averagingBy: factor))
+        #expect(DetectionCopy(averaged: again, orientation: map, longSide: longSide * 4) == nil || factor == 1)
+    }
+
+    /// Without `averagingBy:` (or with a factor out of range) nothing is averaged.
+    @Test func planesAreNotAveragedUnlessAsked() throws {
+        let dir = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = try Self.card420(dir, width: 640, height: 480)
+        #expect(try #require(try YCbCrFrame.decodingJPEG(file: path, width: 640, height: 480)).averages == nil)
+        let outOfRange = try #require(try YCbCrFrame.decodingJPEG(file: path, width: 640, height: 480, averagingBy: 0))
+        #expect(outOfRange.averages == nil)
     }
 
     /// Released luma rows read zero, with the chroma rows only they use; the rows kept (and the
