@@ -162,4 +162,20 @@ import Testing
         }
         #expect(gaveUp > 0, "no trial reached the fallback")
     }
+
+    /// The skipper replaces an object of libjpeg's private jpegint.h, so it runs only with the
+    /// libjpeg-turbo family it was compiled against (2.x); this machine's build and runtime
+    /// library are Debian's 2.1.5, so it must be available here (the tests above rely on it).
+    @Test func skipperStepsAsideForAnotherLibjpeg() {
+        #expect(VIPSImage.jpegSkipperAvailable)
+        #expect(VIPSImage.jpegSkipperFits(builtVersion: 2_001_005, runtimeHas3xAPI: false))
+        #expect(VIPSImage.jpegSkipperFits(builtVersion: 2_000_001, runtimeHas3xAPI: false))
+        // Built against 2.1.5, run with libjpeg-turbo 3 (lossless decoders behind the same slot).
+        #expect(!VIPSImage.jpegSkipperFits(builtVersion: 2_001_005, runtimeHas3xAPI: true))
+        // Built against 3.x, 1.5 or a libjpeg that is not libjpeg-turbo (0).
+        #expect(!VIPSImage.jpegSkipperFits(builtVersion: 3_000_004, runtimeHas3xAPI: false))
+        #expect(!VIPSImage.jpegSkipperFits(builtVersion: 3_001_000, runtimeHas3xAPI: true))
+        #expect(!VIPSImage.jpegSkipperFits(builtVersion: 1_005_003, runtimeHas3xAPI: false))
+        #expect(!VIPSImage.jpegSkipperFits(builtVersion: 0, runtimeHas3xAPI: false))
+    }
 }
