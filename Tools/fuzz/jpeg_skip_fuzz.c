@@ -148,12 +148,16 @@ static void decode(const uint8_t *data, size_t size, size_t chunk, int use_skipp
         for (unsigned int i = 0; i < count; i++) rows[i] = pixels + (size_t) (cinfo.output_scanline + i) * stride;
         jpeg_read_scanlines(&cinfo, rows, count);
     }
-    if (skipping && cvips_jpeg_skip_failed(skipping)) {
+    if (skipping && (cvips_jpeg_skip_failed(skipping) || src.truncated)) {
         r->status = GAVE_UP;
         goto done;
     }
     if (src.truncated) goto done;
     jpeg_finish_decompress(&cinfo);
+    if (skipping && src.truncated) {
+        r->status = GAVE_UP;
+        goto done;
+    }
     r->status = 0;
     r->skipped = skipping != NULL;
     r->width = cinfo.output_width;
