@@ -150,9 +150,11 @@ static int derive(const JHUFF_TBL *h, int is_dc, table *t) {
     memset(t->skip, 0, sizeof t->skip);
     for (p = 0; p < last; p++) {
         int l = size[p];
-        if (l > LOOKUP_BITS) continue;
         int symbol = h->huffval[p];
+        /* A DC magnitude is at most 15 bits (`value` reads that many): libjpeg refuses such a
+         * table before this runs, and so does this, whatever the code's length. */
         if (is_dc && symbol > 15) return 0;
+        if (l > LOOKUP_BITS) continue;
         for (int fill = 0; fill < 1 << (LOOKUP_BITS - l); fill++)
             t->fast[((int) code[p] << (LOOKUP_BITS - l)) | fill] = (uint16_t) (l << 8 | symbol);
     }
