@@ -14,7 +14,7 @@ APT_PACKAGES := libvips-dev libvips-tools pkg-config python3-venv chromium chrom
   tesseract-ocr-heb tesseract-ocr-ara libtesseract-dev libleptonica-dev unpaper clang-format
 OUT ?= out
 
-.PHONY: lint format deps test-venv build release demo test test-fast docs docs-images bench bench-quick bench-venv bench-layout clean accuracy fit-verifier accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist fuzz soak
+.PHONY: lint format deps test-venv build release demo test test-fast docs docs-images bench bench-quick bench-venv bench-layout clean accuracy fit-verifier accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist fuzz fuzz-jpeg soak
 
 ## deps: install the Debian packages in APT_PACKAGES that are missing (apt-get; sudo when not root).
 deps:
@@ -96,6 +96,26 @@ FUZZ_ITERATIONS ?= 200000
 fuzz: deps
 	$(SWIFT) build --build-tests
 	QUIRE_FUZZ_ITERATIONS=$(FUZZ_ITERATIONS) $(SWIFT) test --skip-build --filter Fuzz
+
+## fuzz-jpeg: libFuzzer with address and undefined-behaviour sanitizers on the 1/8-scale JPEG
+## skipper against libjpeg alone (Tools/fuzz/README.md): builds into .build/fuzz, writes the
+## seeds, replays Tools/fuzz/corpus, then fuzzes for FUZZ_JPEG_SECONDS (120; 1800 for a long run).
+FUZZ_JPEG_SECONDS ?= 120
+FUZZ_DIR := .build/fuzz
+fuzz-jpeg:
+	bash Tools/fuzz/build.sh $(FUZZ_DIR)
+	rm -rf $(FUZZ_DIR)/seeds && mkdir -p $(FUZZ_DIR)/seeds $(FUZZ_DIR)/corpus
+	$(FUZZ_DIR)/make_seeds $(FUZZ_DIR)/seeds
+	@for f in $$(ls Tools/accuracy/real-photos/*.jpg | awk 'NR % 13 == 1') \
+	  $$(ls ../shared/data/synthetic/captures/*.jpg 2>/dev/null | head -8); do \
+	  vipsthumbnail "$$f" -s 160 -o "$(CURDIR)/$(FUZZ_DIR)/seeds/small_$$(basename $$f .jpg).jpg[Q=80,strip]"; done
+	vipsthumbnail Tools/accuracy/real-photos/$$(ls Tools/accuracy/real-photos | grep jpg | head -1) -s 200 \
+	  -o "$(CURDIR)/$(FUZZ_DIR)/seeds/small_dri.jpg[Q=85,strip,restart_interval=2]"
+	python3 Tools/fuzz/hostile_seeds.py $(FUZZ_DIR)/seeds $$(ls $(FUZZ_DIR)/seeds/*.jpg | head -10)
+	$(FUZZ_DIR)/jpeg_skip_fuzz -runs=0 Tools/fuzz/corpus
+	$(FUZZ_DIR)/jpeg_skip_fuzz -max_total_time=$(FUZZ_JPEG_SECONDS) -max_len=20000 -timeout=10 \
+	  -rss_limit_mb=2048 -use_value_profile=1 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/ \
+	  $(FUZZ_DIR)/corpus $(FUZZ_DIR)/seeds Tools/fuzz/corpus
 
 ## soak: `quire layout --lines` under a seeded mix of valid, hostile and huge requests for
 ## SOAK_SECONDS (default 180), checking every reply and that RSS stays flat after warm-up.

@@ -131,6 +131,18 @@ extension VIPSImage {
         }
         return (VIPSImage(owning: image), skipped == 1)
     }
+
+    /// Whether `jpegScaled` may decode through the skipper in this process (see
+    /// `cvips_jpeg_skip_available`): false when the libjpeg loaded at run time is not of the
+    /// family the skipper was compiled against, and libjpeg alone then decodes every file.
+    static var jpegSkipperAvailable: Bool { cvips_jpeg_skip_available() == 1 }
+
+    /// The rule behind `jpegSkipperAvailable` (see `cvips_jpeg_skip_library_fits`): compiled
+    /// against libjpeg-turbo `builtVersion` (as LIBJPEG_TURBO_VERSION_NUMBER, 2001005 for
+    /// 2.1.5), with a runtime library that has libjpeg-turbo 3's API or not.
+    static func jpegSkipperFits(builtVersion: Int, runtimeHas3xAPI: Bool) -> Bool {
+        cvips_jpeg_skip_library_fits(Int32(clamping: builtVersion), runtimeHas3xAPI ? 1 : 0) == 1
+    }
 }
 
 extension VIPSImage {

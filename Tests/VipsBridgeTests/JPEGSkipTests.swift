@@ -162,4 +162,49 @@ import Testing
         }
         #expect(gaveUp > 0, "no trial reached the fallback")
     }
+
+    /// A file cut short in its last bytes may still hold every block. The skipper tops its bits
+    /// up at other moments than libjpeg, so one of them can run out of data where the other
+    /// finished (found by `make fuzz-jpeg`): every such cut must come out as libjpeg alone
+    /// makes it, the same pixels or the same refusal.
+    @Test func cutsJustBeforeTheEndComeOutAsLibjpegAloneMakesThem() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var mismatches: [Int] = []
+        let sizes: [(width: Int, height: Int, bands: Int)] = [
+            (57, 33, 1), (40, 24, 1), (96, 64, 3), (61, 47, 3), (130, 90, 3)
+        ]
+        for (n, size) in sizes.enumerated() {
+            let whole = "\(dir)/whole\(n).jpg"
+            try Self.busy(width: size.width, height: size.height, bands: size.bands)
+                .save(to: whole, options: .init(format: .jpeg))
+            let good = try [UInt8](Data(contentsOf: URL(fileURLWithPath: whole)))
+            for cut in 2...24 {
+                let path = "\(dir)/cut\(n)-\(cut).jpg"
+                try Data(good.dropLast(cut)).write(to: URL(fileURLWithPath: path))
+                switch Self.both(path) {
+                case (.success(let s), .success(let l)) where s?.0 == l: break
+                case (.failure, .failure): break
+                default: mismatches.append(n * 100 + cut)
+                }
+            }
+        }
+        #expect(mismatches.isEmpty, "picture * 100 + bytes cut: \(mismatches)")
+    }
+
+    /// The skipper replaces an object of libjpeg's private jpegint.h, so it runs only with the
+    /// libjpeg-turbo family it was compiled against (2.x); this machine's build and runtime
+    /// library are Debian's 2.1.5, so it must be available here (the tests above rely on it).
+    @Test func skipperStepsAsideForAnotherLibjpeg() {
+        #expect(VIPSImage.jpegSkipperAvailable)
+        #expect(VIPSImage.jpegSkipperFits(builtVersion: 2_001_005, runtimeHas3xAPI: false))
+        #expect(VIPSImage.jpegSkipperFits(builtVersion: 2_000_001, runtimeHas3xAPI: false))
+        // Built against 2.1.5, run with libjpeg-turbo 3 (lossless decoders behind the same slot).
+        #expect(!VIPSImage.jpegSkipperFits(builtVersion: 2_001_005, runtimeHas3xAPI: true))
+        // Built against 3.x, 1.5 or a libjpeg that is not libjpeg-turbo (0).
+        #expect(!VIPSImage.jpegSkipperFits(builtVersion: 3_000_004, runtimeHas3xAPI: false))
+        #expect(!VIPSImage.jpegSkipperFits(builtVersion: 3_001_000, runtimeHas3xAPI: true))
+        #expect(!VIPSImage.jpegSkipperFits(builtVersion: 1_005_003, runtimeHas3xAPI: false))
+        #expect(!VIPSImage.jpegSkipperFits(builtVersion: 0, runtimeHas3xAPI: false))
+    }
 }

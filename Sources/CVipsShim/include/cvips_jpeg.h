@@ -25,6 +25,17 @@ int cvips_jpeg_load_scaled(const char *path, int shrink, VipsImage **out);
  * pixels (0 when the file is not plain or it gave up, and libjpeg decoded them). */
 int cvips_jpeg_load_scaled_by(const char *path, int shrink, int *skipped, VipsImage **out);
 
+/* 1 when the skipper may run in this process: it replaces an object libjpeg declares only in
+ * its private jpegint.h, so it steps aside (libjpeg alone decodes, as at other scales) unless
+ * the libjpeg loaded at run time is of the family it was compiled against (libjpeg-turbo 2.x;
+ * docs/install.md). Asked once. */
+int cvips_jpeg_skip_available(void);
+
+/* The rule behind cvips_jpeg_skip_available: compiled against libjpeg-turbo `built_version`
+ * (LIBJPEG_TURBO_VERSION_NUMBER, 0 for another libjpeg), with a runtime library that exports
+ * libjpeg-turbo 3's jpeg12_read_scanlines or not. */
+int cvips_jpeg_skip_library_fits(int built_version, int runtime_has_3x_api);
+
 /* The size of the decoders' read buffer in bytes (for the test that keeps it below the
  * allocator's mmap threshold). */
 int cvips_jpeg_source_buffer_bytes(void);

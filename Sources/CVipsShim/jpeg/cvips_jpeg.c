@@ -195,7 +195,10 @@ static int decode(const char *path, int shrink, int *skipped, VipsImage **out, u
         for (unsigned int i = 0; i < count; i++) rows[i] = pixels + (size_t) (cinfo.output_scanline + i) * stride;
         jpeg_read_scanlines(&cinfo, rows, count);
     }
-    if (skipping && cvips_jpeg_skip_failed(skipping)) {
+    /* The skipper tops its bits up at other moments than libjpeg's decoder, so on a file that
+     * ends early (its EOI missing, say) one of them can run out of data where the other has
+     * every block: any end of data met with the skipper is left to libjpeg alone to judge. */
+    if (skipping && (cvips_jpeg_skip_failed(skipping) || src->truncated)) {
         status = 2;
         goto done;
     }
@@ -204,6 +207,10 @@ static int decode(const char *path, int shrink, int *skipped, VipsImage **out, u
         goto done;
     }
     jpeg_finish_decompress(&cinfo);
+    if (skipping && src->truncated) {
+        status = 2;
+        goto done;
+    }
     if (skipping) *skipped = 1;
     status = 0;
 done:

@@ -1,10 +1,46 @@
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#endif
+
+#include "cvips_jpeg.h"
 #include "cvips_jpeg_skip.h"
 
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <string.h>
 
 #include <jpegint.h>
+
+/* The libjpeg-turbo release the skipper was compiled against (jconfig.h), 0 for another
+ * libjpeg: only 2.x is known to fit (see cvips_jpeg_skip_library_fits). */
+#ifdef LIBJPEG_TURBO_VERSION_NUMBER
+#define BUILT_VERSION LIBJPEG_TURBO_VERSION_NUMBER
+#else
+#define BUILT_VERSION 0
+#endif
+
+/* libjpeg-turbo 2.x releases: jpegint.h's entropy decoder and marker reader as this file reads
+ * them, and only DCT decoders behind cinfo->entropy. 3.0 puts a lossless decoder there too (its
+ * decode_mcu fills difference rows, not coefficient blocks) and adds 12- and 16-bit scanline
+ * readers; every libjpeg.so.62 this binary can load exports jpeg_read_icc_profile (cvips_jpeg.c
+ * calls it), so it is libjpeg-turbo 2.0 or later, and the 3.x API tells the rest apart. */
+enum { FIRST_FITTING = 2000000, FIRST_UNFITTING = 3000000 };
+
+int cvips_jpeg_skip_library_fits(int built_version, int runtime_has_3x_api) {
+    return built_version >= FIRST_FITTING && built_version < FIRST_UNFITTING && !runtime_has_3x_api;
+}
+
+int cvips_jpeg_skip_available(void) {
+    static gsize answer = 0; /* 0 not asked yet, 1 no, 2 yes */
+    if (g_once_init_enter(&answer)) {
+        /* The process's libjpeg (linked by name, found by the loader at run time) may be a
+         * newer one than the headers this was compiled with. */
+        int has_3x_api = dlsym(RTLD_DEFAULT, "jpeg12_read_scanlines") != NULL;
+        g_once_init_leave(&answer, cvips_jpeg_skip_library_fits(BUILT_VERSION, has_3x_api) ? 2 : 1);
+    }
+    return answer == 2;
+}
 
 /* Codes up to this many bits are decoded (or skipped) with one table look-up; longer ones,
  * rare in photos, walk the canonical code lengths. */
@@ -114,9 +150,11 @@ static int derive(const JHUFF_TBL *h, int is_dc, table *t) {
     memset(t->skip, 0, sizeof t->skip);
     for (p = 0; p < last; p++) {
         int l = size[p];
-        if (l > LOOKUP_BITS) continue;
         int symbol = h->huffval[p];
+        /* A DC magnitude is at most 15 bits (`value` reads that many): libjpeg refuses such a
+         * table before this runs, and so does this, whatever the code's length. */
         if (is_dc && symbol > 15) return 0;
+        if (l > LOOKUP_BITS) continue;
         for (int fill = 0; fill < 1 << (LOOKUP_BITS - l); fill++)
             t->fast[((int) code[p] << (LOOKUP_BITS - l)) | fill] = (uint16_t) (l << 8 | symbol);
     }
@@ -339,8 +377,8 @@ fail:
 static void start_pass(j_decompress_ptr cinfo) { (void) cinfo; }
 
 int cvips_jpeg_skip_plain(j_decompress_ptr cinfo) {
-    return !cinfo->progressive_mode && !cinfo->arith_code && cinfo->data_precision == 8 &&
-           cinfo->comps_in_scan == cinfo->num_components;
+    return cvips_jpeg_skip_available() && !cinfo->progressive_mode && !cinfo->arith_code &&
+           cinfo->data_precision == 8 && cinfo->comps_in_scan == cinfo->num_components;
 }
 
 skipper *cvips_jpeg_skip_install(j_decompress_ptr cinfo) {

@@ -19,7 +19,8 @@
 typedef struct skipper skipper;
 
 /* 1 when the file (its header read) is the plain case the skipper takes: baseline Huffman,
- * 8-bit, one interleaved scan (restart markers followed). */
+ * 8-bit, one interleaved scan (restart markers followed), and the skipper is available (see
+ * cvips_jpeg_skip_available in cvips_jpeg.h). */
 int cvips_jpeg_skip_plain(j_decompress_ptr cinfo);
 
 /* After jpeg_start_decompress: puts the skipper in place of libjpeg's entropy decoder.
