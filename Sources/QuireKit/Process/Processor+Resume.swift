@@ -132,10 +132,13 @@ extension Processor {
         files(number: n, digits: fileNumberDigits(pageCount: total), extension: ext, thumbnailsOnly: thumbnailsOnly)
     }
 
-    /// Temporary files a killed run can leave in OUT itself: any abandoned atomic write
-    /// (`.layout.json.partial-*`, `.pages.pdf.partial-*`, ...), or `.layout.json.*.tmp` from Quire 0.1.
+    /// Temporary files a killed run can leave in OUT itself or in its `.quire` folder: any
+    /// abandoned atomic write (`.layout.json.partial-*`, `.pages.pdf.partial-*`, the resume
+    /// manifest's `.manifest.partial-*`, ...), or `.layout.json.*.tmp` from Quire 0.1.
     static func removeTemporaryFiles(in out: String) {
         AtomicFile.removeAbandoned(in: out)
+        let manifestFolder = ResumeManifest.url(in: URL(fileURLWithPath: out)).deletingLastPathComponent()
+        AtomicFile.removeAbandoned(in: manifestFolder.path)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: out)) ?? []
         where name.hasPrefix("." + layoutFileName + ".") && name.hasSuffix(".tmp") {
             unlink(out + "/" + name)

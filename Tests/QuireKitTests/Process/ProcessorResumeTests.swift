@@ -128,6 +128,26 @@ import QuireTestSupport
         #expect(Self.leftovers(killed).isEmpty)
     }
 
+    /// A run killed while it rewrote the resume manifest leaves `.quire/.manifest.partial-PID-N`;
+    /// the next run removes it (its writer is dead), as it does OUT's own temporary files. Seen
+    /// once in CI when `sigkillAtAnyMomentThenRerunEqualsACleanRun`'s kill landed in that write.
+    @Test func aManifestWriteAKilledRunLeftIsRemovedByTheRerun() async throws {
+        let input = try Self.inputs()
+        let out = try TestSupport.temporaryFolder("resume-manifest")
+        defer { for p in [input, out] { try? FileManager.default.removeItem(atPath: p) } }
+        let dead = Process()
+        dead.executableURL = URL(fileURLWithPath: "/bin/true")
+        try dead.run()
+        dead.waitUntilExit()
+        try FileManager.default.createDirectory(atPath: out + "/.quire", withIntermediateDirectories: true)
+        let abandoned = out + "/.quire/.manifest.partial-\(dead.processIdentifier)-12345"
+        try Data("{\"key\":".utf8).write(to: URL(fileURLWithPath: abandoned))
+        let run = try await Self.quire(Self.arguments(input, out))
+        #expect(run.status == 1, "one input is broken: \(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: abandoned))
+        #expect(Self.leftovers(out).isEmpty, "\(Self.leftovers(out))")
+    }
+
     @Test func aChangedInputOrOptionRedoesOnlyWhatItAffects() async throws {
         let input = try Self.inputs()
         let out = try TestSupport.temporaryFolder("resume-change")
