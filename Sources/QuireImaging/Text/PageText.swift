@@ -78,7 +78,9 @@ public struct PageTextReader: Sendable {
         let reading: TextReading
         do {
             let page = try VIPSImage.load(file: pageFile)
-            guard let image = try TextImage.pixels(of: page, dpi: dpi) else {
+            // A colour page whose pixels are all grey is read as its grey band: the same words,
+            // for less of Tesseract's work (`greyWhenNeutral`).
+            guard let image = try TextImage.pixels(of: page, dpi: dpi)?.greyWhenNeutral() else {
                 throw ImagingError(
                     .tooLarge, path: pageFile,
                     reason: "is too large for text recognition (over \(TextImage.maximumSide) px on a side)")
