@@ -10,7 +10,7 @@ extension TextImage {
     /// made grey (0.3 red + 0.5 green + 0.2 blue, rounded), which gives the grey value back when
     /// the channels are equal. Read as grey, the page skips the three-channel histograms, the
     /// 32-bit copies and scalings of every line and the grey conversion.
-    /// TextEngineTests.aNeutralColourPageReadsAsItsGreyBand pins the same hOCR.
+    /// TextImageGreyTests.aNeutralColourPageReadsAsItsGreyBand pins the same hOCR.
     public func greyWhenNeutral() -> TextImage {
         guard bands == 3 else { return self }
         let count = width * height
