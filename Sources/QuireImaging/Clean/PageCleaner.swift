@@ -63,6 +63,15 @@ struct PageCleaner {
     /// nothing to do.
     func apply(_ page: VIPSImage, edges: Edges?) throws -> VIPSImage {
         guard edges != nil || options.changesTones else { return page }
+        // Edges alone: the page is computed once into a new frame and filled there, with no
+        // byte array in between (two more whole-page copies).
+        if let edges, !options.changesTones, page.format == .uchar {
+            let frame = try VIPSFrame(rendering: page)
+            Self.fill(
+                frame.pixels, width: page.width, height: page.height, bands: page.bands, mask: edges.found,
+                colour: edges.colour)
+            return frame.image
+        }
         var bytes = try page.pixelBytes()
         var bands = page.bands
         let (width, height) = (page.width, page.height)
@@ -110,18 +119,26 @@ struct PageCleaner {
     static func fill(
         _ bytes: inout [UInt8], width: Int, height: Int, bands: Int, mask: ScannerEdges.Found, colour: [UInt8]
     ) {
+        bytes.withUnsafeMutableBufferPointer { out in
+            fill(out, width: width, height: height, bands: bands, mask: mask, colour: colour)
+        }
+    }
+
+    /// `fill` on pixels in place (a frame's).
+    static func fill(
+        _ out: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int, bands: Int, mask: ScannerEdges.Found,
+        colour: [UInt8]
+    ) {
         guard width > 0, height > 0, mask.width > 0, mask.height > 0, colour.count >= bands,
-            bytes.count >= width * height * bands, mask.mask.count >= mask.width * mask.height
+            out.count >= width * height * bands, mask.mask.count >= mask.width * mask.height
         else { return }
         let cells = (0..<width).map { min(mask.width - 1, $0 * mask.width / width) }
-        bytes.withUnsafeMutableBufferPointer { out in
-            mask.mask.withUnsafeBufferPointer { m in
-                for y in 0..<height {
-                    let row = min(mask.height - 1, y * mask.height / height) * mask.width
-                    guard m[row..<(row + mask.width)].contains(true) else { continue }
-                    for x in 0..<width where m[row + cells[x]] {
-                        for b in 0..<bands { out[(y * width + x) * bands + b] = colour[b] }
-                    }
+        mask.mask.withUnsafeBufferPointer { m in
+            for y in 0..<height {
+                let row = min(mask.height - 1, y * mask.height / height) * mask.width
+                guard m[row..<(row + mask.width)].contains(true) else { continue }
+                for x in 0..<width where m[row + cells[x]] {
+                    for b in 0..<bands { out[(y * width + x) * bands + b] = colour[b] }
                 }
             }
         }
