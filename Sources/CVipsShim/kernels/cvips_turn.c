@@ -1,7 +1,8 @@
 /*
  * Kernel: the deskew rotation of an 8-bit page in memory, vips_rotate's geometry and bilinear
  * weights in a dedicated loop (AVX2 gathers for grey and RGB, 8 output pixels a step; grey
- * groups whose taps lie in one pair of rows read those rows once instead of gathering).
+ * groups whose taps lie in one pair of rows read those rows once instead of gathering; a grey
+ * group of blank paper and a group wholly in the fill are written with no weights computed).
  *   Computes: what libvips 8.14's vips_rotate(in, degrees, "interpolate" bilinear,
  *             "background" ...) gives (vips_affine: the canvas of the turned bounding box,
  *             input embedded in one pixel of background, 12-bit fixed-point weights).
@@ -159,13 +160,25 @@ __attribute__((target("avx2"))) static inline void store8(__m256i v, unsigned ch
 /* Byte `shift / 8` of each lane. */
 #define TURN_BYTE(v, shift) _mm256_and_si256(_mm256_srli_epi32((v), (shift)), _mm256_set1_epi32(255))
 
+/* The bilinear weights of 8 lanes from their 12-bit fractions, as turn_pixel makes them. */
+__attribute__((target("avx2"))) static inline void weights8(__m256i X, __m256i Y, __m256i *c1, __m256i *c2, __m256i *c3,
+                                                            __m256i *c4) {
+    __m256i Yd = _mm256_sub_epi32(_mm256_set1_epi32(TURN_SCALE), Y);
+    *c4 = _mm256_srli_epi32(_mm256_mullo_epi32(Y, X), TURN_SHIFT);
+    *c2 = _mm256_srli_epi32(_mm256_mullo_epi32(Yd, X), TURN_SHIFT);
+    *c3 = _mm256_sub_epi32(Y, *c4);
+    *c1 = _mm256_sub_epi32(Yd, *c2);
+}
+
 /* 8 grey output pixels whose taps lie in one pair of source rows, within 16 bytes (a small
  * deskew angle: all but the groups where the row steps): the two rows' bytes are loaded once
  * and each pixel's pair picked out with a byte shuffle instead of two gathers. The pixels and
- * weights are the gather path's; 0 (nothing written) when the taps do not fit. */
+ * weights are the gather path's; 0 (nothing written) when the taps do not fit.
+ * When all 32 loaded bytes hold one value v (blank paper, a solid bar), every pixel is v: the
+ * four weights sum to exactly 4096, so (4096 v + 2048) >> 12 = v, and no weight is computed. */
 __attribute__((target("avx2"))) static inline int grey_row8(const unsigned char *src, int w, int h, long stride,
-                                                            __m256i fx, __m256i fy, __m256i c1, __m256i c2, __m256i c3,
-                                                            __m256i c4, unsigned char *o) {
+                                                            __m256i fx, __m256i fy, __m256i X, __m256i Y,
+                                                            unsigned char *o) {
     const __m256i fy0 = _mm256_permutevar8x32_epi32(fy, _mm256_setzero_si256());
     const __m256i fx0 = _mm256_permutevar8x32_epi32(fx, _mm256_setzero_si256());
     __m256i d = _mm256_sub_epi32(fx, fx0);
@@ -176,8 +189,17 @@ __attribute__((target("avx2"))) static inline int grey_row8(const unsigned char 
     long off = (long) (_mm256_cvtsi256_si32(fy0) - 1) * stride + (_mm256_cvtsi256_si32(fx0) - 1);
     /* The 16 bytes of the lower row must lie in the source (its last row is `w` bytes). */
     if (off + stride + 16 > (long) (h - 1) * stride + w) return 0;
-    __m256i upper = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *) (src + off)));
-    __m256i lower = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *) (src + off + stride)));
+    __m128i up = _mm_loadu_si128((const __m128i *) (src + off));
+    __m128i down = _mm_loadu_si128((const __m128i *) (src + off + stride));
+    __m128i v = _mm_set1_epi8((char) src[off]);
+    if (_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(up, v), _mm_cmpeq_epi8(down, v))) == 0xFFFF) {
+        memset(o, src[off], 8);
+        return 1;
+    }
+    __m256i c1, c2, c3, c4;
+    weights8(X, Y, &c1, &c2, &c3, &c4);
+    __m256i upper = _mm256_broadcastsi128_si256(up);
+    __m256i lower = _mm256_broadcastsi128_si256(down);
     /* Lane j: bytes d_j and d_j + 1, then zeros (a gathered 4-byte read's two low bytes). */
     __m256i pick = _mm256_or_si256(_mm256_or_si256(d, _mm256_slli_epi32(_mm256_add_epi32(d, _mm256_set1_epi32(1)), 8)),
                                    _mm256_set1_epi32((int) 0x80800000u));
@@ -196,7 +218,7 @@ __attribute__((target("avx2"))) static void turn_span_avx2(const unsigned char *
     const __m256i one = _mm256_set1_epi32(1), wm1 = _mm256_set1_epi32(w - 1), hm1 = _mm256_set1_epi32(h - 1);
     const __m256i wm3 = _mm256_set1_epi32(w - 3), hm2 = _mm256_set1_epi32(h - 2);
     const __m256i vstride = _mm256_set1_epi32((int) stride), vbands = _mm256_set1_epi32(bands);
-    const __m256i full = _mm256_set1_epi32(TURN_SCALE);
+    const __m256i zero = _mm256_setzero_si256(), vw = _mm256_set1_epi32(w), vh = _mm256_set1_epi32(h);
     const int *top = (const int *) src, *bottom = (const int *) (src + stride);
     int k = 0;
     for (; k + 8 <= count; k += 8) {
@@ -208,19 +230,26 @@ __attribute__((target("avx2"))) static void turn_span_avx2(const unsigned char *
         out = _mm256_or_si256(out, _mm256_or_si256(_mm256_cmpgt_epi32(one, fy), _mm256_cmpgt_epi32(fy, hm1)));
         out = _mm256_or_si256(out, _mm256_and_si256(_mm256_cmpgt_epi32(fy, hm2), _mm256_cmpgt_epi32(fx, wm3)));
         if (!_mm256_testz_si256(out, out)) {
+            unsigned char *o = q + (long) k * bands;
+            /* All 8 off the embedded source (turn_pixel's clip, a corner the turn brings in):
+             * the fill, with no position worked out again. */
+            __m256i clear = _mm256_or_si256(_mm256_cmpgt_epi32(zero, fx), _mm256_cmpgt_epi32(fx, vw));
+            clear = _mm256_or_si256(clear, _mm256_or_si256(_mm256_cmpgt_epi32(zero, fy), _mm256_cmpgt_epi32(fy, vh)));
+            if (_mm256_movemask_epi8(clear) == -1) {
+                for (int j = 0; j < 8; j++) memcpy(o + j * bands, ink, (size_t) bands);
+                continue;
+            }
             for (int j = 0; j < 8; j++)
                 turn_pixel(src, w, h, bands, stride, ink, rowu + (double) (k + j) * du, rowv + (double) (k + j) * dv,
-                           q + (long) (k + j) * bands);
+                           o + (long) j * bands);
             continue;
         }
-        __m256i Yd = _mm256_sub_epi32(full, Y);
-        __m256i c4 = _mm256_srli_epi32(_mm256_mullo_epi32(Y, X), TURN_SHIFT);
-        __m256i c2 = _mm256_srli_epi32(_mm256_mullo_epi32(Yd, X), TURN_SHIFT);
-        __m256i c3 = _mm256_sub_epi32(Y, c4), c1 = _mm256_sub_epi32(Yd, c2);
+        unsigned char *o = q + (long) k * bands;
+        if (bands == 1 && grey_row8(src, w, h, stride, fx, fy, X, Y, o)) continue;
+        __m256i c1, c2, c3, c4;
+        weights8(X, Y, &c1, &c2, &c3, &c4);
         __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_sub_epi32(fy, one), vstride),
                                        _mm256_mullo_epi32(_mm256_sub_epi32(fx, one), vbands));
-        unsigned char *o = q + (long) k * bands;
-        if (bands == 1 && grey_row8(src, w, h, stride, fx, fy, c1, c2, c3, c4, o)) continue;
         __m256i a = _mm256_i32gather_epi32(top, off, 1), c = _mm256_i32gather_epi32(bottom, off, 1);
         if (bands == 1) {
             store8(blend8(c1, c2, c3, c4, TURN_BYTE(a, 0), TURN_BYTE(a, 8), TURN_BYTE(c, 0), TURN_BYTE(c, 8)), o);

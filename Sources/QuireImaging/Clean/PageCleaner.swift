@@ -22,10 +22,13 @@ struct PageCleaner {
     /// when the preview is too small to see them); nil when there are none or `--edges keep`.
     func edges(in copy: VIPSImage) throws -> Edges? {
         guard options.edges == .auto else { return nil }
-        let small =
+        let resize =
             max(copy.width, copy.height) > Self.analysisSize * 5 / 4
-                || max(copy.width, copy.height) < Self.analysisSize / 2
-            ? try copy.fitted(inside: Self.analysisSize) : copy
+            || max(copy.width, copy.height) < Self.analysisSize / 2
+        // Most pages have no dark pixel along their border: the strips bars grow from are
+        // made first, and the whole small copy only when one of them could start a bar.
+        if resize, try !Self.borderMaySeed(copy) { return nil }
+        let small = resize ? try copy.fitted(inside: Self.analysisSize) : copy
         let bytes = try small.pixelBytes()
         let grey = PageTone.grey(bytes, bands: small.bands)
         let paper = PageTone.percentile(grey, 0.9)
@@ -36,10 +39,39 @@ struct PageCleaner {
             found: found, colour: Self.colour(of: bytes, grey: grey, bands: small.bands, atLeast: paper * 97 / 100))
     }
 
+    /// Whether the seed margin (`ScannerEdges.seedMargin`) of `copy` fitted inside
+    /// `analysisSize` holds a pixel that could start a bar (`ScannerEdges.maySeed`). Only the
+    /// four strips are computed, from a lazy resize: libvips makes a region's pixels the same
+    /// whichever region is asked for, so they are the whole copy's (`PageCleanerBorderTests`).
+    static func borderMaySeed(_ copy: VIPSImage) throws -> Bool {
+        let size = VIPSImage.fittedSize(width: copy.width, height: copy.height, inside: analysisSize)
+        let small = try copy.resized(toWidth: size.width, height: size.height)
+        let (w, h) = (small.width, small.height)
+        let m = ScannerEdges.seedMargin(width: w, height: h)
+        guard 2 * m.x < w, 2 * m.y < h else { return true }
+        let strips = [
+            (0, 0, w, m.y), (0, h - m.y, w, m.y), (0, m.y, m.x, h - 2 * m.y), (w - m.x, m.y, m.x, h - 2 * m.y)
+        ]
+        for (x, y, width, height) in strips {
+            let bytes = try small.cropped(x: x, y: y, width: width, height: height).pixelBytes()
+            if ScannerEdges.maySeed(PageTone.grey(bytes, bands: small.bands)) { return true }
+        }
+        return false
+    }
+
     /// The page with `edges` filled and its tones changed as asked; `page` itself when there is
     /// nothing to do.
     func apply(_ page: VIPSImage, edges: Edges?) throws -> VIPSImage {
         guard edges != nil || options.changesTones else { return page }
+        // Edges alone: the page is computed once into a new frame and filled there, with no
+        // byte array in between (two more whole-page copies).
+        if let edges, !options.changesTones, page.format == .uchar {
+            let frame = try VIPSFrame(rendering: page)
+            Self.fill(
+                frame.pixels, width: page.width, height: page.height, bands: page.bands, mask: edges.found,
+                colour: edges.colour)
+            return frame.image
+        }
         var bytes = try page.pixelBytes()
         var bands = page.bands
         let (width, height) = (page.width, page.height)
@@ -87,18 +119,26 @@ struct PageCleaner {
     static func fill(
         _ bytes: inout [UInt8], width: Int, height: Int, bands: Int, mask: ScannerEdges.Found, colour: [UInt8]
     ) {
+        bytes.withUnsafeMutableBufferPointer { out in
+            fill(out, width: width, height: height, bands: bands, mask: mask, colour: colour)
+        }
+    }
+
+    /// `fill` on pixels in place (a frame's).
+    static func fill(
+        _ out: UnsafeMutableBufferPointer<UInt8>, width: Int, height: Int, bands: Int, mask: ScannerEdges.Found,
+        colour: [UInt8]
+    ) {
         guard width > 0, height > 0, mask.width > 0, mask.height > 0, colour.count >= bands,
-            bytes.count >= width * height * bands, mask.mask.count >= mask.width * mask.height
+            out.count >= width * height * bands, mask.mask.count >= mask.width * mask.height
         else { return }
         let cells = (0..<width).map { min(mask.width - 1, $0 * mask.width / width) }
-        bytes.withUnsafeMutableBufferPointer { out in
-            mask.mask.withUnsafeBufferPointer { m in
-                for y in 0..<height {
-                    let row = min(mask.height - 1, y * mask.height / height) * mask.width
-                    guard m[row..<(row + mask.width)].contains(true) else { continue }
-                    for x in 0..<width where m[row + cells[x]] {
-                        for b in 0..<bands { out[(y * width + x) * bands + b] = colour[b] }
-                    }
+        mask.mask.withUnsafeBufferPointer { m in
+            for y in 0..<height {
+                let row = min(mask.height - 1, y * mask.height / height) * mask.width
+                guard m[row..<(row + mask.width)].contains(true) else { continue }
+                for x in 0..<width where m[row + cells[x]] {
+                    for b in 0..<bands { out[(y * width + x) * bands + b] = colour[b] }
                 }
             }
         }

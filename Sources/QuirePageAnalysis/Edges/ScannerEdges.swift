@@ -26,6 +26,23 @@ package enum ScannerEdges {
     /// Pixels darker than this share of the paper's level are dark.
     static let darkness = 0.55
 
+    /// How many columns (`x`) and rows (`y`) along each side of a `width` x `height` copy
+    /// `find` grows bars from: the rest of the copy only joins a bar through them.
+    package static func seedMargin(width: Int, height: Int) -> (x: Int, y: Int) {
+        (max(1, Int(nearBorder * Double(width))), max(1, Int(nearBorder * Double(height))))
+    }
+
+    /// The darkest level that can never start a bar: a pixel is dark below `darkness` of the
+    /// paper's level, and the paper is at most 255.
+    package static let neverDark = UInt8(255 * darkness)
+
+    /// Whether grey pixels of a copy's seed margin (`seedMargin`, any of its four strips) can
+    /// start a bar: false when none is darker than `neverDark`, whatever the paper's level, so
+    /// `find` on that copy returns nil and the caller need not make the rest of the copy.
+    package static func maySeed(_ grey: [UInt8]) -> Bool {
+        grey.contains { $0 < neverDark }
+    }
+
     package struct Found: Equatable {
         /// One flag per pixel of the analysed copy: part of an edge bar (grown by one pixel).
         package var mask: [Bool]
@@ -50,7 +67,7 @@ package enum ScannerEdges {
         var next: Int32 = 0
         // Components are grown only from pixels near the border: a bar lies along it (after a
         // deskew, the paper-coloured corners turned in can hold it off by a few pixels).
-        let margin = (x: max(1, Int(nearBorder * Double(width))), y: max(1, Int(nearBorder * Double(height))))
+        let margin = seedMargin(width: width, height: height)
         var seeds: [Int] = []
         for y in 0..<height {
             if y < margin.y || y >= height - margin.y {

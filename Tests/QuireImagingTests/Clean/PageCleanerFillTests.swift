@@ -1,5 +1,6 @@
 import QuireTestSupport
 import Testing
+import VipsBridge
 
 @testable import QuireImaging
 @testable import QuirePageAnalysis
@@ -60,5 +61,29 @@ import Testing
         let painted = zip(ours, page).lazy.filter { $0 != $1 }.count
         #expect(differing == 0)
         #expect(painted > 0)
+    }
+
+    /// A page cleaned of its edges alone (filled in a frame the page is computed into) has the
+    /// bytes the per-pixel loop paints on the page's bytes, for a page in memory and for a lazy
+    /// view of one (a crop).
+    @Test(arguments: [1, 3])
+    func edgesAloneFillTheFrameAsTheLoopFillsTheBytes(bands: Int) throws {
+        let (w, h) = (301, 419)
+        var rng = SplitMix64(seed: 5)
+        let px = (0..<(w * h * bands)).map { _ in UInt8(rng.int(0...255)) }
+        let frame = try VIPSImage.fromPixels(px, width: w, height: h, bands: bands)
+        for page in [frame, try frame.cropped(x: 7, y: 11, width: w - 20, height: h - 30)] {
+            let mask = Self.mask(width: 60, height: 83, seed: 11)
+            let colour = (0..<bands).map { UInt8(200 + $0) }
+            let edges = PageCleaner.Edges(found: mask, colour: colour)
+            let cleaned = try PageCleaner(options: CleanOptions()).apply(page, edges: edges)
+            var expected = try page.pixelBytes()
+            Self.reference(&expected, width: page.width, height: page.height, bands: bands, mask: mask, colour: colour)
+            let ours = try cleaned.pixelBytes()
+            #expect(cleaned.isInMemory && cleaned.width == page.width && cleaned.bands == bands)
+            #expect(ours.count == expected.count)
+            #expect(zip(ours, expected).lazy.filter { $0 != $1 }.count == 0)
+            #expect(ours != (try page.pixelBytes()))
+        }
     }
 }

@@ -145,3 +145,49 @@ import QuireTestSupport
         }
     }
 }
+
+/// Groups of blank paper (one value in all the taps) and groups wholly off the source (the
+/// fill) are written without their weights; the bytes stay the portable loop's.
+@Suite struct TurnShortcutTests {
+    /// Mostly flat: white paper, a black block, a mid-grey block, a few noisy lines.
+    static func page(width: Int, height: Int, bands: Int) -> [UInt8] {
+        var rng = SplitMix64(seed: 99)
+        var px = [UInt8](repeating: 255, count: width * height * bands)
+        for y in 0..<height {
+            for x in 0..<width {
+                let v: UInt8? =
+                    x > width / 5 && x < width / 2 && y > height / 6 && y < height / 3
+                    ? 0 : x > width / 2 && y > height / 2 ? 128 : y % 37 < 2 ? UInt8(rng.int(0...255)) : nil
+                if let v { for z in 0..<bands { px[(y * width + x) * bands + z] = v } }
+            }
+        }
+        return px
+    }
+
+    @Test(arguments: [1, 3])
+    func flatAndOffSourceGroupsKeepThePortableBytes(bands: Int) throws {
+        let (w, h) = (613, 421)
+        let src = Self.page(width: w, height: h, bands: bands)
+        for degrees in [0.01, 0.24, -1.3, 7.0, -15.0, 40] {
+            let canvas = PageTurn.canvas(width: w, height: h, degrees: degrees)
+            let ink = PageTurn.ink([17.5, 230, 128], bands: bands)
+            var fast = [UInt8](repeating: 1, count: canvas.width * canvas.height * bands), slow = fast
+            let ok = src.withUnsafeBufferPointer { s in
+                fast.withUnsafeMutableBufferPointer { f in
+                    slow.withUnsafeMutableBufferPointer { p in
+                        PageTurn.rows(
+                            source: s, width: w, height: h, bands: bands, degrees: degrees, ink: ink, x0: 0,
+                            rows: 0..<canvas.height, outputWidth: canvas.width, into: f.baseAddress!, vectorized: true)
+                            && PageTurn.rows(
+                                source: s, width: w, height: h, bands: bands, degrees: degrees, ink: ink, x0: 0,
+                                rows: 0..<canvas.height, outputWidth: canvas.width, into: p.baseAddress!,
+                                vectorized: false)
+                    }
+                }
+            }
+            #expect(ok)
+            let differ = zip(fast, slow).filter { $0 != $1 }.count
+            #expect(differ == 0, "\(bands) bands at \(degrees): \(differ) differ")
+        }
+    }
+}

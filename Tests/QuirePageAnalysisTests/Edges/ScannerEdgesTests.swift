@@ -72,3 +72,48 @@ import Testing
         #expect(found == nil, "\(found?.area ?? 0) pixels taken")
     }
 }
+
+/// A copy whose seed margin holds no pixel darker than `neverDark` has no bar, whatever lies
+/// inside it and whatever the paper's level: the clean-up skips the copy on that promise.
+@Suite struct ScannerEdgesSeedMarginTests {
+    @Test(arguments: [(400, 560), (600, 463), (211, 600)])
+    func aLightMarginFindsNothing(width: Int, height: Int) {
+        let m = ScannerEdges.seedMargin(width: width, height: height)
+        var state: UInt64 = 0x5EED
+        for trial in 0..<12 {
+            var g = [UInt8](repeating: 0, count: width * height)
+            for y in 0..<height {
+                for x in 0..<width {
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    let margin = x < m.x || x >= width - m.x || y < m.y || y >= height - m.y
+                    // Inside: dark bars reaching right up to the margin, blocks, text-like runs.
+                    let inner = (x == m.x || y == height - m.y - 1 || (x / 9 + y / 13 + trial) % 5 == 0) ? 0 : 230
+                    let low = Int(ScannerEdges.neverDark)
+                    g[y * width + x] = margin ? UInt8(low + Int(state >> 58) % (256 - low)) : UInt8(inner)
+                }
+            }
+            #expect(
+                !ScannerEdges.maySeed(
+                    g.enumerated().filter { i, _ in
+                        let x = i % width, y = i / width
+                        return x < m.x || x >= width - m.x || y < m.y || y >= height - m.y
+                    }.map(\.1)))
+            for paper in [101, 180, 240, 255] {
+                #expect(ScannerEdges.find(grey: g, width: width, height: height, paper: paper) == nil, "\(paper)")
+            }
+        }
+    }
+
+    /// One pixel under `neverDark` in the margin may seed a bar, and a bar in the margin is found.
+    @Test func aDarkBarInTheMarginMaySeed() {
+        let (w, h) = (400, 560)
+        var g = [UInt8](repeating: 240, count: w * h)
+        for y in 0..<300 { for x in 0..<25 { g[y * w + x] = 20 } }
+        let m = ScannerEdges.seedMargin(width: w, height: h)
+        let left = (0..<h).flatMap { y in (0..<m.x).map { g[y * w + $0] } }
+        #expect(ScannerEdges.maySeed(left))
+        #expect(ScannerEdges.maySeed([255, ScannerEdges.neverDark - 1]))
+        #expect(!ScannerEdges.maySeed([255, ScannerEdges.neverDark]))
+        #expect(ScannerEdges.find(grey: g, width: w, height: h, paper: 240) != nil)
+    }
+}
