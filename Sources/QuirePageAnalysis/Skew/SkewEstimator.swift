@@ -121,7 +121,8 @@ package enum SkewEstimator {
 
     /// Profiles `sharpness` fills at once, point i going to profile i mod `scatterLanes`, then
     /// summed: the points of one text row fall into the same bin one after the other, and with
-    /// one profile each add waited for the previous add's store to that bin.
+    /// one profile each add waited for the previous add's store to that bin. The loop and the
+    /// sum are written out for four.
     static let scatterLanes = 4
 
     /// Sharpness of the projection profile of `points` along lines rising at `degrees`
