@@ -82,16 +82,18 @@ public struct TesseractOSD: OrientationDetector {
         if let found = lines.finding, found.isSure {
             return OrientationGuess(rotate: found.rotate, confidence: found.confidence)
         }
+        // Leptonica's reading along the look's axis, read at most once for the steps below.
+        let upDown = lines.finding.map { found in
+            UpDownOnce { StageProfile.measure("2e up or down") { Self.upDown(found, look) } }
+        }
         // Sure of the axis, not of up or down: leptonica's count of ascenders and descenders
         // settles it when it clearly agrees with the look's baseline statistics.
-        if let found = lines.finding,
-            let guess = StageProfile.measure("2e up or down", { Self.upDownGuess(found, look) })
-        {
+        if let found = lines.finding, let upDown, let guess = Self.upDownGuess(found, upDown: upDown.callAsFunction) {
             return guess
         }
         // On a scan, a strong leptonica reading settles it against the edge side.
-        if scan, let found = lines.finding,
-            let guess = StageProfile.measure("2e up or down", { Self.scanUpDownGuess(found, look) })
+        if scan, let found = lines.finding, let upDown,
+            let guess = Self.scanUpDownGuess(found, upDown: upDown.callAsFunction)
         {
             return guess
         }
@@ -104,10 +106,9 @@ public struct TesseractOSD: OrientationDetector {
                     characters: Self.axisCropCharacters)
             }
             StageProfile.note("tesseract axis \(Self.describe(crop))")
-            guard let crop else { return nil }
-            let upDown = { StageProfile.measure("2e up or down") { Self.upDown(found, look) } }
-            let guess = Self.axisGuess(found, crop, upDown: upDown)
-            let doubted = OrientationPolicy.turns(guess) && Self.isDoubted(found, crop, upDown: upDown)
+            guard let crop, let upDown else { return nil }
+            let guess = Self.axisGuess(found, crop, upDown: upDown.callAsFunction)
+            let doubted = OrientationPolicy.turns(guess) && Self.isDoubted(found, crop, upDown: upDown.callAsFunction)
             return try axisReadAgain(
                 page, found: found, crop: crop, guess: guess, doubted: doubted, boxes: lines.boxes,
                 copyWidth: look.width, copyHeight: look.height)
@@ -162,12 +163,14 @@ public struct TesseractOSD: OrientationDetector {
     static func upDownGuess(_ found: LineOrientation.Finding, _ look: (gray: [UInt8], width: Int, height: Int))
         -> OrientationGuess?
     {
+        upDownGuess(found, upDown: { upDown(found, look) })
+    }
+
+    /// `upDownGuess` with leptonica's reading (`upDown`) asked only when the look's finding
+    /// passes the cheap tests, so one reading can serve every step of a page's guess.
+    static func upDownGuess(_ found: LineOrientation.Finding, upDown: () -> Double?) -> OrientationGuess? {
         guard found.isAxisSure, abs(found.edgeMargin) >= minimumAgreeingMargin,
-            let threshold = LineOrientation.inkThreshold(gray: look.gray),
-            let upDown = TextUpDown.confidence(
-                gray: look.gray, width: look.width, height: look.height, below: threshold,
-                turnedClockwise: found.rotate == 90 || found.rotate == 270),
-            abs(upDown) >= minimumUpDown, (upDown > 0) == (found.edgeMargin >= 0)
+            let upDown = upDown(), abs(upDown) >= minimumUpDown, (upDown > 0) == (found.edgeMargin >= 0)
         else { return nil }
         let direction = (found.directionShare - 0.5) / (LineOrientation.minimumDirectionShare - 0.5)
         let value = LineOrientation.sureConfidence * min(direction, abs(upDown) / minimumUpDown)
@@ -191,8 +194,14 @@ public struct TesseractOSD: OrientationDetector {
     static func scanUpDownGuess(
         _ found: LineOrientation.Finding, _ look: (gray: [UInt8], width: Int, height: Int)
     ) -> OrientationGuess? {
+        scanUpDownGuess(found, upDown: { upDown(found, look) })
+    }
+
+    /// `scanUpDownGuess` with leptonica's reading (`upDown`) asked only when the look's finding
+    /// passes the cheap tests (as `upDownGuess(_:upDown:)`).
+    static func scanUpDownGuess(_ found: LineOrientation.Finding, upDown: () -> Double?) -> OrientationGuess? {
         guard found.isAxisSure, abs(found.edgeMargin) >= minimumAgreeingMargin,
-            let upDown = upDown(found, look), abs(upDown) >= minimumScanUpDown,
+            let upDown = upDown(), abs(upDown) >= minimumScanUpDown,
             (upDown > 0) != (found.edgeMargin >= 0)
         else { return nil }
         let sideways = found.rotate % 180 == 90
@@ -235,6 +244,24 @@ public struct TesseractOSD: OrientationDetector {
             let upDown = upDown(), upDown != 0
         else { return false }
         return (upDown > 0) == (found.edgeMargin > 0)
+    }
+
+    /// Leptonica's reading of one page (`upDown`), made on the first ask and kept: a scan's guess
+    /// asks it up to three times (`upDownGuess`, `scanUpDownGuess`, the short axis reading's
+    /// doubts), and the reading is the same each time.
+    final class UpDownOnce {
+        private let read: () -> Double?
+        private var value: Double??
+
+        init(_ read: @escaping () -> Double?) { self.read = read }
+
+        /// The reading, made now if it was not yet.
+        func callAsFunction() -> Double? {
+            if let value { return value }
+            let made = read()
+            value = .some(made)
+            return made
+        }
     }
 
     /// Leptonica's up-or-down reading of the `look` copy, turned so the look's lines run across;

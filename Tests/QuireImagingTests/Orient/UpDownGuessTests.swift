@@ -75,4 +75,29 @@ import VipsBridge
         found.directionShare = (0.5 + LineOrientation.minimumDirectionShare) / 2
         #expect(TesseractOSD.scanUpDownGuess(found, look) == nil, "\(found)")
     }
+
+    /// One page's leptonica reading is made once however many steps ask it (`UpDownOnce`), and
+    /// the guesses ask it only past their cheap tests: a look unsure of the axis asks nothing.
+    @Test func leptonicasReadingIsMadeOnceAndOnlyWhenAsked() throws {
+        var (found, look) = try Self.look(turns: 1, margin: Self.unsureMargin)
+        var reads = 0
+        let once = TesseractOSD.UpDownOnce {
+            reads += 1
+            return TesseractOSD.upDown(found, look)
+        }
+        let guess = TesseractOSD.upDownGuess(found, upDown: once.callAsFunction)
+        #expect(guess == TesseractOSD.upDownGuess(found, look))
+        #expect(TesseractOSD.scanUpDownGuess(found, upDown: once.callAsFunction) == nil)
+        #expect(once() == TesseractOSD.upDown(found, look))
+        #expect(reads == 1)
+        found.directionShare = (0.5 + LineOrientation.minimumDirectionShare) / 2
+        var asked = 0
+        let counted = { () -> Double? in
+            asked += 1
+            return 100
+        }
+        #expect(TesseractOSD.upDownGuess(found, upDown: counted) == nil)
+        #expect(TesseractOSD.scanUpDownGuess(found, upDown: counted) == nil)
+        #expect(asked == 0)
+    }
 }
