@@ -373,26 +373,30 @@ extension WorkImage {
         let count = max(8, Int(length))
         var bright = 0.0, dark = 0.0
         let nx = Float(side.outward.x), ny = Float(side.outward.y)
-        for s in 0..<count {
-            let t = 0.05 + 0.9 * Double(s) / Double(count - 1)
-            let p = side.point(at: t, out: 0)
-            // Copy pixel centres to working-copy pixel centres.
-            let x = (p.x + 0.5) / scale - 0.5, y = (p.y + 0.5) / scale - 0.5
-            var bestBright: Float = 0, bestDark: Float = 0
-            for o in -1...1 {
-                let xi = Int((x + Double(o) * side.outward.x).rounded())
-                let yi = Int((y + Double(o) * side.outward.y).rounded())
-                guard xi >= 1, yi >= 1, xi < width - 1, yi < height - 1 else { continue }
-                let i = yi * width + xi
-                let gn = gx[i] * nx + gy[i] * ny
-                let gt = -gx[i] * ny + gy[i] * nx
-                if abs(gt) > 0.45 * abs(gn) { continue }
-                let v = min(1, abs(gn) / threshold)
-                // Intensity falling outward: the inside is brighter.
-                if gn < 0 { bestBright = max(bestBright, v) } else { bestDark = max(bestDark, v) }
+        gx.withUnsafeBufferPointer { gx in
+            gy.withUnsafeBufferPointer { gy in
+                for s in 0..<count {
+                    let t = 0.05 + 0.9 * Double(s) / Double(count - 1)
+                    let p = side.point(at: t, out: 0)
+                    // Copy pixel centres to working-copy pixel centres.
+                    let x = (p.x + 0.5) / scale - 0.5, y = (p.y + 0.5) / scale - 0.5
+                    var bestBright: Float = 0, bestDark: Float = 0
+                    for o in -1...1 {
+                        let xi = (x + Double(o) * side.outward.x).roundedInt
+                        let yi = (y + Double(o) * side.outward.y).roundedInt
+                        guard xi >= 1, yi >= 1, xi < width - 1, yi < height - 1 else { continue }
+                        let i = yi * width + xi
+                        let gn = gx[i] * nx + gy[i] * ny
+                        let gt = -gx[i] * ny + gy[i] * nx
+                        if abs(gt) > 0.45 * abs(gn) { continue }
+                        let v = min(1, abs(gn) / threshold)
+                        // Intensity falling outward: the inside is brighter.
+                        if gn < 0 { bestBright = max(bestBright, v) } else { bestDark = max(bestDark, v) }
+                    }
+                    bright += Double(bestBright)
+                    dark += Double(bestDark)
+                }
             }
-            bright += Double(bestBright)
-            dark += Double(bestDark)
         }
         return (bright / Double(count), dark / Double(count))
     }
