@@ -345,7 +345,15 @@ extension WorkImage {
     /// support on this copy: sides on the frame's edge have no edge and are left out; 0 when
     /// every side is. So `line_score_share` means the same for every generator's candidate.
     func lineScore(_ quad: Quad, scale: Double, width: Int, height: Int) -> Double {
-        guard let sides = quad.sides else { return 0 }
+        lineScoreAndSupports(quad, scale: scale, width: width, height: height).score
+    }
+
+    /// `lineScore` with the `sideSupport` of each side it measured (those off the frame's edge,
+    /// in order), for a caller that needs both without measuring the sides twice.
+    func lineScoreAndSupports(_ quad: Quad, scale: Double, width: Int, height: Int)
+        -> (score: Double, supports: [(bright: Double, dark: Double)])
+    {
+        guard let sides = quad.sides else { return (0, []) }
         var bright = 0.0, dark = 0.0, perimeter = 0.0
         var coverage: [(bright: Double, dark: Double)] = []
         for (k, side) in sides.enumerated() {
@@ -358,12 +366,14 @@ extension WorkImage {
             dark += s.dark * length
             perimeter += length
         }
-        guard perimeter > 0 else { return 0 }
+        guard perimeter > 0 else { return (0, coverage) }
         let brighter = bright >= dark
         let mean = max(bright, dark) / perimeter
         let weakest = coverage.map { brighter ? $0.bright : $0.dark }.min() ?? 0
         let area = min(1, quad.area / (Double(width) * Double(height)))
-        return mean * mean * (Self.scoreFloor + Self.scoreWeakestWeight * weakest) * pow(area, Self.scoreAreaExponent)
+        let score =
+            mean * mean * (Self.scoreFloor + Self.scoreWeakestWeight * weakest) * pow(area, Self.scoreAreaExponent)
+        return (score, coverage)
     }
 
     /// The share of a side (copy pixels) that is an edge on the working copy, for the page
