@@ -30,8 +30,8 @@ struct LineSupport {
         let margin = min(Self.cornerMargin, length * Self.cornerMarginShare)
         a += margin; b -= margin
         let n = pos.count - 1
-        let ka = max(0, min(n, Int((a - tMin).rounded())))
-        let kb = max(0, min(n, Int((b - tMin).rounded())))
+        let ka = max(0, min(n, (a - tMin).roundedInt))
+        let kb = max(0, min(n, (b - tMin).roundedInt))
         guard kb > ka else { return 0 }
         let p = positive ? pos : neg
         return Double(p[kb] - p[ka]) / (b - a)
@@ -78,7 +78,7 @@ extension WorkImage {
                     let x = px + tt * dx, y = py + tt * dy
                     var bestP: Float = 0, bestN: Float = 0
                     for o in Self.supportSearch {
-                        let xi = Int((x + Double(o) * line.nx).rounded()), yi = Int((y + Double(o) * line.ny).rounded())
+                        let xi = (x + Double(o) * line.nx).roundedInt, yi = (y + Double(o) * line.ny).roundedInt
                         if xi < 1 || yi < 1 || xi >= w - 1 || yi >= h - 1 { continue }
                         let i = yi * w + xi
                         let gn = GX[i] * nx + GY[i] * ny

@@ -100,13 +100,7 @@ struct WorkImage {
                     for i in 0..<(w * ch) { acc[i] = 0 }
                     for sy in 0..<factor {
                         let row = (y * factor + sy) * srcW * bands
-                        for x in 0..<w {
-                            var o = row + x * factor * bands
-                            for _ in 0..<factor {
-                                for c in 0..<ch { acc[x * ch + c] &+= Int32(src[o + c]) }
-                                o += bands
-                            }
-                        }
+                        addBlockRows(src, from: row, into: acc, blocks: w, factor: factor, bands: bands, channels: ch)
                     }
                     for c in 0..<ch {
                         planes[c].withUnsafeMutableBufferPointer { dst in
@@ -117,6 +111,37 @@ struct WorkImage {
             }
         }
         return planes
+    }
+
+    /// Adds one source row (from `row`) to the block sums `acc` (`channels` a block): each
+    /// block's part of the row summed in registers, then added once, for three channels or one
+    /// (integer sums, so in any order the same).
+    @inline(__always)
+    private static func addBlockRows(
+        _ src: UnsafeBufferPointer<UInt8>, from row: Int, into acc: UnsafeMutableBufferPointer<Int32>, blocks: Int,
+        factor: Int, bands: Int, channels: Int
+    ) {
+        let p = src.baseAddress.unsafelyUnwrapped, a = acc.baseAddress.unsafelyUnwrapped
+        var o = row
+        if channels == 3 {
+            for x in 0..<blocks {
+                var r: Int32 = 0, g: Int32 = 0, b: Int32 = 0
+                for _ in 0..<factor {
+                    r &+= Int32(p[o]); g &+= Int32(p[o &+ 1]); b &+= Int32(p[o &+ 2])
+                    o &+= bands
+                }
+                a[3 &* x] &+= r; a[3 &* x &+ 1] &+= g; a[3 &* x &+ 2] &+= b
+            }
+        } else {
+            for x in 0..<blocks {
+                var v: Int32 = 0
+                for _ in 0..<factor {
+                    v &+= Int32(p[o])
+                    o &+= bands
+                }
+                a[x] &+= v
+            }
+        }
     }
 
     /// The same by float sums of each block's rows (the original loop): for blocks too large
@@ -297,7 +322,7 @@ struct WorkImage {
                             var bar = false
                             var k = Self.barWidths.lowerBound
                             while k <= Self.barWidths.upperBound && !bar {
-                                let ox = Int((k * ux).rounded()), oy = Int((k * uy).rounded())
+                                let ox = (k * ux).roundedInt, oy = (k * uy).roundedInt
                                 k += 1
                                 let xa = x + ox, ya = y + oy, xb = x - ox, yb = y - oy
                                 if xa >= 0 && ya >= 0 && xa < w && ya < h {
@@ -339,14 +364,14 @@ struct WorkImage {
                 let x = Float(i % w), y = Float(i / w)
                 var ang = atan2(gy[i], gx[i])
                 if ang < 0 { ang += .pi }
-                let t0 = Int((ang * 180 / .pi).rounded())
+                let t0 = (ang * 180 / .pi).roundedInt
                 // Bars count for less, so that rows of text do not crowd out the page's sides.
                 let weight = min(mag[i] / t, Self.maximumVoteWeight) * (bars[k] ? Self.barVoteWeight : 1)
                 for dt in -spread...spread {
                     var tb = t0 + dt
                     if tb < 0 { tb += nTheta } else if tb >= nTheta { tb -= nTheta }
                     let rho = x * cosT[tb] + y * sinT[tb]
-                    let r = Int(rho.rounded()) + diag
+                    let r = rho.roundedInt + diag
                     A[tb * nRho + r] += weight
                 }
             }

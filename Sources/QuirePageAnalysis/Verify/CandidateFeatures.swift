@@ -345,7 +345,15 @@ extension WorkImage {
     /// support on this copy: sides on the frame's edge have no edge and are left out; 0 when
     /// every side is. So `line_score_share` means the same for every generator's candidate.
     func lineScore(_ quad: Quad, scale: Double, width: Int, height: Int) -> Double {
-        guard let sides = quad.sides else { return 0 }
+        lineScoreAndSupports(quad, scale: scale, width: width, height: height).score
+    }
+
+    /// `lineScore` with the `sideSupport` of each side it measured (those off the frame's edge,
+    /// in order), for a caller that needs both without measuring the sides twice.
+    func lineScoreAndSupports(_ quad: Quad, scale: Double, width: Int, height: Int)
+        -> (score: Double, supports: [(bright: Double, dark: Double)])
+    {
+        guard let sides = quad.sides else { return (0, []) }
         var bright = 0.0, dark = 0.0, perimeter = 0.0
         var coverage: [(bright: Double, dark: Double)] = []
         for (k, side) in sides.enumerated() {
@@ -358,12 +366,14 @@ extension WorkImage {
             dark += s.dark * length
             perimeter += length
         }
-        guard perimeter > 0 else { return 0 }
+        guard perimeter > 0 else { return (0, coverage) }
         let brighter = bright >= dark
         let mean = max(bright, dark) / perimeter
         let weakest = coverage.map { brighter ? $0.bright : $0.dark }.min() ?? 0
         let area = min(1, quad.area / (Double(width) * Double(height)))
-        return mean * mean * (Self.scoreFloor + Self.scoreWeakestWeight * weakest) * pow(area, Self.scoreAreaExponent)
+        let score =
+            mean * mean * (Self.scoreFloor + Self.scoreWeakestWeight * weakest) * pow(area, Self.scoreAreaExponent)
+        return (score, coverage)
     }
 
     /// The share of a side (copy pixels) that is an edge on the working copy, for the page
@@ -373,26 +383,30 @@ extension WorkImage {
         let count = max(8, Int(length))
         var bright = 0.0, dark = 0.0
         let nx = Float(side.outward.x), ny = Float(side.outward.y)
-        for s in 0..<count {
-            let t = 0.05 + 0.9 * Double(s) / Double(count - 1)
-            let p = side.point(at: t, out: 0)
-            // Copy pixel centres to working-copy pixel centres.
-            let x = (p.x + 0.5) / scale - 0.5, y = (p.y + 0.5) / scale - 0.5
-            var bestBright: Float = 0, bestDark: Float = 0
-            for o in -1...1 {
-                let xi = Int((x + Double(o) * side.outward.x).rounded())
-                let yi = Int((y + Double(o) * side.outward.y).rounded())
-                guard xi >= 1, yi >= 1, xi < width - 1, yi < height - 1 else { continue }
-                let i = yi * width + xi
-                let gn = gx[i] * nx + gy[i] * ny
-                let gt = -gx[i] * ny + gy[i] * nx
-                if abs(gt) > 0.45 * abs(gn) { continue }
-                let v = min(1, abs(gn) / threshold)
-                // Intensity falling outward: the inside is brighter.
-                if gn < 0 { bestBright = max(bestBright, v) } else { bestDark = max(bestDark, v) }
+        gx.withUnsafeBufferPointer { gx in
+            gy.withUnsafeBufferPointer { gy in
+                for s in 0..<count {
+                    let t = 0.05 + 0.9 * Double(s) / Double(count - 1)
+                    let p = side.point(at: t, out: 0)
+                    // Copy pixel centres to working-copy pixel centres.
+                    let x = (p.x + 0.5) / scale - 0.5, y = (p.y + 0.5) / scale - 0.5
+                    var bestBright: Float = 0, bestDark: Float = 0
+                    for o in -1...1 {
+                        let xi = (x + Double(o) * side.outward.x).roundedInt
+                        let yi = (y + Double(o) * side.outward.y).roundedInt
+                        guard xi >= 1, yi >= 1, xi < width - 1, yi < height - 1 else { continue }
+                        let i = yi * width + xi
+                        let gn = gx[i] * nx + gy[i] * ny
+                        let gt = -gx[i] * ny + gy[i] * nx
+                        if abs(gt) > 0.45 * abs(gn) { continue }
+                        let v = min(1, abs(gn) / threshold)
+                        // Intensity falling outward: the inside is brighter.
+                        if gn < 0 { bestBright = max(bestBright, v) } else { bestDark = max(bestDark, v) }
+                    }
+                    bright += Double(bestBright)
+                    dark += Double(bestDark)
+                }
             }
-            bright += Double(bestBright)
-            dark += Double(bestDark)
         }
         return (bright / Double(count), dark / Double(count))
     }

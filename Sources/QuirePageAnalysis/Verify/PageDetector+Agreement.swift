@@ -55,14 +55,11 @@ extension PageDetector {
             quad, width: width, height: height, flatFrame: context.flatFrame,
             isWholeFrame: offer.generator == .wholeFrame)
         if let work = front?.work {
-            let score = work.lineScore(quad, scale: scale, width: width, height: height)
+            // The sides off the frame's edge, each measured once for the score and the supports.
+            let measured = work.lineScoreAndSupports(quad, scale: scale, width: width, height: height)
+            let score = measured.score
             features[CandidateFeatures.lineScoreColumn] = context.bestScore > 0 ? min(1, score / context.bestScore) : 0
-            let supports = (quad.sides ?? []).enumerated().compactMap { k, side -> Double? in
-                let a = quad.corners[k], b = quad.corners[(k + 1) % 4]
-                guard !Self.isOnFrame(a, b, width: width, height: height) else { return nil }
-                let s = work.sideSupport(side, scale: scale)
-                return offer.insideBrighter ? s.bright : s.dark
-            }
+            let supports = measured.supports.map { offer.insideBrighter ? $0.bright : $0.dark }
             features[CandidateFeatures.supportMinColumn] = supports.min() ?? 0
             features[CandidateFeatures.supportMeanColumn] =
                 supports.isEmpty ? 0 : supports.reduce(0, +) / Double(supports.count)
