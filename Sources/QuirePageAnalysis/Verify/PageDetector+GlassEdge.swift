@@ -66,15 +66,26 @@ extension PageDetector {
     /// such near-exact quad against the page and preferred a quad closed on print inside the sheet.
     static let glassMinimumShift = 0.05
 
+    /// The hair-inside glass edge is let off (`glassMinimumShift`) only when at most this share of
+    /// the samples just inside the quad's sides on the frame are paper (`frame_paper`): with the
+    /// desk or the stand there, the page ends inside those sides and an edge a hair inside one is
+    /// the sheet's own; with paper there the page runs off the frame, so an edge a hair inside a
+    /// side on the frame is not the sheet's, and the quad is wrong by its other sides on the frame
+    /// (an open book whose frame-side quad crosses the desk; `RealPhotoDetectionTests`).
+    static let glassForgivenFramePaper = 0.5
+
     /// `glass_side` of `quad`: the edge support of its glass edge (`glassEdge`), 0 when it has
-    /// none or when moving the side onto it changes the quad by less than `glassMinimumShift`.
+    /// none, or when moving the side onto it changes the quad by less than `glassMinimumShift`
+    /// and at most `glassForgivenFramePaper` of its sides on the frame are paper (`framePaper`,
+    /// nil where it is not measured, as in the cheap ranking: the shift alone decides).
     static func glassSide(
-        of quad: Quad, lines: [Line], work: WorkImage, scale: Double, width: Int, height: Int
+        of quad: Quad, lines: [Line], work: WorkImage, scale: Double, width: Int, height: Int,
+        framePaper: Double? = nil
     ) -> Double {
-        guard let glass = glassEdge(of: quad, lines: lines, work: work, scale: scale, width: width, height: height),
-            1 - quad.intersectionOverUnion(with: glass.quad) >= glassMinimumShift
+        guard let glass = glassEdge(of: quad, lines: lines, work: work, scale: scale, width: width, height: height)
         else { return 0 }
-        return glass.support
+        let hairInside = 1 - quad.intersectionOverUnion(with: glass.quad) < glassMinimumShift
+        return hairInside && (framePaper ?? 0) <= glassForgivenFramePaper ? 0 : glass.support
     }
 
     /// The line through `a` and `b`.

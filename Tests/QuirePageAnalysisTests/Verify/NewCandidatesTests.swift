@@ -72,7 +72,8 @@ import Testing
 
     /// `glass_side` counts a glass edge only when moving the side onto it changes the quad: a
     /// sheet's own edge a hair inside a side run onto the frame (depth 0.04 of the quad) leaves
-    /// the candidate the page either way, while an apex well inside (0.33) makes it the wrong quad.
+    /// the candidate the page either way, while an apex well inside (0.33) makes it the wrong quad;
+    /// when the quad's sides on the frame are mostly paper even the edge a hair inside counts.
     @Test func aGlassEdgeAHairInsideTheSideDoesNotCount() throws {
         let (w, h) = (800, 600)
         let runsOn = try #require(
@@ -97,6 +98,11 @@ import Testing
             #expect(found.support >= PageDetector.glassSupport, "\(edge): \(found.support)")
             let side = PageDetector.glassSide(of: runsOn, lines: line, work: work, scale: 2, width: w, height: h)
             #expect(counts ? side == found.support : side == 0, "\(edge): \(side)")
+            // With paper along its sides on the frame the page runs off the frame there, so even
+            // an edge a hair inside counts against the quad.
+            let onPaper = PageDetector.glassSide(
+                of: runsOn, lines: line, work: work, scale: 2, width: w, height: h, framePaper: 0.75)
+            #expect(onPaper == found.support, "\(edge) with paper on the frame: \(onPaper)")
         }
     }
 }
