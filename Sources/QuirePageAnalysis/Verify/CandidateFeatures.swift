@@ -47,7 +47,8 @@ package enum CandidateFeatures {
             "near_square", "text_line_side", "solid_ink"
         ]
     /// The column of `glass_side`: the edge support of a fold or glass edge inside the quad,
-    /// parallel to a side on the frame's edge (`PageDetector.glassEdge`); 0 when none.
+    /// parallel to a side on the frame's edge (`PageDetector.glassSide`); 0 when none, or when
+    /// moving the side onto it hardly changes the quad.
     static let glassColumn = names.firstIndex(of: "glass_side")!
     /// The column of `region_iou`: the quad's IoU with the bright paper region's (`PaperRegion`).
     static let regionColumn = names.firstIndex(of: "region_iou")!

@@ -63,9 +63,8 @@ extension PageDetector {
             features[CandidateFeatures.supportMinColumn] = supports.min() ?? 0
             features[CandidateFeatures.supportMeanColumn] =
                 supports.isEmpty ? 0 : supports.reduce(0, +) / Double(supports.count)
-            features[CandidateFeatures.glassColumn] =
-                Self.glassEdge(of: quad, lines: context.lines, work: work, scale: scale, width: width, height: height)?
-                .support ?? 0
+            features[CandidateFeatures.glassColumn] = Self.glassSide(
+                of: quad, lines: context.lines, work: work, scale: scale, width: width, height: height)
         }
         features[CandidateFeatures.regionColumn] = context.region.map { quad.intersectionOverUnion(with: $0) } ?? 0
         return PageVerifier.fitted.partialLogOdds(features, columns: CandidateFeatures.cheapColumns)

@@ -241,11 +241,9 @@ extension PageDetector {
         }
         for i in kept.indices {
             if let front, kept[i].0 != .wholeFrame {
-                features[i][CandidateFeatures.glassColumn] =
-                    Self.glassEdge(
-                        of: kept[i].1, lines: context.lines, work: front.work, scale: scale, width: width,
-                        height: height)?
-                    .support ?? 0
+                features[i][CandidateFeatures.glassColumn] = Self.glassSide(
+                    of: kept[i].1, lines: context.lines, work: front.work, scale: scale, width: width, height: height,
+                    framePaper: features[i][CandidateFeatures.framePaperColumn])
             }
             features[i][CandidateFeatures.regionColumn] =
                 context.region.map { kept[i].1.intersectionOverUnion(with: $0) } ?? 0

@@ -58,6 +58,36 @@ extension PageDetector {
         return best
     }
 
+    /// A glass edge counts (`glass_side`) only when moving the side onto it changes the quad by at
+    /// least this share of their union (1 - IoU): a sheet's own edge a hair inside a side run onto
+    /// the frame leaves the candidate the page either way (at IoU 0.95 with the moved quad both
+    /// clear the 0.9 at which a quad is the page, or both nearly miss it), where a platen's apex
+    /// or a fold well inside the page makes it the wrong quad. Without it the verifier held every
+    /// such near-exact quad against the page and preferred a quad closed on print inside the sheet.
+    static let glassMinimumShift = 0.05
+
+    /// The hair-inside glass edge is let off (`glassMinimumShift`) only when at most this share of
+    /// the samples just inside the quad's sides on the frame are paper (`frame_paper`): with the
+    /// desk or the stand there, the page ends inside those sides and an edge a hair inside one is
+    /// the sheet's own; with paper there the page runs off the frame, so an edge a hair inside a
+    /// side on the frame is not the sheet's, and the quad is wrong by its other sides on the frame
+    /// (an open book whose frame-side quad crosses the desk; `RealPhotoDetectionTests`).
+    static let glassForgivenFramePaper = 0.5
+
+    /// `glass_side` of `quad`: the edge support of its glass edge (`glassEdge`), 0 when it has
+    /// none, or when moving the side onto it changes the quad by less than `glassMinimumShift`
+    /// and at most `glassForgivenFramePaper` of its sides on the frame are paper (`framePaper`,
+    /// nil where it is not measured, as in the cheap ranking: the shift alone decides).
+    static func glassSide(
+        of quad: Quad, lines: [Line], work: WorkImage, scale: Double, width: Int, height: Int,
+        framePaper: Double? = nil
+    ) -> Double {
+        guard let glass = glassEdge(of: quad, lines: lines, work: work, scale: scale, width: width, height: height)
+        else { return 0 }
+        let hairInside = 1 - quad.intersectionOverUnion(with: glass.quad) < glassMinimumShift
+        return hairInside && (framePaper ?? 0) <= glassForgivenFramePaper ? 0 : glass.support
+    }
+
     /// The line through `a` and `b`.
     private static func line(_ a: Point, _ b: Point) -> Line {
         let dx = b.x - a.x, dy = b.y - a.y

@@ -69,4 +69,40 @@ import Testing
         // The page itself has no side on the frame: nothing to move.
         #expect(PageDetector.glassEdge(of: page, lines: [apex], work: work, scale: 2, width: w, height: h) == nil)
     }
+
+    /// `glass_side` counts a glass edge only when moving the side onto it changes the quad: a
+    /// sheet's own edge a hair inside a side run onto the frame (depth 0.04 of the quad) leaves
+    /// the candidate the page either way, while an apex well inside (0.33) makes it the wrong quad;
+    /// when the quad's sides on the frame are mostly paper even the edge a hair inside counts.
+    @Test func aGlassEdgeAHairInsideTheSideDoesNotCount() throws {
+        let (w, h) = (800, 600)
+        let runsOn = try #require(
+            Quad(corners: [Point(x: 100, y: 80), Point(x: 700, y: 80), Point(x: 700, y: 599.5), Point(x: 100, y: 599.5)]
+            ))
+        for (edge, counts) in [(579, false), (430, true)] {
+            var px = Self.picture(
+                width: w, height: h, ground: (30, 30, 30), paper: (225, 220, 205),
+                quad: [Point(x: 100, y: 80), Point(x: 700, y: 80), Point(x: 700, y: 599.5), Point(x: 100, y: 599.5)])
+            for y in edge..<h {
+                for x in 100..<700 {
+                    let o = (y * w + x) * 3
+                    (px[o], px[o + 1], px[o + 2]) = (150, 146, 138)
+                }
+            }
+            var work = WorkImage(pixels: px, width: w, height: h, bands: 3, factor: 2)
+            work.blur()
+            work.computeGradient()
+            let line = [PageDetector.Line(nx: 0, ny: 1, c: Double(edge))]
+            let found = try #require(
+                PageDetector.glassEdge(of: runsOn, lines: line, work: work, scale: 2, width: w, height: h))
+            #expect(found.support >= PageDetector.glassSupport, "\(edge): \(found.support)")
+            let side = PageDetector.glassSide(of: runsOn, lines: line, work: work, scale: 2, width: w, height: h)
+            #expect(counts ? side == found.support : side == 0, "\(edge): \(side)")
+            // With paper along its sides on the frame the page runs off the frame there, so even
+            // an edge a hair inside counts against the quad.
+            let onPaper = PageDetector.glassSide(
+                of: runsOn, lines: line, work: work, scale: 2, width: w, height: h, framePaper: 0.75)
+            #expect(onPaper == found.support, "\(edge) with paper on the frame: \(onPaper)")
+        }
+    }
 }
