@@ -42,6 +42,7 @@ def test_a_doubted_short_reading_stands_only_when_reading_on_keeps_it():
     # The short reading turns 90 (1.0, scaled 4) along the look's axis; the look's edge side says 270.
     def doubted(same):
         r = row(margin=-0.05, updown=0.0, axis=(90, 1.0, 2.0), again=None)
+        r["look"]["updown"] = 0.5  # leptonica not silent: the unopposed edge side does not answer
         r["same"] = {"rotate": same[0], "conf": same[1], "script": 2.0}
         return r
     assert fc.decide(doubted((90, 1.2)), fc.CURRENT, fc.AGAIN, None) == 90
@@ -77,3 +78,22 @@ def test_a_trace_is_read_per_copy_with_its_first_calls_notes(tmp_path):
     assert a["look"]["votes"] == 400 and a["look"]["sure"] == "false"
     assert a["axis"] == {"rotate": 90, "conf": 1.5, "script": 2.0}
     assert fc.read_notes({"look": None}, copies[1][1])["look"] == "none"
+
+
+def test_an_unopposed_clear_edge_side_answers_before_tesseract():
+    # Leptonica silent (0): the edge side's 270 at the bar answers, whatever Tesseract read.
+    r = row(margin=-fc.UNOPPOSED, updown=0.0, axis=(90, 1.0, 2.0), again=None)
+    assert fc.decide(r) == 270
+    assert fc.decide(r, margin=None) == 90
+    r["look"]["updown"] = "none"
+    assert fc.decide(r) == 270
+    # Under the bar, or leptonica read anything: Tesseract's short reading decides.
+    assert fc.decide(row(margin=-fc.UNOPPOSED / 2, updown=0.0, axis=(90, 1.0, 2.0), again=None)) == 90
+    assert fc.decide(row(margin=-fc.UNOPPOSED, updown=0.5, axis=(90, 1.0, 2.0), again=None)) == 90
+
+
+def test_no_second_crop_after_a_short_reading_that_read_nothing():
+    r = row(axis=(0, 0.0, None))
+    assert not fc.asks_again(r)
+    assert fc.decide(r) == 0
+    assert fc.asks_again(row(axis=(0, 0.0, 0.5)))

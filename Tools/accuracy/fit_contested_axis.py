@@ -36,6 +36,7 @@ SCALE = 2.0  # LineOrientation.sureConfidence: the policy's scale at a bar
 CURRENT = 1.5  # TesseractOSD.minimumContestedAxisConfidence
 AGAIN = (300, 0.5)  # TesseractOSD.minimumAgainVotes, minimumAgainConfidence: the second crop
 DOUBT = (1.0, 1.5)  # TesseractOSD.minimumReadOnShare, minimumContestedAxisConfidence (fit_axis_doubt.py)
+UNOPPOSED = 0.05  # TesseractOSD.minimumUnopposedMargin (fit_unopposed_edge.py)
 
 
 def run(quire, save):
@@ -133,8 +134,10 @@ def asks_again(r, again=AGAIN, bar=CURRENT):
     look, a = r["look"], r["axis"]
     if again is None or look in (None, "none") or look["sure"] == "true" or look["axisSure"] != "true":
         return False
-    if answered_up_down(look) or a is None or look["votes"] < again[0]:
+    if answered_up_down(look) or unopposed(look, UNOPPOSED) or a is None or look["votes"] < again[0]:
         return False
+    if a["rotate"] == 0 and a["conf"] == 0 and a["script"] is None:
+        return False  # the short reading found too few characters (`TesseractOSD.readNothing`)
     turn, scaled = axis_turn(look, a, bar)
     if turn != 0:
         return False
@@ -168,6 +171,13 @@ def answered_up_down(look):
     return abs(look["margin"]) >= 0.04 and abs(ud) >= 4 and (ud > 0) == (look["margin"] >= 0)
 
 
+def unopposed(look, margin):
+    """Whether the look's edge side alone answers (`TesseractOSD.unopposedGuess`): leptonica
+    silent (0 or none) and the edge margin at least `margin` (None: never)."""
+    ud = look["updown"] if look["updown"] != "none" else 0
+    return margin is not None and ud == 0 and abs(look["margin"]) >= margin
+
+
 def again_turn(r, again):
     """The second crop's turn (`againGuess`): along the look's axis, not 0, over the policy's
     bar scaled from again's BAR, with a script read; 0 otherwise (the short reading stands)."""
@@ -177,10 +187,11 @@ def again_turn(r, again):
     return g["rotate"] if turns(g["rotate"], round(SCALE * g["conf"] / again[1], 2), g["script"]) else 0
 
 
-def decide(r, bar=None, again=AGAIN, doubt=DOUBT):
+def decide(r, bar=None, again=AGAIN, doubt=DOUBT, margin=UNOPPOSED):
     """The turn taken (0: kept) by the detector, with the contested bar `bar` (None: before it),
-    the second crop's rule `again` (VOTES, BAR[, "kept"]; None: before it) and the doubted
-    reading's rule `doubt` (None: before it)."""
+    the second crop's rule `again` (VOTES, BAR[, "kept"]; None: before it), the doubted
+    reading's rule `doubt` (None: before it) and the unopposed edge side's `margin` (None:
+    before it)."""
     look = r["look"]
     if look is None:
         return 0
@@ -188,7 +199,7 @@ def decide(r, bar=None, again=AGAIN, doubt=DOUBT):
         direction = (look["share"] - 0.5) / 0.1
         if look["sure"] == "true":
             return int(look["rotate"]) if SCALE * min(direction, abs(look["margin"]) / 0.15) >= 2 else 0
-        if look["axisSure"] == "true" and answered_up_down(look):
+        if look["axisSure"] == "true" and (answered_up_down(look) or unopposed(look, margin)):
             return int(look["rotate"])
         if look["axisSure"] == "true":
             a = r["axis"]

@@ -97,6 +97,11 @@ public struct TesseractOSD: OrientationDetector {
         {
             return guess
         }
+        // Leptonica silent: the look's edge side alone settles it when it is clear.
+        if let found = lines.finding, let upDown, let guess = Self.unopposedGuess(found, upDown: upDown.callAsFunction)
+        {
+            return guess
+        }
         // Sure of the axis only: Tesseract is left to tell up from down along it, which a short
         // reading does (`axisGuess`), with no whole-page reading after it.
         if let found = lines.finding, found.isAxisSure {
@@ -211,6 +216,28 @@ public struct TesseractOSD: OrientationDetector {
         return OrientationGuess(rotate: rotate, confidence: (value * 100).rounded() / 100)
     }
 
+    /// The look's edge margin at which it alone answers a page whose look is sure of the axis
+    /// only, when leptonica's count says nothing (a reading of 0, or none): the edge side is then
+    /// unopposed, and on the real pages it answers, the short Tesseract reading it would have
+    /// asked either agreed or was too weak to turn the page. Under `minimumAgreeingMargin` the
+    /// side is barely measured, so the fit's grid starts there. Fitted leaving one source out at a time, over the real scans and photos turned four
+    /// ways (`Tools/accuracy/fit_unopposed_edge.py`; docs/correction-scans.md, "the edge side
+    /// when leptonica is silent").
+    static let minimumUnopposedMargin = 0.05
+
+    /// The look's turn when it is sure of the axis only (`isAxisSure`), its edge margin is at
+    /// least `minimumUnopposedMargin` and leptonica's reading (`upDown`, asked only past the
+    /// look's tests) is 0 or none; nil otherwise (Tesseract is asked). Its confidence is the
+    /// look's scale with this bar, as `upDownGuess` scales its own.
+    static func unopposedGuess(_ found: LineOrientation.Finding, upDown: () -> Double?) -> OrientationGuess? {
+        guard found.isAxisSure, abs(found.edgeMargin) >= minimumUnopposedMargin, (upDown() ?? 0) == 0 else {
+            return nil
+        }
+        let direction = (found.directionShare - 0.5) / (LineOrientation.minimumDirectionShare - 0.5)
+        let value = LineOrientation.sureConfidence * min(direction, abs(found.edgeMargin) / minimumUnopposedMargin)
+        return OrientationGuess(rotate: found.rotate, confidence: (value * 100).rounded() / 100)
+    }
+
     /// Characters Tesseract reads on the crop when the look is sure of the axis (`axisGuess`):
     /// it only has to tell up from down along it. Its time follows the characters (five glyphs
     /// classified each: 8 cost about half of 20, docs/benchmarks.md), its confidence too, so the
@@ -312,8 +339,17 @@ public struct TesseractOSD: OrientationDetector {
     /// `minimumAgainVotes`, and `crop`, scaled as `axisGuess` scales it, is under the policy's
     /// bar (a turn across the look's axis scores 0). A reading sure enough that Tesseract's script
     /// guard alone keeps the page is not read again, nor a contested one (`axisGuess` keeps it).
+    /// A short reading that found too few characters (`readNothing`) is not read again either:
+    /// the second window holds fewer glyphs than the densest.
     static func readsAxisAgain(_ found: LineOrientation.Finding, _ crop: OrientationGuess) -> Bool {
-        found.votes >= minimumAgainVotes && axisGuess(found, crop).confidence < OrientationPolicy.minimumConfidence
+        found.votes >= minimumAgainVotes && !readNothing(crop)
+            && axisGuess(found, crop).confidence < OrientationPolicy.minimumConfidence
+    }
+
+    /// Whether Tesseract's reading is its "too few characters" answer (`tesseractGuess`: no
+    /// turn, confidence 0, no script read).
+    static func readNothing(_ guess: OrientationGuess) -> Bool {
+        guess.rotate == 0 && guess.confidence == 0 && guess.scriptConfidence == nil
     }
 
     /// The second crop's reading `again` on the policy's scale: a turn along the look's axis

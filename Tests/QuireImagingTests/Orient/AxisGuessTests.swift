@@ -131,6 +131,11 @@ import VipsBridge
         let sure = OrientationGuess(
             rotate: rotate, confidence: TesseractOSD.minimumAxisConfidence, scriptConfidence: 2)
         #expect(!TesseractOSD.readsAxisAgain(many, sure))
+        // A short reading that found too few characters: the second window holds fewer.
+        let nothing = OrientationGuess(rotate: 0, confidence: 0)
+        #expect(TesseractOSD.readNothing(nothing))
+        #expect(!TesseractOSD.readsAxisAgain(many, nothing))
+        #expect(TesseractOSD.readsAxisAgain(many, OrientationGuess(rotate: 0, confidence: 0, scriptConfidence: 0)))
 
         let again = OrientationGuess(
             rotate: rotate, confidence: TesseractOSD.minimumAgainConfidence, scriptConfidence: 2)

@@ -100,4 +100,25 @@ import VipsBridge
         #expect(TesseractOSD.scanUpDownGuess(found, upDown: counted) == nil)
         #expect(asked == 0)
     }
+
+    /// When leptonica says nothing (a reading of 0, or none), a clear edge side alone answers
+    /// (`TesseractOSD.unopposedGuess`), sure enough to turn the page; any leptonica reading, a
+    /// margin under the bar or a look unsure of the axis leaves the page to Tesseract.
+    @Test(arguments: 0..<4) func aClearEdgeSideUnopposedByLeptonicaAnswers(_ turns: Int) throws {
+        var (found, _) = try Self.look(turns: turns, margin: TesseractOSD.minimumUnopposedMargin)
+        #expect(found.isAxisSure && !found.isSure, "\(found)")
+        for silent in [0.0, nil] as [Double?] {
+            let guess = try #require(TesseractOSD.unopposedGuess(found, upDown: { silent }), "\(found)")
+            #expect(guess.rotate == LineOrientationTests.needed(turns), "\(guess)")
+            #expect(turns == 0 || OrientationPolicy.turns(guess), "\(guess)")
+        }
+        for reading in [-1.0, 1.0] {
+            #expect(TesseractOSD.unopposedGuess(found, upDown: { reading }) == nil, "\(reading)")
+        }
+        found.edgeMargin = (found.edgeMargin >= 0 ? 1 : -1) * TesseractOSD.minimumUnopposedMargin * 0.9
+        #expect(TesseractOSD.unopposedGuess(found, upDown: { 0 }) == nil, "\(found)")
+        found.edgeMargin = TesseractOSD.minimumUnopposedMargin
+        found.directionShare = (0.5 + LineOrientation.minimumDirectionShare) / 2
+        #expect(TesseractOSD.unopposedGuess(found, upDown: { 0 }) == nil, "\(found)")
+    }
 }
