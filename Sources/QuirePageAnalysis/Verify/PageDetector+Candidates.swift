@@ -73,6 +73,12 @@ extension PageDetector {
             return (chosen.0, chosen.1, [])
         }
         guard let quad = rules.0.quad?.readingOrdered(), quad.isConvex, quad.area > 0 else {
+            if rules.0.quad == nil, front != nil,
+                let taken = frameReplaced(
+                    rules: rules, front: front, pixels: pixels, width: width, height: height, bands: bands)
+            {
+                return taken
+            }
             return (rules.0, rules.1, [])
         }
         let context = CandidateContext(front: front, pixels: pixels, width: width, height: height, bands: bands)
@@ -110,6 +116,20 @@ extension PageDetector {
             let chosen = PageVerifier.fitted.rival(
                 features: list.map(\.features), iouWithRules: list.map { $0.quad.intersectionOverUnion(with: quad) },
                 isRules: list.map { $0.generator == .rules }, isWholeFrame: list.map { $0.generator == .wholeFrame })
+        else { return nil }
+        let taken = list[chosen.index]
+        return (PageDetection(quad: taken.quad, confidence: chosen.confidence), taken.insideBrighter, list.map(\.quad))
+    }
+
+    /// The quad the fitted verifier takes over the whole frame the rules kept
+    /// (`PageVerifier.replacingFrame`), every candidate measured in full; nil to keep the frame.
+    func frameReplaced(
+        rules: (PageDetection, Bool), front: DetectionFront?, pixels: [UInt8], width: Int, height: Int, bands: Int
+    ) -> (detection: PageDetection, insideBrighter: Bool, measured: [Quad])? {
+        let list = candidates(rules: rules, front: front, pixels: pixels, width: width, height: height, bands: bands)
+        guard
+            let chosen = PageVerifier.fitted.replacingFrame(
+                features: list.map(\.features), isWholeFrame: list.map { $0.generator == .wholeFrame })
         else { return nil }
         let taken = list[chosen.index]
         return (PageDetection(quad: taken.quad, confidence: chosen.confidence), taken.insideBrighter, list.map(\.quad))

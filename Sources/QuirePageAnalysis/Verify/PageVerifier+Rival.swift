@@ -40,3 +40,30 @@ extension PageVerifier {
         return (chosen, best == chosen ? p[chosen] : min(p[chosen], Self.disagreementCap))
     }
 }
+
+/// A kept whole frame weighed against the verifier's best quad (issue 36): the rules keep the frame
+/// when no quad of theirs is sure enough, or when they take a photo for a scan (a book page
+/// photographed flat), while another generator may have proposed the page. A kept frame is harmful
+/// when the page is smaller; a quad taken against the rules may be wrong.
+extension PageVerifier {
+    /// The quad that replaces the whole frame the rules kept, with its confidence, or nil to keep
+    /// the frame. `features` holds every candidate, the whole frame flagged by `isWholeFrame`. The
+    /// most probable quad that is not the whole frame replaces it when it is another reading of the
+    /// photo (it covers under `agreementIoU` of the frame: its IoU with the frame, for a quad inside
+    /// it; a scan's quad a hair inside its border is the same reading), its probability reaches
+    /// `minimumProbability` (the verifier alone would report it sure) and exceeds the frame's.
+    /// Its confidence is capped at `disagreementCap`: the rules and the verifier read the photo
+    /// differently, so one of them is wrong (as for a rules' quad the verifier does not agree with,
+    /// `agreed`), and an uncapped quad made right pages sure but also wrong ones (issue 36).
+    public func replacingFrame(features: [[Double]], isWholeFrame: [Bool]) -> (index: Int, confidence: Double)? {
+        let p = features.map(probability)
+        let quads = features.indices.filter { !isWholeFrame[$0] }
+        guard let best = quads.max(by: { p[$0] < p[$1] || (p[$0] == p[$1] && $0 > $1) }),
+            features[best].count > Self.areaColumn, features[best][Self.areaColumn] < Self.agreementIoU,
+            p[best] >= Self.minimumProbability
+        else { return nil }
+        let frame = features.indices.filter { isWholeFrame[$0] }.map { p[$0] }.max() ?? 0
+        guard p[best] > frame else { return nil }
+        return (best, min(p[best], Self.disagreementCap))
+    }
+}

@@ -98,4 +98,37 @@ import Testing
         #expect(capped?.index == 1)
         #expect(capped?.confidence == PageVerifier.disagreementCap)
     }
+
+    /// A whole frame the rules kept gives way to a quad only when the verifier would report that
+    /// quad sure and scores it above the frame, and the quad is then capped under sure.
+    @Test func aKeptFrameGivesWayOnlyToASureQuadAndIsCapped() {
+        let n = CandidateFeatures.names.count
+        // A model whose log-odds is the first feature (standardised as is, not calibrated).
+        var weights = [Double](repeating: 0, count: n + 1)
+        weights[1] = 1
+        let model = PageVerifier(
+            weights: weights, means: [Double](repeating: 0, count: n), scales: [Double](repeating: 1, count: n))
+        let area = PageVerifier.areaColumn
+        func row(logOdds z: Double, area a: Double = 0.5) -> [Double] {
+            var f = [Double](repeating: 0, count: n)
+            f[0] = z
+            f[area] = a
+            return f
+        }
+        func replaced(frame: Double, quads: [Double], area a: Double = 0.5) -> (index: Int, confidence: Double)? {
+            model.replacingFrame(
+                features: [row(logOdds: frame, area: 1)] + quads.map { row(logOdds: $0, area: a) },
+                isWholeFrame: [true] + quads.map { _ in false })
+        }
+        // The frame at p 0.5, a quad at 0.73 and one at 0.88: the second is taken, capped.
+        let taken = replaced(frame: 0, quads: [1, 2])
+        #expect(taken?.index == 2)
+        #expect(taken?.confidence == PageVerifier.disagreementCap)
+        // No quad at 0.75: the frame is kept.
+        #expect(replaced(frame: -3, quads: [1, 0.5]) == nil)
+        // A sure quad the frame outscores: the frame is kept.
+        #expect(replaced(frame: 3, quads: [2]) == nil)
+        // A sure quad covering nearly the whole frame is the same reading: the frame is kept.
+        #expect(replaced(frame: 0, quads: [2], area: 0.95) == nil)
+    }
 }

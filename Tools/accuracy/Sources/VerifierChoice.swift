@@ -48,9 +48,18 @@ struct CandidatePolicy: Equatable {
 
     /// The decision under this policy (`PageVerifier.rival`, as the detector decides): `shipped`
     /// (the rules' choice, the verifier's confidence, capped unless agreed) or the rival the
-    /// verifier prefers.
+    /// verifier prefers; when the rules kept the whole frame, the quad that replaces it
+    /// (`PageVerifier.replacingFrame`), if any.
     func decide(_ rows: [CandidateRow], shipped: Decision, verifier: PageVerifier) -> Decision {
-        guard let rules = rows.first(where: { $0.generator == "rules" }),
+        guard let rules = rows.first(where: { $0.generator == "rules" }) else {
+            // The rules kept the whole frame: the verifier's sure quad may replace it, capped.
+            guard
+                let taken = verifier.replacingFrame(
+                    features: rows.map(\.features), isWholeFrame: rows.map { $0.generator == "frame" })
+            else { return shipped }
+            return Decision(iou: rows[taken.index].iou, confidence: taken.confidence, quad: true, photo: shipped.photo)
+        }
+        guard
             let chosen = verifier.rival(
                 features: rows.map(\.features), iouWithRules: rows.map(\.rulesIoU),
                 isRules: rows.map { $0.generator == "rules" }, isWholeFrame: rows.map { $0.generator == "frame" },
