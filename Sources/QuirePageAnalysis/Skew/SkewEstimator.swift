@@ -5,8 +5,8 @@
 /// make the horizontal projection of dark detail sharpest (highest sum of squares) when the
 /// projection direction follows them. The search runs coarse to fine: every degree over
 /// +/-`searchRange` on a small subsample with 8 px bins, every 0.25 degree with 2 px bins
-/// around that pass's peaks, then around the best few peaks with 1 px bins, down to 0.01
-/// degree and a parabolic fit of the peak.
+/// around that pass's peaks, then every 0.1 degree around the best few peaks with 1 px bins,
+/// down to 0.01 degree and a parabolic fit of the peak.
 package enum SkewEstimator {
     /// Largest skew searched, in degrees: a photocopy laid crooked on the glass, not only a
     /// sheet feeder's small angles (text turned up to 44 degrees is found within 0.01; pinned by
@@ -471,13 +471,17 @@ package enum SkewEstimator {
             }
         }
 
-        /// Angle step of the second pass (1 px bins), in degrees: a fifth of the coarse step.
-        static let fineStep = 0.05
+        /// Angle step of the second pass (1 px bins), in degrees. It only picks the angle the
+        /// last pass (0.01 degree steps, `finestLimit` either side) starts from, so it need not
+        /// be finer than that pass can reach: at half this step the 1 px pass read twice the
+        /// angles for the same answers (docs/benchmarks.md, "The skew search's 1 px pass at
+        /// 0.1 degree"; `SkewEstimatorFinestTests` pins the two steps together).
+        static let fineStep = 0.1
         /// Steps the second pass looks either side of a coarse peak: the coarse step and then some.
-        static let fineReach = 6
+        static let fineReach = 3
         /// Steps the second pass may climb beyond its window while the score rises: 2 degrees,
         /// far more than the 1 px and 2 px curves' peaks were seen apart (0.5).
-        static let fineClimbSteps = 40
+        static let fineClimbSteps = 20
 
         /// Bin size of the first pass, in copy pixels: 4 times the coarse curve's 2 px, so the
         /// first pass can step a whole degree without stepping over a peak that is about 0.15
@@ -489,6 +493,9 @@ package enum SkewEstimator {
         static let firstStep = 1.0
         /// Points the first pass reads at most: its wide bins need fewer to rank the angles.
         static let firstPoints = 5_000
+        /// Every how many-th ink point the first pass reads so that it reads at most
+        /// `firstPoints` of `count` (rounded up: rounded down it read up to twice as many).
+        static func firstStride(count: Int) -> Int { max(1, (count + firstPoints - 1) / firstPoints) }
         /// First-pass peaks followed into the coarse curve, best first: more than the three
         /// `estimate(coarse:)` refines, as the wide bins can rank close peaks differently.
         static let firstPeaks = 6
@@ -516,7 +523,7 @@ package enum SkewEstimator {
             }
             let ratio = Int((Self.firstStep / Self.coarseStep).rounded())
             let firstIndices = Array(Swift.stride(from: 0, to: n, by: ratio))
-            let firstStride = max(1, count / Self.firstPoints)
+            let firstStride = Self.firstStride(count: count)
             let first = firstIndices.map { score(angles[$0], stride: firstStride, bin: Self.firstBin, bins: &bins) }
             guard let firstMax = first.max() else { return [] }
             var seeds: [Int] = []
@@ -555,11 +562,14 @@ package enum SkewEstimator {
         /// The peak of the 1 px curve near the coarse curve's best peaks (`fineReach` steps of
         /// `fineStep` either side of each), to 0.01 degree (`finestReach` steps either side of
         /// the best) and a parabolic fit. An angle is scored once, however many windows hold it.
-        /// - Parameter reach: 0.01 degree steps read either side before following the rise
-        ///   (`finestReach`; `finestLimit` reads them all, for comparing).
+        /// - Parameters:
+        ///   - reach: 0.01 degree steps read either side before following the rise
+        ///     (`finestReach`; `finestLimit` reads them all, for comparing).
+        ///   - step: the second pass's angle step (`fineStep`; others to compare), which must
+        ///     divide the window's width and the coarse step into whole steps of 0.01 or more.
         func finePeak(
             coarse: [Double], coarseMax: Double, stride fineStride: Int, reach: Int = finestReach,
-            bins: inout [Float]
+            step: Double = fineStep, bins: inout [Float]
         ) -> Double {
             var memo: [Double: Double] = [:]
             func score(_ degrees: Double) -> Double {
@@ -583,19 +593,22 @@ package enum SkewEstimator {
             var best = (angle: 0.0, value: -Double.infinity)
             // The side of its window the best lies on (-1, +1), 0 inside it.
             var edge = 0
+            // The window's reach and the climb's limit in `step`s: as wide in degrees whatever the step.
+            let windowSteps = Int((Double(Self.fineReach) * Self.fineStep / step).rounded())
+            let climbSteps = Int((Double(Self.fineClimbSteps) * Self.fineStep / step).rounded())
             for p in peaks.prefix(3) where coarse[p] >= 0.8 * coarseMax {
                 let centre = coarseAngles[p]
-                for k in -Self.fineReach...Self.fineReach {
-                    let a = centre + Double(k) * Self.fineStep
+                for k in -windowSteps...windowSteps {
+                    let a = centre + Double(k) * step
                     let v = score(a)
-                    if v > best.value { (best, edge) = ((a, v), abs(k) == Self.fineReach ? k.signum() : 0) }
+                    if v > best.value { (best, edge) = ((a, v), abs(k) == windowSteps ? k.signum() : 0) }
                 }
             }
             // A best on its window's edge is no peak: the 1 px curve can peak further out than
             // the 2 px coarse one (a two-column page: 0.5 degree apart), so climb on while it rises.
             var climbed = 0
-            while edge != 0, climbed < Self.fineClimbSteps {
-                let a = best.angle + Double(edge) * Self.fineStep
+            while edge != 0, climbed < climbSteps {
+                let a = best.angle + Double(edge) * step
                 let v = score(a)
                 guard v > best.value else { break }
                 best = (a, v)
@@ -633,13 +646,14 @@ package enum SkewEstimator {
         }
 
         /// 0.01 degree steps the last pass first looks either side of the best `fineStep` angle:
-        /// the 1 px curve's top usually lies within half a `fineStep` (0.025 degree) of it, and
-        /// one more step gives the parabola its third point.
+        /// the 1 px curve's top lies within half a `fineStep` (0.05 degree) of it, often within
+        /// a quarter, and one more step gives the parabola its third point.
         static let finestReach = 3
-        /// The furthest the last pass goes either side while its best lies on an end: as far
-        /// as it always looked (the same angles as reading all of them whenever the curve
-        /// rises to its top and falls after it).
-        static let finestLimit = 5
+        /// The furthest the last pass goes either side while its best lies on an end: half a
+        /// `fineStep` and two steps more, so a top anywhere between the best `fineStep` angle
+        /// and its neighbours is reached and has a point beyond it (the same angles as reading
+        /// all of them whenever the curve rises to its top and falls after it).
+        static let finestLimit = 7
 
         func estimate(coarse: [Double]) -> SkewEstimate {
             var bins: [Float] = []
