@@ -75,35 +75,51 @@ package enum SkewEstimator {
             _ xs: UnsafeMutableBufferPointer<Float>, _ ys: UnsafeMutableBufferPointer<Float>,
             _ weights: UnsafeMutableBufferPointer<Float>
         ) {
+            var n = 0  // a local count: the captured `found` is reloaded after every store
             gray.withUnsafeBufferPointer { g in
                 integral.withUnsafeBufferPointer { s in
+                    // Columns whose window lies wholly inside the image, [inner, outer): one
+                    // window width for all of them and no clamping (the same points).
+                    let inner = min(max(edge, radius), width - edge)
+                    let outer = max(inner, min(width - edge, width - radius))
                     for y in Swift.stride(from: edge, to: height - edge, by: 1) {
                         let y0 = max(0, y - radius), y1 = min(height, y + radius + 1)
-                        let top = y0 * stride, bottom = y1 * stride
-                        for x in edge..<(width - edge) {
-                            let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
-                            let area = (y1 - y0) * (x1 - x0)
-                            let sum = Int(s[bottom + x1]) - Int(s[top + x1]) - Int(s[bottom + x0]) + Int(s[top + x0])
-                            let darkness = sum - Int(g[y * width + x]) * area
-                            guard darkness > contrast * area else { continue }
+                        let top = y0 * stride, bottom = y1 * stride, row = y * width
+                        @inline(__always) func keep(_ x: Int, sum: Int, area: Int) {
+                            let darkness = sum - Int(g[row + x]) * area
+                            guard darkness > contrast * area else { return }
                             // A fixed sub-pixel dither (golden-ratio and silver-ratio sequences)
                             // so that the points of one pixel row (or column, for the column
                             // search) do not all land on the same bin phase at 0 degrees, where
                             // linear binning would make the score peak.
-                            let n = Double(found + 1)
+                            let k = Double(n + 1)
                             // The fraction as x - trunc(x), exact and equal to fmodf(x, 1) for
                             // x >= 0, which was 40 % of this function's time.
-                            let fy = Float(n * 0.6180339887), fx = Float(n * 0.4142135624)
-                            xs[found] = Float(x) + (fx - fx.rounded(.towardZero)) - 0.5
-                            ys[found] = Float(y) + (fy - fy.rounded(.towardZero)) - 0.5
+                            let fy = Float(k * 0.6180339887), fx = Float(k * 0.4142135624)
+                            xs[n] = Float(x) + (fx - fx.rounded(.towardZero)) - 0.5
+                            ys[n] = Float(y) + (fy - fy.rounded(.towardZero)) - 0.5
                             // Grey-level weight keeps the sub-pixel position of anti-aliased
                             // edges, so near-zero angles are not pulled onto the pixel grid.
-                            weights[found] = min(weightCap, Float(darkness) / Float(area))
-                            found += 1
+                            weights[n] = min(weightCap, Float(darkness) / Float(area))
+                            n += 1
                         }
+                        @inline(__always) func clamped(_ x: Int) {
+                            let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
+                            let sum = Int(s[bottom + x1]) - Int(s[top + x1]) - Int(s[bottom + x0]) + Int(s[top + x0])
+                            keep(x, sum: sum, area: (y1 - y0) * (x1 - x0))
+                        }
+                        for x in edge..<inner { clamped(x) }
+                        let area = (y1 - y0) * (2 * radius + 1)
+                        for x in inner..<outer {
+                            let x0 = x - radius, x1 = x + radius + 1
+                            let sum = Int(s[bottom + x1]) - Int(s[top + x1]) - Int(s[bottom + x0]) + Int(s[top + x0])
+                            keep(x, sum: sum, area: area)
+                        }
+                        for x in outer..<(width - edge) { clamped(x) }
                     }
                 }
             }
+            found = n
         }
         var xs: [Float] = [], ys: [Float] = [], weights: [Float] = []
         xs = [Float](unsafeUninitializedCapacity: capacity) { xb, xCount in
