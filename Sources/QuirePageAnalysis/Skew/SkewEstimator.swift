@@ -662,13 +662,14 @@ package enum SkewEstimator {
         }
 
         /// 0.01 degree steps the last pass first looks either side of the best `fineStep` angle:
-        /// the 1 px curve's top lies within half a `fineStep` (0.05 degree) of it, often within
-        /// a quarter, and one more step gives the parabola its third point.
-        static let finestReach = 3
-        /// The furthest the last pass goes either side while its best lies on an end: half a
-        /// `fineStep` and two steps more, so a top anywhere between the best `fineStep` angle
-        /// and its neighbours is reached and has a point beyond it (the same angles as reading
-        /// all of them whenever the curve rises to its top and falls after it).
+        /// half a `fineStep`, every angle nearer to it than to the steps either side. The 1 px
+        /// curve can have two tops a few hundredths apart between two steps (faint rules under
+        /// grain, `SkewEstimatorRuledTests`), and a shorter read stops on the lower one.
+        static let finestReach = 5
+        /// The furthest the last pass goes either side while its best lies on an end: two steps
+        /// past `finestReach`, so a top on its end has a point beyond it for the parabola (the
+        /// same angles as reading all of them whenever the curve rises to its top and falls
+        /// after it).
         static let finestLimit = 7
 
         func estimate(coarse: [Double]) -> SkewEstimate {
