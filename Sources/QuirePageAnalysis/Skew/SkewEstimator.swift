@@ -5,8 +5,8 @@
 /// make the horizontal projection of dark detail sharpest (highest sum of squares) when the
 /// projection direction follows them. The search runs coarse to fine: every degree over
 /// +/-`searchRange` on a small subsample with 8 px bins, every 0.25 degree with 2 px bins
-/// around that pass's peaks, then around the best few peaks with 1 px bins, down to 0.01
-/// degree and a parabolic fit of the peak.
+/// around that pass's peaks, then every 0.1 degree around the best few peaks with 1 px bins,
+/// down to 0.01 degree and a parabolic fit of the peak.
 package enum SkewEstimator {
     /// Largest skew searched, in degrees: a photocopy laid crooked on the glass, not only a
     /// sheet feeder's small angles (text turned up to 44 degrees is found within 0.01; pinned by
@@ -75,35 +75,51 @@ package enum SkewEstimator {
             _ xs: UnsafeMutableBufferPointer<Float>, _ ys: UnsafeMutableBufferPointer<Float>,
             _ weights: UnsafeMutableBufferPointer<Float>
         ) {
+            var n = 0  // a local count: the captured `found` is reloaded after every store
             gray.withUnsafeBufferPointer { g in
                 integral.withUnsafeBufferPointer { s in
+                    // Columns whose window lies wholly inside the image, [inner, outer): one
+                    // window width for all of them and no clamping (the same points).
+                    let inner = min(max(edge, radius), width - edge)
+                    let outer = max(inner, min(width - edge, width - radius))
                     for y in Swift.stride(from: edge, to: height - edge, by: 1) {
                         let y0 = max(0, y - radius), y1 = min(height, y + radius + 1)
-                        let top = y0 * stride, bottom = y1 * stride
-                        for x in edge..<(width - edge) {
-                            let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
-                            let area = (y1 - y0) * (x1 - x0)
-                            let sum = Int(s[bottom + x1]) - Int(s[top + x1]) - Int(s[bottom + x0]) + Int(s[top + x0])
-                            let darkness = sum - Int(g[y * width + x]) * area
-                            guard darkness > contrast * area else { continue }
+                        let top = y0 * stride, bottom = y1 * stride, row = y * width
+                        @inline(__always) func keep(_ x: Int, sum: Int, area: Int) {
+                            let darkness = sum - Int(g[row + x]) * area
+                            guard darkness > contrast * area else { return }
                             // A fixed sub-pixel dither (golden-ratio and silver-ratio sequences)
                             // so that the points of one pixel row (or column, for the column
                             // search) do not all land on the same bin phase at 0 degrees, where
                             // linear binning would make the score peak.
-                            let n = Double(found + 1)
+                            let k = Double(n + 1)
                             // The fraction as x - trunc(x), exact and equal to fmodf(x, 1) for
                             // x >= 0, which was 40 % of this function's time.
-                            let fy = Float(n * 0.6180339887), fx = Float(n * 0.4142135624)
-                            xs[found] = Float(x) + (fx - fx.rounded(.towardZero)) - 0.5
-                            ys[found] = Float(y) + (fy - fy.rounded(.towardZero)) - 0.5
+                            let fy = Float(k * 0.6180339887), fx = Float(k * 0.4142135624)
+                            xs[n] = Float(x) + (fx - fx.rounded(.towardZero)) - 0.5
+                            ys[n] = Float(y) + (fy - fy.rounded(.towardZero)) - 0.5
                             // Grey-level weight keeps the sub-pixel position of anti-aliased
                             // edges, so near-zero angles are not pulled onto the pixel grid.
-                            weights[found] = min(weightCap, Float(darkness) / Float(area))
-                            found += 1
+                            weights[n] = min(weightCap, Float(darkness) / Float(area))
+                            n += 1
                         }
+                        @inline(__always) func clamped(_ x: Int) {
+                            let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
+                            let sum = Int(s[bottom + x1]) - Int(s[top + x1]) - Int(s[bottom + x0]) + Int(s[top + x0])
+                            keep(x, sum: sum, area: (y1 - y0) * (x1 - x0))
+                        }
+                        for x in edge..<inner { clamped(x) }
+                        let area = (y1 - y0) * (2 * radius + 1)
+                        for x in inner..<outer {
+                            let x0 = x - radius, x1 = x + radius + 1
+                            let sum = Int(s[bottom + x1]) - Int(s[top + x1]) - Int(s[bottom + x0]) + Int(s[top + x0])
+                            keep(x, sum: sum, area: area)
+                        }
+                        for x in outer..<(width - edge) { clamped(x) }
                     }
                 }
             }
+            found = n
         }
         var xs: [Float] = [], ys: [Float] = [], weights: [Float] = []
         xs = [Float](unsafeUninitializedCapacity: capacity) { xb, xCount in
@@ -471,13 +487,17 @@ package enum SkewEstimator {
             }
         }
 
-        /// Angle step of the second pass (1 px bins), in degrees: a fifth of the coarse step.
-        static let fineStep = 0.05
+        /// Angle step of the second pass (1 px bins), in degrees. It only picks the angle the
+        /// last pass (0.01 degree steps, `finestLimit` either side) starts from, so it need not
+        /// be finer than that pass can reach: at half this step the 1 px pass read twice the
+        /// angles for the same answers (docs/benchmarks.md, "The skew search's 1 px pass at
+        /// 0.1 degree"; `SkewEstimatorFinestTests` pins the two steps together).
+        static let fineStep = 0.1
         /// Steps the second pass looks either side of a coarse peak: the coarse step and then some.
-        static let fineReach = 6
+        static let fineReach = 3
         /// Steps the second pass may climb beyond its window while the score rises: 2 degrees,
         /// far more than the 1 px and 2 px curves' peaks were seen apart (0.5).
-        static let fineClimbSteps = 40
+        static let fineClimbSteps = 20
 
         /// Bin size of the first pass, in copy pixels: 4 times the coarse curve's 2 px, so the
         /// first pass can step a whole degree without stepping over a peak that is about 0.15
@@ -489,6 +509,9 @@ package enum SkewEstimator {
         static let firstStep = 1.0
         /// Points the first pass reads at most: its wide bins need fewer to rank the angles.
         static let firstPoints = 5_000
+        /// Every how many-th ink point the first pass reads so that it reads at most
+        /// `firstPoints` of `count` (rounded up: rounded down it read up to twice as many).
+        static func firstStride(count: Int) -> Int { max(1, (count + firstPoints - 1) / firstPoints) }
         /// First-pass peaks followed into the coarse curve, best first: more than the three
         /// `estimate(coarse:)` refines, as the wide bins can rank close peaks differently.
         static let firstPeaks = 6
@@ -516,7 +539,7 @@ package enum SkewEstimator {
             }
             let ratio = Int((Self.firstStep / Self.coarseStep).rounded())
             let firstIndices = Array(Swift.stride(from: 0, to: n, by: ratio))
-            let firstStride = max(1, count / Self.firstPoints)
+            let firstStride = Self.firstStride(count: count)
             let first = firstIndices.map { score(angles[$0], stride: firstStride, bin: Self.firstBin, bins: &bins) }
             guard let firstMax = first.max() else { return [] }
             var seeds: [Int] = []
@@ -555,11 +578,14 @@ package enum SkewEstimator {
         /// The peak of the 1 px curve near the coarse curve's best peaks (`fineReach` steps of
         /// `fineStep` either side of each), to 0.01 degree (`finestReach` steps either side of
         /// the best) and a parabolic fit. An angle is scored once, however many windows hold it.
-        /// - Parameter reach: 0.01 degree steps read either side before following the rise
-        ///   (`finestReach`; `finestLimit` reads them all, for comparing).
+        /// - Parameters:
+        ///   - reach: 0.01 degree steps read either side before following the rise
+        ///     (`finestReach`; `finestLimit` reads them all, for comparing).
+        ///   - step: the second pass's angle step (`fineStep`; others to compare), which must
+        ///     divide the window's width and the coarse step into whole steps of 0.01 or more.
         func finePeak(
             coarse: [Double], coarseMax: Double, stride fineStride: Int, reach: Int = finestReach,
-            bins: inout [Float]
+            step: Double = fineStep, bins: inout [Float]
         ) -> Double {
             var memo: [Double: Double] = [:]
             func score(_ degrees: Double) -> Double {
@@ -583,19 +609,22 @@ package enum SkewEstimator {
             var best = (angle: 0.0, value: -Double.infinity)
             // The side of its window the best lies on (-1, +1), 0 inside it.
             var edge = 0
+            // The window's reach and the climb's limit in `step`s: as wide in degrees whatever the step.
+            let windowSteps = Int((Double(Self.fineReach) * Self.fineStep / step).rounded())
+            let climbSteps = Int((Double(Self.fineClimbSteps) * Self.fineStep / step).rounded())
             for p in peaks.prefix(3) where coarse[p] >= 0.8 * coarseMax {
                 let centre = coarseAngles[p]
-                for k in -Self.fineReach...Self.fineReach {
-                    let a = centre + Double(k) * Self.fineStep
+                for k in -windowSteps...windowSteps {
+                    let a = centre + Double(k) * step
                     let v = score(a)
-                    if v > best.value { (best, edge) = ((a, v), abs(k) == Self.fineReach ? k.signum() : 0) }
+                    if v > best.value { (best, edge) = ((a, v), abs(k) == windowSteps ? k.signum() : 0) }
                 }
             }
             // A best on its window's edge is no peak: the 1 px curve can peak further out than
             // the 2 px coarse one (a two-column page: 0.5 degree apart), so climb on while it rises.
             var climbed = 0
-            while edge != 0, climbed < Self.fineClimbSteps {
-                let a = best.angle + Double(edge) * Self.fineStep
+            while edge != 0, climbed < climbSteps {
+                let a = best.angle + Double(edge) * step
                 let v = score(a)
                 guard v > best.value else { break }
                 best = (a, v)
@@ -633,13 +662,15 @@ package enum SkewEstimator {
         }
 
         /// 0.01 degree steps the last pass first looks either side of the best `fineStep` angle:
-        /// the 1 px curve's top usually lies within half a `fineStep` (0.025 degree) of it, and
-        /// one more step gives the parabola its third point.
-        static let finestReach = 3
-        /// The furthest the last pass goes either side while its best lies on an end: as far
-        /// as it always looked (the same angles as reading all of them whenever the curve
-        /// rises to its top and falls after it).
-        static let finestLimit = 5
+        /// half a `fineStep`, every angle nearer to it than to the steps either side. The 1 px
+        /// curve can have two tops a few hundredths apart between two steps (faint rules under
+        /// grain, `SkewEstimatorRuledTests`), and a shorter read stops on the lower one.
+        static let finestReach = 5
+        /// The furthest the last pass goes either side while its best lies on an end: two steps
+        /// past `finestReach`, so a top on its end has a point beyond it for the parabola (the
+        /// same angles as reading all of them whenever the curve rises to its top and falls
+        /// after it).
+        static let finestLimit = 7
 
         func estimate(coarse: [Double]) -> SkewEstimate {
             var bins: [Float] = []

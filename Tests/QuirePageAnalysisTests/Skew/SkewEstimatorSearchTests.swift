@@ -62,6 +62,17 @@ import Testing
         }
     }
 
+    /// The first pass reads at most `firstPoints` ink points, whatever their count (rounded
+    /// down, the stride let it read up to twice as many), and no fewer than half of them.
+    @Test(arguments: [1, 64, 4_999, 5_000, 5_001, 9_999, 10_000, 14_999, 60_001, 123_457])
+    func firstPassReadsAtMostItsPoints(count: Int) {
+        let limit = SkewEstimator.Projection.firstPoints
+        let stride = SkewEstimator.Projection.firstStride(count: count)
+        let read = (count + stride - 1) / stride
+        #expect(read <= limit, "\(count) points: reads \(read)")
+        #expect(read >= min(count, limit / 2), "\(count) points: reads \(read)")
+    }
+
     @Test func narrowedCurveComputesUnderHalfTheAnglesAndKeepsTheirValues() {
         let (width, height) = (520, 680)
         let gray = Self.page(width: width, height: height, degrees: 3.4, columns: [0.1...0.9])
