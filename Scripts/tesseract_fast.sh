@@ -14,7 +14,7 @@ set -u -o pipefail
 
 # The one knob that makes the library faster: whole-program (link-time) optimisation, -O3 and
 # no semantic interposition, which lets GCC inline Tesseract's calls to its own exported
-# functions (figures in docs/benchmarks.md, "Our own libtesseract").
+# functions (figures in docs/benchmarks.md, "OCR: our own libtesseract, shipped").
 OPT_FLAGS="-O3 -flto=2 -fno-semantic-interposition"
 # Debian's configure options (debian/rules) minus the install paths; --disable-static and
 # --disable-doc only skip what Quire does not load.
