@@ -67,3 +67,48 @@ def test_without_what_it_needs_one_line_and_no_library(tmp_path):
     assert done.returncode == 0 and done.stdout == ""
     lines = done.stderr.splitlines()
     assert len(lines) == 1 and "Debian's libtesseract" in lines[0], done.stderr
+
+
+FAKE_APT_GET = """#!/bin/sh
+# apt-get source PKG=VERSION: a stand-in source tree whose build makes a tiny shared library
+[ "$1" = source ] || exit 1
+mkdir -p tesseract-5 && cd tesseract-5 || exit 1
+echo "licence text" > LICENSE
+printf '#!/bin/sh\\n' > autogen.sh
+printf '#!/bin/sh\\necho "configure: $*"\\n' > configure
+chmod +x autogen.sh configure
+printf 'libtesseract.la:\\n\\tmkdir -p .libs && echo "int f(void) { return 1; }" | cc -shared -fPIC -x c - -o .libs/libtesseract.so.5.0.3\\n' > Makefile
+"""
+
+
+def test_a_build_leaves_the_library_its_licence_and_nothing_else(tmp_path):
+    """The whole script with apt's source download replaced by a stand-in tree (its `make` builds a
+    tiny library): the cache folder gets the library, Tesseract's licence and BUILD-INFO, the
+    configure step gets Debian's options and the optimisation flags, the build folder is gone."""
+    for tool in ["dpkg-query", "dpkg-buildflags", "autoreconf", "libtoolize", "cc", "strip", "make"]:
+        if not shutil.which(tool):
+            pytest.skip(f"{tool} not installed")
+    if subprocess.run(["dpkg-query", "-W", "libtesseract-dev"], capture_output=True).returncode != 0:
+        pytest.skip("libtesseract-dev (dpkg) not installed")
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "apt-get").write_text(FAKE_APT_GET)
+    (fake / "apt-cache").write_text("#!/bin/sh\necho 'Package: tesseract'\n")  # a deb-src entry exists
+    for f in fake.iterdir():
+        f.chmod(0o755)
+    cache = tmp_path / "cache"
+    env = dict(os.environ, PATH=f"{fake}:{os.environ['PATH']}", QUIRE_TESSERACT_CACHE=str(cache))
+    done = run_script(env=env)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    folder = Path(done.stdout.strip())
+    assert folder == Path(run_script("--dir", env=env).stdout.strip())
+    assert sorted(p.name for p in folder.iterdir()) == ["BUILD-INFO", "LICENSE", "libtesseract.so.5"]
+    assert (folder / "LICENSE").read_text() == "licence text\n"
+    assert sorted(p.name for p in cache.iterdir()) == [folder.name, "tesseract-build.log"]
+    configured = next(line for line in (cache / "tesseract-build.log").read_text().splitlines()
+                      if line.startswith("configure: "))
+    for option in ["--disable-tessdata-prefix", "--disable-static", "-O3 -flto=2 -fno-semantic-interposition",
+                   "-Wl,-z,defs", "-DTESSDATA_PREFIX="]:
+        assert option in configured, configured
+    again = run_script(env=dict(env, PATH=os.environ["PATH"]))  # no stand-in: the cache answers
+    assert again.stdout.strip() == str(folder)
