@@ -8,13 +8,16 @@ SWIFT ?= swift
 # zlib1g-dev compresses PDF streams; libtesseract-dev + libleptonica-dev (linked in process) read
 # text (--ocr) and page orientation with the tesseract-ocr-eng and -osd data; -heb and -ara for the
 # right-to-left OCR test (Tests/python/test_ocr_rtl.py); tesseract-ocr (the CLI) is the tests'
-# oracle; unpaper is a peer; clang-format checks the C style (`make lint`).
+# oracle; unpaper is a peer; clang-format checks the C style (`make lint`); dpkg-dev, autoconf,
+# automake, libtool, g++ and libarchive-dev fetch and build Quire's own libtesseract from Debian's
+# source (`make tesseract-fast`).
 APT_PACKAGES := libvips-dev libvips-tools pkg-config python3-venv chromium chromium-driver \
   qpdf poppler-utils zlib1g-dev tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd \
-  tesseract-ocr-heb tesseract-ocr-ara libtesseract-dev libleptonica-dev unpaper clang-format
+  tesseract-ocr-heb tesseract-ocr-ara libtesseract-dev libleptonica-dev unpaper clang-format \
+  dpkg-dev autoconf automake libtool g++ libarchive-dev
 OUT ?= out
 
-.PHONY: lint format deps test-venv build release demo test test-fast docs docs-images bench bench-quick bench-venv bench-layout clean accuracy fit-verifier accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist fuzz fuzz-jpeg soak
+.PHONY: lint format deps tesseract-fast test-venv build release demo test test-fast docs docs-images bench bench-quick bench-venv bench-layout clean accuracy fit-verifier accuracy-deskew accuracy-real-photos accuracy-orientation viewer install dist fuzz fuzz-jpeg soak
 
 ## deps: install the Debian packages in APT_PACKAGES that are missing (apt-get; sudo when not root).
 deps:
@@ -28,14 +31,37 @@ deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
 	fi
 
+## tesseract-fast: Quire's own build of the libtesseract Debian installed, same version and
+## patches, with link-time optimisation and -O3 (Scripts/tesseract_fast.sh; why: docs/install.md), cached
+## in ~/.cache/quire/tesseract-VERSION-FLAGSHASH: built once (minutes), then reused at once; rebuilt
+## when Debian's version changes. The targets that build quire link it beside their binaries
+## ($ORIGIN is on their library path); when it cannot be built, one line says why and quire links
+## Debian's libtesseract. TESSERACT=system skips it (and removes the link).
+TESSERACT ?= fast
+tesseract-fast:
+	@bash Scripts/tesseract_fast.sh
+
+# $(call link_tesseract,SWIFT BUILD OPTIONS): that build's bin folder gets a link to Quire's
+# libtesseract (built first when missing), or loses a stale one when it cannot be built or
+# TESSERACT=system; one line says which library its binaries load.
+define link_tesseract
+@bin=$$($(SWIFT) build $(1) --show-bin-path) && mkdir -p "$$bin" && \
+  lib=$$([ "$(TESSERACT)" = system ] || bash Scripts/tesseract_fast.sh); \
+  if [ -n "$$lib" ]; then ln -sfn "$$lib/libtesseract.so.5" "$$bin/libtesseract.so.5"; \
+    echo "libtesseract: Quire's build, $$lib"; \
+  else rm -f "$$bin/libtesseract.so.5"; echo "libtesseract: Debian's"; fi
+endef
+
 ## test-venv: the Python test tools (pytest, Selenium, jsonschema, IIIF checkers) in .venv.
 test-venv:
 	@bash Tests/python/setup_venv.sh .venv
 
 build: deps
+	$(call link_tesseract,)
 	$(SWIFT) build
 
 release: deps
+	$(call link_tesseract,-c release)
 	$(SWIFT) build -c release --product quire
 
 ## demo: process the real documents in Samples/documents into $(OUT)/ (photos, scans, a PDF;
@@ -51,6 +77,7 @@ demo: release
 ## end-to-end Python tests, on two pytest-xdist workers when it is installed, one file each).
 ## The Python tests run beside the Swift tests' build and run (Tests/run-all.sh).
 test: deps
+	$(call link_tesseract,--scratch-path $(TEST_BUILD))
 	SWIFT="$(SWIFT)" SCRATCH=$(TEST_BUILD) QUIRE_OPTIMIZE_TESTS=1 PYTEST_WORKERS="$(PYTEST_WORKERS)" bash Tests/run-all.sh
 
 # `make test` builds in its own .build-test with QUIRE_OPTIMIZE_TESTS=1: Package.swift then compiles
@@ -199,6 +226,7 @@ fit-verifier: deps
 ## accuracy-orientation: the real scans of ../shared/data/real turned by 0, 90, 180 and 270
 ## degrees, processed by `quire process`: how many come back upright (Tesseract's OSD).
 accuracy-orientation: deps
+	$(call link_tesseract,-c release)
 	$(SWIFT) build -c release --product quire
 	python3 Tools/accuracy/orientation.py $$($(SWIFT) build -c release --show-bin-path)/quire
 
@@ -209,12 +237,14 @@ accuracy-orientation: deps
 ## "--record" (write latest.json) or "--stand-in"; QUIRE_BIN points at another quire binary.
 BENCH_ARGS ?=
 bench: deps bench-venv
+	$(call link_tesseract,-c release)
 	$(SWIFT) build -c release --product quire
 	$(SWIFT) build -c release --product quire-floor
 	python3 Tools/bench/run_bench.py $(BENCH_ARGS)
 
 ## bench-quick: the same on 10 captures, 2 runs, without the 1000-page memory check.
 bench-quick: deps bench-venv
+	$(call link_tesseract,-c release)
 	$(SWIFT) build -c release --product quire
 	$(SWIFT) build -c release --product quire-floor
 	python3 Tools/bench/run_bench.py --quick $(BENCH_ARGS)
@@ -228,7 +258,8 @@ viewer:
 	python3 Scripts/embed_viewer.py
 
 ## install: quire built with the Swift runtime linked in (runs where no Swift toolchain is
-## installed; it still needs libvips and its libraries), its man page (argument-parser's
+## installed; it still needs libvips and its libraries), Quire's libtesseract in PREFIX/lib/quire
+## when `make tesseract-fast` can build it (found through quire's RUNPATH), its man page (argument-parser's
 ## generate-manual, run on that binary) and its shell completions, into PREFIX.
 ## INSTALL_CONFIG=debug builds it unoptimised (the install test does: same linking, same files);
 ## INSTALL_SWIFT_FLAGS adds options to its `swift build`s (the test: -debug-info-format none).
@@ -250,6 +281,10 @@ install:
 	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d \
 	  $(DESTDIR)$(PREFIX)/share/man/man1; \
 	install -m 755 $$bin/quire $(DESTDIR)$(PREFIX)/bin/quire; \
+	lib=$$([ "$(TESSERACT)" = system ] || bash Scripts/tesseract_fast.sh); \
+	if [ -n "$$lib" ]; then install -D -m 644 $$lib/libtesseract.so.5 $(DESTDIR)$(PREFIX)/lib/quire/libtesseract.so.5 && \
+	  install -D -m 644 $$lib/LICENSE $(DESTDIR)$(PREFIX)/share/doc/quire/tesseract/LICENSE || exit 1; \
+	else rm -f $(DESTDIR)$(PREFIX)/lib/quire/libtesseract.so.5; fi; \
 	rm -rf $(STATIC_BUILD)/man && mkdir -p $(STATIC_BUILD)/man && $$bin/generate-manual $$bin/quire -o $(STATIC_BUILD)/man >/dev/null && \
 	  install -m 644 $(STATIC_BUILD)/man/quire.1 $(DESTDIR)$(PREFIX)/share/man/man1/quire.1 || exit 1; \
 	$$bin/quire --generate-completion-script bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/quire; \

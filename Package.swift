@@ -28,6 +28,13 @@ let exportOpenMPEntryPoints: [LinkerSetting] = [
         })
 ]
 
+/// Where an installed `quire` finds the libtesseract `make install` puts beside it
+/// (PREFIX/lib/quire: Quire's own build of Debian's source, Scripts/tesseract_fast.sh and
+/// docs/install.md). A build folder's binaries find the one the Makefile links into their folder
+/// through the `$ORIGIN` entry SwiftPM always writes. Neither folder holding it, the loader goes
+/// on to Debian's: a plain `swift build` links and runs as before.
+let bundledTesseractPath: [LinkerSetting] = [.unsafeFlags(["-Xlinker", "-rpath", "-Xlinker", "$ORIGIN/../lib/quire"])]
+
 /// The pure modules and their tests (also the whole package under QUIRE_PURE_ONLY=1).
 let pureTargets: [Target] = [
     .target(name: "QuireGeometry", swiftSettings: testOptimized),
@@ -116,7 +123,7 @@ let package = Package(
                         "QuireKit",
                         .product(name: "ArgumentParser", package: "swift-argument-parser")
                     ],
-                    linkerSettings: exportOpenMPEntryPoints
+                    linkerSettings: exportOpenMPEntryPoints + bundledTesseractPath
                 ),
                 // The tools below live in Tools/ and are built by the make targets that run them; none is
                 // a product. `make bench-layout`: the layout engine at 10^3 ... 10^6 items.

@@ -57,6 +57,15 @@ def test_make_install_gives_a_quire_that_needs_no_swift_toolchain(tmp_path):
     libraries = subprocess.run(["ldd", str(quire)], capture_output=True, text=True).stdout
     assert "libswift" not in libraries and "libFoundation" not in libraries, libraries
     assert "libvips" in libraries
+    # Quire's libtesseract, when `make tesseract-fast` could build it, installed beside and loaded
+    # through quire's RUNPATH (no LD_LIBRARY_PATH); Debian's otherwise (test_tesseract_fast.py)
+    bundled = prefix / "lib" / "quire" / "libtesseract.so.5"
+    tesseract = next(line for line in libraries.splitlines() if "libtesseract.so.5 =>" in line)
+    loaded = Path(tesseract.split(" => ")[1].split(" (")[0]).resolve()
+    if bundled.exists():
+        assert loaded == bundled.resolve(), tesseract
+    else:
+        assert str(loaded).startswith(("/usr/lib/", "/lib/")), tesseract
     # no toolchain on the paths: a clean environment with only the system's folders
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     version = subprocess.run([str(quire), "--version"], capture_output=True, text=True, env=env)
