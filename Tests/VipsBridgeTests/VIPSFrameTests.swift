@@ -72,3 +72,51 @@ import QuireImageTestSupport
         #expect(try a.maxAbsoluteDifference(to: b) == 0)
     }
 }
+
+/// The pool of freed frames (`VIPSFrame.pooledBytes`, cvips_hugemap.c). Other suites make and
+/// free frames at the same time, so a test retries where one of them could take its frame first.
+@Suite struct VIPSFramePoolTests {
+    /// A size no other test makes (about 18 MB), so no other frame takes its mapping.
+    static let size = (width: 2999, height: 2001, bands: 3)
+
+    @Test func aFreedFrameIsHandedOutAgainWithItsPixels() throws {
+        var handedOut = false
+        for _ in 0..<5 where !handedOut {
+            var address: UnsafeMutablePointer<UInt8>?
+            do {
+                let first = try VIPSFrame(width: Self.size.width, height: Self.size.height, bands: Self.size.bands)
+                first.pixels.initialize(repeating: 0x5A)
+                address = first.pixels.baseAddress
+            }
+            let second = try VIPSFrame(width: Self.size.width, height: Self.size.height, bands: Self.size.bands)
+            guard second.pixels.baseAddress == address else { continue }
+            // Not zero-filled again: what the first frame wrote is there (the maker overwrites it).
+            #expect(second.pixels[0] == 0x5A && second.pixels[second.pixels.count - 1] == 0x5A)
+            handedOut = true
+        }
+        #expect(handedOut)
+    }
+
+    @Test func aSmallFrameDoesNotTakeALargeOnesMapping() throws {
+        var address: UnsafeMutablePointer<UInt8>?
+        do {
+            let large = try VIPSFrame(width: 4001, height: 3001, bands: 3)
+            large.pixels[0] = 1
+            address = large.pixels.baseAddress
+        }
+        // 1 MB: a kept 36 MB mapping is far more than it needs (and is kept for the next page's
+        // decoded frame, which a preview made before it must not take).
+        let small = try VIPSFrame(width: 1000, height: 1000, bands: 1)
+        #expect(small.pixels.baseAddress != address)
+    }
+
+    @Test func theKeptBytesStayWithinTheLimitWhateverIsFreed() throws {
+        // Twelve 10 MB frames at once, then all freed: more than the pool keeps.
+        do {
+            let frames = try (0..<12).map { _ in try VIPSFrame(width: 3000, height: 1200, bands: 3) }
+            for frame in frames { frame.pixels[0] = 1 }
+            #expect(frames.count * frames[0].byteCount > VIPSFrame.poolLimit)
+        }
+        #expect(VIPSFrame.pooledBytes <= VIPSFrame.poolLimit)
+    }
+}
