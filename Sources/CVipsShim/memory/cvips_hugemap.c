@@ -39,9 +39,11 @@ static struct {
     void *data;
     size_t size;    /* rounded */
     unsigned stamp; /* `pool_clock` when it was freed */
+    unsigned order; /* `pool_frees` when it was freed */
 } pool[POOL_SLOTS];
 static size_t pool_bytes;
-static unsigned pool_clock;
+static unsigned pool_clock; /* requests */
+static unsigned pool_frees; /* mappings kept */
 G_LOCK_DEFINE_STATIC(pool);
 
 /* Under the lock: unmaps slot `i` and empties it. */
@@ -52,9 +54,17 @@ static void pool_drop(int i) {
     pool[i].size = 0;
 }
 
-/* Under the lock: the smallest kept mapping that serves `size` bytes (its surplus unmapped), or
- * NULL; drops the mappings that waited too long, and on a miss all but the small ones smaller
- * than `size` (POOL_SMALL). */
+/* Under the lock: the kept mapping freed last of those that serve `size` bytes (its surplus
+ * unmapped), or NULL; drops the mappings that waited too long, and on a miss all but the small
+ * ones smaller than `size` (POOL_SMALL).
+ *
+ * Why the one freed last: a page's frames of one size are its decoded frame, freed with most of
+ * its rows already handed back to the kernel (the deskew turn releases the rows it has read),
+ * then its turned page, freed whole. The next page asks for its decoded frame first and gets
+ * the turned page's mapping, pages and all; its turned page then gets the decoded frame's
+ * mapping, whose rows fault in as the turn writes them while it releases the source's, as a
+ * fresh mapping's would. The other way round the next page would hold its whole decoded frame
+ * and a whole kept mapping at once: a frame more at its peak. */
 static void *pool_take(size_t size) {
     pool_clock++;
     int best = -1;
@@ -65,7 +75,7 @@ static void *pool_take(size_t size) {
             continue;
         }
         if (pool[i].size < size || pool[i].size - size > pool_slack(size)) continue;
-        if (best < 0 || pool[i].size < pool[best].size) best = i;
+        if (best < 0 || pool_frees - pool[i].order < pool_frees - pool[best].order) best = i;
     }
     if (best < 0) {
         for (int i = 0; i < POOL_SLOTS; i++)
@@ -97,6 +107,7 @@ static int pool_keep(void *data, size_t size) {
             pool[empty].data = data;
             pool[empty].size = size;
             pool[empty].stamp = pool_clock;
+            pool[empty].order = ++pool_frees;
             pool_bytes += size;
             return 1;
         }
