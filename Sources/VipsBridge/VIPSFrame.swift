@@ -20,9 +20,7 @@ public final class VIPSFrame: @unchecked Sendable {
     public let bands: Int
     private let base: UnsafeMutablePointer<UInt8>
 
-    /// An uninitialised frame of the given size: its pixels may hold what an earlier frame left
-    /// (a freed frame's memory is handed out again, see `pooledBytes`), so the maker writes
-    /// every pixel before anything reads them.
+    /// An uninitialised frame of the given size.
     /// - Throws: `VIPSError` for an empty size or when the memory cannot be mapped.
     public init(width: Int, height: Int, bands: Int) throws {
         var data: UnsafeMutableRawPointer? = nil
@@ -59,23 +57,6 @@ public final class VIPSFrame: @unchecked Sendable {
         try VIPSImage.check("jpegload", status)
         return frame
     }
-
-    /// Bytes of freed frames kept mapped for the next frames of about their size (at most
-    /// `poolLimit`).
-    ///
-    /// Why: the kernel hands out a fresh mapping's pages zero-filled, one fault for each 2 MiB,
-    /// and every frame's maker (a decoder, the deskew turn, a resample) then overwrites them
-    /// all; a kept mapping's pages are already there. A batch of pages of one size makes the
-    /// same frames page after page, so each page after the first takes the last one's. Kept
-    /// frames of a size the batch stopped making are given back (cvips_hugemap.h says when), so
-    /// memory stays flat with the batch and close to a page's own.
-    public static var pooledBytes: Int { cvips_frame_pool_bytes() }
-
-    /// The most `pooledBytes` can be.
-    public static var poolLimit: Int { cvips_frame_pool_limit() }
-
-    /// Gives every kept frame back to the kernel.
-    public static func drainPool() { cvips_frame_pool_drain() }
 
     public var byteCount: Int { width * height * bands }
     public var rowBytes: Int { width * bands }

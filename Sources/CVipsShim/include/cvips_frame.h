@@ -5,20 +5,10 @@
 #include <vips/vips.h>
 
 /* A new 8-bit image over a private anonymous memory mapping of width * height * bands bytes,
- * returned in `data` for the caller to fill (and read) directly, uninitialised (a mapping an
- * earlier frame freed may be handed out again, holding its pixels). The mapping is given back
- * (to the frame pool, or unmapped) when the image closes. Being a mapping of its own (not heap
- * memory), parts of it can be handed back to the kernel while the image lives
- * (cvips_frame_release). */
+ * returned in `data` for the caller to fill (and read) directly. The mapping is unmapped when
+ * the image closes. Being a mapping of its own (not heap memory), parts of it can be handed
+ * back to the kernel while the image lives (cvips_frame_release). */
 int cvips_new_frame(int width, int height, int bands, void **data, VipsImage **out);
-
-/* Bytes of freed frames the pool keeps mapped for the next frames (see cvips_hugemap.h), and
- * the most it keeps. */
-size_t cvips_frame_pool_bytes(void);
-size_t cvips_frame_pool_limit(void);
-
-/* Unmaps every frame the pool keeps (for a process about to idle, and for tests). */
-void cvips_frame_pool_drain(void);
 
 /* Returns the whole memory pages inside [data + offset, data + offset + length) to the kernel
  * (madvise MADV_DONTNEED): they read as zero afterwards. Partial pages at either end are kept. */

@@ -95,8 +95,7 @@ void cvips_jpeg_planes_to_rgb(const cvips_jpeg_planes *layout, const unsigned ch
 
 /* An anonymous private memory mapping of `length` bytes (NULL when it cannot be had), and its
  * unmapping: the planes' memory, whose row ranges go back to the kernel with
- * cvips_frame_release as a page is cut out of them. Uninitialised, and given back to the frame
- * pool when it fits (a frame's mapping, see cvips_frame.h). */
+ * cvips_frame_release as a page is cut out of them. */
 void *cvips_map_pixels(size_t length);
 void cvips_unmap_pixels(void *data, size_t length);
 

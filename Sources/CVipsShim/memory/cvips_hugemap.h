@@ -13,16 +13,9 @@
  * page, aligned 5) and read through 4 KiB TLB entries. On the 50 bench captures, aligning
  * took faults from 222k to 141k and user time from 7.4 to 6.3 s (the warp's gathers and the
  * decoder's writes miss the TLB far less). Over-mapping makes it hold on every kernel.
- * NULL when the memory cannot be had.
- *
- * Freed mappings are kept in a small pool (a few slots, a bound on their bytes, each given
- * back after a dozen requests pass it by) and handed out again for frames of about their size:
- * a fresh mapping's every page is faulted in and zero-filled by the kernel before the frame's
- * writer overwrites it, a kept one's pages are there already. So the memory comes back
- * uninitialised: holding what an earlier frame left in it, not zeros. */
+ * NULL when the memory cannot be had. */
 void *cvips_hugemap(size_t length);
-/* Gives back what cvips_hugemap(length) returned (the same length): kept in the pool, or
- * unmapped. */
+/* Unmaps what cvips_hugemap(length) returned (the same length). */
 void cvips_hugeunmap(void *data, size_t length);
 
 #endif
