@@ -7,9 +7,8 @@
  * expanded to RGB, interlaced or not.
  *
  * Why not vips_pngload: libpng hands libvips each row, libvips copies it into its region and
- * its sink copies the region into the frame, on a worker thread the caller waits for; on the
- * bench scans' PNGs that costs about a third more than libpng's own decode (docs/benchmarks.md,
- * "Scans: the decode against the floor's, format by format").
+ * its sink copies the region into the frame, on a worker thread the caller waits for
+ * (docs/benchmarks.md, "Scans: the decode against the floor's, format by format").
  *
  * Returns 0 on success; 1 when the file is not one it takes (another size or band count,
  * 16 bits, an alpha channel or transparency, an ICC profile), nothing decoded; -1 when libpng
