@@ -94,7 +94,10 @@ let package = Package(
                 ),
                 .target(
                     name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
-                    linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("z"), .linkedLibrary("gmodule-2.0")]),
+                    linkerSettings: [
+                        .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z"),
+                        .linkedLibrary("gmodule-2.0")
+                    ]),
                 .target(name: "VipsBridge", dependencies: ["CVips", "CVipsShim"], swiftSettings: testOptimized),
                 // Tesseract's C API for OCR and orientation detection; only TesseractBridge sees it.
                 .systemLibrary(

@@ -58,6 +58,21 @@ public final class VIPSFrame: @unchecked Sendable {
         return frame
     }
 
+    /// A PNG file decoded at full size straight into a new frame by libpng (the pixels
+    /// libvips's loader gives, without its copies and its worker thread; see
+    /// `cvips_png_decode_into`).
+    /// - Returns: nil when the file is not a `width` x `height` PNG of `bands` 8-bit bands
+    ///   without transparency or an ICC profile: load it with libvips instead.
+    /// - Throws: `VIPSError` when libpng reports an error or a warning (a truncated or damaged
+    ///   file): load it with libvips, which decides whether it is readable and words the error.
+    public static func decodingPNG(file path: String, width: Int, height: Int, bands: Int) throws -> VIPSFrame? {
+        let frame = try VIPSFrame(width: width, height: height, bands: bands)
+        let status = cvips_png_decode_into(path, frame.base, Int32(width), Int32(height), Int32(bands))
+        if status == 1 { return nil }
+        try VIPSImage.check("pngload", status)
+        return frame
+    }
+
     public var byteCount: Int { width * height * bands }
     public var rowBytes: Int { width * bands }
 

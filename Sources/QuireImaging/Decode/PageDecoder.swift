@@ -116,6 +116,15 @@ struct PageDecoder: Sendable {
                 {
                     return DecodedFrame(frame: frame, orientation: map, exifOrientation: o, format: header.format)
                 }
+                // PNGs (most scans) straight from libpng; the same fallback for what it declines
+                // or stops on.
+                if header.format == .png,
+                    let frame = try? VIPSFrame.decodingPNG(
+                        file: source.path, width: Int(map.storedWidth),
+                        height: Int(map.storedHeight), bands: header.image.bands)
+                {
+                    return DecodedFrame(frame: frame, orientation: map, exifOrientation: o, format: header.format)
+                }
                 var stored = try TIFFDirectories.load(
                     source, format: header.format,
                     options: .init(
