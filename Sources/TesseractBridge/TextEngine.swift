@@ -150,18 +150,36 @@ public final class TextEngine: @unchecked Sendable {
         TessBaseAPISetPageSegMode(api, PSM_OSD_ONLY)
         _ = TessBaseAPISetVariable(api, "min_characters_to_try", String(max(1, characters)))
         set(image)
+        var found = CTessOrientation()
+        // Tesseract's TessBaseAPIDetectOrientationScript, keeping the scores it drops.
+        let detected = OpenMPRegions.inlineWhenSingleThreaded.during { ctess_detect_orientation(api, &found) }
+        guard detected != 0 else { return nil }
+        let s = found.scores
+        return ScriptOrientation(
+            counterClockwise: Int(found.counter_clockwise), confidence: Double(found.confidence),
+            scriptConfidence: Double(found.script_confidence),
+            scores: [s.0, s.1, s.2, s.3].map(Double.init), characters: Int(found.characters))
+    }
+
+    /// `orientation(of:characters:)` as Tesseract's C API gives it (TessBaseAPIDetectOrientationScript),
+    /// without the scores: for tests that check the shim's reading is the C API's.
+    func orientationByTesseractsAPI(of image: TextImage, characters: Int = defaultOrientationCharacters)
+        -> ScriptOrientation?
+    {
+        defer { TessBaseAPIClear(api) }
+        TessBaseAPISetPageSegMode(api, PSM_OSD_ONLY)
+        _ = TessBaseAPISetVariable(api, "min_characters_to_try", String(max(1, characters)))
+        set(image)
         var degrees: Int32 = 0
         var confidence: Float = 0
-        // Points into the engine's own character set: not to be freed.
-        var script: UnsafePointer<CChar>?
+        var script: UnsafePointer<CChar>?  // the engine's own: not to be freed
         var scriptConfidence: Float = 0
         let detected = OpenMPRegions.inlineWhenSingleThreaded.during {
             TessBaseAPIDetectOrientationScript(api, &degrees, &confidence, &script, &scriptConfidence)
         }
         guard detected != 0 else { return nil }
         return ScriptOrientation(
-            counterClockwise: Int(degrees), confidence: Double(confidence),
-            scriptConfidence: Double(scriptConfidence))
+            counterClockwise: Int(degrees), confidence: Double(confidence), scriptConfidence: Double(scriptConfidence))
     }
 
     private func set(_ image: TextImage) {
@@ -361,12 +379,24 @@ public struct ScriptOrientation: Sendable, Hashable {
     public var confidence: Double
     /// How sure it is of the script it read the text in.
     public var scriptConfidence: Double
+    /// Each orientation's score, by counter-clockwise quarter (0, 90, 180, 270): the sum over
+    /// the characters read of the log of that orientation's share of how well the character
+    /// fits (each share 1/4 when a glyph fits all four alike). `confidence` is the best less
+    /// the second. Empty when not known.
+    public var scores: [Double]
+    /// How many characters the scores sum over (0 when not known).
+    public var characters: Int
 
     /// A finding of text turned `counterClockwise` degrees.
-    public init(counterClockwise: Int, confidence: Double, scriptConfidence: Double) {
+    public init(
+        counterClockwise: Int, confidence: Double, scriptConfidence: Double, scores: [Double] = [],
+        characters: Int = 0
+    ) {
         self.counterClockwise = counterClockwise
         self.confidence = confidence
         self.scriptConfidence = scriptConfidence
+        self.scores = scores
+        self.characters = characters
     }
 }
 

@@ -201,6 +201,31 @@ import VipsBridge
         #expect(over.rotate == 180 && over.confidence > 2, "upside down read as \(over)")
     }
 
+    @Test func theShimsReadingIsTesseractsOwnWithItsScores() throws {
+        guard let models = Self.models, models.installed.contains("osd") else { return }
+        let lines = (0..<14).map { ("The quick brown fox jumps over the lazy dog \($0)", 120, 100 + $0 * 120) }
+        let (upright, _) = try Self.page(width: 2400, height: 1900, lines: lines)
+        var turned = upright
+        turned.pixels.reverse()
+        let engine = try TextEngine(models: models, languages: "osd")
+        for (image, characters) in [(upright, 50), (turned, 50), (upright, 8), (turned, 8)] {
+            let found = try #require(engine.orientation(of: image, characters: characters))
+            let own = try #require(engine.orientationByTesseractsAPI(of: image, characters: characters))
+            #expect(found.counterClockwise == own.counterClockwise && found.confidence == own.confidence)
+            #expect(found.scriptConfidence == own.scriptConfidence)
+            // The best orientation is the reading's, its margin over the second the confidence.
+            let sorted = found.scores.sorted(by: >)
+            #expect(found.scores.count == 4 && found.scores.firstIndex(of: sorted[0]) == found.counterClockwise / 90)
+            #expect(abs(sorted[0] - sorted[1] - found.confidence) < 1e-3)
+            // Tesseract reads at most five times `min_characters_to_try`.
+            #expect(found.characters > 0 && found.characters <= 5 * characters)
+            // Each character adds the log of each way's share of its fit: printed glyphs fit the
+            // way found better than a quarter each (log 1/4 a character), though not by much.
+            #expect(sorted[0] / Double(found.characters) > log(0.25), "\(found)")
+            #expect(found.scores.allSatisfy { $0 < 0 })
+        }
+    }
+
     @Test func aPoolLoadsOneEnginePerConcurrentReader() throws {
         guard let models = Self.models, models.installed.contains("osd") else { return }
         let pool = TextEnginePool(models: models, languages: "osd")

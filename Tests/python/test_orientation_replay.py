@@ -97,3 +97,17 @@ def test_no_second_crop_after_a_short_reading_that_read_nothing():
     assert not fc.asks_again(r)
     assert fc.decide(r) == 0
     assert fc.asks_again(row(axis=(0, 0.0, 0.5)))
+
+
+def test_glyph_scores_are_read_with_their_reading_and_a_bad_fit_keeps_the_turn():
+    import fit_glyph_fit as fg
+    look = ("look rotate 270 votes 400 share 0.9 pieces 300 margin -0.05 axisSure true sure false "
+            "updown 0.5")
+    notes = [look, "glyphs scores -55.0,-56.2,-54.4,-56.1 characters 40",
+             "tesseract axis rotate 90 conf 1.0 script 2.0", "glyphs none", "tesseract again rotate 0 conf 0 script none"]
+    r = fg.read_notes({"name": "x-r0.jpg", "source": "s", "needed": 90, "got": 90, "look": None, "axis": None,
+                       "crop": None, "fallback": None, "scan": False}, notes)
+    assert r["glyphs"] == {"axis": {"scores": [-55.0, -56.2, -54.4, -56.1], "characters": 40}}
+    # The short reading (1.0, scaled 4) turns the page; its best orientation fits at -54.4 / 40 = -1.36.
+    assert fg.deciding(r) == "axis" and abs(fg.fit_of(r) + 1.36) < 1e-9
+    assert fg.decide(r) == 90 and fg.decide(r, -1.35) == 0 and fg.decide(r, -1.37) == 90

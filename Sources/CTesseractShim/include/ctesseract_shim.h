@@ -16,6 +16,26 @@ void ctess_openmp_one_thread(void);
 /* The calling thread's max-active-levels-var, or -1 when libgomp is not loaded. */
 int ctess_openmp_max_active_levels(void);
 
+/* One orientation and script detection, as TessBaseAPIDetectOrientationScript makes it. */
+typedef struct {
+    /* How far the text is turned counter-clockwise: 0, 90, 180 or 270. */
+    int counter_clockwise;
+    /* The best orientation's score less the second's, and the script confidence: the C API's. */
+    float confidence;
+    float script_confidence;
+    /* Each orientation's score, by counter-clockwise quarter (0, 90, 180, 270): the sum over the
+       characters read of the log of that orientation's share of the character's fit. */
+    float scores[4];
+    /* How many characters were read. */
+    int characters;
+} CTessOrientation;
+
+/* Detects the orientation of the image set on `api` (an engine loaded with osd, its page
+   segmentation mode PSM_OSD_ONLY) into `out`, as TessBaseAPIDetectOrientationScript does, once,
+   keeping what that drops. Returns 1, or 0 with too few characters (Tesseract's "Too few
+   characters") or no engine. */
+int ctess_detect_orientation(TessBaseAPI *api, CTessOrientation *out);
+
 /* What ctess_page_text did. */
 enum {
     /* Both texts written. */

@@ -142,6 +142,13 @@ public struct TesseractOSD: OrientationDetector {
             + "updown \(upDown.map { "\($0)" } ?? "none")"
     }
 
+    /// A Tesseract reading's per-orientation scores (by counter-clockwise quarter) and the
+    /// characters they sum over, for the call trace; noted before the reading itself.
+    static func describeScores(_ found: ScriptOrientation?) -> String {
+        guard let found else { return "glyphs none" }
+        return "glyphs scores \(found.scores.map { "\($0)" }.joined(separator: ",")) characters \(found.characters)"
+    }
+
     /// A Tesseract reading for the call trace.
     static func describe(_ guess: OrientationGuess?) -> String {
         guard let guess else { return "none" }
@@ -511,6 +518,7 @@ public struct TesseractOSD: OrientationDetector {
         crop = try crop.resized(horizontal: scale, vertical: scale)
         guard let image = try TextImage.pixels(of: crop, dpi: crop.headerResolution.y) else { return nil }
         let found = try engines.withEngine { $0.orientation(of: image, characters: characters) }
+        StageProfile.note(Self.describeScores(found))
         guard let found else { return OrientationGuess(rotate: 0, confidence: 0) }
         return Self.guess(found)
     }
@@ -534,6 +542,7 @@ public struct TesseractOSD: OrientationDetector {
         // The resolution the copy's header states, as Tesseract read it from the copy's file.
         guard let image = try TextImage.pixels(of: grey, dpi: grey.headerResolution.y) else { return nil }
         let found = try engines.withEngine { $0.orientation(of: image, characters: characters) }
+        StageProfile.note(Self.describeScores(found))
         // Too few characters to tell: keep the page, reported as not sure.
         guard let found else { return OrientationGuess(rotate: 0, confidence: 0) }
         return Self.guess(found)
