@@ -50,6 +50,8 @@ package enum CandidateFeatures {
     /// parallel to a side on the frame's edge (`PageDetector.glassSide`); 0 when none, or when
     /// moving the side onto it hardly changes the quad.
     static let glassColumn = names.firstIndex(of: "glass_side")!
+    /// The column of `print_around`: whether the quad lies in print (`PrintAround.liesInPrint`).
+    static let printAroundColumn = names.firstIndex(of: "print_around")!
     /// The column of `region_iou`: the quad's IoU with the bright paper region's (`PaperRegion`).
     static let regionColumn = names.firstIndex(of: "region_iou")!
     /// The columns of `support_min`, `support_mean` and `line_score_share`.
@@ -101,10 +103,11 @@ package enum CandidateFeatures {
     /// The features of `quad` (pixel-centre coordinates of the copy) from `generator`.
     /// - Parameter lineScoreShare: the candidate's line score over the best line quad's
     ///   (`lineScore`), the same measure for every generator's candidate.
+    /// - Parameter printAround: whether to measure `print_around` (the costliest feature); 0 if not.
     static func measure(
         _ quad: Quad, generator: CandidateGenerator, lineScoreShare: Double,
         pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bands: Int,
-        work: WorkImage?, scale: Double, flatFrame: Bool, grid: PaperGrid?
+        work: WorkImage?, scale: Double, flatFrame: Bool, grid: PaperGrid?, printAround: Bool = true
     ) -> [Double] {
         let long = Double(max(width, height))
         let image = CopyPixels(pixels: pixels, width: width, height: height, bands: bands)
@@ -187,7 +190,8 @@ package enum CandidateFeatures {
         // Who proposed the candidate is not a feature (it made the verifier a copy of the
         // rules); only the whole frame, an option of a different kind, is told apart.
         features += printedMatter(quad, sides: sides, onFrame: onFrame, paper: paper, image: image, long: long)
-        let inPrint = PrintAround.liesInPrint(quad, pixels: pixels, width: width, height: height, bands: bands)
+        let inPrint =
+            printAround && PrintAround.liesInPrint(quad, pixels: pixels, width: width, height: height, bands: bands)
         let beyond = PaperBeyond.measure(quad, image: image, grid: grid)
         // glass_side and region_iou are filled in once every candidate is known.
         features += [inPrint ? 1 : 0, beyond.paper, beyond.print, generator == .wholeFrame ? 1 : 0, 0, 0]

@@ -122,14 +122,36 @@ extension PageDetector {
     }
 
     /// The quad the fitted verifier takes over the whole frame the rules kept
-    /// (`PageVerifier.replacingFrame`), every candidate measured in full; nil to keep the frame.
+    /// (`PageVerifier.replacingFrame`); nil to keep the frame. Every candidate is measured but for
+    /// `print_around`, taken at its most probable value; it is measured only for the quads that
+    /// could then still be sure, and the frame (`replacingFrame(optimistic:)`, the same choice).
     func frameReplaced(
         rules: (PageDetection, Bool), front: DetectionFront?, pixels: [UInt8], width: Int, height: Int, bands: Int
     ) -> (detection: PageDetection, insideBrighter: Bool, measured: [Quad])? {
-        let list = candidates(rules: rules, front: front, pixels: pixels, width: width, height: height, bands: bands)
+        let found = refinedCandidates(
+            rules: rules, front: front, pixels: pixels, width: width, height: height, bands: bands)
+        let list = measured(
+            found.kept, front: front, context: found.context, pixels: pixels, width: width, height: height,
+            bands: bands, printAround: false)
+        let column = CandidateFeatures.printAroundColumn
+        let optimistic = list.map { c in
+            [0.0, 1.0].map { value -> [Double] in
+                var row = c.features
+                row[column] = value
+                return row
+            }
+            .max { PageVerifier.fitted.probability($0) < PageVerifier.fitted.probability($1) }!
+        }
         guard
             let chosen = PageVerifier.fitted.replacingFrame(
-                features: list.map(\.features), isWholeFrame: list.map { $0.generator == .wholeFrame })
+                optimistic: optimistic, isWholeFrame: list.map { $0.generator == .wholeFrame },
+                exact: { i in
+                    var row = list[i].features
+                    let inPrint = PrintAround.liesInPrint(
+                        list[i].quad, pixels: pixels, width: width, height: height, bands: bands)
+                    row[column] = inPrint ? 1 : 0
+                    return row
+                })
         else { return nil }
         let taken = list[chosen.index]
         return (PageDetection(quad: taken.quad, confidence: chosen.confidence), taken.insideBrighter, list.map(\.quad))
@@ -154,6 +176,18 @@ extension PageDetector {
     func candidates(
         rules: (PageDetection, Bool), front: DetectionFront?, pixels: [UInt8], width: Int, height: Int, bands: Int
     ) -> [ScoredCandidate] {
+        let found = refinedCandidates(
+            rules: rules, front: front, pixels: pixels, width: width, height: height, bands: bands)
+        return measured(
+            found.kept, front: front, context: found.context, pixels: pixels, width: width, height: height,
+            bands: bands)
+    }
+
+    /// The candidates of every generator (generator, quad, inside brighter), refined on the copy,
+    /// without duplicates, before they are measured, with what their features share.
+    func refinedCandidates(
+        rules: (PageDetection, Bool), front: DetectionFront?, pixels: [UInt8], width: Int, height: Int, bands: Int
+    ) -> (kept: [(CandidateGenerator, Quad, Bool)], context: CandidateContext) {
         let context = CandidateContext(front: front, pixels: pixels, width: width, height: height, bands: bands)
         let long = Double(max(width, height))
         var kept: [(CandidateGenerator, Quad, Bool)] = []
@@ -167,8 +201,7 @@ extension PageDetector {
             }
             if !same { kept.append((offer.generator, q.readingOrdered(), offer.insideBrighter)) }
         }
-        return measured(
-            kept, front: front, context: context, pixels: pixels, width: width, height: height, bands: bands)
+        return (kept, context)
     }
 
     /// Every generator's candidates as proposed, before they are refined on the copy, in the order
@@ -243,10 +276,11 @@ extension PageDetector {
 
     /// The features of `kept` (generator, quad, inside brighter), each measured on its own (its
     /// line score against the best line quad's as found, the paper beyond its own sides), so
-    /// that the rules' candidate alone gets the same features as in the full table.
+    /// that the rules' candidate alone gets the same features as in the full table; `print_around`
+    /// left at 0 unless `printAround`.
     func measured(
         _ kept: [(CandidateGenerator, Quad, Bool)], front: DetectionFront?, context: CandidateContext,
-        pixels: [UInt8], width: Int, height: Int, bands: Int
+        pixels: [UInt8], width: Int, height: Int, bands: Int, printAround: Bool = true
     ) -> [ScoredCandidate] {
         let scale = front?.scale ?? 1
         var features = pixels.withUnsafeBufferPointer { px in
@@ -256,7 +290,7 @@ extension PageDetector {
                     c.1, generator: c.0,
                     lineScoreShare: context.bestScore > 0 ? min(1, score / context.bestScore) : 0, pixels: px,
                     width: width, height: height, bands: bands, work: front?.work, scale: scale,
-                    flatFrame: context.flatFrame, grid: context.grid)
+                    flatFrame: context.flatFrame, grid: context.grid, printAround: printAround)
             }
         }
         for i in kept.indices {

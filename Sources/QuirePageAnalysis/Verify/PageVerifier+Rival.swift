@@ -66,4 +66,23 @@ extension PageVerifier {
         guard p[best] > frame else { return nil }
         return (best, min(p[best], Self.disagreementCap))
     }
+
+    /// `replacingFrame` without measuring every candidate in full (the check's cost on scans):
+    /// `optimistic` holds each candidate's row with its costly columns set to what makes it most
+    /// probable, so no row is less probable than its candidate measured in full (`exact`). Only the
+    /// quads whose optimistic row reaches `minimumProbability`, and then the frame, are measured in
+    /// full. The choice is the same as from every row measured: a chosen quad reaches the bar, so
+    /// it was measured and outscores every quad left optimistic (under the bar even at best); when
+    /// no quad reaches it, none does optimistically either, and the frame is kept.
+    public func replacingFrame(optimistic: [[Double]], isWholeFrame: [Bool], exact: (Int) -> [Double])
+        -> (index: Int, confidence: Double)?
+    {
+        let open = optimistic.indices.filter {
+            !isWholeFrame[$0] && probability(optimistic[$0]) >= Self.minimumProbability
+        }
+        guard !open.isEmpty else { return nil }
+        var rows = optimistic
+        for i in rows.indices where isWholeFrame[i] || open.contains(i) { rows[i] = exact(i) }
+        return replacingFrame(features: rows, isWholeFrame: isWholeFrame)
+    }
 }
