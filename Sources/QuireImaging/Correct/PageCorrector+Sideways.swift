@@ -29,8 +29,8 @@ extension PageCorrector {
     }
 
     /// A grey copy of `image` about `longSide` long: block means of its green channel (most of
-    /// luma), every other pixel of each block, when the image is 8-bit in memory (a preview:
-    /// about a millisecond), else shrunk by libvips (`ScanDeskew.smallGray`).
+    /// luma), every other pixel of each block (`blockGray`), when the image is 8-bit in memory
+    /// (a preview: about a millisecond), else shrunk by libvips (`ScanDeskew.smallGray`).
     static func gray(_ image: VIPSImage, longSide: Int) throws -> (gray: [UInt8], width: Int, height: Int) {
         guard image.format == .uchar, image.isInMemory else {
             return try ScanDeskew.smallGray(image, longSide: longSide)
@@ -39,35 +39,8 @@ extension PageCorrector {
         let f = max(1, (max(w, h) + longSide - 1) / longSide)
         let (ow, oh) = (w / f, h / f)
         guard ow >= 16, oh >= 16 else { return try ScanDeskew.smallGray(image, longSide: longSide) }
-        let step = f >= 2 ? 2 : 1, channel = bands >= 3 ? 1 : 0
-        let taps = ((f + step - 1) / step) * ((f + step - 1) / step)
-        return try image.withPixels { p in
-            var gray = [UInt8](repeating: 0, count: ow * oh)
-            // One tap a block (f 1, or f 2 read every other pixel: every page up to 4000 px
-            // long at `TextPresence.longSide`): the pixel itself, without the block loops and the
-            // division a pixel, which were most of the text check's cost (docs/benchmarks.md).
-            if taps == 1 {
-                gray.withUnsafeMutableBufferPointer { g in
-                    for oy in 0..<oh {
-                        let row = oy * f * w
-                        for ox in 0..<ow { g[oy * ow + ox] = p[(row + ox * f) * bands + channel] }
-                    }
-                }
-                return (gray, ow, oh)
-            }
-            for oy in 0..<oh {
-                for ox in 0..<ow {
-                    var sum = 0
-                    for y in stride(from: oy * f, to: oy * f + f, by: step) {
-                        for x in stride(from: ox * f, to: ox * f + f, by: step) {
-                            sum += Int(p[(y * w + x) * bands + channel])
-                        }
-                    }
-                    gray[oy * ow + ox] = UInt8(sum / taps)
-                }
-            }
-            return (gray, ow, oh)
-        }
+        let pixels = try image.withPixels { p in Self.blockGray(p, width: w, height: h, bands: bands, factor: f) }
+        return (pixels, ow, oh)
     }
 
     /// `quad`'s corners renamed for the page warped from it and then turned `turns` quarter
