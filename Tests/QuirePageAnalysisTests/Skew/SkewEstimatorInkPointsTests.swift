@@ -62,6 +62,25 @@ import Testing
         }
     }
 
+    /// Pixels exactly `inkContrast` under their window's mean are not ink: a page of two
+    /// levels 81 apart (the 9 x 9 window's area), where a dark pixel with 20 light ones in its
+    /// window lies exactly on the bar, must give the plain loop's points.
+    @Test func pixelsOnTheBarAreNotInk() {
+        let (width, height) = (120, 100)
+        var state: UInt64 = 12345
+        var gray = [UInt8](repeating: 100, count: width * height)
+        for i in gray.indices {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            if state >> 62 == 0 { gray[i] = 181 }  // a quarter of the pixels
+        }
+        let plain = Self.plainInkPoints(gray: gray, width: width, height: height)
+        let found = SkewEstimator.inkPoints(gray: gray, width: width, height: height)
+        #expect(!plain.xs.isEmpty)
+        #expect(found.xs.count == plain.xs.count)
+        #expect(found.xs.map(\.bitPattern) == plain.xs.map(\.bitPattern))
+        #expect(found.weights.map(\.bitPattern) == plain.weights.map(\.bitPattern))
+    }
+
     /// The loop as it was written first: 64-bit integral image, points appended.
     static func plainInkPoints(
         gray: [UInt8], width: Int, height: Int, contrast: Int = SkewEstimator.inkContrast,
