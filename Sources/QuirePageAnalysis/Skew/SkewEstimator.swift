@@ -35,8 +35,7 @@ package enum SkewEstimator {
     static func inkPoints(
         gray: [UInt8], width: Int, height: Int, contrast: Int = inkContrast, weightCap: Float = .infinity
     ) -> (xs: [Float], ys: [Float], weights: [Float]) {
-        // 32-bit sums while the whole image's fit: half the integral image's memory to fault in
-        // and read (the same points either way).
+        // 32-bit sums while the whole image's fit (the same points either way).
         width * height <= Int(Int32.max) / 255
             ? inkPoints(
                 gray: gray, width: width, height: height, contrast: contrast, weightCap: weightCap, sums: Int32.self)
@@ -44,28 +43,59 @@ package enum SkewEstimator {
                 gray: gray, width: width, height: height, contrast: contrast, weightCap: weightCap, sums: Int.self)
     }
 
-    /// `inkPoints` with the integral image in `Sum`s, which must hold 255 x width x height.
+    /// Columns `inkPoints` tests at once where its sums are 32-bit (one vector of them).
+    static let inkLanes = 8
+
+    /// The window sums of the `inkLanes` interior columns from `x` on, from the row's prefix
+    /// sums of column sums, and a bit mask of those whose darkness (window sum less the pixel
+    /// times `area`) is over `bar` (bit i for column x + i): `inkPoints`' test, `inkLanes` at a
+    /// time.
+    @inline(__always)
+    static func darkLanes(
+        sums: UnsafePointer<Int32>, gray: UnsafePointer<UInt8>, x: Int, radius: Int, area: SIMD8<Int32>,
+        bar: SIMD8<Int32>
+    ) -> (sums: SIMD8<Int32>, dark: Int32) {
+        let ends = UnsafeRawPointer(sums + x + radius + 1).loadUnaligned(as: SIMD8<Int32>.self)
+        let starts = UnsafeRawPointer(sums + x - radius).loadUnaligned(as: SIMD8<Int32>.self)
+        let sum = ends &- starts
+        let grey = SIMD8<Int32>(truncatingIfNeeded: UnsafeRawPointer(gray + x).loadUnaligned(as: SIMD8<UInt8>.self))
+        let bits = SIMD8<Int32>(1, 2, 4, 8, 16, 32, 64, 128)
+        let dark = SIMD8<Int32>(repeating: 0).replacing(with: bits, where: sum &- grey &* area .> bar)
+        return (sum, dark.wrappedSum())
+    }
+
+    /// Moves `columns`, the column sums over the rows [low, high), onto the rows [y0, y1)
+    /// (rows added below and taken away above, neither range going back up the page) and
+    /// writes their prefix sums along the row into `prefix` (`prefix[x]` sums columns 0..<x).
+    @inline(__always)
+    static func slideWindow<Sum: FixedWidthInteger>(
+        columns c: UnsafeMutableBufferPointer<Sum>, prefix s: UnsafeMutableBufferPointer<Sum>,
+        gray g: UnsafeBufferPointer<UInt8>, width: Int, rows low: inout Int, _ high: inout Int, to y0: Int, _ y1: Int
+    ) {
+        while high < y1 {
+            for x in 0..<width { c[x] &+= Sum(g[high * width + x]) }
+            high += 1
+        }
+        while low < y0 {
+            for x in 0..<width { c[x] &-= Sum(g[low * width + x]) }
+            low += 1
+        }
+        s[0] = 0
+        for x in 0..<width { s[x + 1] = s[x] &+ c[x] }
+    }
+
+    /// `inkPoints` with its window sums in `Sum`s, which must hold 255 x width x height.
     /// The points are written into arrays made at their largest size (pages past the last
     /// point are never touched) rather than appended one by one (docs/benchmarks.md, "Real
     /// scans: where the excess over the independent floor lies").
+    ///
+    /// The window sums come from running column sums over the window's rows (one row added
+    /// and one taken away as the window moves down) and their prefix sums along the row: the
+    /// same exact sums as an integral image of the whole page, from two rows of memory.
     static func inkPoints<Sum: FixedWidthInteger>(
         gray: [UInt8], width: Int, height: Int, contrast: Int, weightCap: Float, sums: Sum.Type
     ) -> (xs: [Float], ys: [Float], weights: [Float]) {
         let radius = max(4, min(width, height) / 48)
-        let stride = width + 1
-        var integral = [Sum](repeating: 0, count: stride * (height + 1))
-        gray.withUnsafeBufferPointer { g in
-            integral.withUnsafeMutableBufferPointer { s in
-                for y in 0..<height {
-                    var row: Sum = 0
-                    let base = (y + 1) * stride
-                    for x in 0..<width {
-                        row += Sum(g[y * width + x])
-                        s[base + x + 1] = s[base - stride + x + 1] + row
-                    }
-                }
-            }
-        }
         // The outermost pixels are skipped: resampling leaves them slightly off, and a
         // straight row of them is an axis-aligned "line" that pulls the angle to 0.
         let edge = 3
@@ -76,46 +106,72 @@ package enum SkewEstimator {
             _ weights: UnsafeMutableBufferPointer<Float>
         ) {
             var n = 0  // a local count: the captured `found` is reloaded after every store
+            var columns = [Sum](repeating: 0, count: width)  // over the window's rows [low, high)
+            var prefix = [Sum](repeating: 0, count: width + 1)  // of `columns`
+            var low = 0, high = 0
             gray.withUnsafeBufferPointer { g in
-                integral.withUnsafeBufferPointer { s in
-                    // Columns whose window lies wholly inside the image, [inner, outer): one
-                    // window width for all of them and no clamping (the same points).
-                    let inner = min(max(edge, radius), width - edge)
-                    let outer = max(inner, min(width - edge, width - radius))
-                    for y in Swift.stride(from: edge, to: height - edge, by: 1) {
-                        let y0 = max(0, y - radius), y1 = min(height, y + radius + 1)
-                        let top = y0 * stride, bottom = y1 * stride, row = y * width
-                        @inline(__always) func keep(_ x: Int, sum: Int, area: Int) {
-                            let darkness = sum - Int(g[row + x]) * area
-                            guard darkness > contrast * area else { return }
-                            // A fixed sub-pixel dither (golden-ratio and silver-ratio sequences)
-                            // so that the points of one pixel row (or column, for the column
-                            // search) do not all land on the same bin phase at 0 degrees, where
-                            // linear binning would make the score peak.
-                            let k = Double(n + 1)
-                            // The fraction as x - trunc(x), exact and equal to fmodf(x, 1) for
-                            // x >= 0, which was 40 % of this function's time.
-                            let fy = Float(k * 0.6180339887), fx = Float(k * 0.4142135624)
-                            xs[n] = Float(x) + (fx - fx.rounded(.towardZero)) - 0.5
-                            ys[n] = Float(y) + (fy - fy.rounded(.towardZero)) - 0.5
-                            // Grey-level weight keeps the sub-pixel position of anti-aliased
-                            // edges, so near-zero angles are not pulled onto the pixel grid.
-                            weights[n] = min(weightCap, Float(darkness) / Float(area))
-                            n += 1
+                columns.withUnsafeMutableBufferPointer { c in
+                    prefix.withUnsafeMutableBufferPointer { s in
+                        // Columns whose window lies wholly inside the image, [inner, outer): one
+                        // window width for all of them and no clamping (the same points).
+                        let inner = min(max(edge, radius), width - edge)
+                        let outer = max(inner, min(width - edge, width - radius))
+                        for y in Swift.stride(from: edge, to: height - edge, by: 1) {
+                            let y0 = max(0, y - radius), y1 = min(height, y + radius + 1)
+                            slideWindow(columns: c, prefix: s, gray: g, width: width, rows: &low, &high, to: y0, y1)
+                            let row = y * width
+                            @inline(__always) func keep(_ x: Int, sum: Int, area: Int) {
+                                let darkness = sum - Int(g[row + x]) * area
+                                guard darkness > contrast * area else { return }
+                                // A fixed sub-pixel dither (golden-ratio and silver-ratio sequences)
+                                // so that the points of one pixel row (or column, for the column
+                                // search) do not all land on the same bin phase at 0 degrees, where
+                                // linear binning would make the score peak.
+                                let k = Double(n + 1)
+                                // The fraction as x - trunc(x), exact and equal to fmodf(x, 1) for
+                                // x >= 0, which was 40 % of this function's time.
+                                let fy = Float(k * 0.6180339887), fx = Float(k * 0.4142135624)
+                                xs[n] = Float(x) + (fx - fx.rounded(.towardZero)) - 0.5
+                                ys[n] = Float(y) + (fy - fy.rounded(.towardZero)) - 0.5
+                                // Grey-level weight keeps the sub-pixel position of anti-aliased
+                                // edges, so near-zero angles are not pulled onto the pixel grid.
+                                weights[n] = min(weightCap, Float(darkness) / Float(area))
+                                n += 1
+                            }
+                            @inline(__always) func clamped(_ x: Int) {
+                                let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
+                                let sum = Int(s[x1]) - Int(s[x0])
+                                keep(x, sum: sum, area: (y1 - y0) * (x1 - x0))
+                            }
+                            for x in edge..<inner { clamped(x) }
+                            let area = (y1 - y0) * (2 * radius + 1)
+                            var x = inner
+                            if Sum.self == Int32.self {
+                                // Most pixels are not ink: `inkLanes` columns tested at once, and
+                                // only those that pass visited, in order (the same points).
+                                let sums = UnsafeRawPointer(s.baseAddress!).assumingMemoryBound(to: Int32.self)
+                                let lanesArea = SIMD8<Int32>(repeating: Int32(area))
+                                let bar = SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: contrast * area))
+                                while x + inkLanes <= outer {
+                                    let (sum, dark) = darkLanes(
+                                        sums: sums, gray: g.baseAddress! + row, x: x, radius: radius, area: lanesArea,
+                                        bar: bar)
+                                    var mask = dark
+                                    while mask != 0 {
+                                        let lane = mask.trailingZeroBitCount
+                                        keep(x + lane, sum: Int(sum[lane]), area: area)
+                                        mask &= mask - 1
+                                    }
+                                    x += inkLanes
+                                }
+                            }
+                            for x in x..<outer {
+                                let x0 = x - radius, x1 = x + radius + 1
+                                let sum = Int(s[x1]) - Int(s[x0])
+                                keep(x, sum: sum, area: area)
+                            }
+                            for x in outer..<(width - edge) { clamped(x) }
                         }
-                        @inline(__always) func clamped(_ x: Int) {
-                            let x0 = max(0, x - radius), x1 = min(width, x + radius + 1)
-                            let sum = Int(s[bottom + x1]) - Int(s[top + x1]) - Int(s[bottom + x0]) + Int(s[top + x0])
-                            keep(x, sum: sum, area: (y1 - y0) * (x1 - x0))
-                        }
-                        for x in edge..<inner { clamped(x) }
-                        let area = (y1 - y0) * (2 * radius + 1)
-                        for x in inner..<outer {
-                            let x0 = x - radius, x1 = x + radius + 1
-                            let sum = Int(s[bottom + x1]) - Int(s[top + x1]) - Int(s[bottom + x0]) + Int(s[top + x0])
-                            keep(x, sum: sum, area: area)
-                        }
-                        for x in outer..<(width - edge) { clamped(x) }
                     }
                 }
             }
