@@ -39,11 +39,13 @@ extension OrientationDetector {
 /// First a look at the page's text lines (`LineOrientation`, tens of milliseconds), and only
 /// when that is not sure Tesseract's orientation and script detection (what
 /// `tesseract IMAGE stdout --psm 0 -l osd` reports), run in this process by an `osd` engine
-/// loaded once per page in flight (`TesseractEngines`) on a grey copy of the page at most `longestSide` px long, handed over in
-/// memory: the standard way to find pages scanned sideways or upside down (OCRmyPDF's
-/// `--rotate-pages` does the same). The copy must keep the text large (too small, an A4 page
-/// reads upside down with high confidence: docs/correction-scans.md, "Pages the right way up";
-/// `make accuracy-orientation`). Debian's `libtesseract5` with its `osd` data provides it.
+/// loaded once per page in flight (`TesseractEngines`) on a grey copy of the page at most
+/// `longestSide` px long, handed over in memory: the standard way to find pages scanned
+/// sideways or upside down (OCRmyPDF's `--rotate-pages` does the same). The copy must keep
+/// the text large (too small, an A4 page reads upside down with high confidence:
+/// docs/correction-scans.md, "Pages the right way up"; `make accuracy-orientation`).
+/// Debian's `libtesseract5` with its `osd` data provides it, or Quire's own build of it
+/// (docs/install.md).
 public struct TesseractOSD: OrientationDetector {
     /// The longest side of the copy Tesseract reads.
     public static let longestSide = 3200
@@ -227,9 +229,10 @@ public struct TesseractOSD: OrientationDetector {
     /// only, when leptonica's count says nothing (a reading of 0, or none): the edge side is then
     /// unopposed, and on the real pages it answers, the short Tesseract reading it would have
     /// asked either agreed or was too weak to turn the page. Under `minimumAgreeingMargin` the
-    /// side is barely measured, so the fit's grid starts there. Fitted leaving one source out at a time, over the real scans and photos turned four
-    /// ways (`Tools/accuracy/fit_unopposed_edge.py`; docs/correction-scans.md, "the edge side
-    /// when leptonica is silent").
+    /// side is barely measured, so the fit's grid starts there. Fitted leaving one source out at a
+    /// time, over the real scans and photos turned four ways
+    /// (`Tools/accuracy/fit_unopposed_edge.py`; docs/correction-scans.md, "the edge side when
+    /// leptonica is silent").
     static let minimumUnopposedMargin = 0.05
 
     /// The look's turn when it is sure of the axis only (`isAxisSure`), its edge margin is at
