@@ -26,6 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fit_contested_axis as fc  # noqa: E402
+import folds  # noqa: E402
 import fit_scan_up_down as fs  # noqa: E402
 import fit_unopposed_edge as fu  # noqa: E402
 
@@ -144,17 +145,7 @@ def main():
     print(f"turns given by a Tesseract reading with scores: {len(turned)}, by FIT (worst first):")
     for r in turned:
         print(f"    {fc.outcome(decide(r), r['needed'])}: {r['name']} ({r['source']}): {describe(r)}")
-    print(f"leaving one source out ({len(rows)} copies):")
-    before, after, bars = Counter(), Counter(), Counter()
-    for source in sorted({r["source"] for r in rows}):
-        bar = fit([r for r in rows if r["source"] != source])
-        held = [r for r in rows if r["source"] == source]
-        bars[bar] += 1
-        before += tally(held)
-        after += tally(held, bar)
-        if tally(held) != tally(held, bar):
-            show(f"held out {source}", held, bar)
-    print(f"  bars fitted {dict(bars)}; held out, every source: before {dict(before)}, after {dict(after)}")
+    folds.one_source_out(rows, fit, tally, show, "bars")
     show("fitted on every source (in-sample)", rows, fit(rows))
 
 

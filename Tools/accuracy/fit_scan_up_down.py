@@ -29,6 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fit_contested_axis as fc  # noqa: E402
+import folds  # noqa: E402
 import orientation  # noqa: E402
 
 UDS = [4, 6, 8, 10, 12, 14, 16, 20, 25, 30, math.inf]
@@ -131,17 +132,7 @@ def main():
           f"on {len(replayed)}: {replayed}")
     photos = fc.load(Path(sys.argv[3])) if len(sys.argv) > 3 else []
     rows = scans + photos
-    print(f"leaving one source out ({len(rows)} copies):")
-    before, after, rules = Counter(), Counter(), Counter()
-    for source in sorted({r["source"] for r in rows}):
-        rule = fit([r for r in rows if r["source"] != source])
-        held = [r for r in rows if r["source"] == source]
-        rules[rule] += 1
-        before += tally(held)
-        after += tally(held, rule)
-        if tally(held) != tally(held, rule):
-            show(f"held out {source}", held, rule)
-    print(f"  rules fitted {dict(rules)}; held out, every source: before {dict(before)}, after {dict(after)}")
+    folds.one_source_out(rows, fit, tally, show, "rules")
     rule = fit(rows)
     show("fitted on every source (in-sample)", rows, rule)
     show(f"the build's rule {CURRENT}, scans", scans, CURRENT)

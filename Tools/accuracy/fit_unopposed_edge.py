@@ -22,6 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fit_contested_axis as fc  # noqa: E402
+import folds  # noqa: E402
 import fit_scan_up_down as fs  # noqa: E402
 
 MARGINS = [0.04, 0.05, 0.06, 0.08, 0.10, 0.12, math.inf]
@@ -84,17 +85,7 @@ def main():
     for title, margin in (("without the rule", OFF), (f"with the build's {CURRENT}", CURRENT)):
         differ = [r["name"] for r in rows if decide(r, margin) != r["got"]]
         print(f"{len(rows)} copies; replayed {title}, {len(differ)} differ from layout.json: {differ}")
-    print(f"leaving one source out ({len(rows)} copies):")
-    before, after, rules = Counter(), Counter(), Counter()
-    for source in sorted({r["source"] for r in rows}):
-        rule = fit([r for r in rows if r["source"] != source])
-        held = [r for r in rows if r["source"] == source]
-        rules[rule] += 1
-        before += tally(held)
-        after += tally(held, rule)
-        if tally(held) != tally(held, rule):
-            show(f"held out {source}", held, rule)
-    print(f"  rules fitted {dict(rules)}; held out, every source: before {dict(before)}, after {dict(after)}")
+    folds.one_source_out(rows, fit, tally, show, "rules")
     show("fitted on every source (in-sample)", rows, fit(rows))
     show(f"the build's rule {CURRENT}, scans", scans, CURRENT)
     # The second crop after a short reading that found too few characters (`readNothing`): the
