@@ -254,15 +254,7 @@ def main():
                           (CURRENT, AGAIN, DOUBT))):
         replayed = [r["name"] for r in rows if decide(r, *rules) != r["got"]]
         print(f"{len(rows)} copies; replayed {label}, differs from layout.json on {len(replayed)}: {replayed}")
-    print("leaving one source out:")
-    before, after, bars = Counter(), Counter(), Counter()
-    for source in sorted({r["source"] for r in rows}):
-        bar = fit([r for r in rows if r["source"] != source])
-        held = [r for r in rows if r["source"] == source]
-        bars[bar] += 1
-        before += tally(held)
-        after += tally(held, bar)
-    print(f"  bars fitted {dict(bars)}; held out, every source: before {dict(before)}, after {dict(after)}")
+    folds.one_source_out(rows, fit, tally, show, "bars")
     folds.held_out(rows, fit, show, lambda bar, fitted: f"halves: fitted on {len(fitted)} copies of "
                    f"{sorted(fl.FIT_SOURCES)}: bar {bar}")
     folds.every_source(rows, fit, show, lambda bar: f"\nfitted on every source: bar {bar}")

@@ -50,11 +50,11 @@ def every_source(rows, fit, show, header):
 
 
 def one_source_out(rows, fit, tally, show, noun="rules"):
-    """Leave one source out (fit_scan_up_down.py, fit_unopposed_edge.py, fit_glyph_fit.py): for
-    each source, a rule fitted on the others' copies (`fit(rows)`) is scored on its copies
-    (`tally(rows)` without a rule, `tally(rows, rule)` with it; Counters of outcomes), the sources
-    it changes shown (`show(title, rows, rule)`); prints the rules fitted and the held-out totals
-    before and after, and returns those two Counters."""
+    """Leave one source out (fit_contested_axis.py, fit_scan_up_down.py, fit_unopposed_edge.py,
+    fit_glyph_fit.py): for each source, a rule fitted on the others' copies (`fit(rows)`) is
+    scored on its copies (`tally(rows)` without a rule, `tally(rows, rule)` with it; Counters of
+    outcomes), the sources it changes shown (`show(title, rows, rule)`); prints the rules fitted
+    and the held-out totals before and after, and returns those two Counters."""
     print(f"leaving one source out ({len(rows)} copies):")
     before, after, rules = Counter(), Counter(), Counter()
     for source in sorted({r["source"] for r in rows}):
