@@ -66,7 +66,17 @@ public enum VIPSRuntime {
         (Int(cvips_tracked_mem()), Int(cvips_tracked_mem_highwater()))
     }
 
-    /// Copies and clears libvips's error buffer; returns a readable single line.
+    /// Starts the calling thread's error messages afresh: libvips keeps one buffer for the
+    /// process, and a file that loaded despite a warning (or a decoder's first try that fell
+    /// back to libvips) leaves its message there. Call when work on a new file begins, so that
+    /// the next failure on this thread reports only what was said since.
+    public static func beginFileErrors() {
+        _ = try? start()
+        cvips_error_begin()
+    }
+
+    /// Copies and clears libvips's error buffer; returns a readable single line of what was
+    /// said since the thread's `beginFileErrors()`.
     static func takeErrorMessage() -> String {
         guard let raw = cvips_error_take() else { return VIPSError.unknownMessage }
         defer { cvips_free(raw) }

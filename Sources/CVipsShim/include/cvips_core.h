@@ -16,7 +16,13 @@ int cvips_init(const char *argv0, int defer_modules);
 int cvips_open_modules(void);
 /* 1 when the modules are open (or were never deferred), 0 while they wait for a file. */
 int cvips_modules_open(void);
-/* Copies and clears the thread's libvips error message under one lock; free with cvips_free. */
+/* Marks where the calling thread's messages start in libvips's process-wide error buffer:
+   call it when work on a new file begins, so that messages an earlier file left behind (a
+   warning on a page that still loaded, a fallback's first try) are not read as this file's. */
+void cvips_error_begin(void);
+/* Copies and clears libvips's error buffer under one lock and returns the part written since
+   the thread's cvips_error_begin (all of it when none, or when another thread cleared it
+   since); free with cvips_free. */
 char *cvips_error_take(void);
 void cvips_free(void *pointer);
 void cvips_unref(VipsImage *image);

@@ -4,12 +4,41 @@
  * policy (that lives in Swift), only the calling convention.
  */
 #include "cvips_core.h"
+#include "cvips_log.h"
 
 #include <string.h>
 
 /* ---- runtime ---------------------------------------------------------------------- */
 
-char *cvips_error_take(void) { return vips_error_buffer_copy(); }
+/* Where the thread's current file's messages start in the error buffer (0: at the start). */
+static _Thread_local size_t error_mark;
+
+/* A buffer longer than this is cleared when a file begins: libvips stops appending when its
+   fixed-size buffer is full, which would lose the next failure's reason. */
+enum { ERROR_BUFFER_CLEAR_AT = 4096 };
+
+void cvips_error_begin(void) {
+    size_t length = strlen(vips_error_buffer());
+    if (length > ERROR_BUFFER_CLEAR_AT) {
+        vips_error_clear();
+        length = 0;
+    }
+    error_mark = length;
+    cvips_thread_warning_clear();
+}
+
+char *cvips_error_take(void) {
+    char *text = vips_error_buffer_copy();
+    size_t mark = error_mark;
+    error_mark = 0;
+    size_t length = text ? strlen(text) : 0;
+    if (mark > 0 && mark <= length) memmove(text, text + mark, length - mark + 1);
+    if (text && text[0] == '\0' && cvips_thread_warning()[0] != '\0') {
+        g_free(text);
+        text = g_strdup(cvips_thread_warning());
+    }
+    return text;
+}
 
 void cvips_free(void *pointer) { g_free(pointer); }
 

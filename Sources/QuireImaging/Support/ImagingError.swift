@@ -87,10 +87,14 @@ public struct ImagingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// buffer for the whole process: when two pages fail at once, one can take the other's
     /// message and leave this one with none (and the code `decode-failed` instead of, say,
     /// `truncated`). A failing decode fails again the same way, so the second try has both.
+    /// Each try starts the thread's libvips messages afresh (`VIPSRuntime.beginFileErrors`), so
+    /// that a warning an earlier file left in the buffer is not reported as this file's reason.
     static func retryingLostReason<T>(_ work: () throws -> T) throws -> T {
         do {
+            VIPSRuntime.beginFileErrors()
             return try work()
         } catch let error as ImagingError where error.lostItsReason {
+            VIPSRuntime.beginFileErrors()
             return try work()
         }
     }
