@@ -14,7 +14,7 @@ replayed (`fit_contested_axis.decide`) under each SHARE. A rule is allowed when 
 copy and adds no wrong one; the most second readings saved, then the lowest SHARE, win. Fitted
 leaving one source out at a time (each scored by the rule fitted on the others), then on every
 source; the grid is 0.05 steps, and the same fold is printed on a grid of 0.02 steps, where it
-is not as safe (docs/correction-photos.md, "the second crop where the lines barely agree").
+is not as safe (docs/correction-photos.md, "which Tesseract readings never change the outcome").
 """
 import sys
 from collections import Counter

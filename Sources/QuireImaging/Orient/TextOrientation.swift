@@ -346,11 +346,12 @@ public struct TesseractOSD: OrientationDetector {
     static let minimumAgainConfidence = 0.5
     /// The look's direction share (`LineOrientation.Finding.directionShare`) a page needs, too,
     /// before the second crop is read: under it the glyph pieces barely agree on which way the
-    /// lines run (handwriting, scribbled sums, ruled forms), and on the real pages traced there
+    /// lines run (handwriting, sums written on squared paper), and on the real pages traced there
     /// Tesseract's second window never turned one. Fitted leaving one source out at a time over
-    /// the real scans and photos turned four ways, on a grid of 0.05 steps
-    /// (`Tools/accuracy/fit_again_share.py`; docs/correction-photos.md, "the second crop where
-    /// the lines barely agree").
+    /// the real scans and photos turned four ways, on a grid of 0.05 steps; a finer grid puts it
+    /// over the lowest page a second window turned in one fold, so the bar is close
+    /// (`Tools/accuracy/fit_again_share.py`; docs/correction-photos.md, "which Tesseract readings
+    /// never change the outcome").
     static let minimumAgainShare = 0.75
 
     /// Whether a second crop is read after the short axis reading `crop`: the page has at least
