@@ -99,6 +99,27 @@ def test_no_second_crop_after_a_short_reading_that_read_nothing():
     assert fc.asks_again(row(axis=(0, 0.0, 0.5)))
 
 
+def test_no_second_crop_where_the_lines_barely_agree_on_their_direction():
+    # The copy the second crop turns (270), with the look's direction share just under the bar.
+    r = row()
+    r["look"]["share"] = fc.AGAIN_SHARE - 0.01
+    assert not fc.asks_again(r)
+    assert fc.decide(r) == 0
+    assert fc.decide(r, fc.CURRENT, fc.AGAIN, share=0.0) == 270
+    r["look"]["share"] = fc.AGAIN_SHARE
+    assert fc.decide(r) == 270
+
+
+def test_the_share_fit_counts_only_second_crops_the_bar_saves():
+    import fit_again_share as fa
+    low, high = dict(row(), scan=False), dict(row(), scan=False)
+    low["look"] = dict(low["look"], share=0.62)
+    assert fa.tally([low, high], fa.OFF)["saved"] == 0
+    assert fa.tally([low, high], 0.7) == {"right": 1, "kept": 1, "saved": 1}
+    # Allowed only when no right copy is lost: with the low copy turned by its second crop, no bar.
+    assert fa.fitter(fa.SHARES)([low, high]) == fa.OFF
+
+
 def test_glyph_scores_are_read_with_their_reading_and_a_bad_fit_keeps_the_turn():
     import fit_glyph_fit as fg
     look = ("look rotate 270 votes 400 share 0.9 pieces 300 margin -0.05 axisSure true sure false "

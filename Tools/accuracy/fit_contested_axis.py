@@ -37,6 +37,7 @@ CURRENT = 1.5  # TesseractOSD.minimumContestedAxisConfidence
 AGAIN = (300, 0.5)  # TesseractOSD.minimumAgainVotes, minimumAgainConfidence: the second crop
 DOUBT = (1.0, 1.5)  # TesseractOSD.minimumReadOnShare, minimumContestedAxisConfidence (fit_axis_doubt.py)
 UNOPPOSED = 0.05  # TesseractOSD.minimumUnopposedMargin (fit_unopposed_edge.py)
+AGAIN_SHARE = 0.75  # TesseractOSD.minimumAgainShare (fit_again_share.py)
 
 
 def run(quire, save):
@@ -125,16 +126,19 @@ def axis_turn(look, a, bar=None):
     return (a["rotate"] if turns(a["rotate"], scaled, a["script"]) else 0), scaled
 
 
-def asks_again(r, again=AGAIN, bar=CURRENT):
+def asks_again(r, again=AGAIN, bar=CURRENT, share=AGAIN_SHARE):
     """Whether the detector reads the second crop (`TesseractOSD.readsAxisAgain`) under the
     rule `again` (VOTES, BAR[, "kept"]; None: never): the look sure of the axis only, not
-    answered with leptonica, the short reading kept the page, the look has VOTES or more, and the
-    short reading is under the policy's bar as `axisGuess` scales it (a contested one is not: it
-    is over it); with "kept", every page the short reading kept that was not contested."""
+    answered with leptonica, the short reading kept the page, the look has VOTES or more and a
+    direction share of at least `share`, and the short reading is under the policy's bar as
+    `axisGuess` scales it (a contested one is not: it is over it); with "kept", every page the
+    short reading kept that was not contested."""
     look, a = r["look"], r["axis"]
     if again is None or look in (None, "none") or look["sure"] == "true" or look["axisSure"] != "true":
         return False
     if answered_up_down(look) or unopposed(look, UNOPPOSED) or a is None or look["votes"] < again[0]:
+        return False
+    if look["share"] < share:
         return False
     if a["rotate"] == 0 and a["conf"] == 0 and a["script"] is None:
         return False  # the short reading found too few characters (`TesseractOSD.readNothing`)
@@ -187,11 +191,11 @@ def again_turn(r, again):
     return g["rotate"] if turns(g["rotate"], round(SCALE * g["conf"] / again[1], 2), g["script"]) else 0
 
 
-def decide(r, bar=None, again=AGAIN, doubt=DOUBT, margin=UNOPPOSED):
+def decide(r, bar=None, again=AGAIN, doubt=DOUBT, margin=UNOPPOSED, share=AGAIN_SHARE):
     """The turn taken (0: kept) by the detector, with the contested bar `bar` (None: before it),
-    the second crop's rule `again` (VOTES, BAR[, "kept"]; None: before it), the doubted
-    reading's rule `doubt` (None: before it) and the unopposed edge side's `margin` (None:
-    before it)."""
+    the second crop's rule `again` (VOTES, BAR[, "kept"]; None: before it) and direction `share`
+    (0: before it), the doubted reading's rule `doubt` (None: before it) and the unopposed edge
+    side's `margin` (None: before it)."""
     look = r["look"]
     if look is None:
         return 0
@@ -208,7 +212,7 @@ def decide(r, bar=None, again=AGAIN, doubt=DOUBT, margin=UNOPPOSED):
             turn = axis_turn(look, a, bar)[0]
             if turn != 0 and doubted(r, doubt):
                 return 0
-            if asks_again(r, again, bar):
+            if asks_again(r, again, bar, share):
                 return again_turn(r, again) or turn
             return turn
     c, f = r["crop"], r["fallback"]

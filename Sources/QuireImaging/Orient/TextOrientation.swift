@@ -344,15 +344,25 @@ public struct TesseractOSD: OrientationDetector {
     /// The confidence the second crop's reading (`againGuess`) needs, along the look's axis, to
     /// turn the page: the short reading's own bar (`minimumAxisConfidence`), which the fit chose.
     static let minimumAgainConfidence = 0.5
+    /// The look's direction share (`LineOrientation.Finding.directionShare`) a page needs, too,
+    /// before the second crop is read: under it the glyph pieces barely agree on which way the
+    /// lines run (handwriting, sums written on squared paper), and on the real pages traced there
+    /// Tesseract's second window never turned one. Fitted leaving one source out at a time over
+    /// the real scans and photos turned four ways, on a grid of 0.05 steps; a finer grid puts it
+    /// over the lowest page a second window turned in one fold, so the bar is close
+    /// (`Tools/accuracy/fit_again_share.py`; docs/correction-photos.md, "which Tesseract readings
+    /// never change the outcome").
+    static let minimumAgainShare = 0.75
 
     /// Whether a second crop is read after the short axis reading `crop`: the page has at least
     /// `minimumAgainVotes`, and `crop`, scaled as `axisGuess` scales it, is under the policy's
     /// bar (a turn across the look's axis scores 0). A reading sure enough that Tesseract's script
     /// guard alone keeps the page is not read again, nor a contested one (`axisGuess` keeps it).
     /// A short reading that found too few characters (`readNothing`) is not read again either:
-    /// the second window holds fewer glyphs than the densest.
+    /// the second window holds fewer glyphs than the densest; nor a page whose lines barely agree
+    /// on their direction (under `minimumAgainShare`).
     static func readsAxisAgain(_ found: LineOrientation.Finding, _ crop: OrientationGuess) -> Bool {
-        found.votes >= minimumAgainVotes && !readNothing(crop)
+        found.votes >= minimumAgainVotes && found.directionShare >= minimumAgainShare && !readNothing(crop)
             && axisGuess(found, crop).confidence < OrientationPolicy.minimumConfidence
     }
 

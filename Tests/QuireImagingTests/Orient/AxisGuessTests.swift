@@ -112,12 +112,12 @@ import VipsBridge
 
     /// A page with many lines whose short reading is too unsure to turn it has a second crop read
     /// (`TesseractOSD.readsAxisAgain`), and that reading along the look's axis at its bar turns
-    /// the page (`againGuess`); too few lines, a short reading already sure, a reading across the
-    /// axis or without a script change nothing.
+    /// the page (`againGuess`); too few lines, lines that barely agree on their direction, a short
+    /// reading already sure, a reading across the axis or without a script change nothing.
     @Test(arguments: [90, 180, 270]) func aSecondCropTurnsAnUnsurePageWithManyLines(_ rotate: Int) {
-        func found(votes: Int) -> LineOrientation.Finding {
+        func found(votes: Int, share: Double = 0.9) -> LineOrientation.Finding {
             LineOrientation.Finding(
-                rotate: rotate, votes: votes, directionShare: 0.9, linePieces: 400,
+                rotate: rotate, votes: votes, directionShare: share, linePieces: 400,
                 edgeMargin: LineOrientation.minimumEdgeMargin / 3)
         }
         let many = found(votes: TesseractOSD.minimumAgainVotes)
@@ -126,6 +126,11 @@ import VipsBridge
         #expect(!OrientationPolicy.turns(TesseractOSD.axisGuess(many, unsure)))
         #expect(TesseractOSD.readsAxisAgain(many, unsure))
         #expect(!TesseractOSD.readsAxisAgain(found(votes: TesseractOSD.minimumAgainVotes - 1), unsure))
+        // Lines that barely agree on their direction (still sure of the axis): no second crop.
+        let scribbled = found(votes: TesseractOSD.minimumAgainVotes * 3, share: TesseractOSD.minimumAgainShare - 0.01)
+        #expect(scribbled.isAxisSure)
+        #expect(!TesseractOSD.readsAxisAgain(scribbled, unsure))
+        #expect(TesseractOSD.readsAxisAgain(found(votes: 1000, share: TesseractOSD.minimumAgainShare), unsure))
         let across = OrientationGuess(rotate: (rotate + 90) % 360, confidence: 3, scriptConfidence: 2)
         #expect(TesseractOSD.readsAxisAgain(many, across))
         let sure = OrientationGuess(
