@@ -198,7 +198,10 @@ import QuireTestSupport
     @Test(arguments: [0.216, -1.213, 2.819, -3.397, 6.224, -15.013])
     func rgbShuffledGroupsKeepThePortableBytes(degrees: Double) throws {
         let (w, h) = (1203, 911)
-        var src = Self.page(width: w, height: h, bands: 3)
+        // Tinted, so a flat half's colour is not the same in every band.
+        var src = Self.page(width: w, height: h, bands: 3).enumerated().map { i, v in
+            i % 3 == 0 ? v : UInt8(Int(v) * (8 - i % 3) / 8)
+        }
         let noisy = TurnTests.page(width: w, height: h, bands: 3, seed: 7)
         // The lower half-page's left part: gradients and noise, where every weight shows.
         for y in h / 2..<h { for x in 0..<(w / 3) * 3 { src[y * w * 3 + x] = noisy[y * w * 3 + x] } }
