@@ -95,7 +95,7 @@ let package = Package(
                 .target(
                     name: "CVipsShim", dependencies: ["CVips"], path: "Sources/CVipsShim",
                     linkerSettings: [
-                        .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("z"),
+                        .linkedLibrary("jpeg"), .linkedLibrary("png16"), .linkedLibrary("tiff"), .linkedLibrary("z"),
                         .linkedLibrary("gmodule-2.0")
                     ]),
                 .target(name: "VipsBridge", dependencies: ["CVips", "CVipsShim"], swiftSettings: testOptimized),

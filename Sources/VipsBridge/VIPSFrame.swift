@@ -73,6 +73,23 @@ public final class VIPSFrame: @unchecked Sendable {
         return frame
     }
 
+    /// Directory `page` of a TIFF file decoded at full size straight into a new frame by
+    /// libtiff (the pixels libvips's loader gives, without its copies and its worker thread;
+    /// see `cvips_tiff_decode_into`).
+    /// - Returns: nil when the page is not a `width` x `height` strip TIFF of one-bit or 8-bit
+    ///   grey or 8-bit RGB that decodes as it is: load it with libvips instead.
+    /// - Throws: `VIPSError` when libtiff reports an error or a warning (a truncated or damaged
+    ///   file): load it with libvips, which decides whether it is readable and words the error.
+    public static func decodingTIFF(file path: String, page: Int, width: Int, height: Int, bands: Int) throws
+        -> VIPSFrame?
+    {
+        let frame = try VIPSFrame(width: width, height: height, bands: bands)
+        let status = cvips_tiff_decode_into(path, Int32(page), frame.base, Int32(width), Int32(height), Int32(bands))
+        if status == 1 { return nil }
+        try VIPSImage.check("tiffload", status)
+        return frame
+    }
+
     public var byteCount: Int { width * height * bands }
     public var rowBytes: Int { width * bands }
 

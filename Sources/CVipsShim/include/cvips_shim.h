@@ -21,6 +21,7 @@
 #include "cvips_frame.h"
 #include "cvips_jpeg.h"
 #include "cvips_png.h"
+#include "cvips_tiff_decode.h"
 #include "cvips_resample.h"
 #include "cvips_warp.h"
 #include "cvips_turn.h"

@@ -208,6 +208,84 @@ __attribute__((target("avx2"))) static inline int grey_row8(const unsigned char 
     return 1;
 }
 
+/* The 4 lanes of one 128-bit half of a group (pixels 4 half ... 4 half + 3) as 8 RGB bytes
+ * pairs: lane j of `up` and `down` holds, for channel `c`, bytes 3 d_j + c and 3 d_j + 3 + c
+ * of the 16 loaded (the left and right taps), then zeros. */
+__attribute__((target("avx2"))) static inline __m256i rgb_pick(__m256i d3, int c) {
+    __m256i lo = _mm256_add_epi32(d3, _mm256_set1_epi32(c));
+    __m256i hi = _mm256_add_epi32(lo, _mm256_set1_epi32(3));
+    return _mm256_or_si256(_mm256_or_si256(lo, _mm256_slli_epi32(hi, 8)), _mm256_set1_epi32((int) 0x80800000u));
+}
+
+/* The 12 RGB bytes of each 128-bit half of `r`, `g`, `bl` (one channel a 32-bit lane), to `o`. */
+__attribute__((target("avx2"))) static inline void store_rgb8(__m256i r, __m256i g, __m256i bl, unsigned char *o) {
+    /* Per 128-bit lane (4 pixels): r0-3 g0-3 b0-3, then 4 zero bytes; shuffled to RGB. */
+    __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(r, g), _mm256_packs_epi32(bl, _mm256_setzero_si256()));
+    const __m256i order = _mm256_setr_epi8(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1, 0, 4, 8, 1, 5, 9, 2, 6,
+                                           10, 3, 7, 11, -1, -1, -1, -1);
+    __m256i rgb = _mm256_shuffle_epi8(bytes, order);
+    __m128i lo = _mm256_castsi256_si128(rgb), hi = _mm256_extracti128_si256(rgb, 1);
+    unsigned char tmp[16];
+    _mm_storeu_si128((__m128i *) tmp, lo);
+    memcpy(o, tmp, 12);
+    _mm_storeu_si128((__m128i *) tmp, hi);
+    memcpy(o + 12, tmp, 12);
+}
+
+/* 8 RGB output pixels, as two halves of 4 whose taps lie in one pair of source rows within 16
+ * bytes (a small deskew angle: all but the groups where the row steps): each half's two rows
+ * are loaded once and every channel's tap pair picked out with a byte shuffle, where the
+ * gather path makes four gathers. The pixels and weights are the gather path's; 0 (nothing
+ * written) when the taps do not fit. A half whose 16 bytes repeat one pixel in both rows is
+ * that pixel (the weights sum to 4096, as in grey_row8), with no weight computed. */
+__attribute__((target("avx2"))) static inline int rgb_row8(const unsigned char *src, int w, int h, long stride,
+                                                           __m256i fx, __m256i fy, __m256i X, __m256i Y,
+                                                           unsigned char *o) {
+    /* Each half's first lane, broadcast within its half. */
+    const __m256i fx0 = _mm256_shuffle_epi32(fx, 0), fy0 = _mm256_shuffle_epi32(fy, 0);
+    __m256i d = _mm256_sub_epi32(fx, fx0);
+    /* 3 d + 5 (the right tap's last byte) must be at most 15. */
+    __m256i misfit =
+        _mm256_or_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), d), _mm256_cmpgt_epi32(d, _mm256_set1_epi32(3)));
+    misfit = _mm256_or_si256(misfit, _mm256_xor_si256(_mm256_cmpeq_epi32(fy, fy0), _mm256_set1_epi32(-1)));
+    if (!_mm256_testz_si256(misfit, misfit)) return 0;
+    const long last = (long) (h - 1) * stride + (long) w * 3;
+    long off[2];
+    __m128i up[2], down[2];
+    int flat[2];
+    int xs[8], ys[8];
+    _mm256_storeu_si256((__m256i *) xs, fx);
+    _mm256_storeu_si256((__m256i *) ys, fy);
+    for (int half = 0; half < 2; half++) {
+        const int x = xs[4 * half], y = ys[4 * half];
+        off[half] = (long) (y - 1) * stride + (long) (x - 1) * 3;
+        /* The 16 bytes of the lower row must lie in the source (its last row is `3 w` bytes). */
+        if (off[half] + stride + 16 > last) return 0;
+        up[half] = _mm_loadu_si128((const __m128i *) (src + off[half]));
+        down[half] = _mm_loadu_si128((const __m128i *) (src + off[half] + stride));
+        /* One pixel repeated: bytes 0-12 equal bytes 3-15, and the rows equal. */
+        int same = _mm_movemask_epi8(_mm_cmpeq_epi8(up[half], down[half]));
+        int repeat = _mm_movemask_epi8(_mm_cmpeq_epi8(up[half], _mm_srli_si128(up[half], 3)));
+        flat[half] = same == 0xFFFF && (repeat & 0x1FFF) == 0x1FFF;
+    }
+    if (flat[0] && flat[1]) {
+        for (int j = 0; j < 8; j++) memcpy(o + 3 * j, src + off[j / 4], 3);
+        return 1;
+    }
+    __m256i c1, c2, c3, c4;
+    weights8(X, Y, &c1, &c2, &c3, &c4);
+    const __m256i upper = _mm256_set_m128i(up[1], up[0]), lower = _mm256_set_m128i(down[1], down[0]);
+    const __m256i d3 = _mm256_add_epi32(d, _mm256_add_epi32(d, d));
+    __m256i v[3];
+    for (int c = 0; c < 3; c++) {
+        __m256i pick = rgb_pick(d3, c);
+        __m256i a = _mm256_shuffle_epi8(upper, pick), b = _mm256_shuffle_epi8(lower, pick);
+        v[c] = blend8(c1, c2, c3, c4, TURN_BYTE(a, 0), TURN_BYTE(a, 8), TURN_BYTE(b, 0), TURN_BYTE(b, 8));
+    }
+    store_rgb8(v[0], v[1], v[2], o);
+    return 1;
+}
+
 /* One row span of `count` pixels for grey (bands 1) or RGB (bands 3). Groups of 8 whose taps
  * all lie inside the source (and whose 4-byte reads stay in the buffer) are gathered; the
  * others, and the tail, go through turn_pixel. */
@@ -246,6 +324,7 @@ __attribute__((target("avx2"))) static void turn_span_avx2(const unsigned char *
         }
         unsigned char *o = q + (long) k * bands;
         if (bands == 1 && grey_row8(src, w, h, stride, fx, fy, X, Y, o)) continue;
+        if (bands == 3 && rgb_row8(src, w, h, stride, fx, fy, X, Y, o)) continue;
         __m256i c1, c2, c3, c4;
         weights8(X, Y, &c1, &c2, &c3, &c4);
         __m256i off = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_sub_epi32(fy, one), vstride),
@@ -260,17 +339,7 @@ __attribute__((target("avx2"))) static void turn_span_avx2(const unsigned char *
         __m256i r = blend8(c1, c2, c3, c4, TURN_BYTE(a, 0), TURN_BYTE(b, 0), TURN_BYTE(c, 0), TURN_BYTE(d, 0));
         __m256i g = blend8(c1, c2, c3, c4, TURN_BYTE(a, 8), TURN_BYTE(b, 8), TURN_BYTE(c, 8), TURN_BYTE(d, 8));
         __m256i bl = blend8(c1, c2, c3, c4, TURN_BYTE(a, 16), TURN_BYTE(b, 16), TURN_BYTE(c, 16), TURN_BYTE(d, 16));
-        /* Per 128-bit lane (4 pixels): r0-3 g0-3 b0-3, then 4 zero bytes; shuffled to RGB. */
-        __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(r, g), _mm256_packs_epi32(bl, _mm256_setzero_si256()));
-        const __m256i order = _mm256_setr_epi8(0, 4, 8, 1, 5, 9, 2, 6, 10, 3, 7, 11, -1, -1, -1, -1, 0, 4, 8, 1, 5, 9,
-                                               2, 6, 10, 3, 7, 11, -1, -1, -1, -1);
-        __m256i rgb = _mm256_shuffle_epi8(bytes, order);
-        __m128i lo = _mm256_castsi256_si128(rgb), hi = _mm256_extracti128_si256(rgb, 1);
-        unsigned char tmp[16];
-        _mm_storeu_si128((__m128i *) tmp, lo);
-        memcpy(o, tmp, 12);
-        _mm_storeu_si128((__m128i *) tmp, hi);
-        memcpy(o + 12, tmp, 12);
+        store_rgb8(r, g, bl, o);
     }
     for (; k < count; k++)
         turn_pixel(src, w, h, bands, stride, ink, rowu + (double) k * du, rowv + (double) k * dv, q + (long) k * bands);

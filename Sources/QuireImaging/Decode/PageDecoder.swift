@@ -125,6 +125,15 @@ struct PageDecoder: Sendable {
                 {
                     return DecodedFrame(frame: frame, orientation: map, exifOrientation: o, format: header.format)
                 }
+                // TIFFs (scanner output: one-bit G4 pages) straight from libtiff; the same
+                // fallback for what it declines or stops on.
+                if header.format == .tiff,
+                    let frame = try? VIPSFrame.decodingTIFF(
+                        file: source.path, page: source.page, width: Int(map.storedWidth),
+                        height: Int(map.storedHeight), bands: header.image.bands)
+                {
+                    return DecodedFrame(frame: frame, orientation: map, exifOrientation: o, format: header.format)
+                }
                 var stored = try TIFFDirectories.load(
                     source, format: header.format,
                     options: .init(

@@ -190,4 +190,41 @@ import QuireTestSupport
             #expect(differ == 0, "\(bands) bands at \(degrees): \(differ) differ")
         }
     }
+
+    /// RGB groups at deskew angles read two source rows once and pick each channel's taps with
+    /// a byte shuffle (`rgb_row8`); a half of four pixels repeating one colour is copied. A
+    /// page of flat paper, flat bars, gradients and noise, turned by the vectorised kernel,
+    /// must give the portable loop's bytes, crop offsets included.
+    @Test(arguments: [0.216, -1.213, 2.819, -3.397, 6.224, -15.013])
+    func rgbShuffledGroupsKeepThePortableBytes(degrees: Double) throws {
+        let (w, h) = (1203, 911)
+        // Tinted, so a flat half's colour is not the same in every band.
+        var src = Self.page(width: w, height: h, bands: 3).enumerated().map { i, v in
+            i % 3 == 0 ? v : UInt8(Int(v) * (8 - i % 3) / 8)
+        }
+        let noisy = TurnTests.page(width: w, height: h, bands: 3, seed: 7)
+        // The lower half-page's left part: gradients and noise, where every weight shows.
+        for y in h / 2..<h { for x in 0..<(w / 3) * 3 { src[y * w * 3 + x] = noisy[y * w * 3 + x] } }
+        let canvas = PageTurn.canvas(width: w, height: h, degrees: degrees)
+        let ink = PageTurn.ink([250, 248, 245], bands: 3)
+        for x0 in [0, 5, canvas.width / 4] {
+            let ow = canvas.width - x0
+            var fast = [UInt8](repeating: 1, count: ow * canvas.height * 3), slow = fast
+            let ok = src.withUnsafeBufferPointer { s in
+                fast.withUnsafeMutableBufferPointer { f in
+                    slow.withUnsafeMutableBufferPointer { p in
+                        PageTurn.rows(
+                            source: s, width: w, height: h, bands: 3, degrees: degrees, ink: ink, x0: x0,
+                            rows: 0..<canvas.height, outputWidth: ow, into: f.baseAddress!, vectorized: true)
+                            && PageTurn.rows(
+                                source: s, width: w, height: h, bands: 3, degrees: degrees, ink: ink, x0: x0,
+                                rows: 0..<canvas.height, outputWidth: ow, into: p.baseAddress!, vectorized: false)
+                    }
+                }
+            }
+            #expect(ok)
+            let differ = zip(fast, slow).filter { $0 != $1 }.count
+            #expect(differ == 0, "x0 \(x0) at \(degrees): \(differ) differ")
+        }
+    }
 }
