@@ -112,9 +112,13 @@ enum LineOrientation {
     /// The look at `gray` as `find` makes it, with the glyph boxes it read (empty when it
     /// shows no ink), for choosing where Tesseract looks when the look is not sure.
     static func look(gray: [UInt8], width: Int, height: Int) -> (finding: Finding?, boxes: [Box]) {
-        guard width > 0, height > 0, gray.count == width * height,
-            let threshold = inkThreshold(gray: gray)
-        else { return (nil, []) }
+        look(gray: gray, width: width, height: height, threshold: inkThreshold(gray: gray))
+    }
+
+    /// `look` with `gray`'s `inkThreshold` already known (`TextPresence.readableTextThreshold`
+    /// read it from the same copy).
+    static func look(gray: [UInt8], width: Int, height: Int, threshold: UInt8?) -> (finding: Finding?, boxes: [Box]) {
+        guard width > 0, height > 0, gray.count == width * height, let threshold else { return (nil, []) }
         let boxes = glyphs(gray: gray, width: width, height: height, below: threshold)
         guard !boxes.isEmpty else { return (nil, []) }
         return (find(boxes: boxes, width: width, height: height), boxes)
@@ -123,8 +127,7 @@ enum LineOrientation {
     /// The grey level halfway between the paper and the darkest ink of `gray`, under which a
     /// pixel is ink; nil when they differ by less than `TextPresence.minimumContrast` (no ink).
     static func inkThreshold(gray: [UInt8]) -> UInt8? {
-        var histogram = [Int](repeating: 0, count: 256)
-        for v in gray { histogram[Int(v)] += 1 }
+        let histogram = TextPresence.histogram(gray)
         let ink = TextPresence.percentile(histogram, 0.01, of: gray.count)
         let paper = TextPresence.percentile(histogram, 0.90, of: gray.count)
         guard paper - ink >= TextPresence.minimumContrast else { return nil }
@@ -201,11 +204,25 @@ enum LineOrientation {
         // Ink pixels, marked 0 once their piece is taken (unchecked buffers: this loop visits
         // every pixel of the copy and is most of the look's time).
         var ink = [Bool](repeating: false, count: gray.count)
-        for i in gray.indices where gray[i] < threshold { ink[i] = true }
+        gray.withUnsafeBufferPointer { g in
+            ink.withUnsafeMutableBufferPointer { ink in
+                for i in 0..<g.count { ink[i] = g[i] < threshold }
+            }
+        }
         var stack: [Int] = []
         var boxes: [Box] = []
         ink.withUnsafeMutableBufferPointer { ink in
-            for start in 0..<ink.count where ink[start] {
+            var start = 0
+            while start < ink.count {
+                // Most of the page is paper: eight pixels at a time while none is ink left.
+                if start + 8 <= ink.count,
+                    UnsafeRawPointer(ink.baseAddress! + start).loadUnaligned(as: UInt64.self) == 0
+                {
+                    start += 8
+                    continue
+                }
+                defer { start += 1 }
+                guard ink[start] else { continue }
                 ink[start] = false
                 stack.append(start)
                 var (minX, maxX, minY, maxY, area) = (width, 0, height, 0, 0)
