@@ -262,17 +262,27 @@ enum LineOrientation {
     /// Pieces sorted into square cells of about twice the glyph size, for neighbour searches.
     struct Grid {
         let cell: Int, columns: Int, rows: Int
-        var members: [[Int]]
+        /// The pieces of cell c, in the order of the boxes, are `members[starts[c]..<starts[c + 1]]`
+        /// (one array for all the cells rather than an array a cell: `near` visits many cells
+        /// a piece).
+        let starts: [Int], members: [Int]
 
         init(_ boxes: [Box], cell: Int) {
-            self.cell = max(1, cell)
+            let cell = max(1, cell)
             let maxX = boxes.map(\.x1).max() ?? 0, maxY = boxes.map(\.y1).max() ?? 0
-            columns = maxX / self.cell + 1
-            rows = maxY / self.cell + 1
-            members = Array(repeating: [], count: columns * rows)
-            for (i, b) in boxes.enumerated() {
-                members[((b.y0 + b.y1) / 2 / self.cell) * columns + (b.x0 + b.x1) / 2 / self.cell].append(i)
+            let columns = maxX / cell + 1
+            let cells = boxes.map { b in ((b.y0 + b.y1) / 2 / cell) * columns + (b.x0 + b.x1) / 2 / cell }
+            (self.cell, self.columns, rows) = (cell, columns, maxY / cell + 1)
+            var starts = [Int](repeating: 0, count: columns * rows + 1)
+            for c in cells { starts[c + 1] += 1 }
+            for c in 0..<(columns * rows) { starts[c + 1] += starts[c] }
+            var next = starts
+            var members = [Int](repeating: 0, count: boxes.count)
+            for (i, c) in cells.enumerated() {
+                members[next[c]] = i
+                next[c] += 1
             }
+            (self.starts, self.members) = (starts, members)
         }
 
         /// Calls `body` with every piece whose centre lies within `reach` cells of `box`'s.
@@ -280,7 +290,8 @@ enum LineOrientation {
             let cx = (box.x0 + box.x1) / 2 / cell, cy = (box.y0 + box.y1) / 2 / cell
             for gy in max(0, cy - reach)...min(rows - 1, cy + reach) {
                 for gx in max(0, cx - reach)...min(columns - 1, cx + reach) {
-                    for j in members[gy * columns + gx] { body(j) }
+                    let c = gy * columns + gx
+                    for k in starts[c]..<starts[c + 1] { body(members[k]) }
                 }
             }
         }

@@ -61,6 +61,36 @@ import Testing
         #expect(TextPresence.readableTextThreshold(gray: blank, width: 800, height: 600) == nil)
     }
 
+    /// The grid keeps its cells' pieces in one array (`LineOrientation.Grid`): `near` must
+    /// visit the pieces an array a cell visited, in the same order (the line chaining keeps the
+    /// first of equal gaps).
+    @Test func gridVisitsThePiecesOfAnArrayACell() {
+        let gray = Self.page(width: 803, height: 411, seed: 3)
+        let boxes = LineOrientation.glyphs(gray: gray, width: 803, height: 411, below: 60)
+        #expect(boxes.count > 100)
+        for cell in [1, 7, 20] {
+            let grid = LineOrientation.Grid(boxes, cell: cell)
+            var cells = [[Int]](repeating: [], count: grid.columns * grid.rows)
+            for (i, b) in boxes.enumerated() {
+                cells[((b.y0 + b.y1) / 2 / cell) * grid.columns + (b.x0 + b.x1) / 2 / cell].append(i)
+            }
+            for (i, box) in boxes.enumerated() where i % 7 == 0 {
+                for reach in 0...3 {
+                    var visited: [Int] = []
+                    grid.near(box, reach: reach) { visited.append($0) }
+                    let cx = (box.x0 + box.x1) / 2 / cell, cy = (box.y0 + box.y1) / 2 / cell
+                    var plain: [Int] = []
+                    for gy in max(0, cy - reach)...min(grid.rows - 1, cy + reach) {
+                        for gx in max(0, cx - reach)...min(grid.columns - 1, cx + reach) {
+                            plain += cells[gy * grid.columns + gx]
+                        }
+                    }
+                    #expect(visited == plain, "cell \(cell), piece \(i), reach \(reach)")
+                }
+            }
+        }
+    }
+
     /// `LineOrientation.glyphs` as it was: the mask set pixel by pixel, every pixel visited.
     static func plainGlyphs(gray: [UInt8], width: Int, height: Int, below threshold: UInt8) -> [LineOrientation.Box] {
         let maxSize = max(LineOrientation.minimumGlyphSize, min(width, height) / LineOrientation.maximumGlyphFraction)
