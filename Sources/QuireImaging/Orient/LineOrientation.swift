@@ -112,9 +112,13 @@ enum LineOrientation {
     /// The look at `gray` as `find` makes it, with the glyph boxes it read (empty when it
     /// shows no ink), for choosing where Tesseract looks when the look is not sure.
     static func look(gray: [UInt8], width: Int, height: Int) -> (finding: Finding?, boxes: [Box]) {
-        guard width > 0, height > 0, gray.count == width * height,
-            let threshold = inkThreshold(gray: gray)
-        else { return (nil, []) }
+        look(gray: gray, width: width, height: height, threshold: inkThreshold(gray: gray))
+    }
+
+    /// `look` with `gray`'s `inkThreshold` already known (`TextPresence.readableTextThreshold`
+    /// read it from the same copy).
+    static func look(gray: [UInt8], width: Int, height: Int, threshold: UInt8?) -> (finding: Finding?, boxes: [Box]) {
+        guard width > 0, height > 0, gray.count == width * height, let threshold else { return (nil, []) }
         let boxes = glyphs(gray: gray, width: width, height: height, below: threshold)
         guard !boxes.isEmpty else { return (nil, []) }
         return (find(boxes: boxes, width: width, height: height), boxes)
@@ -123,8 +127,7 @@ enum LineOrientation {
     /// The grey level halfway between the paper and the darkest ink of `gray`, under which a
     /// pixel is ink; nil when they differ by less than `TextPresence.minimumContrast` (no ink).
     static func inkThreshold(gray: [UInt8]) -> UInt8? {
-        var histogram = [Int](repeating: 0, count: 256)
-        for v in gray { histogram[Int(v)] += 1 }
+        let histogram = TextPresence.histogram(gray)
         let ink = TextPresence.percentile(histogram, 0.01, of: gray.count)
         let paper = TextPresence.percentile(histogram, 0.90, of: gray.count)
         guard paper - ink >= TextPresence.minimumContrast else { return nil }
@@ -201,11 +204,25 @@ enum LineOrientation {
         // Ink pixels, marked 0 once their piece is taken (unchecked buffers: this loop visits
         // every pixel of the copy and is most of the look's time).
         var ink = [Bool](repeating: false, count: gray.count)
-        for i in gray.indices where gray[i] < threshold { ink[i] = true }
+        gray.withUnsafeBufferPointer { g in
+            ink.withUnsafeMutableBufferPointer { ink in
+                for i in 0..<g.count { ink[i] = g[i] < threshold }
+            }
+        }
         var stack: [Int] = []
         var boxes: [Box] = []
         ink.withUnsafeMutableBufferPointer { ink in
-            for start in 0..<ink.count where ink[start] {
+            var start = 0
+            while start < ink.count {
+                // Most of the page is paper: eight pixels at a time while none is ink left.
+                if start + 8 <= ink.count,
+                    UnsafeRawPointer(ink.baseAddress! + start).loadUnaligned(as: UInt64.self) == 0
+                {
+                    start += 8
+                    continue
+                }
+                defer { start += 1 }
+                guard ink[start] else { continue }
                 ink[start] = false
                 stack.append(start)
                 var (minX, maxX, minY, maxY, area) = (width, 0, height, 0, 0)
@@ -245,17 +262,27 @@ enum LineOrientation {
     /// Pieces sorted into square cells of about twice the glyph size, for neighbour searches.
     struct Grid {
         let cell: Int, columns: Int, rows: Int
-        var members: [[Int]]
+        /// The pieces of cell c, in the order of the boxes, are `members[starts[c]..<starts[c + 1]]`
+        /// (one array for all the cells rather than an array a cell: `near` visits many cells
+        /// a piece).
+        let starts: [Int], members: [Int]
 
         init(_ boxes: [Box], cell: Int) {
-            self.cell = max(1, cell)
+            let cell = max(1, cell)
             let maxX = boxes.map(\.x1).max() ?? 0, maxY = boxes.map(\.y1).max() ?? 0
-            columns = maxX / self.cell + 1
-            rows = maxY / self.cell + 1
-            members = Array(repeating: [], count: columns * rows)
-            for (i, b) in boxes.enumerated() {
-                members[((b.y0 + b.y1) / 2 / self.cell) * columns + (b.x0 + b.x1) / 2 / self.cell].append(i)
+            let columns = maxX / cell + 1
+            let cells = boxes.map { b in ((b.y0 + b.y1) / 2 / cell) * columns + (b.x0 + b.x1) / 2 / cell }
+            (self.cell, self.columns, rows) = (cell, columns, maxY / cell + 1)
+            var starts = [Int](repeating: 0, count: columns * rows + 1)
+            for c in cells { starts[c + 1] += 1 }
+            for c in 0..<(columns * rows) { starts[c + 1] += starts[c] }
+            var next = starts
+            var members = [Int](repeating: 0, count: boxes.count)
+            for (i, c) in cells.enumerated() {
+                members[next[c]] = i
+                next[c] += 1
             }
+            (self.starts, self.members) = (starts, members)
         }
 
         /// Calls `body` with every piece whose centre lies within `reach` cells of `box`'s.
@@ -263,7 +290,8 @@ enum LineOrientation {
             let cx = (box.x0 + box.x1) / 2 / cell, cy = (box.y0 + box.y1) / 2 / cell
             for gy in max(0, cy - reach)...min(rows - 1, cy + reach) {
                 for gx in max(0, cx - reach)...min(columns - 1, cx + reach) {
-                    for j in members[gy * columns + gx] { body(j) }
+                    let c = gy * columns + gx
+                    for k in starts[c]..<starts[c + 1] { body(members[k]) }
                 }
             }
         }

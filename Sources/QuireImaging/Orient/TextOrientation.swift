@@ -72,13 +72,16 @@ public struct TesseractOSD: OrientationDetector {
         let look = try StageProfile.measure("2e text check") {
             try PageCorrector.gray(page, longSide: TextPresence.longSide)
         }
-        guard TextPresence.hasReadableText(gray: look.gray, width: look.width, height: look.height) else {
+        guard
+            let threshold = TextPresence.readableTextThreshold(gray: look.gray, width: look.width, height: look.height)
+        else {
             return OrientationGuess(rotate: 0, confidence: 0)
         }
         // Lines of printed text usually tell their own way up, in tens of milliseconds on the
-        // same copy; Tesseract (hundreds of milliseconds to seconds) is asked only when they do not.
+        // same copy (from the text check's threshold); Tesseract (hundreds of milliseconds to
+        // seconds) is asked only when they do not.
         let lines = StageProfile.measure("2e line look") {
-            LineOrientation.look(gray: look.gray, width: look.width, height: look.height)
+            LineOrientation.look(gray: look.gray, width: look.width, height: look.height, threshold: threshold)
         }
         StageProfile.note(Self.describe(lines.finding, look))
         if let found = lines.finding, found.isSure {

@@ -30,16 +30,47 @@ enum TextPresence {
 
     /// Whether `gray` (`width` x `height`, 8-bit) shows at least `minimumGlyphs` glyph-like pieces.
     static func hasReadableText(gray: [UInt8], width: Int, height: Int) -> Bool {
-        guard width > 0, height > 0, gray.count == width * height else { return false }
-        var histogram = [Int](repeating: 0, count: 256)
-        for v in gray { histogram[Int(v)] += 1 }
-        let ink = percentile(histogram, 0.01, of: gray.count)
-        let paper = percentile(histogram, 0.90, of: gray.count)
-        guard paper - ink >= minimumContrast else { return false }
-        let threshold = UInt8((paper + ink) / 2)
-        return glyphCount(gray: gray, width: width, height: height, below: threshold, enough: minimumGlyphs)
-            >= minimumGlyphs
+        readableTextThreshold(gray: gray, width: width, height: height) != nil
     }
+
+    /// `hasReadableText`'s ink threshold (`LineOrientation.inkThreshold`'s, from the same
+    /// histogram) when `gray` shows at least `minimumGlyphs` glyph-like pieces; nil otherwise.
+    /// The line look on the same copy starts from it rather than counting the pixels again.
+    static func readableTextThreshold(gray: [UInt8], width: Int, height: Int) -> UInt8? {
+        guard width > 0, height > 0, gray.count == width * height,
+            let threshold = LineOrientation.inkThreshold(gray: gray)
+        else { return nil }
+        let glyphs = glyphCount(gray: gray, width: width, height: height, below: threshold, enough: minimumGlyphs)
+        return glyphs >= minimumGlyphs ? threshold : nil
+    }
+
+    /// Pixels of `gray` at each grey level. Counted into `histogramLanes` tables, pixel i into
+    /// table i mod `histogramLanes`, then summed: on a page most pixels are paper of one or two
+    /// levels, and with one table each count waited for the previous one's store to that level.
+    static func histogram(_ gray: [UInt8]) -> [Int] {
+        let lanes = histogramLanes
+        var tables = [Int](repeating: 0, count: 256 * lanes)
+        gray.withUnsafeBufferPointer { g in
+            tables.withUnsafeMutableBufferPointer { t in
+                var i = 0
+                while i + 4 <= g.count {
+                    t[Int(g[i])] += 1
+                    t[256 + Int(g[i + 1])] += 1
+                    t[512 + Int(g[i + 2])] += 1
+                    t[768 + Int(g[i + 3])] += 1
+                    i += 4
+                }
+                while i < g.count {
+                    t[Int(g[i])] += 1
+                    i += 1
+                }
+            }
+        }
+        return (0..<256).map { (tables[$0] + tables[256 + $0]) + (tables[512 + $0] + tables[768 + $0]) }
+    }
+
+    /// Tables `histogram` counts into (its loop is written out for four).
+    static let histogramLanes = 4
 
     /// The grey level under which `share` of the `count` pixels of `histogram` lie.
     static func percentile(_ histogram: [Int], _ share: Double, of count: Int) -> Int {

@@ -197,6 +197,81 @@ package enum SkewEstimator {
     /// sum are written out for four.
     static let scatterLanes = 4
 
+    /// Points `scatter` works out at a time before adding them to the profiles.
+    static let scatterBlock = 256
+
+    /// Adds the read points (every `pointStride`-th of `count`) into `scatterLanes` profiles
+    /// interleaved in `h` (bin k of lane j at k * lanes + j), the j-th point read going to lane
+    /// j mod `scatterLanes`: a block of points' bins and shares first, in a loop the compiler
+    /// runs several points at a time, then their adds in the points' order (the same sums, made
+    /// in the same order, as adding each point as it is worked out).
+    @inline(__always)
+    static func scatter(
+        xs: UnsafeBufferPointer<Float>, ys: UnsafeBufferPointer<Float>, weights: UnsafeBufferPointer<Float>,
+        count: Int, pointStride: Int, c: Float, s: Float, offset: Float, into h: UnsafeMutablePointer<Float>
+    ) {
+        let n = (count + pointStride - 1) / pointStride
+        let block = scatterBlock
+        withUnsafeTemporaryAllocation(of: Int32.self, capacity: block) { at in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 5 * block) { parts in
+                let low = parts.baseAddress!, high = low + block
+                let at = at.baseAddress!
+                // Read points with a stride are first copied together.
+                let gx = high + block, gy = gx + block, gw = gy + block
+                var start = 0
+                while start < n {
+                    let m = min(block, n - start)
+                    var x = xs.baseAddress! + start, y = ys.baseAddress! + start, w = weights.baseAddress! + start
+                    if pointStride != 1 {
+                        for j in 0..<m {
+                            let i = (start &+ j) &* pointStride
+                            gx[j] = xs[i]
+                            gy[j] = ys[i]
+                            gw[j] = weights[i]
+                        }
+                        (x, y, w) = (UnsafePointer(gx), UnsafePointer(gy), UnsafePointer(gw))
+                    }
+                    for j in 0..<m {
+                        let f = y[j] * c + x[j] * s + offset
+                        // f's whole part as Int(f) takes it (f lies in [0, 2^22): the profile has
+                        // far fewer bins): f + 2^23 rounds to a whole number, one too many where
+                        // it rounded up. No conversion that can trap: the loop runs several
+                        // points at once.
+                        let t = f + 0x1p23
+                        let up = t - 0x1p23 > f
+                        let whole = (t - 0x1p23) - (up ? 1 : 0)
+                        let frac = (f - whole) * w[j]
+                        at[j] = (Int32(bitPattern: t.bitPattern) &- 0x4B00_0000 &- (up ? 1 : 0)) &* 4
+                        low[j] = w[j] - frac
+                        high[j] = frac
+                    }
+                    // `block` is a multiple of 4: point start + j goes to lane j mod 4.
+                    var j = 0
+                    while j + 4 <= m {
+                        let a0 = Int(at[j]), a1 = Int(at[j + 1]) &+ 1, a2 = Int(at[j + 2]) &+ 2,
+                            a3 = Int(at[j + 3]) &+ 3
+                        h[a0] += low[j]
+                        h[a0 &+ 4] += high[j]
+                        h[a1] += low[j + 1]
+                        h[a1 &+ 4] += high[j + 1]
+                        h[a2] += low[j + 2]
+                        h[a2 &+ 4] += high[j + 2]
+                        h[a3] += low[j + 3]
+                        h[a3 &+ 4] += high[j + 3]
+                        j += 4
+                    }
+                    while j < m {
+                        let a = Int(at[j]) &+ (j & 3)
+                        h[a] += low[j]
+                        h[a &+ 4] += high[j]
+                        j += 1
+                    }
+                    start += m
+                }
+            }
+        }
+    }
+
     /// Sharpness of the projection profile of `points` along lines rising at `degrees`
     /// (counter-clockwise as displayed): the sum of squared bin counts, with each point split
     /// linearly between its two nearest bins so the score varies smoothly with the angle.
@@ -221,27 +296,9 @@ package enum SkewEstimator {
             withUnsafeTemporaryAllocation(of: Float.self, capacity: binCount * lanes) { h in
                 // Bin k of lane j at k * lanes + j: a point's two bins lie close together.
                 h.initialize(repeating: 0)
-                @inline(__always) func add(_ i: Int, lane: Int) {
-                    let f = ys[i] * c + xs[i] * s + offset
-                    let k = Int(f)
-                    let frac = (f - Float(k)) * weights[i]
-                    h[k &* lanes &+ lane] += weights[i] - frac
-                    h[(k &+ 1) &* lanes &+ lane] += frac
-                }
-                var i = 0
-                while i + 3 * pointStride < count {
-                    add(i, lane: 0)
-                    add(i + pointStride, lane: 1)
-                    add(i + 2 * pointStride, lane: 2)
-                    add(i + 3 * pointStride, lane: 3)
-                    i += 4 * pointStride
-                }
-                var lane = 0
-                while i < count {
-                    add(i, lane: lane)
-                    lane += 1
-                    i += pointStride
-                }
+                scatter(
+                    xs: xs, ys: ys, weights: weights, count: count, pointStride: pointStride, c: c, s: s,
+                    offset: offset, into: h.baseAddress!)
                 for k in 0..<binCount {
                     let at = k * lanes
                     b[k] = (h[at] + h[at + 1]) + (h[at + 2] + h[at + 3])
@@ -536,10 +593,33 @@ package enum SkewEstimator {
         /// `every`-th of those angles) within +/-`range` degrees.
         func coarseCurve(every: Int = 1, within range: Double = searchRange) -> [Double] {
             var bins: [Float] = []
-            let stride = max(1, count / 10_000)
             let angles = Self.coarseAngles(within: range)
-            return Swift.stride(from: 0, to: angles.count, by: every).map {
-                score(angles[$0], stride: stride, bin: 2, bins: &bins)
+            return thinned(max(1, count / 10_000)) { points in
+                Swift.stride(from: 0, to: angles.count, by: every).map {
+                    points.score(angles[$0], stride: 1, bin: 2, bins: &bins)
+                }
+            }
+        }
+
+        /// `body` on every `stride`-th point of this projection copied together (on this
+        /// projection itself when `stride` is 1): a pass reads the same points in the same
+        /// order at stride 1 there, at every angle, from memory a `stride`-th the size.
+        func thinned<Result>(_ stride: Int, _ body: (Projection) -> Result) -> Result {
+            guard stride > 1 else { return body(self) }
+            let n = (count + stride - 1) / stride
+            return withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * n) { copy in
+                let base = copy.baseAddress!
+                for j in 0..<n {
+                    base[j] = xs[j * stride]
+                    base[n + j] = ys[j * stride]
+                    base[2 * n + j] = weights[j * stride]
+                }
+                return body(
+                    Projection(
+                        xs: UnsafeBufferPointer(start: base, count: n),
+                        ys: UnsafeBufferPointer(start: base + n, count: n),
+                        weights: UnsafeBufferPointer(start: base + 2 * n, count: n), count: n, width: width,
+                        height: height))
             }
         }
 
@@ -588,16 +668,28 @@ package enum SkewEstimator {
             let angles = Self.coarseAngles
             let n = angles.count
             var curve = [Double](repeating: -.infinity, count: n)
-            let stride = max(1, count / 10_000)
-            func value(_ i: Int) -> Double {
-                if curve[i] == -.infinity { curve[i] = score(angles[i], stride: stride, bin: 2, bins: &bins) }
-                return curve[i]
-            }
             let ratio = Int((Self.firstStep / Self.coarseStep).rounded())
             let firstIndices = Array(Swift.stride(from: 0, to: n, by: ratio))
-            let firstStride = Self.firstStride(count: count)
-            let first = firstIndices.map { score(angles[$0], stride: firstStride, bin: Self.firstBin, bins: &bins) }
-            guard let firstMax = first.max() else { return [] }
+            let first = thinned(Self.firstStride(count: count)) { points in
+                firstIndices.map { points.score(angles[$0], stride: 1, bin: Self.firstBin, bins: &bins) }
+            }
+            guard !first.isEmpty else { return [] }
+            return thinned(max(1, count / 10_000)) { points in
+                func value(_ i: Int) -> Double {
+                    if curve[i] == -.infinity { curve[i] = points.score(angles[i], stride: 1, bin: 2, bins: &bins) }
+                    return curve[i]
+                }
+                points.follow(first, from: firstIndices, every: every, value: value)
+                return every == 1 ? curve : Swift.stride(from: 0, to: n, by: every).map { curve[$0] }
+            }
+        }
+
+        /// `narrowedCurve`'s climbs: the coarse curve (`value` at an index of `coarseAngles`)
+        /// from each of the first pass's best peaks (`first`, at `firstIndices`) to its local
+        /// maximum, `followReach` either side and then on while it rises.
+        func follow(_ first: [Double], from firstIndices: [Int], every: Int, value: (Int) -> Double) {
+            let n = Self.coarseAngles.count
+            guard let firstMax = first.max() else { return }
             var seeds: [Int] = []
             for i in first.indices where first[i] >= Self.firstPeakShare * firstMax {
                 if (i == 0 || first[i] >= first[i - 1]) && (i + 1 == first.count || first[i] >= first[i + 1]) {
@@ -623,7 +715,6 @@ package enum SkewEstimator {
                     }
                 }
             }
-            return every == 1 ? curve : Swift.stride(from: 0, to: n, by: every).map { curve[$0] }
         }
 
         /// The coarse curve, narrowed (`narrowedCurve`) unless `full`.
@@ -728,13 +819,20 @@ package enum SkewEstimator {
         /// after it).
         static let finestLimit = 7
 
+        /// The angle near the coarse curve's best peaks (`finePeak`) and its confidence, the
+        /// 1 px passes reading every `count / 60_000`-th point (`thinned`).
         func estimate(coarse: [Double]) -> SkewEstimate {
+            thinned(max(1, count / 60_000)) { $0.estimateOnEveryPoint(coarse: coarse) }
+        }
+
+        /// `estimate` with the 1 px passes reading every point.
+        func estimateOnEveryPoint(coarse: [Double]) -> SkewEstimate {
             var bins: [Float] = []
             func score(_ degrees: Double, stride: Int, bin: Float) -> Double {
                 self.score(degrees, stride: stride, bin: bin, bins: &bins)
             }
             guard let coarseMax = coarse.max(), coarseMax > 0 else { return .none }
-            let fineStride = max(1, count / 60_000)
+            let fineStride = 1
             let angle = finePeak(coarse: coarse, coarseMax: coarseMax, stride: fineStride, bins: &bins)
 
             // Confidence from how far the peak stands above angles well away from it, at
