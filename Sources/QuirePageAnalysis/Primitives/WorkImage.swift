@@ -91,7 +91,8 @@ struct WorkImage {
         _ pixels: [UInt8], width srcW: Int, bands: Int, factor: Int, size: (width: Int, height: Int, channels: Int)
     ) -> [[Float]] {
         let (w, h, ch) = size
-        var planes = [[Float]](repeating: [Float](repeating: 0, count: w * h), count: ch)
+        // A plane of its own each: planes sharing one array would each copy it on first write.
+        var planes = (0..<ch).map { _ in [Float](repeating: 0, count: w * h) }
         let inv = 1 / Float(factor * factor)
         var sums = [Int32](repeating: 0, count: w * ch)
         pixels.withUnsafeBufferPointer { src in
@@ -214,7 +215,9 @@ struct WorkImage {
     mutating func computeGradient() {
         let (w, h) = (width, height)
         let n = w * h
-        var gx = [Float](repeating: 0, count: n), gy = gx, mag = gx
+        // Three arrays of their own: copies of one would each be copied again on first write.
+        var gx = [Float](repeating: 0, count: n), gy = [Float](repeating: 0, count: n)
+        var mag = [Float](repeating: 0, count: n)
         for c in 0..<channels {
             planes[c].withUnsafeBufferPointer { p in
                 gx.withUnsafeMutableBufferPointer { GX in
