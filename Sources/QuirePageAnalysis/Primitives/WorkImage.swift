@@ -494,25 +494,26 @@ struct WorkImage {
         var weights = (0.0, 0.0)
         for pass in 0..<3 {
             let maxDist = pass == 0 ? Self.refitFirstBand : Self.refitBand
-            var sums = [[Double]](repeating: [Double](repeating: 0, count: 6), count: 2)
+            // Each polarity's weighted moments in a value of its own (a nested array was checked
+            // and indexed twice an addition); the same additions in the same order.
+            var sums = (RefitMoments(), RefitMoments())
             for k in near {
                 let x = edges.x[k], y = edges.y[k]
                 if abs(line.distance(x, y)) > maxDist { continue }
                 let gn = edges.ux[k] * line.nx + edges.uy[k] * line.ny
                 if abs(gn) < Self.refitAlignment { continue }
-                let group = gn > 0 ? 0 : 1
-                if polarity != 0 && (group == 0) != (polarity > 0) { continue }
+                let positive = gn > 0
+                if polarity != 0 && positive != (polarity > 0) { continue }
                 let wt = edges.weight[k]
-                sums[group][0] += wt; sums[group][1] += wt * x; sums[group][2] += wt * y
-                sums[group][3] += wt * x * x; sums[group][4] += wt * y * y; sums[group][5] += wt * x * y
+                if positive { sums.0.add(x, y, weight: wt) } else { sums.1.add(x, y, weight: wt) }
             }
-            if pass == 0 { weights = (sums[0][0], sums[1][0]) }
-            if polarity == 0 { polarity = sums[0][0] >= sums[1][0] ? 1 : -1 }
-            let s = sums[polarity > 0 ? 0 : 1]
-            let sw = s[0]
+            if pass == 0 { weights = (sums.0.w, sums.1.w) }
+            if polarity == 0 { polarity = sums.0.w >= sums.1.w ? 1 : -1 }
+            let s = polarity > 0 ? sums.0 : sums.1
+            let sw = s.w
             guard sw > Self.minimumRefitWeight else { return (line, weights) }
-            let mx = s[1] / sw, my = s[2] / sw
-            let cxx = s[3] / sw - mx * mx, cyy = s[4] / sw - my * my, cxy = s[5] / sw - mx * my
+            let mx = s.x / sw, my = s.y / sw
+            let cxx = s.xx / sw - mx * mx, cyy = s.yy / sw - my * my, cxy = s.xy / sw - mx * my
             // Normal = eigenvector of the smallest eigenvalue of the covariance.
             let theta = 0.5 * atan2(2 * cxy, cxx - cyy)  // direction of the line
             var nx = -sin(theta), ny = cos(theta)
@@ -520,6 +521,18 @@ struct WorkImage {
             line = PageDetector.Line(nx: nx, ny: ny, c: nx * mx + ny * my)
         }
         return (line, weights)
+    }
+}
+
+/// One polarity's weighted sums for `WorkImage.refit`: weight, x, y, x², y², xy.
+private struct RefitMoments {
+    var w = 0.0, x = 0.0, y = 0.0, xx = 0.0, yy = 0.0, xy = 0.0
+
+    /// Adds the point (`x`, `y`) with weight `wt`, each product formed as the nested loop did.
+    @inline(__always)
+    mutating func add(_ px: Double, _ py: Double, weight wt: Double) {
+        w += wt; x += wt * px; y += wt * py
+        xx += wt * px * px; yy += wt * py * py; xy += wt * px * py
     }
 }
 
