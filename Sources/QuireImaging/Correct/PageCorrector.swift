@@ -120,8 +120,12 @@ struct PageCorrector: Sendable {
             let skew = analysis.skew ?? SkewEstimate(degrees: 0, confidence: 0)
             let upright = try Self.uprightFrame(decoded, frameGrows: frameGrows, frameShrunk: frameShrunk)
             // The turn hands back the upright rows it has passed: the page is not held twice.
-            let (view, crop) = try Self.straightenedScan(
-                upright.image, as: analysis, copy: copy, releasing: { upright.releaseRows($0) })
+            // Its own profile stage, holding "2g trim copy" and "2i deskew turn": what they leave
+            // of it is the trim's own work on its small copy (its turn, the lid, the page box).
+            let (view, crop) = try StageProfile.measure("2j straighten scan") {
+                try Self.straightenedScan(
+                    upright.image, as: analysis, copy: copy, releasing: { upright.releaseRows($0) })
+            }
             // Computed once here: orientation, clean-up, the preview and the encoder all read it.
             let deskewed = try StageProfile.measure("2h deskew into memory") { try view.inMemory() }
             var record = CorrectionRecord(kind: .deskew, skewDegrees: skew.degrees, crop: crop)

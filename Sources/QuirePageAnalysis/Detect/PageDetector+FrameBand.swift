@@ -102,13 +102,14 @@ extension PageDetector {
     /// working-copy pixel centres), or nil when none passes the paper checks.
     /// - Complexity: O(L³) cheap checks for the L ≤ 36 lines, then O(1) pixel samples for the
     ///   best 20 bands.
+    /// - Parameter supports: `work.support(for:)` of each of `lines`, when already measured.
     func frameBand(
-        lines: [Line], on work: WorkImage, pixels: UnsafeBufferPointer<UInt8>, width: Int, height: Int,
-        bands: Int, scale: Double
+        lines: [Line], supports measured: [LineSupport]? = nil, on work: WorkImage, pixels: UnsafeBufferPointer<UInt8>,
+        width: Int, height: Int, bands: Int, scale: Double
     ) -> QuadCandidate? {
         let (w, h) = (Double(work.width), Double(work.height))
         let frameW = Double(width) / scale - 0.5, frameH = Double(height) / scale - 0.5
-        let supports = lines.map { work.support(for: $0) }
+        let supports = measured ?? lines.map { work.support(for: $0) }
         var found: [QuadCandidate] = []
         for across in [true, false] {
             // `across`: lines running top to bottom, the band closed by the top and bottom edges.

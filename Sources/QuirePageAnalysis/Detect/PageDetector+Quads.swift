@@ -68,31 +68,56 @@ extension WorkImage {
         let foot = -line.ny * px + line.nx * py
         guard hi > lo else { return LineSupport(line: line, tMin: foot, pos: [0], neg: [0]) }
         let count = Int(hi - lo) + 1
-        var pos = [Float](repeating: 0, count: count + 1), neg = pos
+        // Two arrays of their own (a copy of one would be copied again on its first write),
+        // written through pointers: the prefix sums are the same additions in the same order.
+        var pos = [Float](repeating: 0, count: count + 1), neg = [Float](repeating: 0, count: count + 1)
         let t = threshold
         let nx = Float(line.nx), ny = Float(line.ny)
         gx.withUnsafeBufferPointer { GX in
             gy.withUnsafeBufferPointer { GY in
-                for k in 0..<count {
-                    let tt = lo + Double(k)
-                    let x = px + tt * dx, y = py + tt * dy
-                    var bestP: Float = 0, bestN: Float = 0
-                    for o in Self.supportSearch {
-                        let xi = (x + Double(o) * line.nx).roundedInt, yi = (y + Double(o) * line.ny).roundedInt
-                        if xi < 1 || yi < 1 || xi >= w - 1 || yi >= h - 1 { continue }
-                        let i = yi * w + xi
-                        let gn = GX[i] * nx + GY[i] * ny
-                        let gt = -GX[i] * ny + GY[i] * nx
-                        if abs(gt) > Self.supportMaximumSkew * abs(gn) { continue }
-                        let v = min(1, abs(gn) / t)
-                        if gn > 0 { bestP = max(bestP, v) } else { bestN = max(bestN, v) }
+                pos.withUnsafeMutableBufferPointer { pos in
+                    neg.withUnsafeMutableBufferPointer { neg in
+                        self.profile(
+                            (GX, GY), along: (px, py, dx, dy, lo), count: count, line: (line.nx, line.ny, nx, ny),
+                            threshold: t, into: (pos, neg))
                     }
-                    pos[k + 1] = pos[k] + bestP
-                    neg[k + 1] = neg[k] + bestN
                 }
             }
         }
         return LineSupport(line: line, tMin: foot + lo, pos: pos, neg: neg)
+    }
+
+    /// `support(for:)`'s prefix sums over `count` samples from `lo` along the line through
+    /// (`px`, `py`) in direction (`dx`, `dy`); `pos[0]` and `neg[0]` are zero already.
+    @inline(__always)
+    private func profile(
+        _ g: (x: UnsafeBufferPointer<Float>, y: UnsafeBufferPointer<Float>),
+        along: (px: Double, py: Double, dx: Double, dy: Double, lo: Double), count: Int,
+        line: (nx: Double, ny: Double, fx: Float, fy: Float), threshold t: Float,
+        into out: (pos: UnsafeMutableBufferPointer<Float>, neg: UnsafeMutableBufferPointer<Float>)
+    ) {
+        let (w, h) = (width, height)
+        let (GX, GY) = g
+        let (px, py, dx, dy, lo) = along
+        let (nx, ny) = (line.fx, line.fy)
+        let (pos, neg) = out
+        for k in 0..<count {
+            let tt = lo + Double(k)
+            let x = px + tt * dx, y = py + tt * dy
+            var bestP: Float = 0, bestN: Float = 0
+            for o in Self.supportSearch {
+                let xi = (x + Double(o) * line.nx).roundedInt, yi = (y + Double(o) * line.ny).roundedInt
+                if xi < 1 || yi < 1 || xi >= w - 1 || yi >= h - 1 { continue }
+                let i = yi * w + xi
+                let gn = GX[i] * nx + GY[i] * ny
+                let gt = -GX[i] * ny + GY[i] * nx
+                if abs(gt) > Self.supportMaximumSkew * abs(gn) { continue }
+                let v = min(1, abs(gn) / t)
+                if gn > 0 { bestP = max(bestP, v) } else { bestN = max(bestN, v) }
+            }
+            pos[k + 1] = pos[k] + bestP
+            neg[k + 1] = neg[k] + bestN
+        }
     }
 
     /// Widest angle between two lines taken as opposite sides of one quad (perspective tilts them).
@@ -142,7 +167,13 @@ extension WorkImage {
     /// - Complexity: O(P²) for the P near-parallel pairs, each candidate O(1), plus keeping
     ///   the best `keep` (O(keep) per improvement).
     func quadCandidates(lines: [PageDetector.Line], keep: Int) -> [QuadCandidate] {
-        let supports = lines.map { support(for: $0) }
+        quadCandidates(lines: lines, supports: lines.map { support(for: $0) }, keep: keep)
+    }
+
+    /// The same with each line's support profile already measured (`supports[i]` is
+    /// `support(for: lines[i])`): the detector measures them once for this, the band running off
+    /// the frame and the frame-side candidates.
+    func quadCandidates(lines: [PageDetector.Line], supports: [LineSupport], keep: Int) -> [QuadCandidate] {
         let angles = lines.map { atan2($0.ny, $0.nx) }
         let pairs = parallelPairs(lines: lines, angles: angles)
         var kept: [QuadCandidate] = []

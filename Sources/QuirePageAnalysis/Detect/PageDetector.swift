@@ -74,9 +74,12 @@ package struct PageDetector: Sendable {
         work.computeGradient()
         let lines = work.findLines(maxLines: maxLines)
         guard lines.count >= 4 else { return (.none, true) }
-        let candidates = work.quadCandidates(lines: lines, keep: 400)
+        // Measured once: the quads, the band running off the frame and the frame-side candidates
+        // all read the same lines' profiles.
+        let supports = lines.map { work.support(for: $0) }
+        let candidates = work.quadCandidates(lines: lines, supports: supports, keep: 400)
         let scale = Double(factor)
-        front = DetectionFront(work: work, lines: lines, candidates: candidates, scale: scale)
+        front = DetectionFront(work: work, lines: lines, supports: supports, candidates: candidates, scale: scale)
         var best = candidates.first.map { first -> QuadCandidate in
             // The page is the paper: a printed frame (a bank note's border, a form's outer rule)
             // has a thin band of the same paper just outside it; the sheet's own edge is then a
@@ -99,7 +102,9 @@ package struct PageDetector: Sendable {
         let sure = best.flatMap { $0.confidence >= minConfidence ? $0 : nil }
         func band() -> QuadCandidate? {
             let found = pixels.withUnsafeBufferPointer {
-                frameBand(lines: lines, on: work, pixels: $0, width: width, height: height, bands: bands, scale: scale)
+                frameBand(
+                    lines: lines, supports: supports, on: work, pixels: $0, width: width, height: height, bands: bands,
+                    scale: scale)
             }
             front?.band = .some(found)
             return found

@@ -155,7 +155,83 @@ package enum ScanTrim {
     /// Per row (within `columns`) or per column (within `rows`): the share of the line spanned
     /// from its first to its last run of `run` pixels beyond `threshold`. Spans, unlike pixel
     /// counts, do not drop on rows full of text the colour of the lid.
+    ///
+    /// Rows and columns alike are read a row at a time, through pointers: the columns' counts
+    /// are kept side by side and advanced row by row, so a column is not read a byte per row
+    /// across the copy (the same counts as `spansByElement`, pinned by `ScanTrimSpansTests`).
     static func spans(
+        distances d: [UInt8], width: Int, threshold: Double,
+        rows: Range<Int>, columns: Range<Int>, alongRows: Bool, run: Int = 3
+    ) -> [Double] {
+        let t = UInt8(max(0, min(255, threshold.rounded(.down))))
+        return d.withUnsafeBufferPointer { p in
+            // No bytes: only empty lines can be read (each spans nothing).
+            guard p.baseAddress != nil else {
+                return [Double](repeating: 0, count: alongRows ? rows.count : columns.count)
+            }
+            return alongRows
+                ? rowSpans(p, width: width, threshold: t, rows: rows, columns: columns, run: run)
+                : columnSpans(p, width: width, threshold: t, rows: rows, columns: columns, run: run)
+        }
+    }
+
+    /// `spans` along rows: each row's bytes within `columns`, in order.
+    private static func rowSpans(
+        _ p: UnsafeBufferPointer<UInt8>, width: Int, threshold t: UInt8, rows: Range<Int>, columns: Range<Int>,
+        run: Int
+    ) -> [Double] {
+        let count = columns.count
+        return rows.map { y in
+            let line = p.baseAddress! + y * width + columns.lowerBound
+            var first = -1, last = -1, streak = 0
+            for i in 0..<count {
+                if line[i] > t {
+                    streak += 1
+                    if streak >= run {
+                        if first < 0 { first = i - run + 1 }
+                        last = i
+                    }
+                } else {
+                    streak = 0
+                }
+            }
+            return first < 0 ? 0 : Double(last - first + 1) / Double(max(1, count))
+        }
+    }
+
+    /// `spans` down columns: every column's first, last and current streak advanced a row at a time.
+    private static func columnSpans(
+        _ p: UnsafeBufferPointer<UInt8>, width: Int, threshold t: UInt8, rows: Range<Int>, columns: Range<Int>,
+        run: Int
+    ) -> [Double] {
+        let n = columns.count, count = rows.count
+        var first = [Int](repeating: -1, count: n), last = first, streak = [Int](repeating: 0, count: n)
+        first.withUnsafeMutableBufferPointer { first in
+            last.withUnsafeMutableBufferPointer { last in
+                streak.withUnsafeMutableBufferPointer { streak in
+                    for i in 0..<count {
+                        let line = p.baseAddress! + (rows.lowerBound + i) * width + columns.lowerBound
+                        for c in 0..<n {
+                            if line[c] > t {
+                                streak[c] += 1
+                                if streak[c] >= run {
+                                    if first[c] < 0 { first[c] = i - run + 1 }
+                                    last[c] = i
+                                }
+                            } else {
+                                streak[c] = 0
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return (0..<n).map { c in first[c] < 0 ? 0 : Double(last[c] - first[c] + 1) / Double(max(1, count)) }
+    }
+
+    /// `spans` one element at a time through a closure (the original loop), for
+    /// `ScanTrimSpansTests` to compare with.
+    static func spansByElement(
         distances d: [UInt8], width: Int, threshold: Double,
         rows: Range<Int>, columns: Range<Int>, alongRows: Bool, run: Int = 3
     ) -> [Double] {
@@ -280,20 +356,17 @@ package enum ScanTrim {
         let t8 = UInt8(max(0, min(255, t.rounded(.down))))
         // And the page itself must be mostly unlike the lid (paper), not lid-coloured paper
         // around a dark picture.
-        var outside = 0, detail = 0, inside = 0, paper = 0
-        for y in 0..<height {
-            let inRows = y >= box.y0 && y < box.y1
-            for x in 0..<width {
-                let far = d[y * width + x] > t8
-                if inRows && x >= box.x0 && x < box.x1 {
-                    inside += 1
-                    if far { paper += 1 }
-                } else {
-                    outside += 1
-                    if far { detail += 1 }
-                }
+        let inside = box.width * box.height, outside = width * height - inside
+        var (far, paper) = (0, 0)
+        d.withUnsafeBufferPointer { p in
+            for y in 0..<height {
+                let line = p.baseAddress! + y * width
+                for x in 0..<width where line[x] > t8 { far += 1 }
+                guard y >= box.y0, y < box.y1 else { continue }
+                for x in box.x0..<box.x1 where line[x] > t8 { paper += 1 }
             }
         }
+        let detail = far - paper
         guard outside == 0 || Double(detail) <= maximumDetailOutside * Double(outside),
             Double(paper) >= minimumPaperShare * Double(max(1, inside))
         else { return nil }

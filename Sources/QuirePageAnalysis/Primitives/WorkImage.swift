@@ -91,7 +91,8 @@ struct WorkImage {
         _ pixels: [UInt8], width srcW: Int, bands: Int, factor: Int, size: (width: Int, height: Int, channels: Int)
     ) -> [[Float]] {
         let (w, h, ch) = size
-        var planes = [[Float]](repeating: [Float](repeating: 0, count: w * h), count: ch)
+        // A plane of its own each: planes sharing one array would each copy it on first write.
+        var planes = (0..<ch).map { _ in [Float](repeating: 0, count: w * h) }
         let inv = 1 / Float(factor * factor)
         var sums = [Int32](repeating: 0, count: w * ch)
         pixels.withUnsafeBufferPointer { src in
@@ -123,7 +124,15 @@ struct WorkImage {
     ) {
         let p = src.baseAddress.unsafelyUnwrapped, a = acc.baseAddress.unsafelyUnwrapped
         var o = row
-        if channels == 3 {
+        if channels == 3, bands == 3, factor == 2 {
+            // A ~1000 px RGB copy on the ~480 px working copy: pairs of pixels, the loop unrolled.
+            for x in 0..<blocks {
+                let q = p + (row &+ 6 &* x), s = a + 3 &* x
+                s[0] &+= Int32(q[0]) &+ Int32(q[3])
+                s[1] &+= Int32(q[1]) &+ Int32(q[4])
+                s[2] &+= Int32(q[2]) &+ Int32(q[5])
+            }
+        } else if channels == 3 {
             for x in 0..<blocks {
                 var r: Int32 = 0, g: Int32 = 0, b: Int32 = 0
                 for _ in 0..<factor {
@@ -214,7 +223,9 @@ struct WorkImage {
     mutating func computeGradient() {
         let (w, h) = (width, height)
         let n = w * h
-        var gx = [Float](repeating: 0, count: n), gy = gx, mag = gx
+        // Three arrays of their own: copies of one would each be copied again on first write.
+        var gx = [Float](repeating: 0, count: n), gy = [Float](repeating: 0, count: n)
+        var mag = [Float](repeating: 0, count: n)
         for c in 0..<channels {
             planes[c].withUnsafeBufferPointer { p in
                 gx.withUnsafeMutableBufferPointer { GX in
@@ -483,25 +494,26 @@ struct WorkImage {
         var weights = (0.0, 0.0)
         for pass in 0..<3 {
             let maxDist = pass == 0 ? Self.refitFirstBand : Self.refitBand
-            var sums = [[Double]](repeating: [Double](repeating: 0, count: 6), count: 2)
+            // Each polarity's weighted moments in a value of its own (a nested array was checked
+            // and indexed twice an addition); the same additions in the same order.
+            var sums = (RefitMoments(), RefitMoments())
             for k in near {
                 let x = edges.x[k], y = edges.y[k]
                 if abs(line.distance(x, y)) > maxDist { continue }
                 let gn = edges.ux[k] * line.nx + edges.uy[k] * line.ny
                 if abs(gn) < Self.refitAlignment { continue }
-                let group = gn > 0 ? 0 : 1
-                if polarity != 0 && (group == 0) != (polarity > 0) { continue }
+                let positive = gn > 0
+                if polarity != 0 && positive != (polarity > 0) { continue }
                 let wt = edges.weight[k]
-                sums[group][0] += wt; sums[group][1] += wt * x; sums[group][2] += wt * y
-                sums[group][3] += wt * x * x; sums[group][4] += wt * y * y; sums[group][5] += wt * x * y
+                if positive { sums.0.add(x, y, weight: wt) } else { sums.1.add(x, y, weight: wt) }
             }
-            if pass == 0 { weights = (sums[0][0], sums[1][0]) }
-            if polarity == 0 { polarity = sums[0][0] >= sums[1][0] ? 1 : -1 }
-            let s = sums[polarity > 0 ? 0 : 1]
-            let sw = s[0]
+            if pass == 0 { weights = (sums.0.w, sums.1.w) }
+            if polarity == 0 { polarity = sums.0.w >= sums.1.w ? 1 : -1 }
+            let s = polarity > 0 ? sums.0 : sums.1
+            let sw = s.w
             guard sw > Self.minimumRefitWeight else { return (line, weights) }
-            let mx = s[1] / sw, my = s[2] / sw
-            let cxx = s[3] / sw - mx * mx, cyy = s[4] / sw - my * my, cxy = s[5] / sw - mx * my
+            let mx = s.x / sw, my = s.y / sw
+            let cxx = s.xx / sw - mx * mx, cyy = s.yy / sw - my * my, cxy = s.xy / sw - mx * my
             // Normal = eigenvector of the smallest eigenvalue of the covariance.
             let theta = 0.5 * atan2(2 * cxy, cxx - cyy)  // direction of the line
             var nx = -sin(theta), ny = cos(theta)
@@ -509,6 +521,18 @@ struct WorkImage {
             line = PageDetector.Line(nx: nx, ny: ny, c: nx * mx + ny * my)
         }
         return (line, weights)
+    }
+}
+
+/// One polarity's weighted sums for `WorkImage.refit`: weight, x, y, x², y², xy.
+private struct RefitMoments {
+    var w = 0.0, x = 0.0, y = 0.0, xx = 0.0, yy = 0.0, xy = 0.0
+
+    /// Adds the point (`x`, `y`) with weight `wt`, each product formed as the nested loop did.
+    @inline(__always)
+    mutating func add(_ px: Double, _ py: Double, weight wt: Double) {
+        w += wt; x += wt * px; y += wt * py
+        xx += wt * px * px; yy += wt * py * py; xy += wt * px * py
     }
 }
 

@@ -9,6 +9,8 @@
 struct DetectionFront {
     var work: WorkImage
     var lines: [PageDetector.Line]
+    /// `work.support(for:)` of each of `lines`, measured once.
+    var supports: [LineSupport]
     var candidates: [QuadCandidate]
     /// Detection-copy pixels per working-copy pixel.
     var scale: Double
@@ -239,8 +241,8 @@ extension PageDetector {
                 front.band
                 ?? pixels.withUnsafeBufferPointer {
                     frameBand(
-                        lines: front.lines, on: front.work, pixels: $0, width: width, height: height, bands: bands,
-                        scale: scale)
+                        lines: front.lines, supports: front.supports, on: front.work, pixels: $0, width: width,
+                        height: height, bands: bands, scale: scale)
                 }
             if let band { add(.frameBand, band) }
             for q in Self.frameSideQuads(front: front, width: width, height: height) {

@@ -31,7 +31,7 @@ extension PageDetector {
     static func frameSideQuads(front: DetectionFront, width: Int, height: Int) -> [Quad] {
         let scale = front.scale
         let lines = Array(front.lines.prefix(frameSideLines))
-        let supports = lines.map { front.work.support(for: $0) }
+        let supports = Array(front.supports.prefix(frameSideLines))
         let frame = [
             Point(x: -0.5, y: -0.5), Point(x: Double(width) - 0.5, y: -0.5),
             Point(x: Double(width) - 0.5, y: Double(height) - 0.5), Point(x: -0.5, y: Double(height) - 0.5)

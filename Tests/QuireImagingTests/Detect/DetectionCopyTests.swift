@@ -45,4 +45,31 @@ import Testing
         }
         #expect(wrong == 0, "\(wrong) values differ from the naive box average")
     }
+
+    /// The grey copy the skew search reads is Rec. 601 luma rounded half up, pixel for pixel (the
+    /// loop writes through pointers); a grey copy is handed back as it is.
+    @Test(arguments: [1, 3, 4])
+    func grayIsTheRoundedLumaOfEachPixel(_ bands: Int) {
+        let (w, h) = (61, 37)
+        var pixels = [UInt8](repeating: 0, count: w * h * bands)
+        for i in pixels.indices { pixels[i] = UInt8(truncatingIfNeeded: (i &* 2_654_435_761) >> 11) }
+        pixels[0..<bands] = ArraySlice(repeating: 255, count: bands)
+        // A luma sum ending in exactly half (28.5): rounded up to 29, not down.
+        if bands >= 3 { pixels[bands..<(bands + 3)] = [0, 0, 250] }
+        let copy = DetectionCopy(pixels: pixels, width: w, height: h, bands: bands, scaleX: 1, scaleY: 1)
+        let gray = copy.gray()
+        #expect(gray.count == w * h)
+        var wrong = 0
+        for i in 0..<(w * h) {
+            let o = i * bands
+            let r: Int = 299 * Int(pixels[o]), g: Int = bands == 1 ? 0 : 587 * Int(pixels[o + 1])
+            let b: Int = bands == 1 ? 0 : 114 * Int(pixels[o + 2])
+            let luma = UInt8((r + g + b + 500) / 1000)
+            let expected = bands == 1 ? pixels[i] : luma
+            if gray[i] != expected { wrong += 1 }
+        }
+        #expect(wrong == 0, "\(wrong) grey values differ from the rounded luma")
+        #expect(gray[0] == 255)
+        #expect(gray[1] == (bands == 1 ? pixels[1] : 29))
+    }
 }
