@@ -59,11 +59,15 @@ import Testing
         #expect(try open().pixelBytes().count == 48)
         // Marked as a failed read marks it (whether or not libvips's render saw the failure),
         // a render of the image or of a pipeline on it fails with a reason.
-        let marked = try open()
-        marked.markLoaderFailedToRead()
-        let frame = #expect(throws: VIPSError.self) { try VIPSFrame(rendering: marked.displayReady()) }
+        // Each render opens the file afresh: a sequential image is read once.
+        let marked = {
+            let image = try open()
+            image.markLoaderFailedToRead()
+            return image
+        }
+        let frame = #expect(throws: VIPSError.self) { try VIPSFrame(rendering: marked().displayReady()) }
         #expect(frame?.message.isEmpty == false)
-        #expect(throws: VIPSError.self) { try marked.displayReady().pixelBytes() }
-        #expect(throws: VIPSError.self) { try marked.materialized() }
+        #expect(throws: VIPSError.self) { try marked().displayReady().pixelBytes() }
+        #expect(throws: VIPSError.self) { try marked().materialized() }
     }
 }
