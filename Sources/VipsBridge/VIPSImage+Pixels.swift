@@ -42,3 +42,14 @@ extension VIPSImage {
         return value
     }
 }
+
+extension VIPSImage {
+    /// Whether this image's pixels come from a loader whose read of them failed (the loader
+    /// marks its image when it does; see `cvips_watch_loader`). Renders into memory check
+    /// this and fail, even when libvips lost the failure on its worker thread.
+    var loaderFailedToRead: Bool { cvips_pixels_failed(pointer) != 0 }
+
+    /// Marks this image as its loader does when a read of its pixels fails (tests of the
+    /// renders' check).
+    func markLoaderFailedToRead() { cvips_mark_pixels_failed(pointer) }
+}

@@ -58,6 +58,18 @@ int cvips_load(const char *filename, const cvips_load_options *options, VipsImag
 int cvips_load_buffer(const void *data, size_t length, const cvips_load_options *options, VipsImage **out);
 /* Sets the options of `options` that loader `op` has (as cvips_load does). */
 void cvips_apply_load_options(VipsOperation *op, const cvips_load_options *options);
+/* Watches a built loader (cvips_load does it): when a read of its pixels fails, its image is
+   marked, whether or not the failure reaches the caller. libvips 8.14 can lose a worker
+   thread's failure, and a render then succeeds with pixels never decoded; the renders below
+   and cvips_write_into check the mark (cvips_pixels_failed). Only loaders that fail on
+   truncation mark: with fail_on none a failed read is libvips's documented recovery. */
+void cvips_watch_loader(VipsOperation *op);
+/* 1 when the pixels of `image` come from a loader whose pixel read failed; 0 otherwise. */
+int cvips_pixels_failed(VipsImage *image);
+/* -1 (with a message in the error buffer when it has none) when cvips_pixels_failed; else 0. */
+int cvips_refuse_failed_pixels(VipsImage *image);
+/* Marks `image` as if its loader had failed to read its pixels (tests). */
+void cvips_mark_pixels_failed(VipsImage *image);
 
 /* ---- header ----------------------------------------------------------------------- */
 

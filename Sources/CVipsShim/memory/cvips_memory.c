@@ -1,5 +1,7 @@
 #include "cvips_memory.h"
 
+#include "cvips_core.h"
+
 int cvips_write_into(VipsImage *in, void *buffer, size_t length) {
     size_t need = VIPS_IMAGE_SIZEOF_IMAGE(in);
     if (length != need) {
@@ -10,6 +12,7 @@ int cvips_write_into(VipsImage *in, void *buffer, size_t length) {
     if (!wrap) return -1;
     int result = vips_image_write(in, wrap);
     g_object_unref(wrap);
+    if (result == 0) result = cvips_refuse_failed_pixels(in);
     return result;
 }
 

@@ -85,6 +85,54 @@ static void apply_load_options(VipsOperation *op, const cvips_load_options *opti
 
 void cvips_apply_load_options(VipsOperation *op, const cvips_load_options *options) { apply_load_options(op, options); }
 
+/* ---- failed pixel reads ------------------------------------------------------------ */
+
+/* The mark a loader's image gets when its pixels could not be read (cvips_watch_loader). */
+static GQuark pixels_failed_quark(void) {
+    static gsize quark = 0;
+    if (g_once_init_enter(&quark)) g_once_init_leave(&quark, g_quark_from_static_string("cvips-pixels-failed"));
+    return (GQuark) quark;
+}
+
+/* libvips calls vips_foreign_load_invalidate, which emits "invalidate" on the loader, when a
+   read of its pixels fails (before it returns the failure). */
+static void loader_invalidated(VipsOperation *op, gpointer data) {
+    (void) data;
+    VipsForeignLoad *load = VIPS_FOREIGN_LOAD(op);
+    if (load->fail_on >= VIPS_FAIL_ON_TRUNCATED && load->out)
+        g_object_set_qdata(G_OBJECT(load->out), pixels_failed_quark(), GINT_TO_POINTER(1));
+}
+
+void cvips_watch_loader(VipsOperation *op) {
+    if (VIPS_IS_FOREIGN_LOAD(op)) g_signal_connect(op, "invalidate", G_CALLBACK(loader_invalidated), NULL);
+}
+
+void cvips_mark_pixels_failed(VipsImage *image) {
+    g_object_set_qdata(G_OBJECT(image), pixels_failed_quark(), GINT_TO_POINTER(1));
+}
+
+static int marked_upstream(VipsImage *image, GHashTable *seen) {
+    if (!g_hash_table_add(seen, image)) return 0;
+    if (g_object_get_qdata(G_OBJECT(image), pixels_failed_quark())) return 1;
+    for (GSList *p = image->upstream; p; p = p->next)
+        if (marked_upstream(VIPS_IMAGE(p->data), seen)) return 1;
+    return 0;
+}
+
+int cvips_pixels_failed(VipsImage *image) {
+    GHashTable *seen = g_hash_table_new(g_direct_hash, g_direct_equal);
+    int failed = marked_upstream(image, seen);
+    g_hash_table_destroy(seen);
+    return failed;
+}
+
+int cvips_refuse_failed_pixels(VipsImage *image) {
+    if (!cvips_pixels_failed(image)) return 0;
+    /* The loader's own message (libvips adds it on the worker thread) is normally there. */
+    if (vips_error_buffer()[0] == '\0') vips_error("cvips", "%s", "the loader could not read the pixels");
+    return -1;
+}
+
 /* Builds a configured loader through the operation cache and takes its "out" image. */
 static int build_loader(VipsOperation *op, VipsImage **out) {
     if (vips_cache_operation_buildp(&op)) {
@@ -92,6 +140,7 @@ static int build_loader(VipsOperation *op, VipsImage **out) {
         g_object_unref(op);
         return -1;
     }
+    cvips_watch_loader(op);
     g_object_get(op, "out", out, NULL);
     vips_object_unref_outputs(VIPS_OBJECT(op));
     g_object_unref(op);
@@ -253,6 +302,10 @@ int cvips_flip(VipsImage *in, int horizontal, VipsImage **out) {
 
 int cvips_copy_memory(VipsImage *in, VipsImage **out) {
     *out = vips_image_copy_memory(in);
+    if (*out && cvips_refuse_failed_pixels(in)) {
+        g_object_unref(*out);
+        *out = NULL;
+    }
     return *out ? 0 : -1;
 }
 
@@ -286,7 +339,14 @@ int cvips_thumbnail_image(VipsImage *in, int width, int height, VipsImage **out)
 
 /* ---- memory ----------------------------------------------------------------------- */
 
-void *cvips_write_to_memory(VipsImage *in, size_t *length) { return vips_image_write_to_memory(in, length); }
+void *cvips_write_to_memory(VipsImage *in, size_t *length) {
+    void *data = vips_image_write_to_memory(in, length);
+    if (data && cvips_refuse_failed_pixels(in)) {
+        g_free(data);
+        data = NULL;
+    }
+    return data;
+}
 
 int cvips_black(int width, int height, int bands, VipsImage **out) {
     return vips_black(out, width, height, "bands", bands, NULL);

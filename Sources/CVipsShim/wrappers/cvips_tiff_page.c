@@ -90,6 +90,7 @@ int cvips_load_tiff_page(const char *filename, guint64 ifd_offset, const cvips_l
         g_object_unref(op);
         return -1;
     }
+    cvips_watch_loader(op);
     g_object_get(op, "out", out, NULL);
     vips_object_unref_outputs(VIPS_OBJECT(op));
     g_object_unref(op);

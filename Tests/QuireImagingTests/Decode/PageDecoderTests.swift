@@ -133,4 +133,28 @@ import VipsBridge
         #expect(try PageDecoder(maxPixels: .max).decodeFrame(PageSource(path: "\(out)/small.jpg")).displayWidth == 64)
         #expect(JPEGDataFloor.minimumBytes(width: 4000, height: 3000) == 23_437)
     }
+
+    /// A PNG whose image data chunk claims 1 GB (libpng's `huge_IDAT.png` crasher): its header
+    /// reads, no pixel does. Every decode refuses it as truncated; none is a page made from no
+    /// pixel data (libvips can lose the read's failure on its worker thread: the loader's
+    /// mark, `VIPSLoaderFailureTests`, decides instead).
+    @Test func aPNGWhosePixelsCannotBeReadIsNeverAFrame() throws {
+        let out = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let image = try TestSupport.image(width: 2, height: 2, bands: 3) { x, y, b in UInt8(x * 90 + y * 40 + b) }
+        try image.save(to: "\(out)/small.png", options: .init(format: .png))
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(out)/small.png")))
+        let idat = try #require((4..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual("IDAT".utf8) })
+        bytes.replaceSubrange(idat - 4..<idat, with: [0x3F, 0xFF, 0xFF, 0xFF])
+        let path = "\(out)/huge-idat.png"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        for _ in 0..<20 {
+            do {
+                let page = try PageDecoder(maxPixels: .max).decodeFrame(PageSource(path: path))
+                Issue.record("decoded as \(page.displayWidth)x\(page.displayHeight)")
+            } catch let error as ImagingError {
+                #expect(error.kind == .truncated, "\(error.reason)")
+            }
+        }
+    }
 }
