@@ -66,7 +66,15 @@ static int tiff_strips(TIFF *tif, unsigned char *data, int width, int height, in
         const uint32_t rows = VIPS_MIN(rows_per_strip, (uint32_t) height - y);
         const tmsize_t want = (tmsize_t) ((bilevel ? packed_row : row_bytes) * rows);
         unsigned char *to = bilevel ? packed : data + (size_t) y * row_bytes;
-        if (TIFFReadEncodedStrip(tif, strip, to, want) != want) {
+        /* The whole strip (size -1), as libvips reads it: with a size, libtiff reads an
+         * uncompressed strip straight from its offset and ignores a StripByteCounts that says
+         * the strip is shorter or lies beyond the end of the file, where libvips fails. The
+         * strip is `want` bytes (the scanline size was checked), so it fits in `to`. */
+        if (TIFFVStripSize(tif, rows) != want) {
+            vips_error("cvips_tiff", "strip %u has an unexpected size", strip);
+            return -1;
+        }
+        if (TIFFReadEncodedStrip(tif, strip, to, (tmsize_t) -1) != want) {
             vips_error("cvips_tiff", "strip %u is short", strip);
             return -1;
         }
