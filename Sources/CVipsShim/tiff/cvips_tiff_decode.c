@@ -120,7 +120,11 @@ int cvips_tiff_decode_into(const char *path, int page, unsigned char *data, int 
         for (int bit = 0; bit < 8; bit++) pixels[byte][bit] = (byte >> (7 - bit)) & 1 ? one : (unsigned char) ~one;
     if (bilevel) {
         tmsize_t strip = TIFFStripSize(tif);
-        packed = strip > 0 ? malloc((size_t) strip) : NULL;
+        /* Zeroed: a deflate strip whose data inflates to more than the strip decodes without
+         * an error yet leaves the strip's tail unwritten, and that tail must not be the heap's
+         * leftovers. It reads as zero in the first strip and as the previous strip's bytes
+         * after, as libvips's reused strip buffer gives (the frame itself comes zeroed). */
+        packed = strip > 0 ? calloc(1, (size_t) strip) : NULL;
         if (!packed) {
             vips_error("cvips_tiff", "out of memory");
             goto done;
