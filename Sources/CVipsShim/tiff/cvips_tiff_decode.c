@@ -66,7 +66,15 @@ static int tiff_strips(TIFF *tif, unsigned char *data, int width, int height, in
         const uint32_t rows = VIPS_MIN(rows_per_strip, (uint32_t) height - y);
         const tmsize_t want = (tmsize_t) ((bilevel ? packed_row : row_bytes) * rows);
         unsigned char *to = bilevel ? packed : data + (size_t) y * row_bytes;
-        if (TIFFReadEncodedStrip(tif, strip, to, want) != want) {
+        /* The whole strip (size -1), as libvips reads it: with a size, libtiff reads an
+         * uncompressed strip straight from its offset and ignores a StripByteCounts that says
+         * the strip is shorter or lies beyond the end of the file, where libvips fails. The
+         * strip is `want` bytes (the scanline size was checked), so it fits in `to`. */
+        if (TIFFVStripSize(tif, rows) != want) {
+            vips_error("cvips_tiff", "strip %u has an unexpected size", strip);
+            return -1;
+        }
+        if (TIFFReadEncodedStrip(tif, strip, to, (tmsize_t) -1) != want) {
             vips_error("cvips_tiff", "strip %u is short", strip);
             return -1;
         }
@@ -112,7 +120,11 @@ int cvips_tiff_decode_into(const char *path, int page, unsigned char *data, int 
         for (int bit = 0; bit < 8; bit++) pixels[byte][bit] = (byte >> (7 - bit)) & 1 ? one : (unsigned char) ~one;
     if (bilevel) {
         tmsize_t strip = TIFFStripSize(tif);
-        packed = strip > 0 ? malloc((size_t) strip) : NULL;
+        /* Zeroed: a deflate strip whose data inflates to more than the strip decodes without
+         * an error yet leaves the strip's tail unwritten, and that tail must not be the heap's
+         * leftovers. It reads as zero in the first strip and as the previous strip's bytes
+         * after, as libvips's reused strip buffer gives (the frame itself comes zeroed). */
+        packed = strip > 0 ? calloc(1, (size_t) strip) : NULL;
         if (!packed) {
             vips_error("cvips_tiff", "out of memory");
             goto done;
