@@ -109,7 +109,11 @@ import VipsBridge
             }
         }
         let spreads = truth.keys.filter { truth[$0]?["pages"] != nil }.sorted()
-        #expect(split.sorted() == spreads.filter { Self.unsplitSpreads[$0] == nil }, "split: \(split)")
+        let wholeSplit = split.filter { Self.splitSinglePages[$0] == nil }
+        #expect(wholeSplit.sorted() == spreads.filter { Self.unsplitSpreads[$0] == nil }, "split: \(split)")
+        for (name, why) in Self.splitSinglePages.sorted(by: { $0.key < $1.key }) where truth[name] != nil {
+            withKnownIssue(Comment(rawValue: why)) { #expect(!split.contains(name), "\(name) is split") }
+        }
         for (name, why) in Self.unsplitSpreads.sorted(by: { $0.key < $1.key }) where spreads.contains(name) {
             withKnownIssue(Comment(rawValue: why)) { #expect(split.contains(name), "\(name) is not split") }
         }
@@ -121,6 +125,15 @@ import VipsBridge
         "persp_open_book_hands.jpg":
             "held-out (2026-11-26): a paperback held open in two hands; the spread's quad is found "
             + "(confidence 0.96) but the straightened spread is not cut at its gutter (not yet looked into)"
+    ]
+
+    /// Single pages of the real set cut in two today, with why. They are still run, so the test
+    /// says when one stays whole (a known issue that stops occurring is reported).
+    static let splitSinglePages = [
+        "zxing_card_in_hand_off_top.jpg":
+            "held-out (2026-11-28, branch y-cards): a business card with a large QR code held in a hand, "
+            + "running off the frame's top; the whole frame is kept (the photo taken for a scan) and the frame, "
+            + "hand and card, is cut in two"
     ]
 
     /// Open books of the real set whose spread's quad is not the spread today, with why: their
