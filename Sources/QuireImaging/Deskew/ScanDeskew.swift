@@ -80,8 +80,7 @@ enum ScanDeskew {
             turn
             ? PageTurn.canvas(width: image.width, height: image.height, degrees: degrees) : (image.width, image.height)
 
-        let smallStraight =
-            turn ? try small.rotated(degrees: degrees, background: lid, interpolation: .bilinear) : small
+        let smallStraight = turn ? try turnedCopy(small, degrees: degrees, lid: lid) : small
         let pixels = turn ? try smallStraight.pixelBytes() : smallPixels
         // Made once: the page box and, without one, the ring around the detector's outline read them.
         let distances = ScanTrim.LidDistances(
@@ -118,6 +117,19 @@ enum ScanDeskew {
         if x0 == 0, y0 == 0, x1 == straight.width, y1 == straight.height { return (try cut(lid, nil), nil) }
         let crop = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
         return (try cut(paper, (x0, y0, x1 - x0, y1 - y0)), crop)
+    }
+
+    /// The trim copy turned by `degrees` with `lid` as fill, as libvips's bilinear
+    /// `rotated(degrees:background:)` turns it: made by Quire's turn kernel (`PageTurn`: the same
+    /// canvas and fill, a pixel now and then one level off) when the copy is 8-bit without alpha
+    /// and `lid` has a value a band, else by libvips (`fill` would add an alpha value the libvips
+    /// call was never given). The page box read from it was the same on the bench and real scans
+    /// (docs/benchmarks.md, "The trim copy's turn in Quire's kernel").
+    static func turnedCopy(_ small: VIPSImage, degrees: Double, lid: [Double]) throws -> VIPSImage {
+        guard small.format == .uchar, !small.hasAlpha, lid.count == small.bands else {
+            return try small.rotated(degrees: degrees, background: lid, interpolation: .bilinear)
+        }
+        return try turned(small, degrees: degrees, fill: lid, stage: "2k trim copy turn")
     }
 
     /// `deskewAndTrim` when no lid box was found on the small copy: the detector's `page`
