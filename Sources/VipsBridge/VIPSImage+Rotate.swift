@@ -54,4 +54,12 @@ extension VIPSImage {
         let factor = Double(max(width, height)) / Double(max(1, longSide))
         return factor > 1 ? try analysisShrunk(by: factor) : self
     }
+
+    /// `analysisShrunk(toLongSide:)` by libvips's shrink alone (the same bytes), left lazy: for
+    /// reading a few rows or columns of the copy, a crop of it computing only what it covers
+    /// where Quire's loop would make the whole copy.
+    public func analysisShrunkLazily(toLongSide longSide: Int) throws -> VIPSImage {
+        let factor = Double(max(width, height)) / Double(max(1, longSide))
+        return factor > 1 ? try analysisShrunk(by: factor, ownLoop: false) : self
+    }
 }

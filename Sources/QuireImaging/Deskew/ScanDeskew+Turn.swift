@@ -15,9 +15,11 @@ extension ScanDeskew {
     /// - Parameter releasing: called with source rows no later canvas row reads, as the rows are
     ///   made top to bottom (the caller's frame hands them back to the kernel, so the source and
     ///   the turned page are not both held whole); nil to keep the source as it is.
+    /// - Parameter stage: the profile stage the turn is counted in.
     static func turned(
         _ image: VIPSImage, degrees: Double, fill colour: [Double],
-        crop: (x: Int, y: Int, width: Int, height: Int)? = nil, releasing: ((Range<Int>) -> Void)? = nil
+        crop: (x: Int, y: Int, width: Int, height: Int)? = nil, releasing: ((Range<Int>) -> Void)? = nil,
+        stage: String = "2i deskew turn"
     ) throws -> VIPSImage {
         let background = fill(colour, forBands: image.bands, alpha: image.hasAlpha)
         guard image.format == .uchar, !image.hasAlpha, (1...4).contains(image.bands) else {
@@ -36,7 +38,7 @@ extension ScanDeskew {
         let ink = PageTurn.ink(background, bands: image.bands)
         let chunks = (region.height + turnRowsPerChunk - 1) / turnRowsPerChunk
         // Its own profile stage: the turn was libvips's, lazy, inside "2h deskew into memory".
-        let made = try StageProfile.measure("2i deskew turn") {
+        let made = try StageProfile.measure(stage) {
             try turn(image, degrees, ink, region, into: frame, chunks, releasing: releasing)
         }
         guard made else {

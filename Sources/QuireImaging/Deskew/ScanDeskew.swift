@@ -80,8 +80,7 @@ enum ScanDeskew {
             turn
             ? PageTurn.canvas(width: image.width, height: image.height, degrees: degrees) : (image.width, image.height)
 
-        let smallStraight =
-            turn ? try small.rotated(degrees: degrees, background: lid, interpolation: .bilinear) : small
+        let smallStraight = turn ? try turnedCopy(small, degrees: degrees, lid: lid) : small
         let pixels = turn ? try smallStraight.pixelBytes() : smallPixels
         // Made once: the page box and, without one, the ring around the detector's outline read them.
         let distances = ScanTrim.LidDistances(
@@ -118,6 +117,19 @@ enum ScanDeskew {
         if x0 == 0, y0 == 0, x1 == straight.width, y1 == straight.height { return (try cut(lid, nil), nil) }
         let crop = Rect(x: Double(x0), y: Double(y0), width: Double(x1 - x0), height: Double(y1 - y0))
         return (try cut(paper, (x0, y0, x1 - x0, y1 - y0)), crop)
+    }
+
+    /// The trim copy turned by `degrees` with `lid` as fill, as libvips's bilinear
+    /// `rotated(degrees:background:)` turns it: made by Quire's turn kernel (`PageTurn`: the same
+    /// canvas and fill, a pixel now and then one level off) when the copy is 8-bit without alpha
+    /// and `lid` has a value a band, else by libvips (`fill` would add an alpha value the libvips
+    /// call was never given). The page box read from it was the same on the bench and real scans
+    /// (docs/benchmarks.md, "The trim copy's turn in Quire's kernel").
+    static func turnedCopy(_ small: VIPSImage, degrees: Double, lid: [Double]) throws -> VIPSImage {
+        guard small.format == .uchar, !small.hasAlpha, lid.count == small.bands else {
+            return try small.rotated(degrees: degrees, background: lid, interpolation: .bilinear)
+        }
+        return try turned(small, degrees: degrees, fill: lid, stage: "2k trim copy turn")
     }
 
     /// `deskewAndTrim` when no lid box was found on the small copy: the detector's `page`
@@ -209,15 +221,43 @@ enum ScanDeskew {
         let image = image.format == .uchar ? image : try image.displayReady(keepGray: true)
         let degrees = skew.degrees.isFinite ? skew.degrees : 0
         guard abs(degrees) >= minimumTurn else { return (image, nil) }
-        let small = try image.analysisShrunk(toLongSide: trimLongSide).displayReady(keepGray: true).materialized()
-        let around = ScanTrim.borderColour(
-            pixels: try small.pixelBytes(), width: small.width, height: small.height,
-            bands: small.bands)
+        let around = try StageProfile.measure("2l border colour") { try borderColourOfTrimCopy(image) }
         let canvas = PageTurn.canvas(width: image.width, height: image.height, degrees: degrees)
         let centre = centred(canvas, width: image.width, height: image.height)
         let crop = centre.map { ($0.x, $0.y, $0.width, $0.height) }
         return (try turned(image, degrees: degrees, fill: around, crop: crop, releasing: releasing), centre?.rect)
     }
+
+    /// `ScanTrim.borderColour` of `image`'s trim copy (`analysisShrunk(toLongSide: trimLongSide)`,
+    /// display-ready) without making the whole copy: only its outer `borderRing` rows and columns
+    /// are computed, lazily by libvips's shrink (the same bytes as Quire's), into an otherwise
+    /// empty copy the colour reads nothing else of.
+    static func borderColourOfTrimCopy(_ image: VIPSImage) throws -> [Double] {
+        let small = try image.analysisShrunkLazily(toLongSide: trimLongSide).displayReady(keepGray: true)
+        let (w, h, bands) = (small.width, small.height, small.bands)
+        let ring = borderRing
+        guard w >= 4 * ring, h >= 4 * ring else {
+            let px = try small.materialized().pixelBytes()
+            return ScanTrim.borderColour(pixels: px, width: w, height: h, bands: bands, ring: ring)
+        }
+        var px = [UInt8](repeating: 0, count: w * h * bands)
+        let strips = [
+            (0, 0, w, ring), (0, h - ring, w, ring), (0, ring, ring, h - 2 * ring), (w - ring, ring, ring, h - 2 * ring)
+        ]
+        for (x, y, sw, sh) in strips {
+            let strip = try small.cropped(x: x, y: y, width: sw, height: sh).pixelBytes()
+            let rowBytes = sw * bands
+            for r in 0..<sh {
+                let to = ((y + r) * w + x) * bands
+                px.replaceSubrange(to..<(to + rowBytes), with: strip[(r * rowBytes)..<((r + 1) * rowBytes)])
+            }
+        }
+        return ScanTrim.borderColour(pixels: px, width: w, height: h, bands: bands, ring: ring)
+    }
+
+    /// Rows and columns of the trim copy's edge the colour around a page filling the frame is
+    /// the median of: a thin ring, the scan's own margin rather than the page's print.
+    static let borderRing = 2
 
     /// The centre `width` x `height` of a turned canvas (rotation grows it about its centre),
     /// so a turned page keeps the size it was scanned at; nil when the canvas is no larger.
