@@ -75,6 +75,18 @@ def load_scans(save):
     return rows
 
 
+def traced_rows(argv):
+    """The scan rows and the photo rows of a fit script's arguments `SAVE [QUIRE [PHOTO_TRACE]]`:
+    the scan traces under SAVE are made with QUIRE (the release build by default) when SAVE has
+    none yet; the photo rows come from PHOTO_TRACE when given."""
+    save = Path(argv[1])
+    if not (save / "scans/profile.png.txt").exists():
+        run(argv[2] if len(argv) > 2 else str(orientation.REPO / ".build/release/quire"), save)
+    scans = [dict(r, scan=True) for r in load_scans(save / "scans") + load_scans(save / "others")]
+    photos = [dict(r, scan=False) for r in fc.load(Path(argv[3]))] if len(argv) > 3 else []
+    return scans, photos
+
+
 def answered(r, rule):
     """The turn leptonica alone gives under `rule` (UD), None when it does not answer."""
     look = r["look"]

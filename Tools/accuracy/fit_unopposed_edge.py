@@ -76,11 +76,7 @@ def show(title, rows, margin):
 
 
 def main():
-    save = Path(sys.argv[1])
-    if not (save / "scans/profile.png.txt").exists():
-        fs.run(sys.argv[2] if len(sys.argv) > 2 else str(fs.orientation.REPO / ".build/release/quire"), save)
-    scans = [dict(r, scan=True) for r in fs.load_scans(save / "scans") + fs.load_scans(save / "others")]
-    photos = [dict(r, scan=False) for r in fc.load(Path(sys.argv[3]))] if len(sys.argv) > 3 else []
+    scans, photos = fs.traced_rows(sys.argv)
     rows = scans + photos
     for title, margin in (("without the rule", OFF), (f"with the build's {CURRENT}", CURRENT)):
         differ = [r["name"] for r in rows if decide(r, margin) != r["got"]]
