@@ -209,33 +209,21 @@ enum LineOrientation {
                 for i in 0..<g.count { ink[i] = g[i] < threshold }
             }
         }
-        var stack: [Int] = []
+        var seeds: [Int] = []
         var boxes: [Box] = []
-        ink.withUnsafeMutableBufferPointer { ink in
+        ink.withUnsafeMutableBufferPointer { buffer in
+            guard let ink = buffer.baseAddress else { return }
+            let count = buffer.count
             var start = 0
-            while start < ink.count {
+            while start < count {
                 // Most of the page is paper: eight pixels at a time while none is ink left.
-                if start + 8 <= ink.count,
-                    UnsafeRawPointer(ink.baseAddress! + start).loadUnaligned(as: UInt64.self) == 0
-                {
+                if start + 8 <= count, UnsafeRawPointer(ink + start).loadUnaligned(as: UInt64.self) == 0 {
                     start += 8
                     continue
                 }
                 defer { start += 1 }
                 guard ink[start] else { continue }
-                ink[start] = false
-                stack.append(start)
-                var (minX, maxX, minY, maxY, area) = (width, 0, height, 0, 0)
-                while let i = stack.popLast() {
-                    let y = i / width, x = i - y * width
-                    area += 1
-                    minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
-                    if x > 0, ink[i - 1] { ink[i - 1] = false; stack.append(i - 1) }
-                    if x + 1 < width, ink[i + 1] { ink[i + 1] = false; stack.append(i + 1) }
-                    if y > 0, ink[i - width] { ink[i - width] = false; stack.append(i - width) }
-                    if y + 1 < height, ink[i + width] { ink[i + width] = false; stack.append(i + width) }
-                }
-                let box = Box(x0: minX, y0: minY, x1: maxX, y1: maxY)
+                let (box, area) = takePiece(ink, width: width, height: height, from: start, seeds: &seeds)
                 let (w, h) = (box.width, box.height)
                 guard max(w, h) >= minimumGlyphSize, max(w, h) <= maxSize else { continue }
                 if min(w, h) >= solidSide, Double(area) > maximumGlyphFill * Double(w * h) { continue }
@@ -243,6 +231,39 @@ enum LineOrientation {
             }
         }
         return boxes
+    }
+
+    /// The box and pixel count of the piece of `ink` (`width` x `height`) holding pixel
+    /// `start`, its pixels cleared. Filled a row span at a time: each span taken is widened
+    /// left and right to the ends of its run, and the rows above and below it are scanned for
+    /// the runs touching it, one seed a run (`seeds`, a stack kept between pieces). The piece,
+    /// hence its box and count, is the one a pixel-by-pixel flood fill finds.
+    static func takePiece(
+        _ ink: UnsafeMutablePointer<Bool>, width: Int, height: Int, from start: Int, seeds: inout [Int]
+    ) -> (box: Box, area: Int) {
+        var (minX, maxX, minY, maxY, area) = (width, 0, height, 0, 0)
+        seeds.append(start)
+        while let seed = seeds.popLast() {
+            guard ink[seed] else { continue }
+            let y = seed / width
+            let row = ink + y * width
+            var left = seed - y * width, right = left
+            while left > 0, row[left - 1] { left -= 1 }
+            while right + 1 < width, row[right + 1] { right += 1 }
+            for x in left...right { row[x] = false }
+            area += right - left + 1
+            minX = min(minX, left); maxX = max(maxX, right); minY = min(minY, y); maxY = max(maxY, y)
+            for next in stride(from: y - 1, through: y + 1, by: 2) where next >= 0 && next < height {
+                let other = ink + next * width
+                var x = left
+                while x <= right {
+                    guard other[x] else { x += 1; continue }
+                    seeds.append(next * width + x)
+                    while x <= right, other[x] { x += 1 }
+                }
+            }
+        }
+        return (Box(x0: minX, y0: minY, x1: maxX, y1: maxY), area)
     }
 
     /// The median of `values` (0 when empty).
@@ -253,9 +274,12 @@ enum LineOrientation {
 
     /// Whether `a` and `b` share at least `minimumBandOverlap` of the smaller one's extent
     /// between `lo` and `hi` (rows for neighbours across, columns for neighbours down).
+    /// Bands that do not meet fail at once, on integers (most pieces near a piece lie on the
+    /// lines above and below it): the share is more than 0, so an overlap of none is too little.
     @inline(__always)
     static func bandsOverlap(_ aLo: Int, _ aHi: Int, _ bLo: Int, _ bHi: Int) -> Bool {
         let overlap = min(aHi, bHi) - max(aLo, bLo) + 1
+        guard overlap > 0 else { return false }
         return Double(overlap) >= minimumBandOverlap * Double(min(aHi - aLo, bHi - bLo) + 1)
     }
 
@@ -285,13 +309,19 @@ enum LineOrientation {
             (self.starts, self.members) = (starts, members)
         }
 
-        /// Calls `body` with every piece whose centre lies within `reach` cells of `box`'s.
+        /// Calls `body` with every piece whose centre lies within `reach` cells of `box`'s
+        /// (inlined, and unchecked reads: the votes and the chaining call it for every piece).
+        @inline(__always)
         func near(_ box: Box, reach: Int, _ body: (Int) -> Void) {
             let cx = (box.x0 + box.x1) / 2 / cell, cy = (box.y0 + box.y1) / 2 / cell
-            for gy in max(0, cy - reach)...min(rows - 1, cy + reach) {
-                for gx in max(0, cx - reach)...min(columns - 1, cx + reach) {
-                    let c = gy * columns + gx
-                    for k in starts[c]..<starts[c + 1] { body(members[k]) }
+            starts.withUnsafeBufferPointer { starts in
+                members.withUnsafeBufferPointer { members in
+                    for gy in max(0, cy - reach)...min(rows - 1, cy + reach) {
+                        let first = gy * columns + max(0, cx - reach),
+                            last = gy * columns + min(columns - 1, cx + reach)
+                        // The cells of a row are adjacent: their pieces lie in one run of `members`.
+                        for k in starts[first]..<starts[last + 1] { body(members[k]) }
+                    }
                 }
             }
         }
@@ -304,22 +334,25 @@ enum LineOrientation {
         let grid = Grid(boxes, cell: 2 * size)
         let reach = limit / grid.cell + 2
         var across = 0, down = 0
-        for (i, a) in boxes.enumerated() {
-            var bestAcross = Int.max, bestDown = Int.max
-            grid.near(a, reach: reach) { j in
-                guard j != i else { return }
-                let b = boxes[j]
-                if bandsOverlap(a.y0, a.y1, b.y0, b.y1) {
-                    let gap = max(b.x0 - a.x1, a.x0 - b.x1)
-                    bestAcross = min(bestAcross, max(0, gap))
+        boxes.withUnsafeBufferPointer { boxes in
+            for i in 0..<boxes.count {
+                let a = boxes[i]
+                var bestAcross = Int.max, bestDown = Int.max
+                grid.near(a, reach: reach) { j in
+                    guard j != i else { return }
+                    let b = boxes[j]
+                    if bandsOverlap(a.y0, a.y1, b.y0, b.y1) {
+                        let gap = max(b.x0 - a.x1, a.x0 - b.x1)
+                        bestAcross = min(bestAcross, max(0, gap))
+                    }
+                    if bandsOverlap(a.x0, a.x1, b.x0, b.x1) {
+                        let gap = max(b.y0 - a.y1, a.y0 - b.y1)
+                        bestDown = min(bestDown, max(0, gap))
+                    }
                 }
-                if bandsOverlap(a.x0, a.x1, b.x0, b.x1) {
-                    let gap = max(b.y0 - a.y1, a.y0 - b.y1)
-                    bestDown = min(bestDown, max(0, gap))
-                }
+                guard min(bestAcross, bestDown) <= limit, bestAcross != bestDown else { continue }
+                if bestAcross < bestDown { across += 1 } else { down += 1 }
             }
-            guard min(bestAcross, bestDown) <= limit, bestAcross != bestDown else { continue }
-            if bestAcross < bestDown { across += 1 } else { down += 1 }
         }
         return (across, down)
     }
@@ -331,41 +364,65 @@ enum LineOrientation {
     /// a median of an even count leans to one side, and did so more for upright pages.
     /// - Returns: the pieces read and (bottoms agreeing - tops agreeing) / pairs compared.
     static func edgeAgreement(_ boxes: [Box], size: Int) -> (pieces: Int, margin: Double) {
-        let limit = Int(maximumGap * Double(size))
-        let grid = Grid(boxes, cell: 2 * size)
-        let reach = limit / grid.cell + 2
-        var parent = Array(boxes.indices)
-        func root(_ i: Int) -> Int {
-            var i = i
-            while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
-            return i
-        }
-        for (i, a) in boxes.enumerated() {
-            var best = -1, bestGap = Int.max
-            grid.near(a, reach: reach) { j in
-                let b = boxes[j]
-                guard j != i, b.x0 > a.x0, bandsOverlap(a.y0, a.y1, b.y0, b.y1) else { return }
-                let gap = max(0, b.x0 - a.x1)
-                if gap <= limit, gap < bestGap { best = j; bestGap = gap }
-            }
-            if best >= 0 { parent[root(best)] = root(i) }
-        }
-        var lines: [Int: [Int]] = [:]
-        for i in boxes.indices { lines[root(i), default: []].append(i) }
+        let lines = chainedLines(boxes, size: size)
         var pieces = 0, pairs = 0, bottoms = 0, tops = 0
-        for members in lines.values where members.count >= minimumLinePieces {
-            let line = members.sorted { boxes[$0].x0 < boxes[$1].x0 }
-            let tolerance = max(1, Int((edgeTolerance * Double(median(line.map { boxes[$0].height }))).rounded()))
-            pieces += line.count
-            for (k, i) in line.enumerated() {
-                for m in max(0, k - window)...min(line.count - 1, k + window) where m != k {
-                    let j = line[m]
-                    pairs += 1
-                    if abs(boxes[i].y1 - boxes[j].y1) <= tolerance { bottoms += 1 }
-                    if abs(boxes[i].y0 - boxes[j].y0) <= tolerance { tops += 1 }
+        boxes.withUnsafeBufferPointer { boxes in
+            for members in lines where members.count >= minimumLinePieces {
+                let line = members.sorted { boxes[$0].x0 < boxes[$1].x0 }
+                let tolerance = max(1, Int((edgeTolerance * Double(median(line.map { boxes[$0].height }))).rounded()))
+                pieces += line.count
+                for (k, i) in line.enumerated() {
+                    for m in max(0, k - window)...min(line.count - 1, k + window) where m != k {
+                        let j = line[m]
+                        pairs += 1
+                        if abs(boxes[i].y1 - boxes[j].y1) <= tolerance { bottoms += 1 }
+                        if abs(boxes[i].y0 - boxes[j].y0) <= tolerance { tops += 1 }
+                    }
                 }
             }
         }
         return (pieces, pairs == 0 ? 0 : Double(bottoms - tops) / Double(pairs))
+    }
+
+    /// `boxes` chained into lines running across (each piece joined to its nearest neighbour on
+    /// the right that shares its rows, within `maximumGap` sizes; the first of equal gaps): the
+    /// lines' pieces, each line's in the order of the boxes, the lines by their root piece.
+    static func chainedLines(_ boxes: [Box], size: Int) -> [ArraySlice<Int>] {
+        let limit = Int(maximumGap * Double(size))
+        let grid = Grid(boxes, cell: 2 * size)
+        let reach = limit / grid.cell + 2
+        var parent = Array(boxes.indices)
+        parent.withUnsafeMutableBufferPointer { parent in
+            func root(_ i: Int) -> Int {
+                var i = i
+                while parent[i] != i { parent[i] = parent[parent[i]]; i = parent[i] }
+                return i
+            }
+            boxes.withUnsafeBufferPointer { boxes in
+                for i in 0..<boxes.count {
+                    let a = boxes[i]
+                    var best = -1, bestGap = Int.max
+                    grid.near(a, reach: reach) { j in
+                        let b = boxes[j]
+                        guard j != i, b.x0 > a.x0, bandsOverlap(a.y0, a.y1, b.y0, b.y1) else { return }
+                        let gap = max(0, b.x0 - a.x1)
+                        if gap <= limit, gap < bestGap { best = j; bestGap = gap }
+                    }
+                    if best >= 0 { parent[root(best)] = root(i) }
+                }
+            }
+            for i in 0..<parent.count { parent[i] = root(i) }
+        }
+        // Grouped by root, a counting sort keeping each line's pieces in the order of the boxes.
+        var starts = [Int](repeating: 0, count: boxes.count + 1)
+        for r in parent { starts[r + 1] += 1 }
+        for r in 0..<boxes.count { starts[r + 1] += starts[r] }
+        var next = starts
+        var order = [Int](repeating: 0, count: boxes.count)
+        for (i, r) in parent.enumerated() {
+            order[next[r]] = i
+            next[r] += 1
+        }
+        return (0..<boxes.count).compactMap { r in starts[r + 1] > starts[r] ? order[starts[r]..<starts[r + 1]] : nil }
     }
 }
