@@ -203,11 +203,11 @@ enum LineOrientation {
         let maxSize = max(minimumGlyphSize, min(width, height) / maximumGlyphFraction)
         // Ink pixels, marked 0 once their piece is taken (unchecked buffers: this loop visits
         // every pixel of the copy and is most of the look's time).
-        var ink = [Bool](repeating: false, count: gray.count)
-        gray.withUnsafeBufferPointer { g in
-            ink.withUnsafeMutableBufferPointer { ink in
+        var ink = [Bool](unsafeUninitializedCapacity: gray.count) { ink, initialized in
+            gray.withUnsafeBufferPointer { g in
                 for i in 0..<g.count { ink[i] = g[i] < threshold }
             }
+            initialized = gray.count
         }
         var seeds: [Int] = []
         var boxes: [Box] = []
