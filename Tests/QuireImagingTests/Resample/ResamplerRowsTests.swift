@@ -1,3 +1,4 @@
+import QuireImageTestSupport
 import QuireTestSupport
 import Testing
 import VipsBridge
@@ -61,8 +62,8 @@ import VipsBridge
             // Counts, not the arrays: a failure prints two numbers, not millions of bytes.
             #expect(zip(ours, whole).lazy.filter { $0 != $1 }.count == 0, "\(c), \(rows.filter { $0 }.count) rows")
             let changedRows = rows.contains(true)
-            #expect((redone ?? -1) > 0 == changedRows)
-            #expect(redone ?? 0 <= oh)
+            #expect(((redone ?? -1) > 0) == changedRows)
+            #expect((redone ?? 0) <= oh)
             if changedRows, !rows.allSatisfy({ $0 }) { #expect(whole != old) }
         }
     }
