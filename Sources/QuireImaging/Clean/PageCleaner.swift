@@ -26,9 +26,13 @@ struct PageCleaner {
             max(copy.width, copy.height) > Self.analysisSize * 5 / 4
             || max(copy.width, copy.height) < Self.analysisSize / 2
         // Most pages have no dark pixel along their border: the strips bars grow from are
-        // made first, and the whole small copy only when one of them could start a bar.
-        if resize, try !Self.borderMaySeed(copy) { return nil }
-        let small = resize ? try copy.fitted(inside: Self.analysisSize) : copy
+        // made first, and the whole small copy (the same lazy resize) only when one of them
+        // could start a bar.
+        var small = copy
+        if resize {
+            guard let seeding = try Self.seedingCopy(copy) else { return nil }
+            small = seeding
+        }
         let bytes = try small.pixelBytes()
         let grey = PageTone.grey(bytes, bands: small.bands)
         let paper = PageTone.percentile(grey, 0.9)
@@ -43,20 +47,25 @@ struct PageCleaner {
     /// `analysisSize` holds a pixel that could start a bar (`ScannerEdges.maySeed`). Only the
     /// four strips are computed, from a lazy resize: libvips makes a region's pixels the same
     /// whichever region is asked for, so they are the whole copy's (`PageCleanerBorderTests`).
-    static func borderMaySeed(_ copy: VIPSImage) throws -> Bool {
+    static func borderMaySeed(_ copy: VIPSImage) throws -> Bool { try seedingCopy(copy) != nil }
+
+    /// The lazy resize of `copy` inside `analysisSize` whose strips `borderMaySeed` looks at,
+    /// when one could start a bar (nil when none could): the edges look computes it whole
+    /// instead of building the same `vips_resize` again.
+    static func seedingCopy(_ copy: VIPSImage) throws -> VIPSImage? {
         let size = VIPSImage.fittedSize(width: copy.width, height: copy.height, inside: analysisSize)
         let small = try copy.resized(toWidth: size.width, height: size.height)
         let (w, h) = (small.width, small.height)
         let m = ScannerEdges.seedMargin(width: w, height: h)
-        guard 2 * m.x < w, 2 * m.y < h else { return true }
+        guard 2 * m.x < w, 2 * m.y < h else { return small }
         let strips = [
             (0, 0, w, m.y), (0, h - m.y, w, m.y), (0, m.y, m.x, h - 2 * m.y), (w - m.x, m.y, m.x, h - 2 * m.y)
         ]
         for (x, y, width, height) in strips {
             let bytes = try small.cropped(x: x, y: y, width: width, height: height).pixelBytes()
-            if ScannerEdges.maySeed(PageTone.grey(bytes, bands: small.bands)) { return true }
+            if ScannerEdges.maySeed(PageTone.grey(bytes, bands: small.bands)) { return small }
         }
-        return false
+        return nil
     }
 
     /// The page with `edges` filled and its tones changed as asked; `page` itself when there is
@@ -99,6 +108,18 @@ struct PageCleaner {
             }
         }
         return try VIPSImage.fromPixels(bytes, width: width, height: height, bands: bands)
+    }
+
+    /// The rows of an 8-bit `page` that `apply` may change when it only fills `edges`: those
+    /// whose mask row (as `fill` maps them) holds a filled cell. Nil when it may change any
+    /// pixel (tones) or none (no edges).
+    func changedRows(of page: VIPSImage, edges: Edges?) -> [Bool]? {
+        guard let edges, !options.changesTones, page.format == .uchar else { return nil }
+        let mask = edges.found
+        guard page.height > 0, mask.width > 0, mask.height > 0, mask.mask.count >= mask.width * mask.height
+        else { return nil }
+        let filled = (0..<mask.height).map { mask.mask[($0 * mask.width)..<(($0 + 1) * mask.width)].contains(true) }
+        return (0..<page.height).map { filled[min(mask.height - 1, $0 * mask.height / page.height)] }
     }
 
     /// The mean colour of the pixels at least as bright as `level`: the paper's colour.

@@ -246,10 +246,14 @@ public struct PagePipeline: Sendable {
             ? nil
             : try StageProfile.measure("3a edges") { try cleaner.edges(in: preview) }
         if edges != nil || clean.changesTones {
+            // Edges alone change only the rows they fill: the preview (made by `Resampler` from
+            // the 8-bit page in memory) is made again only where its filter reaches them.
+            let changed = cleaner.changedRows(of: page, edges: edges)
             page = try StageProfile.measure("3b clean") { try cleaner.apply(page, edges: edges) }
             // Counted in its stage too: it was the costly one while a cleaned page was lazy.
             preview = try StageProfile.measure("4 preview resize") {
-                try shrink(page, inside: renditions.previewSize)
+                try changed.flatMap { try page.resampled(toFit: renditions.previewSize, from: preview, changed: $0) }
+                    ?? shrink(page, inside: renditions.previewSize)
             }
         }
         let dpi = PageDPI.of(

@@ -77,6 +77,47 @@ public enum Resampler {
         }
     }
 
+    /// Makes again, in `dst`, the output rows of a `resize` (no `span`, not `parallel`) whose
+    /// vertical taps read a source row where `changed` is true, leaving the others as they are:
+    /// `dst` holds the resize of pixels that differ from `src` only in those rows, and comes
+    /// out as `src`'s whole resize, byte for byte (each output row is made on its own, whatever
+    /// rows are made with it: `ResamplerRowsTests`).
+    /// - Returns: how many output rows were made again; nil, with `dst` untouched, when the
+    ///   resize averages blocks first (a factor of 4 or more), where the caller resizes whole.
+    /// - Precondition: as `resize`'s, and `changed.count == height`.
+    public static func redoRows(
+        _ src: UnsafeBufferPointer<UInt8>, width: Int, height: Int, bands: Int,
+        into dst: UnsafeMutableBufferPointer<UInt8>, outWidth: Int, outHeight: Int, changed: [Bool],
+        vectorized: Bool = true
+    ) -> Int? {
+        precondition(width > 0 && height > 0 && bands > 0 && outWidth > 0 && outHeight > 0)
+        precondition(src.count >= width * height * bands && dst.count >= outWidth * outHeight * bands)
+        precondition(changed.count == height, "one flag a source row")
+        guard blockFactor(width, outWidth) == 1, blockFactor(height, outHeight) == 1 else { return nil }
+        let ys = FilterTaps(inputCount: height, span: Double(height), outputCount: outHeight)
+        // Changed source rows up to each row, so a row's taps are checked with one subtraction.
+        var before = [Int](repeating: 0, count: height + 1)
+        for y in 0..<height { before[y + 1] = before[y] + (changed[y] ? 1 : 0) }
+        let job = ResampleJob(
+            src: src.baseAddress!, dst: dst.baseAddress!, width: width, bands: bands, outWidth: outWidth,
+            xs: FilterTaps(inputCount: width, span: Double(width), outputCount: outWidth), ys: ys,
+            vectorized: vectorized && SIMDResample.available)
+        var redone = 0, y = 0
+        while y < outHeight {
+            let touches = { (y: Int) in before[ys.first[y] + ys.count[y]] > before[ys.first[y]] }
+            guard touches(y) else {
+                y += 1
+                continue
+            }
+            var end = y + 1
+            while end < outHeight && touches(end) { end += 1 }
+            job.rows(y..<end)
+            redone += end - y
+            y = end
+        }
+        return redone
+    }
+
     /// The whole block size averaged before filtering: half the factor, rounded down, so the
     /// filter is left a factor between 2 and 4 (1 below a factor of 4: filter only).
     static func blockFactor(_ from: Int, _ to: Int) -> Int {

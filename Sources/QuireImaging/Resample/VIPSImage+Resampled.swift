@@ -33,3 +33,30 @@ extension VIPSImage {
         return out.image
     }
 }
+
+extension VIPSImage {
+    /// `resampled(toFit: box)` of this image, made from `previous`, the same rendition of an
+    /// image that differs from this one only in the rows where `changed` is true: a copy of
+    /// `previous` with only the rows those reach made again (`Resampler.redoRows`), byte for
+    /// byte the whole resize. Nil where that does not apply (not 8-bit in memory, no shrink,
+    /// block averaging, `previous` not of the fitted size), where the caller resizes whole.
+    func resampled(toFit box: Int, from previous: VIPSImage, changed: [Bool]) throws -> VIPSImage? {
+        guard format == .uchar, isInMemory, previous.format == .uchar, previous.isInMemory, changed.count == height,
+            previous.bands == bands
+        else { return nil }
+        let size = Self.fittedSize(width: width, height: height, inside: box)
+        guard (size.width, size.height) == (previous.width, previous.height), size != (width, height),
+            Resampler.blockFactor(width, size.width) == 1, Resampler.blockFactor(height, size.height) == 1
+        else { return nil }
+        let out = try VIPSFrame(width: size.width, height: size.height, bands: bands)
+        try previous.withPixels { old in _ = out.pixels.initialize(fromContentsOf: old) }
+        let redone = try withPixels { src in
+            Resampler.redoRows(
+                src, width: width, height: height, bands: bands, into: out.pixels, outWidth: size.width,
+                outHeight: size.height, changed: changed)
+        }
+        guard let redone else { return nil }
+        StageProfile.note("cleaned preview: \(redone) of \(size.height) rows made again")
+        return out.image
+    }
+}
