@@ -85,9 +85,15 @@ extension VIPSImage {
         var c = options.cValue
         if options.format == .jpeg && options.stripMetadata && !viaLibvips {
             let rc = cvips_jpeg_save_in_thread(pointer, path, c.quality, c.optimize, c.xdpi, c.ydpi)
-            if rc != 1 { return try Self.check("save", rc) }
+            if rc != 1 {
+                try Self.check("save", rc)
+                return try Self.check("save", cvips_refuse_failed_pixels(pointer))
+            }
         }
         try Self.check("save", cvips_save(pointer, path, &c))
+        // libvips can lose a worker thread's failed read and report the save a success: a file
+        // made from pixels never decoded is refused here too (see cvips_watch_loader).
+        try Self.check("save", cvips_refuse_failed_pixels(pointer))
     }
 
     /// Computes the pipeline and returns the encoded bytes.

@@ -306,6 +306,15 @@ public struct PagePipeline: Sendable {
     func thumbnail(of page: VIPSImage, source: PageSource, format: SourceFormat, corrected: Bool) throws -> VIPSImage {
         let size = renditions.thumbnailSize
         if corrected { return try fit(page, inside: size) }
+        // A PNG has no shrink-on-load: opened as a full run opens it (failing on truncation,
+        // watched for failed reads) and shrunk as it streams, it costs what vips_thumbnail
+        // would and is refused where a full run refuses it, which vips_thumbnail's own loader
+        // is not. The box is square, so turning the small copy upright fits it as well.
+        if format == .png {
+            let opened = try VIPSImage.load(file: source.path, options: .init(sequential: true, failOn: .truncated))
+            let small = try opened.thumbnail(width: size, height: size).autorotated()
+            return try small.displayReady(keepGray: page.isGray, background: 255)
+        }
         // No fail_on here: libvips 8.14's vips_thumbnail ignores it (JPEGs are checked by
         // JPEGDraft before they get here; other truncated formats come out with grey rows).
         var options: [String] = []
