@@ -16,6 +16,21 @@ extension TestSupport {
         return try VIPSImage.fromPixels(bytes, width: width, height: height, bands: bands)
     }
 
+    /// Writes a 2x2 PNG whose image data chunk claims 1 GB to `path`: nothing of its picture can
+    /// be read (libpng's `huge_IDAT.png` crasher, made in the test).
+    public static func writePNGWithHugeIDAT(to path: String) throws {
+        let good = path + ".good.png"
+        defer { unlink(good) }
+        let image = try TestSupport.image(width: 2, height: 2, bands: 3) { x, y, b in UInt8(x * 90 + y * 40 + b) }
+        try image.save(to: good, options: .init(format: .png))
+        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: good)))
+        guard let idat = (4..<bytes.count - 4).first(where: { bytes[$0..<$0 + 4].elementsEqual("IDAT".utf8) }) else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        bytes.replaceSubrange(idat - 4..<idat, with: [0x3F, 0xFF, 0xFF, 0xFF])
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+    }
+
     /// A colourful test card: gradients and a dark square, so orientation and colour errors show.
     public static func card(width: Int, height: Int, bands: Int = 3) throws -> VIPSImage {
         try image(width: width, height: height, bands: bands) { x, y, b in

@@ -158,7 +158,7 @@ package enum ScanTrim {
     ///
     /// Rows and columns alike are read a row at a time, through pointers: the columns' counts
     /// are kept side by side and advanced row by row, so a column is not read a byte per row
-    /// across the copy (the same counts as `spansByElement`, pinned by `ScanTrimSpansTests`).
+    /// across the copy (the same counts as the element-by-element loop `ScanTrimSpansTests` keeps as the reference).
     static func spans(
         distances d: [UInt8], width: Int, threshold: Double,
         rows: Range<Int>, columns: Range<Int>, alongRows: Bool, run: Int = 3
@@ -227,34 +227,6 @@ package enum ScanTrim {
             }
         }
         return (0..<n).map { c in first[c] < 0 ? 0 : Double(last[c] - first[c] + 1) / Double(max(1, count)) }
-    }
-
-    /// `spans` one element at a time through a closure (the original loop), for
-    /// `ScanTrimSpansTests` to compare with.
-    static func spansByElement(
-        distances d: [UInt8], width: Int, threshold: Double,
-        rows: Range<Int>, columns: Range<Int>, alongRows: Bool, run: Int = 3
-    ) -> [Double] {
-        let t = UInt8(max(0, min(255, threshold.rounded(.down))))
-        func span(_ count: Int, _ at: (Int) -> UInt8) -> Double {
-            var first = -1, last = -1, streak = 0
-            for i in 0..<count {
-                if at(i) > t {
-                    streak += 1
-                    if streak >= run {
-                        if first < 0 { first = i - run + 1 }
-                        last = i
-                    }
-                } else {
-                    streak = 0
-                }
-            }
-            return first < 0 ? 0 : Double(last - first + 1) / Double(max(1, count))
-        }
-        if alongRows {
-            return rows.map { y in span(columns.count) { d[y * width + columns.lowerBound + $0] } }
-        }
-        return columns.map { x in span(rows.count) { d[(rows.lowerBound + $0) * width + x] } }
     }
 
     /// How far each pixel of a small copy lies from the lid colour, and the threshold between

@@ -13,14 +13,8 @@ import VipsBridge
     @Test func aPNGWhosePixelsCannotBeReadGetsNoThumbnail() throws {
         let dir = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let image = try TestSupport.image(width: 2, height: 2, bands: 3) { x, y, b in UInt8(x * 90 + y * 40 + b) }
-        try image.save(to: "\(dir)/small.png", options: .init(format: .png))
-        var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(dir)/small.png")))
-        let idat = try #require((4..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual("IDAT".utf8) })
-        // The image data chunk claims 1 GB: nothing of the picture can be read.
-        bytes.replaceSubrange(idat - 4..<idat, with: [0x3F, 0xFF, 0xFF, 0xFF])
         let path = "\(dir)/huge-idat.png", thumb = "\(dir)/thumb.png"
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        try TestSupport.writePNGWithHugeIDAT(to: path)
         for _ in 0..<5 {
             #expect { try Self.pipeline.processThumbnailOnly(PageSource(path: path), to: thumb) } throws: {
                 ($0 as? ImagingError)?.kind == .truncated && "\($0)".contains(path)

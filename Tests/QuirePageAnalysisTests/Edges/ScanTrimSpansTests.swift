@@ -4,9 +4,36 @@ import Testing
 @testable import QuirePageAnalysis
 
 /// The scan trim's row and column spans, read a row at a time through pointers, are the spans the
-/// element-by-element loop gave (`ScanTrim.spansByElement`, kept as the reference): the page box,
+/// element-by-element loop gave (`spansByElement` below, kept as the reference): the page box,
 /// and so every trimmed scan, stays the same.
 @Suite struct ScanTrimSpansTests {
+    /// `ScanTrim.spans` one element at a time through a closure (the original loop).
+    static func spansByElement(
+        distances d: [UInt8], width: Int, threshold: Double,
+        rows: Range<Int>, columns: Range<Int>, alongRows: Bool, run: Int = 3
+    ) -> [Double] {
+        let t = UInt8(max(0, min(255, threshold.rounded(.down))))
+        func span(_ count: Int, _ at: (Int) -> UInt8) -> Double {
+            var first = -1, last = -1, streak = 0
+            for i in 0..<count {
+                if at(i) > t {
+                    streak += 1
+                    if streak >= run {
+                        if first < 0 { first = i - run + 1 }
+                        last = i
+                    }
+                } else {
+                    streak = 0
+                }
+            }
+            return first < 0 ? 0 : Double(last - first + 1) / Double(max(1, count))
+        }
+        if alongRows {
+            return rows.map { y in span(columns.count) { d[y * width + columns.lowerBound + $0] } }
+        }
+        return columns.map { x in span(rows.count) { d[(rows.lowerBound + $0) * width + x] } }
+    }
+
     /// Distances `width` x `height` with runs of every length beyond and below a threshold: a
     /// page block, blobs, single pixels and short streaks, so every branch of the run count is taken.
     static func distances(width: Int, height: Int, seed: UInt64) -> [UInt8] {
@@ -39,7 +66,7 @@ import Testing
                             let fast = ScanTrim.spans(
                                 distances: d, width: width, threshold: threshold, rows: y0..<y1, columns: x0..<x1,
                                 alongRows: alongRows, run: run)
-                            let loop = ScanTrim.spansByElement(
+                            let loop = Self.spansByElement(
                                 distances: d, width: width, threshold: threshold, rows: y0..<y1, columns: x0..<x1,
                                 alongRows: alongRows, run: run)
                             #expect(fast == loop, "\(width)x\(height) rows \(y0)..<\(y1) columns \(x0)..<\(x1)")
