@@ -86,7 +86,8 @@ extension VIPSImage {
 
     /// A shrink-on-load thumbnail of a file fitting inside `width` x `height` (never enlarged),
     /// with EXIF orientation applied. JPEGs are DCT-scaled and PDFs rendered small, which is
-    /// many times cheaper than decoding at full size and resizing.
+    /// many times cheaper than decoding at full size and resizing. The loader fails on
+    /// truncation and is watched for failed reads, as `load(file:options:)` with `.truncated`.
     /// - Parameter loaderOptions: passed to the loader, e.g. `"page=2,dpi=200"`.
     public static func thumbnail(
         file path: String, width: Int, height: Int,

@@ -70,4 +70,24 @@ import Testing
         #expect(throws: VIPSError.self) { try marked().displayReady().pixelBytes() }
         #expect(throws: VIPSError.self) { try marked().materialized() }
     }
+
+    /// `vips_thumbnail` opens its own loader: it fails on truncation as a full run's does, and
+    /// its failed reads are watched too, so no thumbnail of the file's missing pixels comes out
+    /// (with fail_on none it was a 2x2 picture of nothing, every time).
+    @Test func aThumbnailOfAFileWhosePixelsCannotBeReadFails() throws {
+        let path = try Self.written(Self.hugeIDAT)
+        defer { unlink(path) }
+        VIPSRuntime.setWarningsSilenced(true)
+        for _ in 0..<20 {
+            #expect(throws: VIPSError.self) { try VIPSImage.thumbnail(file: path, width: 8, height: 8).pixelBytes() }
+        }
+        // Its loader is watched though vips_thumbnail built it: a render that lost the failure
+        // is refused all the same.
+        let thumbnail = try VIPSImage.thumbnail(file: path, width: 8, height: 8)
+        _ = try? thumbnail.pixelBytes()
+        #expect(thumbnail.loaderFailedToRead)
+        let good = try Self.goodPNG()
+        defer { unlink(good) }
+        #expect(try VIPSImage.thumbnail(file: good, width: 8, height: 8).pixelBytes().count == 48)
+    }
 }

@@ -108,7 +108,9 @@ int cvips_average(VipsImage *in, double *out);
 /* ---- thumbnails ------------------------------------------------------------------- */
 
 /* Shrink-on-load thumbnail fitting inside width x height (never upsizing); `option_string`
- * goes to the loader (e.g. "page=2,dpi=200"), NULL for none. Applies EXIF orientation. */
+ * goes to the loader (e.g. "page=2,dpi=200"), NULL for none. Applies EXIF orientation. The
+ * loader fails on truncation and, like every loader once this has run, is watched for failed
+ * reads (cvips_watch_loader). */
 int cvips_thumbnail(const char *filename, int width, int height, const char *option_string, VipsImage **out);
 int cvips_thumbnail_image(VipsImage *in, int width, int height, VipsImage **out);
 

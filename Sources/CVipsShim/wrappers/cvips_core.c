@@ -319,18 +319,43 @@ int cvips_average(VipsImage *in, double *out) { return vips_avg(in, out, NULL); 
 
 /* ---- thumbnails ------------------------------------------------------------------- */
 
+/* Marks the image of any loader whose pixel read failed, as cvips_watch_loader does for the
+   loaders the shim builds: vips_thumbnail builds its own, out of reach of a connection. */
+static gboolean any_loader_invalidated(GSignalInvocationHint *hint, guint n_params, const GValue *params,
+                                       gpointer data) {
+    (void) hint;
+    (void) data;
+    GObject *instance = n_params > 0 ? g_value_get_object(&params[0]) : NULL;
+    if (instance && VIPS_IS_FOREIGN_LOAD(instance)) loader_invalidated(VIPS_OPERATION(instance), NULL);
+    return TRUE; /* stay installed */
+}
+
+static void watch_every_loader(void) {
+    static gsize installed = 0;
+    if (g_once_init_enter(&installed)) {
+        guint signal = g_signal_lookup("invalidate", VIPS_TYPE_OPERATION);
+        if (signal) g_signal_add_emission_hook(signal, 0, any_loader_invalidated, NULL, NULL);
+        g_once_init_leave(&installed, 1);
+    }
+}
+
 int cvips_thumbnail(const char *filename, int width, int height, const char *option_string, VipsImage **out) {
     /* vips_thumbnail finds its loader itself: make sure the modules are open if it needs one. */
     if (!cvips_modules_open() && !find_load(filename)) vips_error_clear();
+    /* Its loader fails on truncation, as a full run's does (the default, none, makes grey or
+       black rows of what it cannot read), and is watched for failed reads. */
+    watch_every_loader();
     if (option_string && *option_string) {
         /* libvips 8.14's vips_thumbnail has no "option_string" argument (it came in 8.15):
          * loader options travel in the filename, "file.pdf[page=2,dpi=200]". */
         char *name = g_strdup_printf("%s[%s]", filename, option_string);
-        int rc = vips_thumbnail(name, out, width, "height", height, "size", VIPS_SIZE_DOWN, NULL);
+        int rc = vips_thumbnail(name, out, width, "height", height, "size", VIPS_SIZE_DOWN, "fail_on",
+                                VIPS_FAIL_ON_TRUNCATED, NULL);
         g_free(name);
         return rc;
     }
-    return vips_thumbnail(filename, out, width, "height", height, "size", VIPS_SIZE_DOWN, NULL);
+    return vips_thumbnail(filename, out, width, "height", height, "size", VIPS_SIZE_DOWN, "fail_on",
+                          VIPS_FAIL_ON_TRUNCATED, NULL);
 }
 
 int cvips_thumbnail_image(VipsImage *in, int width, int height, VipsImage **out) {

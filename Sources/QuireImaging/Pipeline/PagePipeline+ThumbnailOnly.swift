@@ -4,8 +4,9 @@ import VipsBridge
 extension PagePipeline {
     /// Writes only the thumbnail of one page (`quire process --thumbnails-only`), straight from
     /// the file at a reduced scale, so the full-size pixels are never decoded: JPEGs through
-    /// `JPEGDraft` (libjpeg's DCT scaling), everything else (and the JPEGs it declines) with
-    /// libvips's shrink-on-load (PDF rendered small, TIFF pyramid levels).
+    /// `JPEGDraft` (libjpeg's DCT scaling), PNGs and TIFFs shrunk as they stream from the
+    /// loader a full run uses, everything else (and the JPEGs `JPEGDraft` declines) with
+    /// libvips's shrink-on-load (PDF rendered small, WebP scaled).
     ///
     /// The page is not corrected (correction needs the full-size pixels, which is what this
     /// mode exists to avoid): the record says `none`, and its width and height are those of

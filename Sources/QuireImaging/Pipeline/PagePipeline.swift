@@ -301,22 +301,29 @@ public struct PagePipeline: Sendable {
     }
 
     /// The thumbnail of an uncorrected page straight from the file, with libvips's
-    /// shrink-on-load (JPEG DCT scaling, PDF rendered small, TIFF pyramid levels): far cheaper
-    /// than decoding the full-size pixels (`--thumbnails-only`).
+    /// shrink-on-load where the format has one (JPEG DCT scaling, PDF rendered small, WebP
+    /// scaled, HEIF): far cheaper than decoding the full-size pixels (`--thumbnails-only`).
+    /// PNGs and TIFFs are shrunk as they stream from the loader a full run uses.
     func thumbnail(of page: VIPSImage, source: PageSource, format: SourceFormat, corrected: Bool) throws -> VIPSImage {
         let size = renditions.thumbnailSize
         if corrected { return try fit(page, inside: size) }
-        // A PNG has no shrink-on-load: opened as a full run opens it (failing on truncation,
-        // watched for failed reads) and shrunk as it streams, it costs what vips_thumbnail
-        // would and is refused where a full run refuses it, which vips_thumbnail's own loader
-        // is not. The box is square, so turning the small copy upright fits it as well.
-        if format == .png {
-            let opened = try VIPSImage.load(file: source.path, options: .init(sequential: true, failOn: .truncated))
+        // PNGs and TIFFs are opened as a full run opens them (failing on truncation, watched
+        // for failed reads; a TIFF page at its own directory) and shrunk as they stream: refused
+        // where a full run refuses them, which vips_thumbnail's own loader is not. A PNG has no
+        // shrink-on-load, so this costs what vips_thumbnail would. A TIFF's only one is a
+        // pyramid, and vips_thumbnail takes any TIFF whose pages halve in size for one: it
+        // shrank another page than the one asked for, and never read the page's own pixels
+        // (PagePipelineThumbnailOnlyTests). The box is square, so turning the small copy
+        // upright fits it as well.
+        if format == .png || format == .tiff {
+            let (opened, _) = try TIFFDirectories.load(
+                source, format: format,
+                options: .init(page: format == .tiff ? source.page : nil, sequential: true, failOn: .truncated))
             let small = try opened.thumbnail(width: size, height: size).autorotated()
             return try small.displayReady(keepGray: page.isGray, background: 255)
         }
-        // No fail_on here: libvips 8.14's vips_thumbnail ignores it (JPEGs are checked by
-        // JPEGDraft before they get here; other truncated formats come out with grey rows).
+        // The rest through vips_thumbnail, whose loader fails on truncation and is watched for
+        // failed reads (cvips_thumbnail); JPEGs are checked by JPEGDraft before they get here.
         var options: [String] = []
         if format.isMultiPage { options.append("page=\(source.page)") }
         if format == .pdf { options.append("dpi=\(source.dpi)") }

@@ -94,8 +94,19 @@ import Testing
         for (source, split) in splits { #expect(split.count == 1, "\(source): photos marked \(split)") }
     }
 
-    /// The set only grows: 126 photos since the seventh batch (issue 36).
-    @Test func theSetIsThere() {
-        #expect(Self.photos().count >= 126)
+    /// Exactly the photos in the folder are checked: every image there has its entry in
+    /// truth.json with four corners, and every entry its image, so a photo added without its
+    /// truth, an entry whose corners cannot be read (`photos()` skips it) or a photo removed
+    /// fails here instead of silently shrinking the set.
+    @Test func theSetIsThere() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path)
+            .filter { ["jpg", "jpeg", "png"].contains(($0 as NSString).pathExtension.lowercased()) }
+        let data = try Data(contentsOf: Self.folder.appendingPathComponent("truth.json"))
+        let entries = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let missing = Set(files).subtracting(entries.keys), stale = Set(entries.keys).subtracting(files)
+        #expect(!files.isEmpty)
+        #expect(missing.isEmpty, "photos without an entry in truth.json: \(missing.sorted())")
+        #expect(stale.isEmpty, "entries in truth.json without their photo: \(stale.sorted())")
+        #expect(Self.photos().count == entries.count, "entries whose corners cannot be read")
     }
 }

@@ -93,5 +93,11 @@ import Testing
         #expect(ByteRange.parse("items=0-1", size: 100) == .whole)
         #expect(ByteRange.parse("bytes=99999999999999999999999-", size: 100) == .whole)
         #expect(ByteRange.parse("bytes=0-99999999999999999999999", size: 100) == .whole)
+        // A suffix that is no number it reads (too long, a sign, not digits) is bad syntax like
+        // the others: the whole file, not 416.
+        #expect(ByteRange.parse("bytes=-99999999999999999999999", size: 100) == .whole)
+        #expect(ByteRange.parse("bytes=--5", size: 100) == .whole)
+        #expect(ByteRange.parse("bytes=-1x", size: 100) == .whole)
+        #expect(ByteRange.parse("bytes=-5", size: 0) == .unsatisfiable)
     }
 }

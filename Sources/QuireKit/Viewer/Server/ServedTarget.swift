@@ -98,7 +98,8 @@ public struct ByteRange: Sendable, Hashable {
 
     /// Reads a `Range` value against a file of `size` bytes. Several ranges are answered with
     /// the whole file, which RFC 9110 allows and which no viewer or PDF reader here needs.
-    /// Numbers are read digit by digit and capped, so no value can overflow.
+    /// A number of more than 18 digits is not read (so none can overflow): like any other bad
+    /// syntax, such a range is no usable range and the whole file is sent.
     public static func parse(_ value: String?, size: Int) -> Request {
         guard let value, value.hasPrefix("bytes="), !value.contains(",") else { return .whole }
         let spec = value.dropFirst("bytes=".count).filter { $0 != " " }
@@ -107,8 +108,8 @@ public struct ByteRange: Sendable, Hashable {
         let start = number(startText), end = number(endText)
         if startText.isEmpty {
             // bytes=-N: the last N bytes.
-            guard let suffix = end, suffix > 0 else { return endText.isEmpty ? .whole : .unsatisfiable }
-            guard size > 0 else { return .unsatisfiable }
+            guard let suffix = end else { return .whole }
+            guard suffix > 0, size > 0 else { return .unsatisfiable }
             return .part(ByteRange(first: max(0, size - suffix), last: size - 1))
         }
         guard let start, endText.isEmpty || end != nil else { return .whole }
