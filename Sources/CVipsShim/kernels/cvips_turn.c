@@ -191,15 +191,31 @@ __attribute__((target("avx2"))) static inline int fixed8(__m256i lo, __m256i hi,
  * near enough to stay in the first-level cache (TurnTests pins the bytes, not the speed). */
 #define TURN_AHEAD 128
 
-/* Asks for the cache lines of the two source rows the walked position (u, v) (p 2^44, in the
- * embedded source, as fixed8 reads them) samples; nothing when it lies outside the source. */
+/* Most source rows prefetch_ahead asks for at one position (a steep turn's group of 8 steps
+ * through this many less two). */
+#define TURN_AHEAD_ROWS 6
+
+/* How many source rows to ask for at each step of a walk whose rows advance by `dv` a pixel:
+ * the two a position samples and one more for every row a group of 8 steps through (at
+ * least one: the row a group at the step reads next), up to TURN_AHEAD_ROWS. */
+static inline int ahead_rows(double dv) {
+    double steps = ceil(8.0 * fabs(dv));
+    return steps < 1 ? 3 : steps > TURN_AHEAD_ROWS - 2 ? TURN_AHEAD_ROWS : 2 + (int) steps;
+}
+
+/* Asks for the cache lines of `rows` (at least 3) source rows from the upper one the walked
+ * position (u, v) (p 2^44, in the embedded source, as fixed8 reads them) samples, those that
+ * lie in the source; nothing when the position lies outside it or within 3 rows of its end. */
 static inline void prefetch_ahead(const unsigned char *src, int w, int h, int bands, long stride, long long u,
-                                  long long v) {
+                                  long long v, int rows) {
     long long x = u >> FIXED_BITS, y = v >> FIXED_BITS;
-    if (x < 1 || x > w || y < 1 || y > h - 1) return;
+    if (x < 1 || x > w || y < 1 || y > h - 2) return;
     const unsigned char *at = src + (y - 1) * stride + (x - 1) * bands;
+    /* The three every walk asks for, written out; a steep walk's further rows in a loop. */
     __builtin_prefetch(at, 0, 3);
     __builtin_prefetch(at + stride, 0, 3);
+    __builtin_prefetch(at + 2 * stride, 0, 3);
+    for (long long r = 3; r < rows && y + r <= h; r++) __builtin_prefetch(at + r * stride, 0, 3);
 }
 
 /* (c1 a + c2 b + c3 c + c4 d + 2048) >> 12 on 32-bit lanes. */
@@ -369,6 +385,7 @@ __attribute__((target("avx2"))) static void turn_span_avx2(const unsigned char *
     __m256i vlo = _mm256_setr_epi64x(v0, v0 + sv, v0 + 2 * sv, v0 + 3 * sv);
     __m256i vhi = _mm256_add_epi64(vlo, _mm256_set1_epi64x(4 * sv));
     const __m256i su8 = _mm256_set1_epi64x(8 * su), sv8 = _mm256_set1_epi64x(8 * sv);
+    const int ahead = ahead_rows(dv);
     int k = 0;
     for (; k + 8 <= count; k += 8) {
         __m256i fx, fy, X, Y;
@@ -376,7 +393,8 @@ __attribute__((target("avx2"))) static void turn_span_avx2(const unsigned char *
             positions8(rowu, du, k, &fx, &X);
             positions8(rowv, dv, k, &fy, &Y);
         }
-        if (walk) prefetch_ahead(src, w, h, bands, stride, u0 + (k + TURN_AHEAD) * su, v0 + (k + TURN_AHEAD) * sv);
+        if (walk)
+            prefetch_ahead(src, w, h, bands, stride, u0 + (k + TURN_AHEAD) * su, v0 + (k + TURN_AHEAD) * sv, ahead);
         ulo = _mm256_add_epi64(ulo, su8);
         uhi = _mm256_add_epi64(uhi, su8);
         vlo = _mm256_add_epi64(vlo, sv8);
