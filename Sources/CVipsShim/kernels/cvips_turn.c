@@ -2,7 +2,9 @@
  * Kernel: the deskew rotation of an 8-bit page in memory, vips_rotate's geometry and bilinear
  * weights in a dedicated loop (AVX2 gathers for grey and RGB, 8 output pixels a step; grey
  * groups whose taps lie in one pair of rows read those rows once instead of gathering; a grey
- * group of blank paper and a group wholly in the fill are written with no weights computed).
+ * group of blank paper and a group wholly in the fill are written with no weights computed;
+ * sample positions walked in fixed point, checked against the doubles' floors; the source
+ * rows the slanted walk will read asked for ahead of it).
  *   Computes: what libvips 8.14's vips_rotate(in, degrees, "interpolate" bilinear,
  *             "background" ...) gives (vips_affine: the canvas of the turned bounding box,
  *             input embedded in one pixel of background, 12-bit fixed-point weights).
