@@ -152,7 +152,7 @@ __attribute__((target("avx2"))) static inline void positions8(double row, double
 /* Spans longer than this fall back to positions8 for good: the walk's error bound above, with
  * k below 2^16, stays under 2^-16 of a step, far inside FIXED_MARGIN. */
 #define FIXED_MAX_SPAN 65536
-/* Positions at least this large (canvas pixels) are left to positions8: p 2^44 must fit in 63
+/* Positions at least this large (source pixels) are left to positions8: p 2^44 must fit in 63
  * bits, and 4096 p in the 32-bit lanes. */
 #define FIXED_MAX_POSITION 262144.0
 /* How close (in 2^-32 of a 1/4096 step) the walk may come to a step before the group is worked
