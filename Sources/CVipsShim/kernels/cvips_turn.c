@@ -2,7 +2,9 @@
  * Kernel: the deskew rotation of an 8-bit page in memory, vips_rotate's geometry and bilinear
  * weights in a dedicated loop (AVX2 gathers for grey and RGB, 8 output pixels a step; grey
  * groups whose taps lie in one pair of rows read those rows once instead of gathering; a grey
- * group of blank paper and a group wholly in the fill are written with no weights computed).
+ * group of blank paper and a group wholly in the fill are written with no weights computed;
+ * sample positions walked in fixed point, checked against the doubles' floors; the source
+ * rows the slanted walk will read asked for ahead of it).
  *   Computes: what libvips 8.14's vips_rotate(in, degrees, "interpolate" bilinear,
  *             "background" ...) gives (vips_affine: the canvas of the turned bounding box,
  *             input embedded in one pixel of background, 12-bit fixed-point weights).
@@ -138,6 +140,84 @@ __attribute__((target("avx2"))) static inline void positions8(double row, double
     *whole = _mm256_set_m128i(_mm256_cvttpd_epi32(f1), _mm256_cvttpd_epi32(f0));
     *frac = _mm256_set_m128i(_mm256_cvttpd_epi32(_mm256_mul_pd(_mm256_sub_pd(p1, f1), scale)),
                              _mm256_cvttpd_epi32(_mm256_mul_pd(_mm256_sub_pd(p0, f0), scale)));
+}
+
+/* The fixed-point walk along a span: a position p (source pixels) held as p 2^44 in 64 bits, so
+ * that a lane's high 32 bits are floor(4096 p) (the whole part and the 12-bit fraction
+ * positions8 makes) and its low 32 bits what lies below a 1/4096 step. Each step adds the
+ * step's own p 2^44, rounded: after k steps the walk is within (k + 1) 2^-33 of a 1/4096 step
+ * of the exact rowu + k du, and the doubles positions8 computes are within 2^-22 of a step of
+ * it (positions below FIXED_MAX_POSITION). FIXED_BITS: the fraction's 12 bits and 32 below. */
+#define FIXED_BITS 44
+/* Spans longer than this fall back to positions8 for good: the walk's error bound above, with
+ * k below 2^16, stays under 2^-16 of a step, far inside FIXED_MARGIN. */
+#define FIXED_MAX_SPAN 65536
+/* Positions at least this large (source pixels) are left to positions8: p 2^44 must fit in 63
+ * bits, and 4096 p in the 32-bit lanes. */
+#define FIXED_MAX_POSITION 262144.0
+/* How close (in 2^-32 of a 1/4096 step) the walk may come to a step before the group is worked
+ * out again in doubles by positions8: 2^-12 of a step, sixteen times the walk's worst error, so
+ * a group that passes has the exact floors of positions8's doubles. */
+#define FIXED_MARGIN (1u << 20)
+
+/* p 2^44 for |p| < FIXED_MAX_POSITION, rounded to nearest. */
+static inline long long fixed_of(double p) { return llround(ldexp(p, FIXED_BITS)); }
+
+/* Whether a span of `count` positions from `row` by `step` can be walked in fixed point. */
+static inline int fixed_walks(double row, double step, int count) {
+    double end = row + (double) count * step;
+    return count <= FIXED_MAX_SPAN && fabs(row) < FIXED_MAX_POSITION && fabs(end) < FIXED_MAX_POSITION &&
+           fabs(step) < FIXED_MAX_POSITION;
+}
+
+/* The whole parts and 12-bit fractions of the 8 walked positions in `lo` (lanes 0-3) and `hi`
+ * (lanes 4-7), as positions8 makes them; 0 (nothing written) when a lane lies within
+ * FIXED_MARGIN of a 1/4096 step, where only the doubles can tell which side it falls. */
+__attribute__((target("avx2"))) static inline int fixed8(__m256i lo, __m256i hi, __m256i *whole, __m256i *frac) {
+    const __m256i odd_first = _mm256_setr_epi32(1, 3, 5, 7, 0, 2, 4, 6);
+    __m256i a = _mm256_permutevar8x32_epi32(lo, odd_first), b = _mm256_permutevar8x32_epi32(hi, odd_first);
+    __m256i steps = _mm256_permute2x128_si256(a, b, 0x20), below = _mm256_permute2x128_si256(a, b, 0x31);
+    /* below + margin (mod 2^32) under 2 margins: below lies within a margin of 0 or of 2^32. */
+    __m256i shifted = _mm256_add_epi32(below, _mm256_set1_epi32((int) FIXED_MARGIN));
+    __m256i near = _mm256_cmpeq_epi32(_mm256_srli_epi32(shifted, 21), _mm256_setzero_si256());
+    if (!_mm256_testz_si256(near, near)) return 0;
+    *whole = _mm256_srai_epi32(steps, TURN_SHIFT);
+    *frac = _mm256_and_si256(steps, _mm256_set1_epi32(TURN_SCALE - 1));
+    return 1;
+}
+
+/* How far ahead along a canvas row (pixels) the source rows are asked for (prefetch_ahead). A
+ * deskew walks the source on a slant: a row is read for a few dozen pixels before the walk
+ * steps to the next, too short a run for the hardware to see a stream, so each step's first
+ * read waited for memory. Far enough ahead for the rows to arrive before the walk gets there,
+ * near enough to stay in the first-level cache (TurnTests pins the bytes, not the speed). */
+#define TURN_AHEAD 128
+
+/* Most source rows prefetch_ahead asks for at one position (a steep turn's group of 8 steps
+ * through this many less two). */
+#define TURN_AHEAD_ROWS 6
+
+/* How many source rows to ask for at each step of a walk whose rows advance by `dv` a pixel:
+ * the two a position samples and one more for every row a group of 8 steps through (at
+ * least one: the row a group at the step reads next), up to TURN_AHEAD_ROWS. */
+static inline int ahead_rows(double dv) {
+    double steps = ceil(8.0 * fabs(dv));
+    return steps < 1 ? 3 : steps > TURN_AHEAD_ROWS - 2 ? TURN_AHEAD_ROWS : 2 + (int) steps;
+}
+
+/* Asks for the cache lines of `rows` (at least 3) source rows from the upper one the walked
+ * position (u, v) (p 2^44, in the embedded source, as fixed8 reads them) samples, those that
+ * lie in the source; nothing when the position lies outside it or within 3 rows of its end. */
+static inline void prefetch_ahead(const unsigned char *src, int w, int h, int bands, long stride, long long u,
+                                  long long v, int rows) {
+    long long x = u >> FIXED_BITS, y = v >> FIXED_BITS;
+    if (x < 1 || x > w || y < 1 || y > h - 2) return;
+    const unsigned char *at = src + (y - 1) * stride + (x - 1) * bands;
+    /* The three every walk asks for, written out; a steep walk's further rows in a loop. */
+    __builtin_prefetch(at, 0, 3);
+    __builtin_prefetch(at + stride, 0, 3);
+    __builtin_prefetch(at + 2 * stride, 0, 3);
+    for (long long r = 3; r < rows && y + r <= h; r++) __builtin_prefetch(at + r * stride, 0, 3);
 }
 
 /* (c1 a + c2 b + c3 c + c4 d + 2048) >> 12 on 32-bit lanes. */
@@ -298,11 +378,29 @@ __attribute__((target("avx2"))) static void turn_span_avx2(const unsigned char *
     const __m256i vstride = _mm256_set1_epi32((int) stride), vbands = _mm256_set1_epi32(bands);
     const __m256i zero = _mm256_setzero_si256(), vw = _mm256_set1_epi32(w), vh = _mm256_set1_epi32(h);
     const int *top = (const int *) src, *bottom = (const int *) (src + stride);
+    /* The positions walked in fixed point (fixed8) where the span allows, else in doubles. */
+    const int walk = fixed_walks(rowu, du, count) && fixed_walks(rowv, dv, count);
+    const long long u0 = walk ? fixed_of(rowu) : 0, su = walk ? fixed_of(du) : 0;
+    const long long v0 = walk ? fixed_of(rowv) : 0, sv = walk ? fixed_of(dv) : 0;
+    __m256i ulo = _mm256_setr_epi64x(u0, u0 + su, u0 + 2 * su, u0 + 3 * su);
+    __m256i uhi = _mm256_add_epi64(ulo, _mm256_set1_epi64x(4 * su));
+    __m256i vlo = _mm256_setr_epi64x(v0, v0 + sv, v0 + 2 * sv, v0 + 3 * sv);
+    __m256i vhi = _mm256_add_epi64(vlo, _mm256_set1_epi64x(4 * sv));
+    const __m256i su8 = _mm256_set1_epi64x(8 * su), sv8 = _mm256_set1_epi64x(8 * sv);
+    const int ahead = ahead_rows(dv);
     int k = 0;
     for (; k + 8 <= count; k += 8) {
         __m256i fx, fy, X, Y;
-        positions8(rowu, du, k, &fx, &X);
-        positions8(rowv, dv, k, &fy, &Y);
+        if (!walk || !fixed8(ulo, uhi, &fx, &X) || !fixed8(vlo, vhi, &fy, &Y)) {
+            positions8(rowu, du, k, &fx, &X);
+            positions8(rowv, dv, k, &fy, &Y);
+        }
+        if (walk)
+            prefetch_ahead(src, w, h, bands, stride, u0 + (k + TURN_AHEAD) * su, v0 + (k + TURN_AHEAD) * sv, ahead);
+        ulo = _mm256_add_epi64(ulo, su8);
+        uhi = _mm256_add_epi64(uhi, su8);
+        vlo = _mm256_add_epi64(vlo, sv8);
+        vhi = _mm256_add_epi64(vhi, sv8);
         /* Inside: 1 <= fx <= w - 1, 1 <= fy <= h - 1, and not the last row's last pixels. */
         __m256i out = _mm256_or_si256(_mm256_cmpgt_epi32(one, fx), _mm256_cmpgt_epi32(fx, wm1));
         out = _mm256_or_si256(out, _mm256_or_si256(_mm256_cmpgt_epi32(one, fy), _mm256_cmpgt_epi32(fy, hm1)));

@@ -227,4 +227,39 @@ import QuireTestSupport
             #expect(differ == 0, "x0 \(x0) at \(degrees): \(differ) differ")
         }
     }
+
+    /// The AVX2 loop walks sample positions in fixed point and works a group out again in
+    /// doubles when a lane lies near a 1/4096 step (`fixed8`). At 30 and 45 degrees positions
+    /// fall on such steps, where only the doubles tell which side: without that check some
+    /// bytes differ. Noise pages, so every weight step shows; the canvas is wider than the
+    /// prefetch distance, crop offsets included.
+    @Test(arguments: [1, 3])
+    func positionsOnAWeightStepKeepThePortableBytes(bands: Int) throws {
+        let (w, h) = (300, 200)
+        var rng = SplitMix64(seed: 31)
+        let src = (0..<w * h * bands).map { _ in UInt8(rng.int(0...255)) }
+        for degrees in [30, -30, 45, -45, 0.0001, -0.001] {
+            let canvas = PageTurn.canvas(width: w, height: h, degrees: degrees)
+            let ink = PageTurn.ink([9, 9, 9], bands: bands)
+            for x0 in [0, 3] {
+                let ow = canvas.width - x0
+                var fast = [UInt8](repeating: 1, count: ow * canvas.height * bands), slow = fast
+                let ok = src.withUnsafeBufferPointer { s in
+                    fast.withUnsafeMutableBufferPointer { f in
+                        slow.withUnsafeMutableBufferPointer { p in
+                            PageTurn.rows(
+                                source: s, width: w, height: h, bands: bands, degrees: degrees, ink: ink, x0: x0,
+                                rows: 0..<canvas.height, outputWidth: ow, into: f.baseAddress!, vectorized: true)
+                                && PageTurn.rows(
+                                    source: s, width: w, height: h, bands: bands, degrees: degrees, ink: ink, x0: x0,
+                                    rows: 0..<canvas.height, outputWidth: ow, into: p.baseAddress!, vectorized: false)
+                        }
+                    }
+                }
+                #expect(ok)
+                let differ = zip(fast, slow).filter { $0 != $1 }.count
+                #expect(differ == 0, "\(bands) bands, x0 \(x0) at \(degrees): \(differ) differ")
+            }
+        }
+    }
 }
