@@ -310,20 +310,9 @@ struct WorkImage {
         mag.withUnsafeBufferPointer { M in
             gx.withUnsafeBufferPointer { GX in
                 gy.withUnsafeBufferPointer { GY in
-                    let below = SIMD4<Float>(repeating: t)
                     for y in 2..<(h - 2) {
-                        var x = 1
-                        while x < w - 3 {
-                            x += 1
+                        for x in 2..<(w - 2) {
                             let i = y * w + x
-                            // Most of the copy lies under the threshold: four such pixels are
-                            // passed over at once (the same pixels skipped as one at a time).
-                            if x + 4 <= w - 2,
-                                all(UnsafeRawPointer(M.baseAddress! + i).loadUnaligned(as: SIMD4<Float>.self) .< below)
-                            {
-                                x += 3
-                                continue
-                            }
                             let m = M[i]
                             if m < t { continue }
                             let ax = abs(GX[i]), ay = abs(GY[i])
