@@ -140,6 +140,14 @@ enum PageAnalyzer {
         var (found, insideBrighter) = detector.decide(
             pixels: copy.pixels, width: copy.width,
             height: copy.height, bands: copy.bands)
+        // Asked up to three times below, measured at most once (the same copy).
+        var flat: Bool? = nil
+        func hasFlatFrame(_ copy: DetectionCopy) -> Bool {
+            if let flat { return flat }
+            let measured = Self.hasFlatFrame(copy)
+            flat = measured
+            return measured
+        }
         // On a scanner's flat frame, a quad with more of its own paper and print around it is
         // print (staff systems, a table), not the sheet: the scan is deskewed whole instead.
         if let quad = found.quad, hasFlatFrame(copy),

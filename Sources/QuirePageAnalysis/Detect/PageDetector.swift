@@ -117,11 +117,14 @@ package struct PageDetector: Sendable {
         guard let best, best.confidence >= minConfidence else {
             return (PageDetection(quad: nil, confidence: best?.confidence ?? 0), true)
         }
-        let found = finished(best, pixels: pixels, width: width, height: height, bands: bands, scale: scale)
+        let found = finished(
+            best, pixels: pixels, width: width, height: height, bands: bands, scale: scale, known: front?.refinedSides)
         // A table or a column printed on a page whose edges run off the frame: the page may
         // still be the band between its edges, holding what was printed on it.
         if found.printedOnPaper, !bandTried, let band = band(), Self.holds(band, best) {
-            let second = finished(band, pixels: pixels, width: width, height: height, bands: bands, scale: scale)
+            let second = finished(
+                band, pixels: pixels, width: width, height: height, bands: bands, scale: scale,
+                known: front?.refinedSides)
             if !second.printedOnPaper { return (second.detection, second.insideBrighter) }
         }
         return (found.detection, found.insideBrighter)
@@ -140,9 +143,10 @@ package struct PageDetector: Sendable {
 
     /// `candidate` (working-copy lines) refined on the full image and checked: a quad with paper
     /// on both sides of its edges is printed on the page (`printedOnPaper`, no quad returned).
+    /// `known`, when given, holds the sides refined on `pixels` before.
     private func finished(
         _ best: QuadCandidate, pixels: [UInt8], width: Int, height: Int, bands: Int,
-        scale: Double
+        scale: Double, known: RefinedSides? = nil
     ) -> (detection: PageDetection, insideBrighter: Bool, printedOnPaper: Bool) {
         let confidence = best.confidence
         // Back to full pixels of the given image and refine each side there.
@@ -159,13 +163,17 @@ package struct PageDetector: Sendable {
                     if Self.isOnFrame(a, b, width: width, height: height) {
                         continue
                     }
-                    if let refined = refiner.refine(
-                        sides[i], from: a, to: b,
-                        insideBrighter: best.insideBrighter,
-                        centroid: Self.centroid(corners), searchRadius: scale * 2 + 2)
-                    {
-                        sides[i] = refined
-                    }
+                    let found =
+                        if let known {
+                            known.side(
+                                sides[i], from: a, to: b, insideBrighter: best.insideBrighter,
+                                centroid: Self.centroid(corners), searchRadius: scale * 2 + 2, refiner: refiner)
+                        } else {
+                            refiner.refine(
+                                sides[i], from: a, to: b, insideBrighter: best.insideBrighter,
+                                centroid: Self.centroid(corners), searchRadius: scale * 2 + 2)
+                        }
+                    if let refined = found { sides[i] = refined }
                 }
             }
         }
@@ -213,9 +221,11 @@ package struct PageDetector: Sendable {
     }
 
     /// The same on any image (interleaved pixels or YCbCr planes).
+    /// `known`, when given, holds the sides refined on `field` before (the candidates of one
+    /// decision share sides).
     package static func refine<Field: IntensityField>(
         _ quad: Quad, on field: Field,
-        insideBrighter: Bool, searchRadius: Double
+        insideBrighter: Bool, searchRadius: Double, known: RefinedSides? = nil
     ) -> Quad {
         let c = quad.corners.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) }
         func line(_ a: Point, _ b: Point) -> Line {
@@ -233,10 +243,17 @@ package struct PageDetector: Sendable {
             if isOnFrame(a, b, width: field.width, height: field.height) {
                 continue
             }
-            if let refined = refiner.refine(
-                sides[i], from: c[i], to: c[(i + 1) % 4], insideBrighter: insideBrighter,
-                centroid: centre, searchRadius: searchRadius)
-            {
+            let found =
+                if let known {
+                    known.side(
+                        sides[i], from: c[i], to: c[(i + 1) % 4], insideBrighter: insideBrighter,
+                        centroid: centre, searchRadius: searchRadius, refiner: refiner)
+                } else {
+                    refiner.refine(
+                        sides[i], from: c[i], to: c[(i + 1) % 4], insideBrighter: insideBrighter,
+                        centroid: centre, searchRadius: searchRadius)
+                }
+            if let refined = found {
                 sides[i] = refined
             }
         }

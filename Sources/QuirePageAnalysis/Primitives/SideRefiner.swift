@@ -15,6 +15,29 @@ package protocol IntensityField {
     func contains(_ x: Double, _ y: Double) -> Bool
     /// `intensity(x, y)` at a position `contains` accepts, without the check.
     func intensityInside(_ x: Double, _ y: Double) -> Double
+    /// `SideRefiner.fillProfile`'s sums once its extreme samples are known to lie inside:
+    /// `out[k]` is the sum of `intensityInside` at offset `k - radius - 1` along (`nx`, `ny`) and
+    /// -1, 0, 1 along (`dx`, `dy`) from (`qx`, `qy`), added in that order.
+    func fillProfileInside(
+        _ out: UnsafeMutableBufferPointer<Double>, qx: Double, qy: Double, nx: Double, ny: Double, dx: Double,
+        dy: Double, radius: Int)
+}
+
+extension IntensityField {
+    @inline(__always)
+    package func fillProfileInside(
+        _ out: UnsafeMutableBufferPointer<Double>, qx: Double, qy: Double, nx: Double, ny: Double, dx: Double,
+        dy: Double, radius: Int
+    ) {
+        for k in 0..<(2 * radius + 3) {
+            let o = Double(k - radius - 1)
+            var v = 0.0
+            for along in -1...1 {
+                v += intensityInside(qx + o * nx + Double(along) * dx, qy + o * ny + Double(along) * dy)
+            }
+            out[k] = v
+        }
+    }
 }
 
 /// Interleaved 8-bit pixels (1 to 4 bands; grey counts three times). Borrowed: valid only
@@ -51,6 +74,7 @@ struct InterleavedField: IntensityField {
     /// offsets wrap instead of checking for overflow: `contains` keeps them inside the pixels.
     @inline(__always)
     func intensityInside(_ x: Double, _ y: Double) -> Double {
+        if bands == 3 { return threeBandsInside(x, y) }
         let p = pixels.baseAddress.unsafelyUnwrapped, v = values
         let x0 = Int(x), y0 = Int(y)
         let fx = x - Double(x0), fy = y - Double(y0)
@@ -62,12 +86,58 @@ struct InterleavedField: IntensityField {
             let bottom = v[Int(p[i01 &+ c])] * (1 - fx) + v[Int(p[i11 &+ c])] * fx
             return top * (1 - fy) + bottom * fy
         }
-        if bands == 3 { return ((0.0 + channel(0)) + channel(1)) + channel(2) }
         let channels = bands >= 3 ? 3 : 1
         let scale = bands >= 3 ? 1.0 : 3.0
         var sum = 0.0
         for c in 0..<channels { sum += channel(c) }
         return sum * scale
+    }
+
+    /// `intensityInside` of three bands, the band count written in: the sum of the channels'
+    /// bilinear values, added in the channels' order.
+    @inline(__always)
+    func threeBandsInside(_ x: Double, _ y: Double) -> Double {
+        let p = pixels.baseAddress.unsafelyUnwrapped, v = values
+        let x0 = Int(x), y0 = Int(y)
+        let fx = x - Double(x0), fy = y - Double(y0)
+        let i00 = (y0 &* width &+ x0) &* 3
+        let i10 = i00 &+ 3, i01 = i00 &+ width &* 3, i11 = i01 &+ 3
+        @inline(__always)
+        func channel(_ c: Int) -> Double {
+            let top = v[Int(p[i00 &+ c])] * (1 - fx) + v[Int(p[i10 &+ c])] * fx
+            let bottom = v[Int(p[i01 &+ c])] * (1 - fx) + v[Int(p[i11 &+ c])] * fx
+            return top * (1 - fy) + bottom * fy
+        }
+        return ((0.0 + channel(0)) + channel(1)) + channel(2)
+    }
+
+    /// The protocol's loop with the band count decided once a profile rather than once a sample
+    /// (the detection copy has three), and the three samples across the side written out: the
+    /// same positions, sums and order.
+    @inline(__always)
+    func fillProfileInside(
+        _ out: UnsafeMutableBufferPointer<Double>, qx: Double, qy: Double, nx: Double, ny: Double, dx: Double,
+        dy: Double, radius: Int
+    ) {
+        guard bands == 3 else {
+            for k in 0..<(2 * radius + 3) {
+                let o = Double(k - radius - 1)
+                var v = 0.0
+                for along in -1...1 {
+                    v += intensityInside(qx + o * nx + Double(along) * dx, qy + o * ny + Double(along) * dy)
+                }
+                out[k] = v
+            }
+            return
+        }
+        for k in 0..<(2 * radius + 3) {
+            let o = Double(k - radius - 1)
+            var v = 0.0
+            v += threeBandsInside(qx + o * nx + Double(-1) * dx, qy + o * ny + Double(-1) * dy)
+            v += threeBandsInside(qx + o * nx + Double(0) * dx, qy + o * ny + Double(0) * dy)
+            v += threeBandsInside(qx + o * nx + Double(1) * dx, qy + o * ny + Double(1) * dy)
+            out[k] = v
+        }
     }
 }
 
@@ -136,14 +206,7 @@ struct SideRefiner<Field: IntensityField> {
             field.contains(qx + last * nx + Double(1) * dx, qy + last * ny + Double(1) * dy)
         else { return false }
         profile.withUnsafeMutableBufferPointer { out in
-            for k in 0..<(2 * radius + 3) {
-                let o = Double(k - radius - 1)
-                var v = 0.0
-                for along in -1...1 {
-                    v += field.intensityInside(qx + o * nx + Double(along) * dx, qy + o * ny + Double(along) * dy)
-                }
-                out[k] = v
-            }
+            field.fillProfileInside(out, qx: qx, qy: qy, nx: nx, ny: ny, dx: dx, dy: dy, radius: radius)
         }
         return true
     }

@@ -21,6 +21,8 @@ struct DetectionFront {
     /// The band running off the frame (`frameBand`) when the rules looked for it: `.some(nil)`
     /// when they found none.
     var band: QuadCandidate?? = nil
+    /// The sides refined on the detection copy so far, by the rules and the candidates.
+    let refinedSides = RefinedSides()
 }
 
 /// One candidate for the page: who proposed it, its quad (detection-copy pixel centres) and its
@@ -270,9 +272,13 @@ extension PageDetector {
         _ offer: Proposal, front: DetectionFront?, pixels: [UInt8], width: Int, height: Int, bands: Int
     ) -> Quad {
         guard offer.refine else { return offer.quad }
-        let refined = Self.refine(
-            offer.quad.map { Point(x: $0.x + 0.5, y: $0.y + 0.5) }, pixels: pixels, width: width, height: height,
-            bands: bands, insideBrighter: offer.insideBrighter, searchRadius: (front?.scale ?? 1) * 2 + 2)
+        let refined = pixels.withUnsafeBufferPointer {
+            Self.refine(
+                offer.quad.map { Point(x: $0.x + 0.5, y: $0.y + 0.5) },
+                on: InterleavedField(pixels: $0, width: width, height: height, bands: bands),
+                insideBrighter: offer.insideBrighter, searchRadius: (front?.scale ?? 1) * 2 + 2,
+                known: front?.refinedSides)
+        }
         return refined.map { Point(x: $0.x - 0.5, y: $0.y - 0.5) }
     }
 
