@@ -10,7 +10,7 @@
 /// (`CubicEnlargerTests` compares it with `vips_resize`).
 ///
 /// What libvips computes, for an enlargement by `scale` (over 1) of a `width` x `height` image:
-/// - The output is `width x scale` by `height x scale`, each rounded.
+/// - The output is `width x scale` by `height x scale`, each rounded (`size`).
 /// - Output pixel x samples the input at `x x ia - 0.5`, where `ia` is the inverse transform's
 ///   `(1 / (scale x scale)) x scale`, added up column by column from 0 as libvips does, in
 ///   `Double`; rows the same way (computed, not added up). Edges repeat the outermost pixels.
@@ -24,9 +24,10 @@ public enum CubicEnlarger {
     /// A sample's fraction is resolved to 1 / 2^`positionShift` (libvips's `VIPS_TRANSFORM_SHIFT`).
     static let positionShift = 6
 
-    /// The output size `enlarge` makes: each side times `scale`, rounded half away from zero.
+    /// The output size `enlarge` makes: each side times `scale`, plus a half, truncated (as
+    /// libvips rounds the transformed corners).
     public static func size(width: Int, height: Int, scale: Double) -> (width: Int, height: Int) {
-        (Int((Double(width) * scale).rounded()), Int((Double(height) * scale).rounded()))
+        (Int(Double(width) * scale + 0.5), Int(Double(height) * scale + 0.5))
     }
 
     /// `src` (`width` x `height` grey bytes, row-major) enlarged `scale` times (`size`).
