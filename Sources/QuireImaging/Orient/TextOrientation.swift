@@ -531,12 +531,26 @@ public struct TesseractOSD: OrientationDetector {
         let h = min(page.height - y, max(1, Int((Double(window.height) * toPage).rounded(.up))))
         var crop = try page.cropped(x: x, y: y, width: w, height: h)
         if crop.bands >= 3 { crop = try crop.extractBands(1) }  // green: close to luma, no colour cast
-        crop = try crop.resized(horizontal: scale, vertical: scale)
-        guard let image = try TextImage.pixels(of: crop, dpi: crop.headerResolution.y) else { return nil }
+        guard let image = try Self.scaled(crop, by: scale) else { return nil }
         let found = try engines.withEngine { $0.orientation(of: image, characters: characters) }
         StageProfile.note(Self.describeScores(found))
         guard let found else { return OrientationGuess(rotate: 0, confidence: 0) }
         return Self.guess(found)
+    }
+
+    /// The grey `crop` scaled `scale` times, as Tesseract is handed it, at the resolution its
+    /// header states; nil when it is out of Tesseract's range. An 8-bit crop is enlarged by
+    /// `CubicEnlarger` (libvips's own enlargement, the same bytes, at a fraction of its cost);
+    /// anything else by libvips.
+    static func scaled(_ crop: VIPSImage, by scale: Double) throws -> TextImage? {
+        let dpi = crop.headerResolution.y
+        guard scale > 1, crop.format == .uchar, crop.bands == 1 else {
+            return try TextImage.pixels(of: crop.resized(horizontal: scale, vertical: scale), dpi: dpi)
+        }
+        let size = CubicEnlarger.size(width: crop.width, height: crop.height, scale: scale)
+        let pixels = CubicEnlarger.enlarge(
+            try crop.pixelBytesDirect(), width: crop.width, height: crop.height, scale: scale)
+        return TextImage(pixels: pixels, width: size.width, height: size.height, bands: 1, dpi: dpi)
     }
 
     /// Tesseract's guess alone, on a copy of `page` sized for it, read until `characters`
