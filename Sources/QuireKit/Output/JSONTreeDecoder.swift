@@ -26,6 +26,15 @@ struct JSONTreeDecoder: Decoder {
         }
     }
 
+    /// Why `data` did not decode as `T` with `JSONDecoder` (`error`), in one line: the JSON
+    /// path and what was expected there, or `error` when the tree decoder finds nothing wrong.
+    static func reason<T: Decodable>(_ data: Data, _ type: T.Type, _ error: any Error) -> String {
+        guard let tree = try? LayoutJSON.parse(data) else {
+            return "not valid JSON, or a number beyond a Double's range"
+        }
+        return reason(decoding: type, from: tree) ?? "\(error)"
+    }
+
     /// A decoding error in one line: the JSON path, then what was expected.
     static func describe(_ error: DecodingError) -> String {
         switch error {

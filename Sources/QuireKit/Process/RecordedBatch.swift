@@ -49,7 +49,9 @@ public struct RecordedBatch: Codable, Sendable, Equatable {
         do {
             return try JSONDecoder().decode(RecordedBatch.self, from: data)
         } catch {
-            throw ProcessError(path: path, reason: "is not a recorded batch (\(error))")
+            throw ProcessError(
+                path: path,
+                reason: "is not a recorded batch (\(JSONTreeDecoder.reason(data, RecordedBatch.self, error)))")
         }
     }
 }
