@@ -58,7 +58,7 @@ struct ProcessCommand: ParsableCommand {
             valueName: "WxH"), transform: ViewportSize.init(parsing:))
     var viewport = ViewportSize(width: 390, height: 844)
 
-    @Option(help: "Height of the thumbnail strip in the viewport, in points.")
+    @Option(help: "Height of the thumbnail strip in the viewport, in points (at most 1000000).")
     var stripHeight: Double = 66
 
     @Option(help: "Page correction: auto (straighten photos, deskew scans) or none.")
@@ -191,8 +191,11 @@ struct ProcessCommand: ParsableCommand {
             throw ValidationError("--dpi must be 10-2400, not \(dpi).")
         }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be 1-256, not \(jobs).") }
-        guard stripHeight.isFinite, stripHeight > 0 else {
-            throw ValidationError("--strip-height must be positive, not \(stripHeight).")
+        // Bounded like a --viewport side, so the layout.json written reads back (docs/layout-json.md#ranges).
+        guard stripHeight.isFinite, stripHeight > 0, stripHeight <= ViewportSize.maximumSide else {
+            throw ValidationError(
+                "--strip-height must be positive and at most \(Int(ViewportSize.maximumSide)) points, not \(stripHeight)."
+            )
         }
         guard !output.isEmpty else { throw ValidationError("--output must not be empty.") }
         if let corrections {
