@@ -31,8 +31,10 @@ public enum LayoutReportRanges {
     public static let dpi = Double.leastNonzeroMagnitude...1e8
     /// The mean word confidence of OCR, as Tesseract gives it.
     public static let meanConfidence = 0.0...100.0
-    /// A count of OCR words or the pages of a spread.
+    /// A count of OCR words.
     public static let count = 0...Int(Int32.max)
+    /// The pages a split spread became: Quire cuts a spread in two.
+    public static let splitCount = 2...2
     /// JPEG and WebP quality, as `--quality` takes it.
     public static let quality = 1...100
     /// A reference viewport side or strip height in points: `--viewport`'s bound.
@@ -59,7 +61,7 @@ public enum LayoutReportRanges {
 public struct LayoutReportRangeError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The JSON path of the value: `pages[3].width`.
     public var path: String
-    /// What was expected and what was found: `expected an integer in 1...1e7, found 0`.
+    /// What was expected and what was found: `expected an integer in 1...10000000, found 0`.
     public var reason: String
     public var description: String { "\(path): \(reason)" }
 
@@ -75,27 +77,27 @@ extension LayoutReport {
     /// calls it right after decoding, and an app decoding layout.json itself may too.
     /// - Throws: `LayoutReportRangeError` for the first number out of range, in field order.
     public func checkRanges() throws {
-        var check = RangeCheck(path: "viewport")
+        var check = RangeCheck(base: "viewport")
         try check.number(viewport.width, LayoutReportRanges.viewportSide, "width")
         try check.number(viewport.height, LayoutReportRanges.viewportSide, "height")
         try check.number(viewport.stripHeight, LayoutReportRanges.viewportSide, "stripHeight")
         if let options {
-            check.path = "options"
+            check.base = "options"
             try check.int(options.quality, LayoutReportRanges.quality, "quality")
             try check.int(options.previewSize, LayoutReportRanges.pixelSide, "previewSize")
             try check.int(options.thumbnailSize, LayoutReportRanges.pixelSide, "thumbnailSize")
             try check.number(options.pdfDPI, LayoutReportRanges.dpi, "pdfDPI")
         }
         for (i, page) in pages.enumerated() {
-            try page.checkRanges(RangeCheck(path: "pages[\(i)]"))
+            try page.checkRanges(RangeCheck(base: "pages", index: i))
         }
         for (i, error) in errors.enumerated() {
             if let sourcePage = error.sourcePage {
-                try RangeCheck(path: "errors[\(i)]").int(sourcePage, LayoutReportRanges.position, "sourcePage")
+                try RangeCheck(base: "errors", index: i).int(sourcePage, LayoutReportRanges.position, "sourcePage")
             }
         }
         for (i, page) in (excluded ?? []).enumerated() {
-            try RangeCheck(path: "excluded[\(i)]").int(page.sourcePage, LayoutReportRanges.position, "sourcePage")
+            try RangeCheck(base: "excluded", index: i).int(page.sourcePage, LayoutReportRanges.position, "sourcePage")
         }
     }
 }
@@ -121,13 +123,10 @@ extension LayoutReport.Page {
             try check.number(dpi.x, ranges.dpi, "dpi.x")
             try check.number(dpi.y, ranges.dpi, "dpi.y")
         }
-        for (name, size) in [("previewSize", previewSize), ("thumbnailSize", thumbnailSize)] {
-            guard let size else { continue }
-            try check.int(size.width, ranges.pixelSide, name + ".width")
-            try check.int(size.height, ranges.pixelSide, name + ".height")
-        }
+        if let previewSize { try check.size(previewSize, "previewSize") }
+        if let thumbnailSize { try check.size(thumbnailSize, "thumbnailSize") }
         if let split {
-            try check.int(split.count, 2...2, "split.count")
+            try check.int(split.count, ranges.splitCount, "split.count")
             try check.int(split.part, 1...split.count, "split.part")
             try check.rect(split.rect, ranges.pixelCoordinate, "split.rect")
         }
@@ -136,12 +135,10 @@ extension LayoutReport.Page {
             try check.int(text.words, ranges.count, "text.words")
         }
         if let capture {
-            for (name, side) in [
-                ("width", capture.width), ("height", capture.height), ("sourceWidth", capture.sourceWidth),
-                ("sourceHeight", capture.sourceHeight)
-            ] {
-                try check.int(side, ranges.pixelSide, "capture." + name)
-            }
+            try check.int(capture.width, ranges.pixelSide, "capture.width")
+            try check.int(capture.height, ranges.pixelSide, "capture.height")
+            try check.int(capture.sourceWidth, ranges.pixelSide, "capture.sourceWidth")
+            try check.int(capture.sourceHeight, ranges.pixelSide, "capture.sourceHeight")
         }
         try checkCorrectedAndGeometry(check)
     }
@@ -163,32 +160,45 @@ extension LayoutReport.Page {
 }
 
 /// Checks values under one JSON path, throwing `LayoutReportRangeError` for the first outside.
+/// Paths are spelled only for an error: a valid report of many pages builds no strings.
 private struct RangeCheck {
-    var path: String
+    /// `pages`, `viewport`; with `index`, the array and the element's place in it.
+    var base: String
+    var index: Int? = nil
 
-    func int(_ value: Int, _ range: ClosedRange<Int>, _ field: String) throws {
+    var path: String { index.map { "\(base)[\($0)]" } ?? base }
+
+    func int(_ value: Int, _ range: ClosedRange<Int>, _ field: @autoclosure () -> String) throws {
         guard !range.contains(value) else { return }
         let bounds =
             range.count == 1 ? "\(range.lowerBound)" : "an integer in \(range.lowerBound)...\(range.upperBound)"
-        throw LayoutReportRangeError(path: path + "." + field, reason: "expected \(bounds), found \(value)")
+        throw LayoutReportRangeError(path: path + "." + field(), reason: "expected \(bounds), found \(value)")
     }
 
-    func number(_ value: Double, _ range: ClosedRange<Double>, _ field: String) throws {
+    func number(_ value: Double, _ range: ClosedRange<Double>, _ field: @autoclosure () -> String) throws {
         guard value.isNaN || !range.contains(value) else { return }
         throw LayoutReportRangeError(
-            path: path + "." + field,
+            path: path + "." + field(),
             reason: "expected \(LayoutReportRanges.text(range)), found \(LayoutReportRanges.number(value))")
     }
 
-    func quarterTurn(_ value: Int, _ field: String) throws {
+    func quarterTurn(_ value: Int, _ field: @autoclosure () -> String) throws {
         guard !LayoutReportRanges.quarterTurns.contains(value) else { return }
-        throw LayoutReportRangeError(path: path + "." + field, reason: "expected 0, 90, 180 or 270, found \(value)")
+        throw LayoutReportRangeError(path: path + "." + field(), reason: "expected 0, 90, 180 or 270, found \(value)")
     }
 
-    func rect(_ rect: LayoutReport.RectValue, _ range: ClosedRange<Double>, _ field: String) throws {
-        for (name, value) in [("x", rect.x), ("y", rect.y), ("width", rect.width), ("height", rect.height)] {
-            try number(value, range, field + "." + name)
-        }
+    func rect(_ rect: LayoutReport.RectValue, _ range: ClosedRange<Double>, _ field: @autoclosure () -> String)
+        throws
+    {
+        try number(rect.x, range, field() + ".x")
+        try number(rect.y, range, field() + ".y")
+        try number(rect.width, range, field() + ".width")
+        try number(rect.height, range, field() + ".height")
+    }
+
+    func size(_ size: LayoutReport.PixelSizeValue, _ field: @autoclosure () -> String) throws {
+        try int(size.width, LayoutReportRanges.pixelSide, field() + ".width")
+        try int(size.height, LayoutReportRanges.pixelSide, field() + ".height")
     }
 
     /// Four `[x, y]` pixel points (a quad's corners).
