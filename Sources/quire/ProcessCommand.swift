@@ -58,7 +58,7 @@ struct ProcessCommand: ParsableCommand {
             valueName: "WxH"), transform: ViewportSize.init(parsing:))
     var viewport = ViewportSize(width: 390, height: 844)
 
-    @Option(help: "Height of the thumbnail strip in the viewport, in points.")
+    @Option(help: "Height of the thumbnail strip in the viewport, in points (at most 1000000).")
     var stripHeight: Double = 66
 
     @Option(help: "Page correction: auto (straighten photos, deskew scans) or none.")
@@ -180,19 +180,26 @@ struct ProcessCommand: ParsableCommand {
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("Give at least one input file or folder.") }
-        guard (1...65_500).contains(previewSize) else {
+        guard ProcessJob.Limits.renditionSide.contains(previewSize) else {
             throw ValidationError("--preview-size must be 1-65500 pixels, not \(previewSize).")
         }
-        guard (1...65_500).contains(thumbSize) else {
+        guard ProcessJob.Limits.renditionSide.contains(thumbSize) else {
             throw ValidationError("--thumb-size must be 1-65500 pixels, not \(thumbSize).")
         }
-        guard (1...100).contains(quality) else { throw ValidationError("--quality must be 1-100, not \(quality).") }
-        guard dpi.isFinite, (10...2400).contains(dpi) else {
+        guard ProcessJob.Limits.quality.contains(quality) else {
+            throw ValidationError("--quality must be 1-100, not \(quality).")
+        }
+        guard dpi.isFinite, ProcessJob.Limits.pdfDPI.contains(dpi) else {
             throw ValidationError("--dpi must be 10-2400, not \(dpi).")
         }
-        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be 1-256, not \(jobs).") }
-        guard stripHeight.isFinite, stripHeight > 0 else {
-            throw ValidationError("--strip-height must be positive, not \(stripHeight).")
+        if let jobs, !ProcessJob.Limits.jobs.contains(jobs) {
+            throw ValidationError("--jobs must be 1-256, not \(jobs).")
+        }
+        // Bounded like a --viewport side, so the layout.json written reads back (docs/layout-json.md#ranges).
+        guard stripHeight.isFinite, stripHeight > 0, stripHeight <= ViewportSize.maximumSide else {
+            throw ValidationError(
+                "--strip-height must be positive and at most \(Int(ViewportSize.maximumSide)) points, not \(stripHeight)."
+            )
         }
         guard !output.isEmpty else { throw ValidationError("--output must not be empty.") }
         if let corrections {

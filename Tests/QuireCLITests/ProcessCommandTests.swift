@@ -32,7 +32,8 @@ import QuireTestSupport
     @Test(arguments: [
         ["-o", "out"], ["x"], ["x", "-o", "o", "--quality", "0"], ["x", "-o", "o", "--format", "gif"],
         ["x", "-o", "o", "--viewport", "390"], ["x", "-o", "o", "--max-pixels", "-5"], ["x", "-o", "o", "--jobs", "0"],
-        ["x", "-o", "o", "--dpi", "nan"], ["x", "-o", "o", "--preview-size", "0"]
+        ["x", "-o", "o", "--dpi", "nan"], ["x", "-o", "o", "--preview-size", "0"],
+        ["x", "-o", "o", "--strip-height", "1000001"]
     ])
     func usageErrorsAreRejected(arguments: [String]) {
         #expect(throws: (any Error).self) { try ProcessCommand.parse(arguments) }

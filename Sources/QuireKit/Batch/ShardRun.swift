@@ -83,23 +83,53 @@ public struct ShardRun: Codable, Sendable, Equatable {
     }
 
     /// Reads the record of the shard output in `out`.
-    /// - Throws: `ProcessError` naming the folder when it is not a shard output.
+    /// - Throws: `ProcessError` naming the folder when it is not a shard output, and the file
+    ///   and the JSON path when a field is of the wrong type or out of range.
     public static func read(from out: String) throws -> ShardRun {
         let path = out + "/" + fileName
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ProcessError(
                 path: out, reason: "is not the output of a `quire process --shard K/N` run (no \(fileName))")
         }
+        let run: ShardRun
         do {
-            let run = try JSONDecoder().decode(ShardRun.self, from: data)
-            guard run.schema == schemaIdentifier else {
-                throw ProcessError(path: path, reason: "has schema \(run.schema), expected \(schemaIdentifier)")
-            }
-            return run
-        } catch let error as ProcessError {
-            throw error
+            run = try JSONDecoder().decode(ShardRun.self, from: data)
         } catch {
-            throw ProcessError(path: path, reason: "cannot be read (\(error))")
+            throw ProcessError(
+                path: path, reason: "cannot be read (\(JSONTreeDecoder.reason(data, ShardRun.self, error)))")
         }
+        guard run.schema == schemaIdentifier else {
+            throw ProcessError(path: path, reason: "has schema \(run.schema), expected \(schemaIdentifier)")
+        }
+        if let problem = run.rangeProblem { throw ProcessError(path: path, reason: problem) }
+        return run
+    }
+
+    /// The most shards a batch is merged from: `quire merge` takes every shard folder on one
+    /// command line, which holds far fewer; it bounds the merge's check for missing shards.
+    static let maximumShardCount = 1_000_000
+
+    /// The first number out of range, as `field: expected ..., found ...`; nil when all are in.
+    var rangeProblem: String? {
+        func problem(_ field: String, _ value: Int, _ range: ClosedRange<Int>) -> String? {
+            range.contains(value)
+                ? nil : "\(field): expected an integer in \(range.lowerBound)...\(range.upperBound), found \(value)"
+        }
+        let position = LayoutReportRanges.position
+        // An error of a whole input (not of one of its pages) is recorded at page -1.
+        let page = -1...position.upperBound
+        var found =
+            problem("shardCount", shardCount, 1...Self.maximumShardCount)
+            ?? problem("shardIndex", shardIndex, 1...max(1, shardCount))
+            ?? problem("pageCount", pageCount, position)
+        for (name, list) in [("pages", pages), ("errors", errors)] {
+            for (i, p) in list.enumerated() where found == nil {
+                found =
+                    problem("\(name)[\(i)].order", p.order, position)
+                    ?? problem("\(name)[\(i)].sourcePage", p.sourcePage, page)
+                    ?? p.part.flatMap { problem("\(name)[\(i)].part", $0, 1...2) }
+            }
+        }
+        return found
     }
 }

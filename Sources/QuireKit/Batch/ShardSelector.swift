@@ -7,7 +7,7 @@ public struct ShardSelector: Sendable, Hashable, Codable, CustomStringConvertibl
     public var index: Int
     public var count: Int
 
-    /// Parses `K/N` with 1 <= K <= N.
+    /// Parses `K/N` with 1 <= K <= N <= `ShardRun.maximumShardCount`.
     /// - Throws: `ShardSelector.ParseError` with a user-facing reason.
     public init(parsing text: String) throws(ParseError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
@@ -15,6 +15,10 @@ public struct ShardSelector: Sendable, Hashable, Codable, CustomStringConvertibl
             throw ParseError(text: text, reason: "expected K/N, e.g. 2/8")
         }
         guard n >= 1 else { throw ParseError(text: text, reason: "N must be at least 1") }
+        guard n <= ShardRun.maximumShardCount else {
+            throw ParseError(
+                text: text, reason: "N must be at most \(ShardRun.maximumShardCount) (quire merge reads every shard)")
+        }
         guard k >= 1, k <= n else { throw ParseError(text: text, reason: "K must be between 1 and \(n)") }
         self.index = k
         self.count = n

@@ -37,7 +37,8 @@ public struct RecordedBatch: Codable, Sendable, Equatable {
 
     /// The record in `out`.
     /// - Throws: `ProcessError` naming the file when it is missing (a batch run before records
-    ///   were kept: run `quire process` once more), too large or not a record.
+    ///   were kept: run `quire process` once more), too large or not a record (naming the JSON
+    ///   path), or holds an option outside what `quire process` accepts (`ProcessJob.Limits`).
     public static func read(from out: String) throws -> RecordedBatch {
         let path = out + "/.quire/" + fileName
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
@@ -46,10 +47,15 @@ public struct RecordedBatch: Codable, Sendable, Equatable {
         else {
             throw ProcessError(path: path, reason: "no recorded batch (run quire process into this folder again)")
         }
+        let record: RecordedBatch
         do {
-            return try JSONDecoder().decode(RecordedBatch.self, from: data)
+            record = try JSONDecoder().decode(RecordedBatch.self, from: data)
         } catch {
-            throw ProcessError(path: path, reason: "is not a recorded batch (\(error))")
+            throw ProcessError(
+                path: path,
+                reason: "is not a recorded batch (\(JSONTreeDecoder.reason(data, RecordedBatch.self, error)))")
         }
+        if let problem = record.job.rangeProblem { throw ProcessError(path: path, reason: problem) }
+        return record
     }
 }
