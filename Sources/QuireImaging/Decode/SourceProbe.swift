@@ -8,12 +8,17 @@ public struct SourceInfo: Sendable, Hashable, Codable {
     public var format: SourceFormat
     /// Pages the file contributes to a batch: every page of a TIFF or PDF, 1 otherwise.
     public var pageCount: Int
+    /// Pixels of the first page as its header says (a PDF's at the batch's dpi); 0 when the
+    /// header could not say. Only an estimate of a page's work, for the batch's order of work.
+    public var pixelCount: Int
 
-    /// What the header of `path` said: its format and how many pages it holds.
-    public init(path: String, format: SourceFormat, pageCount: Int) {
+    /// What the header of `path` said: its format, how many pages it holds and how large the
+    /// first is.
+    public init(path: String, format: SourceFormat, pageCount: Int, pixelCount: Int = 0) {
         self.path = path
         self.format = format
         self.pageCount = pageCount
+        self.pixelCount = pixelCount
     }
 }
 
@@ -30,7 +35,12 @@ public enum SourceProbe {
 
     private static func probeOnce(_ path: String, dpi: Double) throws -> SourceInfo {
         let format = try format(of: path)
-        guard format.isMultiPage else { return SourceInfo(path: path, format: format, pageCount: 1) }
+        guard format.isMultiPage else {
+            // The header alone (libvips opens files lazily); a file it cannot open is refused
+            // later, by the page's decode, with the decoder's reason.
+            let pixels = (try? VIPSImage.load(file: path))?.pixelCount ?? 0
+            return SourceInfo(path: path, format: format, pageCount: 1, pixelCount: pixels)
+        }
         let header: VIPSImage
         do {
             // Pages are only counted here: at 1 dpi a PDF page too large to render at `dpi` is
@@ -39,7 +49,11 @@ public enum SourceProbe {
         } catch {
             throw ImagingError.decoding(error, path: path)
         }
-        return SourceInfo(path: path, format: format, pageCount: header.pageCount)
+        // A PDF's header was read at 1 dpi: its sides are in inches.
+        let scale = format == .pdf ? dpi * dpi : 1
+        return SourceInfo(
+            path: path, format: format, pageCount: header.pageCount,
+            pixelCount: Int(min(Double(header.pixelCount) * scale, Double(Int.max / 2))))
     }
 
     /// The format of a file from its first bytes, after the checks a user hears about first

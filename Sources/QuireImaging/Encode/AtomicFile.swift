@@ -55,6 +55,30 @@ public enum AtomicFile {
             try data.write(to: URL(fileURLWithPath: temporary))
         }
     }
+
+    /// Writes bytes atomically without waiting for them to reach the disk (`write` then
+    /// `rename`, no `fsync`), for files that are rebuilt whole at every run from files already
+    /// committed (the viewer from layout.json). Foundation's `Data.write` syncs every file, and
+    /// a run ends on those syncs with every core idle: each waits for the file system's journal,
+    /// the longer the busier the disk. A killed run
+    /// still leaves the old file or the new one (the rename is atomic); a power cut may lose one,
+    /// and the next run writes it again.
+    public static func writeUnsynced(_ data: Data, to path: String) throws {
+        try write(to: path) { temporary in
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+            guard fd >= 0 else { throw AtomicFileError(path: path, reason: String(cString: strerror(errno))) }
+            defer { close(fd) }
+            try data.withUnsafeBytes { raw in
+                var offset = 0
+                while offset < raw.count {
+                    let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if n < 0 && errno == EINTR { continue }
+                    guard n > 0 else { throw AtomicFileError(path: path, reason: String(cString: strerror(errno))) }
+                    offset += n
+                }
+            }
+        }
+    }
 }
 
 /// A rename into place failed.

@@ -22,6 +22,9 @@ extension Processor {
         let split: SplitOptions
         /// `--ocr` when it can run.
         let ocr: OCROptions?
+        /// The order in which the workers take the pages (`largestFirst`); the pages keep their
+        /// positions in `units`, so numbering and layout.json do not depend on it.
+        let workOrder: [Int]
 
         init(units allUnits: [Unit], job: ProcessJob) {
             let allEntries = allUnits.map { job.correction(for: $0.page) }
@@ -58,6 +61,18 @@ extension Processor {
             }
             self.split = split
             self.ocr = ocr
+            self.workOrder = Self.largestFirst(units.map(\.pixels))
+        }
+
+        /// The positions of `sizes`, largest first, equal sizes in their own order.
+        ///
+        /// Why: the workers take the next page as they finish one, so a batch ends when its last
+        /// page does. A large page started last (a batch in name order often ends on one) leaves
+        /// the other workers idle while it runs alone; started first, the small pages that come
+        /// after it fill the other workers until all end close together (longest-first list
+        /// scheduling). Pixel count is the estimate of a page's work its header gives for free.
+        static func largestFirst(_ sizes: [Int]) -> [Int] {
+            sizes.indices.sorted { sizes[$0] != sizes[$1] ? sizes[$0] > sizes[$1] : $0 < $1 }
         }
 
         /// A page the user corrected is shaped by the correction too: its hash includes the entry

@@ -84,14 +84,16 @@ extension Processor {
             return (.success(result), false)
         }
 
-        /// Every page on `workers` threads, each taking the next when done, until all are tried,
-        /// Ctrl-C (`stop`) or a full disk. nil for a page never started.
+        /// Every page on `workers` threads, each taking the next in `plan.workOrder` when done,
+        /// until all are tried, Ctrl-C (`stop`) or a full disk. Indexed as `plan.units`; nil for a
+        /// page never started.
         func schedule(stop: BatchStop?) -> [Outcome?] {
             let total = plan.units.count
             let slots = Slots<Outcome>(count: total)
             let next = Counter()
             ParallelWork.forEach(count: max(0, min(workers, total)), workers: workers) { _ in
-                while stop?.isRequested != true, !diskFull.isRequested, let i = next.take(below: total) {
+                while stop?.isRequested != true, !diskFull.isRequested, let k = next.take(below: total) {
+                    let i = plan.workOrder[k]
                     let (outcome, reused) = attempt(i)
                     if case .failure(let error) = outcome, DiskFull.matches(error) {
                         diskFull.request()

@@ -96,7 +96,7 @@ public enum Processor {
                     units.append(
                         Unit(
                             order: order, source: inputs[order].source, multiPage: info.format.isMultiPage,
-                            hash: hashes[position],
+                            hash: hashes[position], pixels: info.pixelCount,
                             page: PageSource(path: inputs[order].path, page: page, dpi: job.dpi)))
                 }
             case .failure(let error):
@@ -122,6 +122,9 @@ public enum Processor {
         var multiPage: Bool
         /// Hash of the input file's bytes.
         var hash: String
+        /// The page's pixels as its file's header gives them (`SourceInfo.pixelCount`): the
+        /// estimate of its work that orders the batch's work (`BatchPlan.workOrder`).
+        var pixels: Int = 0
         var page: PageSource
     }
 

@@ -41,7 +41,7 @@ public enum SearchIndexWriter {
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try AtomicFile.write(Data(SearchIndex.script(pages).utf8), to: url.path)
+            try AtomicFile.writeUnsynced(Data(SearchIndex.script(pages).utf8), to: url.path)
         } catch let error as AtomicFileError {
             throw ViewerWriterError(path: url.path, reason: "cannot be written (\(error.reason))")
         } catch {

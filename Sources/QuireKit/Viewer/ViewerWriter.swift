@@ -48,7 +48,7 @@ public enum ViewerWriter {
         do {
             try FileManager.default.createDirectory(
                 at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try AtomicFile.write(data, to: url.path)
+            try AtomicFile.writeUnsynced(data, to: url.path)
         } catch let error as AtomicFileError {
             throw ViewerWriterError(path: url.path, reason: "cannot be written (\(error.reason))")
         } catch {

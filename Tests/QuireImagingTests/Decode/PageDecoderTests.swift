@@ -58,6 +58,19 @@ import VipsBridge
         #expect(abs(try decoded.image.average() - 20) < 6)
     }
 
+    @Test func probeGivesTheFirstPagesPixelsFromTheHeader() throws {
+        let out = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        try TestSupport.image(width: 50, height: 40, bands: 3) { _, _, _ in 90 }.save(to: "\(out)/one.jpg")
+        let pages = try [(30, 20), (60, 50)].map { w, h in
+            try TestSupport.image(width: w, height: h, bands: 1) { _, _, _ in 9 }
+        }
+        try VIPSImage.joiningPages([pages[0], pages[0]]).save(to: "\(out)/two.tif", options: .init(format: .tiff))
+        #expect(try SourceProbe.probe("\(out)/one.jpg").pixelCount == 50 * 40)
+        let tiff = try SourceProbe.probe("\(out)/two.tif")
+        #expect(tiff.pageCount == 2 && tiff.pixelCount == 30 * 20)
+    }
+
     @Test func oversizedPagesAreRefusedFromTheHeader() throws {
         let out = try TestSupport.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: out) }

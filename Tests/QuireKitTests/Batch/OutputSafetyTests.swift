@@ -152,6 +152,21 @@ private final class EventLog: @unchecked Sendable {
         #expect(AtomicFile.writerPID(ofTemporary: ".x.partial--5-1") == nil)
     }
 
+    /// The viewer's files are written without a sync; still whole, replacing the old file, and
+    /// a failed write leaves neither a partial nor the file.
+    @Test func anUnsyncedWriteReplacesTheFileWholeOrFails() throws {
+        let folder = try TestSupport.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/viewer.js"
+        try AtomicFile.writeUnsynced(Data("old".utf8), to: path)
+        let bytes = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try AtomicFile.writeUnsynced(bytes, to: path)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+        try FileManager.default.createDirectory(atPath: folder + "/taken", withIntermediateDirectories: false)
+        #expect(throws: AtomicFileError.self) { try AtomicFile.writeUnsynced(bytes, to: folder + "/taken") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["taken", "viewer.js"])
+    }
+
     @Test func aPDFRunRemovesTheDeadRunsPartialsAndKeepsTheLiveOnes() throws {
         let fixture = try OutputFixture.make(aspectRatios: [0.7, 1.3])
         defer { fixture.remove() }
