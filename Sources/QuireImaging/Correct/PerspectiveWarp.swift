@@ -4,8 +4,9 @@ import VipsBridge
 /// Straightens a page: maps a quad of the source onto an upright rectangle.
 ///
 /// A dedicated loop rather than libvips's `vips_mapim` (which needs a float index image and
-/// costs several times more; figures in docs/benchmarks.md#figures-behind-design-choices): each output row walks the homography incrementally
-/// (three additions and one division per pixel), samples bilinearly in 8-bit fixed point, and
+/// costs several times more; figures in docs/benchmarks.md#figures-behind-design-choices): each
+/// output row takes the homography's exact position every 16 pixels (one division) and steps
+/// linearly in 16.16 fixed point between them, samples bilinearly in 8-bit fixed point, and
 /// rows are split across the cores when the page has them to itself (one page per core in a
 /// batch warps in its own thread). Only the source pixels and the output live in memory.
 public enum PerspectiveWarp {
