@@ -29,6 +29,16 @@ extension IntensityField {
         _ out: UnsafeMutableBufferPointer<Double>, qx: Double, qy: Double, nx: Double, ny: Double, dx: Double,
         dy: Double, radius: Int
     ) {
+        fillProfileSampleBySample(out, qx: qx, qy: qy, nx: nx, ny: ny, dx: dx, dy: dy, radius: radius)
+    }
+
+    /// The protocol's loop, one `intensityInside` a sample: the default `fillProfileInside`, and
+    /// the fallback of a field whose own loop covers only some of its images.
+    @inline(__always)
+    func fillProfileSampleBySample(
+        _ out: UnsafeMutableBufferPointer<Double>, qx: Double, qy: Double, nx: Double, ny: Double, dx: Double,
+        dy: Double, radius: Int
+    ) {
         for k in 0..<(2 * radius + 3) {
             let o = Double(k - radius - 1)
             var v = 0.0
@@ -120,14 +130,7 @@ struct InterleavedField: IntensityField {
         dy: Double, radius: Int
     ) {
         guard bands == 3 else {
-            for k in 0..<(2 * radius + 3) {
-                let o = Double(k - radius - 1)
-                var v = 0.0
-                for along in -1...1 {
-                    v += intensityInside(qx + o * nx + Double(along) * dx, qy + o * ny + Double(along) * dy)
-                }
-                out[k] = v
-            }
+            fillProfileSampleBySample(out, qx: qx, qy: qy, nx: nx, ny: ny, dx: dx, dy: dy, radius: radius)
             return
         }
         for k in 0..<(2 * radius + 3) {

@@ -84,19 +84,9 @@ import QuireTestSupport
                 let canvas = PageTurn.canvas(width: w, height: h, degrees: degrees)
                 let ink = PageTurn.ink([17.5, 230, 128, 255], bands: bands)
                 let x0 = canvas.width / 3, ow = canvas.width - x0 - canvas.width / 5
-                var fast = [UInt8](repeating: 1, count: ow * canvas.height * bands), slow = fast
-                let ok = src.withUnsafeBufferPointer { s in
-                    fast.withUnsafeMutableBufferPointer { f in
-                        slow.withUnsafeMutableBufferPointer { p in
-                            PageTurn.rows(
-                                source: s, width: w, height: h, bands: bands, degrees: degrees, ink: ink, x0: x0,
-                                rows: 0..<canvas.height, outputWidth: ow, into: f.baseAddress!, vectorized: true)
-                                && PageTurn.rows(
-                                    source: s, width: w, height: h, bands: bands, degrees: degrees, ink: ink, x0: x0,
-                                    rows: 0..<canvas.height, outputWidth: ow, into: p.baseAddress!, vectorized: false)
-                        }
-                    }
-                }
+                let (fast, slow, ok) = turnedBothWays(
+                    src, width: w, height: h, bands: bands, degrees: degrees, ink: ink, x0: x0,
+                    rows: 0..<canvas.height, outputWidth: ow)
                 #expect(ok)
                 #expect(zip(fast, slow).filter { $0 != $1 }.isEmpty, "\(w)x\(h)x\(bands) at \(degrees)")
             }
@@ -146,6 +136,28 @@ import QuireTestSupport
     }
 }
 
+/// `PageTurn.rows` run twice on the same source, with the AVX2 loop and with the portable
+/// loop, into buffers prefilled with 1s: both outputs, and whether both runs succeeded.
+private func turnedBothWays(
+    _ src: [UInt8], width w: Int, height h: Int, bands: Int, degrees: Double, ink: [UInt8], x0: Int,
+    rows: Range<Int>, outputWidth ow: Int
+) -> (fast: [UInt8], slow: [UInt8], ok: Bool) {
+    var fast = [UInt8](repeating: 1, count: ow * rows.count * bands), slow = fast
+    let ok = src.withUnsafeBufferPointer { s in
+        fast.withUnsafeMutableBufferPointer { f in
+            slow.withUnsafeMutableBufferPointer { p in
+                PageTurn.rows(
+                    source: s, width: w, height: h, bands: bands, degrees: degrees, ink: ink, x0: x0,
+                    rows: rows, outputWidth: ow, into: f.baseAddress!, vectorized: true)
+                    && PageTurn.rows(
+                        source: s, width: w, height: h, bands: bands, degrees: degrees, ink: ink, x0: x0,
+                        rows: rows, outputWidth: ow, into: p.baseAddress!, vectorized: false)
+            }
+        }
+    }
+    return (fast, slow, ok)
+}
+
 /// Groups of blank paper (one value in all the taps) and groups wholly off the source (the
 /// fill) are written without their weights; the bytes stay the portable loop's.
 @Suite struct TurnShortcutTests {
@@ -171,20 +183,9 @@ import QuireTestSupport
         for degrees in [0.01, 0.24, -1.3, 7.0, -15.0, 40] {
             let canvas = PageTurn.canvas(width: w, height: h, degrees: degrees)
             let ink = PageTurn.ink([17.5, 230, 128], bands: bands)
-            var fast = [UInt8](repeating: 1, count: canvas.width * canvas.height * bands), slow = fast
-            let ok = src.withUnsafeBufferPointer { s in
-                fast.withUnsafeMutableBufferPointer { f in
-                    slow.withUnsafeMutableBufferPointer { p in
-                        PageTurn.rows(
-                            source: s, width: w, height: h, bands: bands, degrees: degrees, ink: ink, x0: 0,
-                            rows: 0..<canvas.height, outputWidth: canvas.width, into: f.baseAddress!, vectorized: true)
-                            && PageTurn.rows(
-                                source: s, width: w, height: h, bands: bands, degrees: degrees, ink: ink, x0: 0,
-                                rows: 0..<canvas.height, outputWidth: canvas.width, into: p.baseAddress!,
-                                vectorized: false)
-                    }
-                }
-            }
+            let (fast, slow, ok) = turnedBothWays(
+                src, width: w, height: h, bands: bands, degrees: degrees, ink: ink, x0: 0,
+                rows: 0..<canvas.height, outputWidth: canvas.width)
             #expect(ok)
             let differ = zip(fast, slow).filter { $0 != $1 }.count
             #expect(differ == 0, "\(bands) bands at \(degrees): \(differ) differ")
@@ -209,19 +210,9 @@ import QuireTestSupport
         let ink = PageTurn.ink([250, 248, 245], bands: 3)
         for x0 in [0, 5, canvas.width / 4] {
             let ow = canvas.width - x0
-            var fast = [UInt8](repeating: 1, count: ow * canvas.height * 3), slow = fast
-            let ok = src.withUnsafeBufferPointer { s in
-                fast.withUnsafeMutableBufferPointer { f in
-                    slow.withUnsafeMutableBufferPointer { p in
-                        PageTurn.rows(
-                            source: s, width: w, height: h, bands: 3, degrees: degrees, ink: ink, x0: x0,
-                            rows: 0..<canvas.height, outputWidth: ow, into: f.baseAddress!, vectorized: true)
-                            && PageTurn.rows(
-                                source: s, width: w, height: h, bands: 3, degrees: degrees, ink: ink, x0: x0,
-                                rows: 0..<canvas.height, outputWidth: ow, into: p.baseAddress!, vectorized: false)
-                    }
-                }
-            }
+            let (fast, slow, ok) = turnedBothWays(
+                src, width: w, height: h, bands: 3, degrees: degrees, ink: ink, x0: x0,
+                rows: 0..<canvas.height, outputWidth: ow)
             #expect(ok)
             let differ = zip(fast, slow).filter { $0 != $1 }.count
             #expect(differ == 0, "x0 \(x0) at \(degrees): \(differ) differ")
@@ -243,19 +234,9 @@ import QuireTestSupport
             let ink = PageTurn.ink([9, 9, 9], bands: bands)
             for x0 in [0, 3] {
                 let ow = canvas.width - x0
-                var fast = [UInt8](repeating: 1, count: ow * canvas.height * bands), slow = fast
-                let ok = src.withUnsafeBufferPointer { s in
-                    fast.withUnsafeMutableBufferPointer { f in
-                        slow.withUnsafeMutableBufferPointer { p in
-                            PageTurn.rows(
-                                source: s, width: w, height: h, bands: bands, degrees: degrees, ink: ink, x0: x0,
-                                rows: 0..<canvas.height, outputWidth: ow, into: f.baseAddress!, vectorized: true)
-                                && PageTurn.rows(
-                                    source: s, width: w, height: h, bands: bands, degrees: degrees, ink: ink, x0: x0,
-                                    rows: 0..<canvas.height, outputWidth: ow, into: p.baseAddress!, vectorized: false)
-                        }
-                    }
-                }
+                let (fast, slow, ok) = turnedBothWays(
+                    src, width: w, height: h, bands: bands, degrees: degrees, ink: ink, x0: x0,
+                    rows: 0..<canvas.height, outputWidth: ow)
                 #expect(ok)
                 let differ = zip(fast, slow).filter { $0 != $1 }.count
                 #expect(differ == 0, "\(bands) bands, x0 \(x0) at \(degrees): \(differ) differ")
