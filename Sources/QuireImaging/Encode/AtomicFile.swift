@@ -60,9 +60,8 @@ public enum AtomicFile {
     /// `rename`, no `fsync`), for files that are rebuilt whole at every run from files already
     /// committed (the viewer from layout.json). Foundation's `Data.write` syncs every file, and
     /// a run ends on those syncs with every core idle: each waits for the file system's journal,
-    /// the longer the busier the disk. A killed run
-    /// still leaves the old file or the new one (the rename is atomic); a power cut may lose one,
-    /// and the next run writes it again.
+    /// the longer the busier the disk. A killed run still leaves the old file or the new one
+    /// (the rename is atomic); a power cut may lose one, and the next run writes it again.
     public static func writeUnsynced(_ data: Data, to path: String) throws {
         try write(to: path) { temporary in
             let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
